@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/**
+ * The three response shapes both APIs use (spec §3/§7, architecture "Response shapes").
+ * "returns data.data" in the spec means the body is `{ "data": … }`.
+ */
+
+export const errorEnvelope = z.object({ error: z.string().min(1) }).strict();
+export type ErrorEnvelope = z.infer<typeof errorEnvelope>;
+
+export const listMeta = z
+  .object({
+    page: z.number().int().min(1),
+    per_page: z.number().int().min(1),
+    total: z.number().int().min(0),
+  })
+  .strict();
+export type ListMeta = z.infer<typeof listMeta>;
+
+export function dataEnvelope<T extends z.ZodType>(data: T) {
+  return z.object({ data }).strict();
+}
+
+export function listEnvelope<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), meta: listMeta }).strict();
+}
+
+export type DataEnvelope<T> = { data: T };
+export type ListEnvelope<T> = { data: T[]; meta: ListMeta };
+
+/** The message every protected call answers with when its Bearer token is missing, empty or unknown (spec §5, §8). */
+export const INVALID_ACCESS_TOKEN = "Invalid access token";
+/** Fallback texts of spec §8. */
+export const FAILED_TO_UNSUBSCRIBE = "Failed to unsubscribe";
+export const UNEXPECTED_ERROR = "An unexpected error occurred";

@@ -1,0 +1,118 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+
+/**
+ * Environment shared by the web and API processes (architecture "Processes and URLs").
+ * Server-only: never import this file from browser code.
+ */
+
+export const DEFAULT_PORT = 3000;
+export const DEFAULT_API_PORT = 4000;
+
+const port = z.coerce.number().int().min(1).max(65_535);
+const url = z.url({ protocol: /^https?$/ });
+
+export const sharedEnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: port.default(DEFAULT_PORT),
+  API_PORT: port.default(DEFAULT_API_PORT),
+  API_HOST: z.string().min(1).default("127.0.0.1"),
+  API_URL: url.optional(),
+  CARE_API_URL: url.optional(),
+  PUBLIC_URL: url.optional(),
+  DATA_DIR: z.string().min(1).default("./.data"),
+  PRODUCT_SLUG: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]*$/, "lower-case letters, digits and dashes")
+    .default("ambercare"),
+  PRODUCT_NAME: z.string().min(1).default("Ambercare"),
+  PUBLIC_API_TOKEN: z.string().min(24, "at least 24 characters").optional(),
+  SERVICE_ACCOUNT_EMAIL: z.email().optional(),
+  SERVICE_ACCOUNT_PASSWORD: z.string().min(12, "at least 12 characters").optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type SharedEnv = z.infer<typeof sharedEnvSchema>;
+
+/** Thrown when a variable is wrong: the message names every faulty variable. */
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+export function parseEnv<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined>,
+): z.infer<S> {
+  // Empty strings mean "unset", as in most .env tooling.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map(
+      (issue) => `  ${issue.path.join(".") || "(env)"}: ${issue.message}`,
+    );
+    throw new EnvError(`Invalid environment variables:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}
+
+export type ServiceSecrets = {
+  PUBLIC_API_TOKEN: string;
+  SERVICE_ACCOUNT_EMAIL: string;
+  SERVICE_ACCOUNT_PASSWORD: string;
+};
+
+/**
+ * The shared public bearer and the built-in service credential (spec §5/§6).
+ * In production they must be set; elsewhere they default to values generated once and kept in
+ * `$DATA_DIR/dev-secrets.json`, so the web and API processes agree without any setup.
+ */
+export function resolveServiceSecrets(env: SharedEnv): ServiceSecrets {
+  const given = {
+    PUBLIC_API_TOKEN: env.PUBLIC_API_TOKEN,
+    SERVICE_ACCOUNT_EMAIL: env.SERVICE_ACCOUNT_EMAIL,
+    SERVICE_ACCOUNT_PASSWORD: env.SERVICE_ACCOUNT_PASSWORD,
+  };
+  const missing = Object.entries(given)
+    .filter(([, v]) => v === undefined)
+    .map(([k]) => k);
+  if (missing.length === 0) return given as ServiceSecrets;
+  if (env.NODE_ENV === "production") {
+    throw new EnvError(
+      `Invalid environment variables:\n${missing.map((k) => `  ${k}: required in production`).join("\n")}`,
+    );
+  }
+  const file = join(env.DATA_DIR, "dev-secrets.json");
+  let stored: ServiceSecrets | undefined;
+  try {
+    stored = JSON.parse(readFileSync(file, "utf8")) as ServiceSecrets;
+  } catch {
+    stored = {
+      PUBLIC_API_TOKEN: randomBytes(32).toString("base64url"),
+      SERVICE_ACCOUNT_EMAIL: `service@${env.PRODUCT_SLUG}.invalid`,
+      SERVICE_ACCOUNT_PASSWORD: randomBytes(24).toString("base64url"),
+    };
+    mkdirSync(env.DATA_DIR, { recursive: true });
+    // "wx" fails if another process wrote it first; then read theirs so both processes agree.
+    try {
+      writeFileSync(file, JSON.stringify(stored, null, 2), { flag: "wx", mode: 0o600 });
+    } catch {
+      stored = JSON.parse(readFileSync(file, "utf8")) as ServiceSecrets;
+    }
+  }
+  return {
+    PUBLIC_API_TOKEN: given.PUBLIC_API_TOKEN ?? stored.PUBLIC_API_TOKEN,
+    SERVICE_ACCOUNT_EMAIL: given.SERVICE_ACCOUNT_EMAIL ?? stored.SERVICE_ACCOUNT_EMAIL,
+    SERVICE_ACCOUNT_PASSWORD: given.SERVICE_ACCOUNT_PASSWORD ?? stored.SERVICE_ACCOUNT_PASSWORD,
+  };
+}
+
+/** Base URLs of the two API surfaces as the web server calls them. */
+export function apiBaseUrls(env: SharedEnv): { mainApiBase: string; careApiBase: string } {
+  const apiOrigin = env.API_URL ?? `http://127.0.0.1:${env.API_PORT}`;
+  return {
+    mainApiBase: `${apiOrigin.replace(/\/$/, "")}/api/v1`,
+    careApiBase: (env.CARE_API_URL ?? apiOrigin).replace(/\/$/, ""),
+  };
+}
