@@ -23,6 +23,7 @@ export const sharedEnvSchema = z.object({
   CARE_API_URL: url.optional(),
   PUBLIC_URL: url.optional(),
   DATA_DIR: z.string().min(1).default("./.data"),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   PRODUCT_SLUG: z
     .string()
     .regex(/^[a-z][a-z0-9-]*$/, "lower-case letters, digits and dashes")
@@ -65,8 +66,11 @@ export type ServiceSecrets = {
 
 /**
  * The shared public bearer and the built-in service credential (spec §5/§6).
- * In production they must be set; elsewhere they default to values generated once and kept in
- * `$DATA_DIR/dev-secrets.json`, so the web and API processes agree without any setup.
+ * A production deployment on PostgreSQL (several instances behind a load balancer) must set them,
+ * since every instance has to agree. Elsewhere — development, tests, and the single-host embedded
+ * setup of `npm start` on PGlite — they default to values generated once and kept in
+ * `$DATA_DIR/dev-secrets.json` (mode 0600), so the web and API processes agree without any setup
+ * (docs/decisions/003-api-url-layout-and-credentials.md).
  */
 export function resolveServiceSecrets(env: SharedEnv): ServiceSecrets {
   const given = {
@@ -78,10 +82,9 @@ export function resolveServiceSecrets(env: SharedEnv): ServiceSecrets {
     .filter(([, v]) => v === undefined)
     .map(([k]) => k);
   if (missing.length === 0) return given as ServiceSecrets;
-  if (env.NODE_ENV === "production") {
-    throw new EnvError(
-      `Invalid environment variables:\n${missing.map((k) => `  ${k}: required in production`).join("\n")}`,
-    );
+  if (env.NODE_ENV === "production" && env.DATABASE_URL !== undefined) {
+    const lines = missing.map((k) => `  ${k}: required in production on PostgreSQL (DATABASE_URL is set)`);
+    throw new EnvError(`Invalid environment variables:\n${lines.join("\n")}`);
   }
   const file = join(env.DATA_DIR, "dev-secrets.json");
   let stored: ServiceSecrets | undefined;

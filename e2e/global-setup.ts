@@ -1,0 +1,41 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+import { freePort, startStack, webBuildExists } from "../scripts/lib/stack.mjs";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    apiUrl: string;
+    dataDir: string;
+  }
+}
+
+/**
+ * Starts the built app on free loopback ports with a fresh PGlite data directory, unless
+ * E2E_BASE_URL points at a running one. `npm test` builds the web app first.
+ */
+export default async function setup(project: TestProject) {
+  if (process.env.E2E_BASE_URL) {
+    project.provide("baseUrl", process.env.E2E_BASE_URL);
+    project.provide("apiUrl", process.env.E2E_API_URL ?? "http://127.0.0.1:4000");
+    project.provide("dataDir", process.env.E2E_DATA_DIR ?? "");
+    return;
+  }
+  if (!webBuildExists())
+    throw new Error("The web app is not built: run `npm run build` (npm test does it for you).");
+  const dataDir = mkdtempSync(join(tmpdir(), "ambercare-e2e-"));
+  const [port, apiPort] = [await freePort(), await freePort()];
+  const stack = await startStack({
+    quiet: !process.env.E2E_VERBOSE,
+    env: { PORT: String(port), API_PORT: String(apiPort), DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+  });
+  project.provide("baseUrl", stack.webUrl);
+  project.provide("apiUrl", stack.apiUrl);
+  project.provide("dataDir", dataDir);
+  return async () => {
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

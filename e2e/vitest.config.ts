@@ -1,0 +1,15 @@
+import { defineConfig } from "vitest/config";
+
+/** Browser journeys in real Chromium against the built app, started once by global-setup.ts. */
+export default defineConfig({
+  test: {
+    name: "e2e",
+    root: import.meta.dirname,
+    include: ["**/*.e2e.ts"],
+    globalSetup: ["./global-setup.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // One file at a time: two cores run one Chromium and two servers comfortably, not more.
+    fileParallelism: false,
+  },
+});

@@ -1,0 +1,26 @@
+/** Responsive image settings (spec §7, §9). */
+export const IMAGE_SCREEN_WIDTHS = Object.freeze({
+  xs: 320,
+  sm: 640,
+  md: 768,
+  lg: 1024,
+  xl: 1280,
+  xxl: 1536,
+});
+export const IMAGE_DENSITIES = Object.freeze([1, 2] as const);
+export const IMAGE_FORMATS = Object.freeze(["webp", "avif", "jpg", "jpeg", "png", "gif"] as const);
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+export const IMAGE_DEFAULTS = Object.freeze({ format: "webp" as ImageFormat, quality: 75 });
+export const IMAGE_PLACEHOLDER = Object.freeze({ width: 10, height: 10, quality: 50, blur: 3 });
+/** Modifiers the same-origin resizing path accepts (spec §7). */
+export const IMAGE_MODIFIERS = Object.freeze([
+  "format",
+  "fit",
+  "width",
+  "height",
+  "resize",
+  "quality",
+  "background",
+] as const);
+/** The same-origin resizing path prefix (architecture: `/_img/{modifiers}/{src}`). */
+export const IMAGE_PATH_PREFIX = "/_img";

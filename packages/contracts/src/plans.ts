@@ -1,0 +1,78 @@
+/**
+ * Pricing plan keys and prices (spec §3, §9). Money is integer cents in USD
+ * (docs/decisions/004-membership-rules.md decides the currency the spec left open).
+ */
+export const PLAN_KEYS = Object.freeze([
+  "subscription_monthly",
+  "subscription_yearly",
+  "ppv_chat",
+  "ppv_video",
+] as const);
+export type PlanKey = (typeof PLAN_KEYS)[number];
+
+export type Plan = Readonly<{
+  key: PlanKey;
+  kind: "subscription" | "one_time";
+  /** The price as the spec states it, in cents (subscriptions: per month). */
+  priceCents: number;
+  /** What one charge costs: the yearly plan is billed 12 × the monthly price once a year. */
+  chargeCents: number;
+  interval: "month" | "year" | null;
+  /** The consultation type a one-time visit buys. */
+  visitType: "chat" | "video" | null;
+}>;
+
+export const CURRENCY = "USD";
+
+export const PLANS: Readonly<Record<PlanKey, Plan>> = Object.freeze({
+  subscription_monthly: Object.freeze({
+    key: "subscription_monthly",
+    kind: "subscription",
+    priceCents: 900,
+    chargeCents: 900,
+    interval: "month",
+    visitType: null,
+  }),
+  subscription_yearly: Object.freeze({
+    key: "subscription_yearly",
+    kind: "subscription",
+    priceCents: 900,
+    chargeCents: 12 * 900,
+    interval: "year",
+    visitType: null,
+  }),
+  ppv_chat: Object.freeze({
+    key: "ppv_chat",
+    kind: "one_time",
+    priceCents: 2900,
+    chargeCents: 2900,
+    interval: null,
+    visitType: "chat",
+  }),
+  ppv_video: Object.freeze({
+    key: "ppv_video",
+    kind: "one_time",
+    priceCents: 4900,
+    chargeCents: 4900,
+    interval: null,
+    visitType: "video",
+  }),
+});
+
+/** Checkout intervals (spec §3 "checkout: user_id, interval, last_url"). */
+export const SUBSCRIPTION_INTERVALS = Object.freeze(["monthly", "yearly"] as const);
+export type SubscriptionInterval = (typeof SUBSCRIPTION_INTERVALS)[number];
+
+export const PLAN_BY_INTERVAL: Readonly<Record<SubscriptionInterval, PlanKey>> = Object.freeze({
+  monthly: "subscription_monthly",
+  yearly: "subscription_yearly",
+});
+
+/** Whole-dollar amounts for display ("$9"), from cents. */
+export function formatUsd(cents: number, locale = "en-US"): string {
+  return new Intl.NumberFormat(locale, {
+    style: "currency",
+    currency: CURRENCY,
+    minimumFractionDigits: cents % 100 === 0 ? 0 : 2,
+  }).format(cents / 100);
+}

@@ -1,0 +1,73 @@
+/**
+ * The 48 symptoms and conditions a patient can pick on the intake form (spec §3).
+ * The spec names 12 of them; the rest complete the list with what a primary and urgent care
+ * telehealth visit commonly treats (docs/decisions/005-symptom-list.md).
+ */
+export const SYMPTOMS = Object.freeze([
+  "Acid Reflux",
+  "Acne",
+  "Allergies",
+  "Anxiety",
+  "Asthma",
+  "Back Pain",
+  "Bladder Infection",
+  "Bronchitis",
+  "Cold & Flu",
+  "Cold Sores",
+  "Constipation",
+  "Cough",
+  "Covid-19",
+  "Depression",
+  "Diarrhea",
+  "Dizziness",
+  "Ear Infection",
+  "Eczema",
+  "Fatigue",
+  "Fever",
+  "Gout",
+  "Hair Loss",
+  "Headache",
+  "High Blood Pressure",
+  "Hives",
+  "Insect Bites",
+  "Insomnia",
+  "Joint Pain",
+  "Lice",
+  "Migraines",
+  "Motion Sickness",
+  "Nausea & Vomiting",
+  "Pink Eye",
+  "Poison Ivy",
+  "Psoriasis",
+  "Rash",
+  "Shingles",
+  "Sinus Infection",
+  "Smoking Cessation",
+  "Sore Throat",
+  "Sprains and Strains",
+  "Stomach Pain",
+  "Sunburn",
+  "Toothache",
+  "Urinary Tract Infection",
+  "Vaginal Yeast Infection",
+  "Vomiting in Children",
+  "Wound Care",
+] as const);
+
+export type Symptom = (typeof SYMPTOMS)[number];
+
+/** The 12 entries the spec names; a test keeps them in the list. */
+export const SPEC_NAMED_SYMPTOMS: readonly Symptom[] = Object.freeze([
+  "Acid Reflux",
+  "Allergies",
+  "Asthma",
+  "Cold & Flu",
+  "Covid-19",
+  "Fever",
+  "Headache",
+  "Migraines",
+  "Pink Eye",
+  "Rash",
+  "Sore Throat",
+  "Sprains and Strains",
+]);

@@ -1,0 +1,60 @@
+// A throwaway PostgreSQL cluster on a loopback port for the DB test suite, when the server
+// binaries are installed (Debian: /usr/lib/postgresql/<version>/bin). Removed on stop().
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "./stack.mjs";
+
+export function findPostgresBin() {
+  const base = "/usr/lib/postgresql";
+  if (!existsSync(base)) return null;
+  const versions = readdirSync(base)
+    .filter((v) => existsSync(join(base, v, "bin/initdb")))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions.length > 0 ? join(base, versions[0], "bin") : null;
+}
+
+/** Returns { url, stop() } or null when no server binaries are installed. */
+export async function startThrowawayPostgres() {
+  const bin = findPostgresBin();
+  if (!bin) return null;
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), "ambercare-pg-"));
+  const dataDir = join(dir, "data");
+  // initdb refuses to run as root: run the cluster as the `postgres` system user then.
+  const asRoot = process.getuid?.() === 0;
+  let uid;
+  let gid;
+  if (asRoot) {
+    uid = Number(execFileSync("id", ["-u", "postgres"]).toString().trim());
+    gid = Number(execFileSync("id", ["-g", "postgres"]).toString().trim());
+    chownSync(dir, uid, gid);
+    chmodSync(dir, 0o700);
+  }
+  const asUser = (command, args) => {
+    const result = spawnSync(command, args, { encoding: "utf8", uid, gid, cwd: dir });
+    if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
+  };
+  asUser(join(bin, "initdb"), ["-D", dataDir, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
+  asUser(join(bin, "pg_ctl"), [
+    "-D",
+    dataDir,
+    "-l",
+    join(dir, "server.log"),
+    "-w",
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+    "start",
+  ]);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop() {
+      try {
+        asUser(join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}

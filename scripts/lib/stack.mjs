@@ -1,0 +1,136 @@
+// Starts the API and the web server as child processes and waits until both answer /healthz.
+// Used by `npm start`, the e2e suite and the benchmarks, so all three run the product the same way.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const WEB_DIR = join(ROOT, "apps/web");
+export const API_DIR = join(ROOT, "apps/api");
+
+export function webBuildExists() {
+  return existsSync(join(WEB_DIR, "build/server/index.js"));
+}
+
+/** Runs a command to completion, inheriting stdio; rejects on a non-zero exit. */
+export function run(command, args, options = {}) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { stdio: "inherit", cwd: ROOT, ...options });
+    child.on("error", reject);
+    child.on("exit", (code, signal) => {
+      if (code === 0) resolvePromise();
+      else reject(new Error(`${command} ${args.join(" ")} exited with ${signal ?? code}`));
+    });
+  });
+}
+
+export async function buildWeb() {
+  await run("npm", ["run", "build", "-w", "@ambercare/web"], {
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+}
+
+/** An unused TCP port on the loopback interface. */
+export function freePort() {
+  return new Promise((resolvePromise, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolvePromise(port));
+    });
+  });
+}
+
+async function waitForHealth(url, child, name, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let lastError = "no answer";
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`${name} exited with code ${child.exitCode} before it was ready`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) return;
+      lastError = `HTTP ${response.status}`;
+    } catch (error) {
+      lastError = error instanceof Error ? error.message : String(error);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${name} did not become healthy at ${url} within ${timeoutMs} ms (${lastError})`);
+}
+
+function prefixOutput(child, name, quiet) {
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.setEncoding("utf8");
+    let buffered = "";
+    stream?.on("data", (chunk) => {
+      buffered += chunk;
+      const lines = buffered.split("\n");
+      buffered = lines.pop() ?? "";
+      if (quiet) return;
+      for (const line of lines) process.stdout.write(`[${name}] ${line}\n`);
+    });
+  }
+}
+
+/**
+ * Starts api then web. `env` is passed to both (PORT, API_PORT, DATA_DIR, DATABASE_URL…).
+ * Returns { webUrl, apiUrl, stop() }.
+ */
+export async function startStack({ env = {}, quiet = false, nodeEnv = "production" } = {}) {
+  const port = Number(env.PORT ?? process.env.PORT ?? 3000);
+  const apiPort = Number(env.API_PORT ?? process.env.API_PORT ?? 4000);
+  const childEnv = {
+    ...process.env,
+    NODE_ENV: nodeEnv,
+    ...env,
+    PORT: String(port),
+    API_PORT: String(apiPort),
+  };
+  const children = [];
+  const stop = async () => {
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise((r) => {
+            if (child.exitCode !== null || child.signalCode !== null) return r();
+            const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+            child.once("exit", () => {
+              clearTimeout(timer);
+              r();
+            });
+            child.kill("SIGTERM");
+          }),
+      ),
+    );
+  };
+  try {
+    const api = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+      cwd: API_DIR,
+      env: childEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.push(api);
+    prefixOutput(api, "api", quiet);
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    await waitForHealth(`${apiUrl}/healthz`, api, "API", 120_000);
+
+    const web = spawn(process.execPath, ["server.mjs"], {
+      cwd: WEB_DIR,
+      env: childEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.push(web);
+    prefixOutput(web, "web", quiet);
+    const webUrl = `http://localhost:${port}`;
+    await waitForHealth(`${webUrl}/healthz`, web, "web", 60_000);
+    return { webUrl, apiUrl, stop, children };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
