@@ -1,0 +1,141 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { DbHandle } from "@ambercare/db/client";
+import helmet from "@fastify/helmet";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type RawServerDefault,
+} from "fastify";
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import { type Clock, systemClock } from "#api/clock.ts";
+import type { ApiConfig } from "#api/config.ts";
+import { REDACT_PATHS, serializeError, serializeRequest } from "#api/logging.ts";
+import { registerErrorHandling } from "#api/plugins/error-handler.ts";
+import { rateLimitPlugin } from "#api/plugins/rate-limit.ts";
+import { careApi } from "#api/routes/care/index.ts";
+import { healthRoutes } from "#api/routes/health.ts";
+import { mainApi } from "#api/routes/main/index.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    config: ApiConfig;
+    /** The database handle; services use `app.db.db` (a Drizzle PgDatabase). */
+    db: DbHandle;
+    clock: Clock;
+  }
+}
+
+export type AppDeps = {
+  /** An open, migrated database. The caller owns it: closing the app does not close it. */
+  db: DbHandle;
+  clock?: Clock;
+  /** Where log lines go (tests capture them); stdout otherwise. */
+  logStream?: { write(line: string): void };
+};
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+export const REQUEST_ID_HEADER = "x-request-id";
+/** An upstream id (from the web server or a proxy) is kept only when it cannot forge log lines. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+export function genReqId(request: IncomingMessage): string {
+  const incoming = request.headers[REQUEST_ID_HEADER];
+  return typeof incoming === "string" && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+function answerMalformedUrl(_error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  void reply.code(400).send({ error: "Malformed URL" });
+}
+
+/** A hop count becomes "trust the n nearest hops", as proxy-addr does (Fastify's types omit numbers). */
+function toTrustProxy(value: ApiConfig["TRUST_PROXY"]) {
+  return typeof value === "number" ? (_address: string, hop: number) => hop < value : value;
+}
+
+/**
+ * Builds the API as one Fastify instance, not yet listening: tests call `inject`, server.ts calls
+ * `listen`. Routes may still be added until `ready()`.
+ */
+export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
+  const app = Fastify({
+    logger: {
+      level: config.LOG_LEVEL,
+      redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+      serializers: { req: serializeRequest, err: serializeError },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
+    },
+    genReqId,
+    trustProxy: toTrustProxy(config.TRUST_PROXY),
+    routerOptions: { ignoreTrailingSlash: true },
+    // A URL that cannot be decoded is the client's mistake, answered in the same `{ error }` shape.
+    frameworkErrors: answerMalformedUrl,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+
+  // 1. External plugins.
+  await app.register(helmet, {
+    // The API serves JSON and the /docs UI (same-origin scripts only). It is plain HTTP behind
+    // the proxy that terminates TLS, so asking browsers to upgrade subresources would break /docs.
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+  });
+  await app.register(rateLimitPlugin, {
+    db: deps.db.db,
+    clock: deps.clock ?? systemClock,
+    max: config.RATE_LIMIT_MAX,
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Ambercare API",
+        version: "0.1.0",
+        description: `Main API under /api/v1 and care API at the root (/auth/…, /${config.PRODUCT_SLUG}/…). Every response is { "data": … } or { "error": "…" }.`,
+      },
+      tags: [
+        { name: "main", description: "Main API, base /api/v1" },
+        { name: "care", description: `Care API: /auth/… and /${config.PRODUCT_SLUG}/…` },
+      ],
+      components: {
+        securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs" });
+
+  // 2. App services.
+  app.decorate("config", config);
+  app.decorate("db", deps.db);
+  app.decorate("clock", deps.clock ?? systemClock);
+  registerErrorHandling(app);
+
+  // 3. Routes.
+  await app.register(healthRoutes);
+  await app.register(mainApi, { prefix: "/api/v1" });
+  await app.register(careApi, { productSlug: config.PRODUCT_SLUG });
+
+  return app;
+}

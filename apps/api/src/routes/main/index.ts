@@ -1,0 +1,10 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { specializationRoutes } from "#api/routes/main/specialization.ts";
+
+/**
+ * The main API (spec §7 "Main API"), mounted under /api/v1; its own paths start with /api/…,
+ * hence /api/v1/api/auth/login. Encapsulated: hooks added here never reach the care API.
+ */
+export const mainApi: FastifyPluginAsyncZod = async (app) => {
+  await app.register(specializationRoutes);
+};

@@ -1,0 +1,117 @@
+import { z } from "zod";
+import { GENDERS } from "./options.ts";
+import { US_STATE_CODES } from "./us-states.ts";
+
+/**
+ * Accounts: request and response shapes of both APIs (spec §3, §7; issue "Accounts and sessions").
+ * Messages are left to the caller: the API answers in English, the web maps each issue (code + path)
+ * to a message in the user's language.
+ */
+
+export const PASSWORD_MIN_LENGTH = 8;
+/** Long enough for passphrases; short enough that hashing cannot be used to burn CPU. */
+export const PASSWORD_MAX_LENGTH = 128;
+export const NAME_MAX_LENGTH = 100;
+
+export const emailSchema = z.string().trim().toLowerCase().max(254).pipe(z.email());
+export const passwordSchema = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
+const name = z.string().trim().min(1).max(NAME_MAX_LENGTH);
+export const userIdSchema = z.uuid();
+
+export const loginRequest = z
+  .object({ email: emailSchema, password: z.string().min(1).max(PASSWORD_MAX_LENGTH) })
+  .strict();
+export type LoginRequest = z.infer<typeof loginRequest>;
+
+export const registerRequest = z
+  .object({
+    email: emailSchema,
+    password: passwordSchema,
+    first_name: name,
+    last_name: name,
+  })
+  .strict();
+export type RegisterRequest = z.infer<typeof registerRequest>;
+
+/** Both logins and both registrations answer with the token at top level (architecture "Response shapes"). */
+export const loginResponse = z
+  .object({
+    access_token: z.string().min(1),
+    token_type: z.literal("Bearer"),
+    expires_in: z.number().int().positive(),
+    user_id: userIdSchema,
+  })
+  .strict();
+export type LoginResponse = z.infer<typeof loginResponse>;
+
+export const emailRequest = z.object({ email: emailSchema }).strict();
+export type EmailRequest = z.infer<typeof emailRequest>;
+
+export const resetPasswordRequest = z
+  .object({ token: z.string().min(16).max(200), password: passwordSchema })
+  .strict();
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
+
+export const changePasswordRequest = z
+  .object({
+    user_id: userIdSchema,
+    old_password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+    new_password: passwordSchema,
+  })
+  .strict();
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
+
+/** ISO date (YYYY-MM-DD) of a real calendar day. */
+export const isoDateSchema = z.iso.date();
+export const phoneSchema = z
+  .string()
+  .trim()
+  .regex(/^\+?[0-9 ().-]{7,20}$/);
+export const zipSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{5}(-\d{4})?$/);
+
+/** Profile fields a patient can set (issue "Accounts": name, birth date, phone, address with US state, gender). */
+export const profileFields = z.object({
+  first_name: name,
+  last_name: name,
+  date_of_birth: isoDateSchema,
+  phone: phoneSchema,
+  address_line1: z.string().trim().min(1).max(200),
+  address_line2: z.string().trim().max(200).optional(),
+  city: z.string().trim().min(1).max(100),
+  state: z.enum(US_STATE_CODES as [string, ...string[]]),
+  zip: zipSchema,
+  gender: z.enum(GENDERS),
+});
+export type ProfileFields = z.infer<typeof profileFields>;
+
+/** update-user: user_id plus any profile fields (spec §3). */
+export const updateUserRequest = profileFields.partial().extend({ user_id: userIdSchema }).strict();
+export type UpdateUserRequest = z.infer<typeof updateUserRequest>;
+
+/** complete-profile: user_id plus every required profile field. */
+export const completeProfileRequest = profileFields.extend({ user_id: userIdSchema }).strict();
+export type CompleteProfileRequest = z.infer<typeof completeProfileRequest>;
+
+/** The user as both APIs return it: never a password hash, never another patient's field. */
+export const userSchema = z
+  .object({
+    id: userIdSchema,
+    email: z.string(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    date_of_birth: z.string().nullable(),
+    phone: z.string().nullable(),
+    address_line1: z.string().nullable(),
+    address_line2: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+    zip: z.string().nullable(),
+    gender: z.string().nullable(),
+    profile_completed: z.boolean(),
+    created_at: z.string(),
+  })
+  .strict();
+export type User = z.infer<typeof userSchema>;

@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { dataEnvelope } from "./envelope.ts";
+
+/**
+ * `GET /api/v1/api/specialization` (spec §7 "returns a list"): the specializations offered, each
+ * with the conditions it covers, in the language asked for.
+ */
+
+/** Languages the catalogue is written in (spec §1: `en` default, `bg` complete). */
+export const CONTENT_LANGUAGES = ["en", "bg"] as const;
+export const contentLanguage = z.enum(CONTENT_LANGUAGES);
+export type ContentLanguage = z.infer<typeof contentLanguage>;
+
+export const specializationListQuery = z.object({
+  lang: contentLanguage.default("en").describe("Language of names and descriptions"),
+});
+export type SpecializationListQuery = z.infer<typeof specializationListQuery>;
+
+export const conditionSummary = z.object({
+  slug: z.string().min(1),
+  name: z.string().min(1),
+});
+export type ConditionSummary = z.infer<typeof conditionSummary>;
+
+export const specialization = z.object({
+  id: z.number().int().positive(),
+  slug: z.string().min(1),
+  name: z.string().min(1),
+  description: z.string(),
+  conditions: z.array(conditionSummary),
+});
+export type Specialization = z.infer<typeof specialization>;
+
+export const specializationListResponse = dataEnvelope(z.array(specialization));
+export type SpecializationListResponse = z.infer<typeof specializationListResponse>;

@@ -1,0 +1,155 @@
+import { count, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "./client.ts";
+import { runMigrations } from "./migrate.ts";
+import { conditions, specializations } from "./schema.ts";
+import { isDatabaseEmpty, seedDemoData } from "./seed.ts";
+import { SEED_CONDITIONS, SEED_SPECIALIZATIONS } from "./seed-data.ts";
+import { createTestDb, type TestDb } from "./testing.ts";
+
+const expectedKind = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
+
+let handle: TestDb;
+
+beforeAll(async () => {
+  handle = await createTestDb();
+});
+
+afterAll(async () => {
+  await handle.cleanup();
+});
+
+/** Every row with its physical version (xmin): an UPDATE, even to equal values, changes xmin. */
+async function snapshot() {
+  const specs = await handle.db.execute(
+    sql`select xmin::text as version, id, slug, name_en, name_bg, description_en, description_bg, sort_order from specializations order by id`,
+  );
+  const conds = await handle.db.execute(
+    sql`select xmin::text as version, id, slug, name_en, name_bg, specialization_id from conditions order by id`,
+  );
+  return { specs: specs.rows, conds: conds.rows };
+}
+
+describe("database", () => {
+  it(`opens the expected driver (${expectedKind}) and answers ping`, async () => {
+    expect(handle.kind).toBe(expectedKind);
+    await expect(handle.ping()).resolves.toBeUndefined();
+  });
+
+  it("applies the migrations: the tables exist, start empty, and re-running is a no-op", async () => {
+    const tables = await handle.db.execute(
+      sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
+    );
+    expect(tables.rows.map((row) => row.table_name)).toEqual([
+      "conditions",
+      "rate_limit_buckets",
+      "specializations",
+    ]);
+    const applied = await handle.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    expect(applied.rows[0]?.n).toBeGreaterThanOrEqual(1);
+    expect(await isDatabaseEmpty(handle)).toBe(true);
+
+    await runMigrations(handle);
+    const again = await handle.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    expect(again.rows[0]?.n).toBe(applied.rows[0]?.n);
+  });
+
+  it("enforces the foreign key from conditions to specializations", async () => {
+    await expect(
+      handle.db
+        .insert(conditions)
+        .values({ slug: "orphan", nameEn: "Orphan", nameBg: "Сирак", specializationId: 999_999 }),
+    ).rejects.toThrow();
+  });
+
+  it("seeds the whole catalogue, and a second run changes nothing", async () => {
+    const first = await seedDemoData(handle);
+    expect(first).toEqual({
+      specializations: SEED_SPECIALIZATIONS.length,
+      conditions: SEED_CONDITIONS.length,
+    });
+    expect(await isDatabaseEmpty(handle)).toBe(false);
+
+    const before = await snapshot();
+    expect(before.specs).toHaveLength(SEED_SPECIALIZATIONS.length);
+    expect(before.conds).toHaveLength(SEED_CONDITIONS.length);
+
+    const second = await seedDemoData(handle);
+    expect(second).toEqual({ specializations: 0, conditions: 0 });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("repairs a changed seeded row on the next run and leaves the others untouched", async () => {
+    await handle.db
+      .update(specializations)
+      .set({ nameBg: "Грешно име" })
+      .where(eq(specializations.slug, "dermatology"));
+    const result = await seedDemoData(handle);
+    expect(result).toEqual({ specializations: 1, conditions: 0 });
+    const [row] = await handle.db
+      .select({ nameBg: specializations.nameBg })
+      .from(specializations)
+      .where(eq(specializations.slug, "dermatology"));
+    expect(row?.nameBg).toBe("Дерматология");
+  });
+
+  it("links every seeded condition to its specialization", async () => {
+    const rows = await handle.db
+      .select({ condition: conditions.slug, specialization: specializations.slug })
+      .from(conditions)
+      .innerJoin(specializations, eq(conditions.specializationId, specializations.id));
+    const bySlug = new Map(rows.map((row) => [row.condition, row.specialization]));
+    for (const condition of SEED_CONDITIONS) {
+      expect(bySlug.get(condition.slug)).toBe(condition.specializationSlug);
+    }
+    const [perSpecialization] = await handle.db
+      .select({ n: count() })
+      .from(specializations)
+      .where(
+        sql`not exists (select 1 from ${conditions} where ${conditions.specializationId} = ${specializations.id})`,
+      );
+    expect(perSpecialization?.n).toBe(0);
+  });
+
+  it("answers ping with a rejection once closed", async () => {
+    const other = await createTestDb();
+    await other.close();
+    await expect(other.ping()).rejects.toThrow();
+    await other.cleanup();
+  });
+});
+
+describe("createDb", () => {
+  it("refuses a URL of another database without echoing it (it may hold a password)", async () => {
+    const attempt = createDb({ databaseUrl: "mysql://app:hunter2@db.internal/ambercare" });
+    await expect(attempt).rejects.toThrow(/postgres:\/\//);
+    await expect(attempt).rejects.not.toThrow(/hunter2/);
+  });
+
+  it("needs a data directory for the embedded database", async () => {
+    await expect(createDb({})).rejects.toThrow(/dataDir is required/);
+  });
+});
+
+describe("seed content", () => {
+  const cyrillic = /[\u0400-\u04FF]/;
+
+  it("has unique slugs and a Bulgarian text for every English one", () => {
+    const specSlugs = SEED_SPECIALIZATIONS.map((s) => s.slug);
+    const condSlugs = SEED_CONDITIONS.map((c) => c.slug);
+    expect(new Set(specSlugs).size).toBe(specSlugs.length);
+    expect(new Set(condSlugs).size).toBe(condSlugs.length);
+    for (const s of SEED_SPECIALIZATIONS) {
+      expect(s.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(s.nameBg, s.slug).toMatch(cyrillic);
+      expect(s.descriptionBg, s.slug).toMatch(cyrillic);
+      expect(s.descriptionEn, s.slug).not.toMatch(cyrillic);
+    }
+    for (const c of SEED_CONDITIONS) {
+      expect(c.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      // COVID-19 is written the same way in both languages.
+      if (c.slug !== "covid-19") expect(c.nameBg, c.slug).toMatch(cyrillic);
+      expect(c.nameEn, c.slug).not.toMatch(cyrillic);
+    }
+  });
+});

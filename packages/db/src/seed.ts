@@ -1,0 +1,79 @@
+import { inArray, sql } from "drizzle-orm";
+import type { DbHandle } from "./client.ts";
+import { conditions, specializations } from "./schema.ts";
+import { SEED_CONDITIONS, SEED_SPECIALIZATIONS } from "./seed-data.ts";
+
+export type SeedResult = {
+  /** Rows inserted or changed; 0 on a second run. */
+  specializations: number;
+  conditions: number;
+};
+
+/**
+ * Upserts the demo catalogue by slug, in one transaction. A row is rewritten only when its content
+ * differs, so a second run writes nothing (no new row versions, no churn in replicas or backups).
+ * Rows that are not in the seed are left alone: an operator may have added them.
+ */
+export async function seedDemoData(handle: Pick<DbHandle, "db">): Promise<SeedResult> {
+  return handle.db.transaction(async (tx) => {
+    const writtenSpecializations = await tx
+      .insert(specializations)
+      .values(SEED_SPECIALIZATIONS.map((s) => ({ ...s })))
+      .onConflictDoUpdate({
+        target: specializations.slug,
+        set: {
+          nameEn: sql`excluded.name_en`,
+          nameBg: sql`excluded.name_bg`,
+          descriptionEn: sql`excluded.description_en`,
+          descriptionBg: sql`excluded.description_bg`,
+          sortOrder: sql`excluded.sort_order`,
+        },
+        setWhere: sql`(${specializations.nameEn}, ${specializations.nameBg}, ${specializations.descriptionEn}, ${specializations.descriptionBg}, ${specializations.sortOrder})
+          is distinct from (excluded.name_en, excluded.name_bg, excluded.description_en, excluded.description_bg, excluded.sort_order)`,
+      })
+      .returning({ id: specializations.id });
+
+    const ids = await tx
+      .select({ id: specializations.id, slug: specializations.slug })
+      .from(specializations)
+      .where(
+        inArray(
+          specializations.slug,
+          SEED_SPECIALIZATIONS.map((s) => s.slug),
+        ),
+      );
+    const idBySlug = new Map(ids.map((row) => [row.slug, row.id]));
+
+    const conditionRows = SEED_CONDITIONS.map(({ specializationSlug, ...condition }) => {
+      const specializationId = idBySlug.get(specializationSlug);
+      if (specializationId === undefined) {
+        throw new Error(
+          `Seed condition "${condition.slug}" names an unknown specialization "${specializationSlug}"`,
+        );
+      }
+      return { ...condition, specializationId };
+    });
+    const writtenConditions = await tx
+      .insert(conditions)
+      .values(conditionRows)
+      .onConflictDoUpdate({
+        target: conditions.slug,
+        set: {
+          nameEn: sql`excluded.name_en`,
+          nameBg: sql`excluded.name_bg`,
+          specializationId: sql`excluded.specialization_id`,
+        },
+        setWhere: sql`(${conditions.nameEn}, ${conditions.nameBg}, ${conditions.specializationId})
+          is distinct from (excluded.name_en, excluded.name_bg, excluded.specialization_id)`,
+      })
+      .returning({ id: conditions.id });
+
+    return { specializations: writtenSpecializations.length, conditions: writtenConditions.length };
+  });
+}
+
+/** True when the catalogue has no rows yet, i.e. on a fresh database. */
+export async function isDatabaseEmpty(handle: Pick<DbHandle, "db">): Promise<boolean> {
+  const rows = await handle.db.select({ id: specializations.id }).from(specializations).limit(1);
+  return rows.length === 0;
+}
