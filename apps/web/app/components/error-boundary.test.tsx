@@ -1,0 +1,98 @@
+import { renderToString } from "react-dom/server";
+import {
+  createStaticHandler,
+  createStaticRouter,
+  data,
+  type StaticHandlerContext,
+  StaticRouterProvider,
+} from "react-router";
+import { describe, expect, it } from "vitest";
+import { createI18n, I18nProvider, type Locale } from "#app/lib/i18n.tsx";
+import { invariantResponse } from "#app/lib/misc.ts";
+import bg from "#app/locales/bg.json";
+import en from "#app/locales/en.json";
+import { GeneralErrorBoundary } from "./error-boundary.tsx";
+
+const TRANSLATIONS = { en, bg };
+
+function NeverRendered() {
+  return <p>never</p>;
+}
+
+/** Renders `/boom` through a real static router whose loader throws `thrown`. */
+async function renderError(thrown: () => never, locale: Locale = "en") {
+  const routes = [
+    {
+      id: "page",
+      path: "/boom",
+      loader: () => thrown(),
+      Component: NeverRendered,
+      ErrorBoundary: GeneralErrorBoundary,
+    },
+  ];
+  const handler = createStaticHandler(routes);
+  const context = (await handler.query(new Request("http://localhost/boom"))) as StaticHandlerContext;
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const html = renderToString(
+    <I18nProvider i18n={createI18n(locale, TRANSLATIONS[locale])}>
+      <StaticRouterProvider router={router} context={context} hydrate={false} />
+    </I18nProvider>,
+  );
+  return { html, status: context.statusCode };
+}
+
+function text(html: string): string {
+  return html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;/g, "'")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+describe("GeneralErrorBoundary", () => {
+  it("shows 404 'Page Not Found' with the apology and a 'Go back home' link to /", async () => {
+    const { html, status } = await renderError(() => {
+      invariantResponse(false, "Page Not Found", { status: 404 });
+      throw new Error("unreachable");
+    });
+    expect(status).toBe(404);
+    expect(text(html)).toBe(
+      "404 Page Not Found Sorry, the page you are looking for could not be found. Go back home",
+    );
+    expect(html).toMatch(/<a[^>]*href="\/"[^>]*>Go back home<\/a>/);
+    expect(html.match(/<h1/g)).toHaveLength(1);
+  });
+
+  it("shows 'Internal Server Error' and 'This page is temporarily unavailable.' with no link for a crash", async () => {
+    const { html, status } = await renderError(() => {
+      throw new Error("database password is hunter2");
+    });
+    expect(status).toBe(500);
+    expect(text(html)).toContain("500 Internal Server Error This page is temporarily unavailable.");
+    expect(html).not.toContain("<a");
+    // In production builds the stack never renders; in tests (development) only the stack block may.
+    expect(html.replace(/<pre[\s\S]*<\/pre>/, "")).not.toContain("hunter2");
+  });
+
+  it("reads 'Internal Server Error' for any status but 404, with the real status code", async () => {
+    const { html, status } = await renderError(() => {
+      throw data("Forbidden", { status: 403 });
+    });
+    expect(status).toBe(403);
+    expect(text(html)).toBe("403 Internal Server Error This page is temporarily unavailable.");
+  });
+
+  it("is translated into Bulgarian", async () => {
+    const notFound = await renderError(() => {
+      throw data("Page Not Found", { status: 404 });
+    }, "bg");
+    expect(text(notFound.html)).toBe(
+      `404 ${bg.errors.notFound.title} ${bg.errors.notFound.message} ${bg.errors.notFound.homeLink}`,
+    );
+    const crash = await renderError(() => {
+      throw new Error("x");
+    }, "bg");
+    expect(text(crash.html)).toContain(`500 ${bg.errors.serverError.title} ${bg.errors.serverError.message}`);
+    expect(bg.errors.notFound.title).not.toBe(en.errors.notFound.title);
+  });
+});

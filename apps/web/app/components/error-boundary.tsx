@@ -1,0 +1,50 @@
+import { isRouteErrorResponse, Link, useRouteError } from "react-router";
+import { useTranslation } from "#app/lib/i18n.tsx";
+import { errorKind } from "#app/lib/meta.ts";
+
+/**
+ * The one error page of the site (spec §2, §8), used by the root and by every route:
+ * 404 → 'Page Not Found', 'Sorry, the page you are looking for could not be found.' and a
+ * 'Go back home' link; anything else → 'Internal Server Error', 'This page is temporarily
+ * unavailable.' and no link. It shows the status code and never a stack trace in production.
+ */
+export function GeneralErrorBoundary() {
+  const error = useRouteError();
+  return <ErrorPage error={error} />;
+}
+
+export function errorStatus(error: unknown): number {
+  return isRouteErrorResponse(error) ? error.status : 500;
+}
+
+export function ErrorPage({ error }: { error: unknown }) {
+  const { t } = useTranslation();
+  const kind = errorKind(error);
+  const status = errorStatus(error);
+  return (
+    <section
+      aria-labelledby="error-title"
+      className="mx-auto flex max-w-xl flex-col items-center px-4 py-16 text-center"
+    >
+      <p className="font-bold text-6xl text-primary-ink" data-testid="error-status">
+        {status}
+      </p>
+      <h1 id="error-title" className="mt-4 font-bold text-2xl text-ink tablet:text-3xl">
+        {kind === "notFound" ? t("errors.notFound.title") : t("errors.serverError.title")}
+      </h1>
+      <p className="mt-3 text-ink-muted text-lg">
+        {kind === "notFound" ? t("errors.notFound.message") : t("errors.serverError.message")}
+      </p>
+      {kind === "notFound" ? (
+        <Link to="/" className="button-primary mt-8">
+          {t("errors.notFound.homeLink")}
+        </Link>
+      ) : null}
+      {import.meta.env.DEV && error instanceof Error ? (
+        <pre className="mt-8 max-w-full overflow-auto rounded bg-surface-muted p-4 text-left text-sm">
+          {error.stack}
+        </pre>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,78 @@
+import { PassThrough } from "node:stream";
+import { createReadableStreamFromReadable } from "@react-router/node";
+import { isbot } from "isbot";
+import type { RenderToPipeableStreamOptions } from "react-dom/server";
+import { renderToPipeableStream } from "react-dom/server";
+import type { AppLoadContext, EntryContext } from "react-router";
+import { ServerRouter } from "react-router";
+import { NonceProvider } from "#app/lib/nonce.ts";
+
+// server.mjs reads these from the build (`build.entry.module`): the env parsed once by zod at boot,
+// and the service secrets it resolves at start so a missing production secret stops the boot.
+export { env, getServiceSecrets } from "#app/lib/env.server.ts";
+
+export const streamTimeout = 5_000;
+
+/**
+ * Streams the HTML (bots and SPA-mode renders wait for everything), passing the request's CSP nonce
+ * to React Router's inline scripts and to React's streaming scripts.
+ */
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: AppLoadContext,
+): Promise<Response> | Response {
+  if (request.method.toUpperCase() === "HEAD") {
+    return new Response(null, { status: responseStatusCode, headers: responseHeaders });
+  }
+  const nonce = loadContext.cspNonce ?? "";
+  const userAgent = request.headers.get("user-agent");
+  const readyOption: keyof RenderToPipeableStreamOptions =
+    (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+
+  return new Promise((resolve, reject) => {
+    let shellRendered = false;
+    let status = responseStatusCode;
+    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(
+      () => abort(),
+      streamTimeout + 1000,
+    );
+
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider value={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce || undefined} />
+      </NonceProvider>,
+      {
+        nonce: nonce || undefined,
+        [readyOption]() {
+          shellRendered = true;
+          const body = new PassThrough({
+            final(callback) {
+              clearTimeout(timeoutId);
+              timeoutId = undefined;
+              callback();
+            },
+          });
+          const stream = createReadableStreamFromReadable(body);
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          // Pages vary by session and language cookies and may show personal data: never cache them.
+          if (!responseHeaders.has("Cache-Control"))
+            responseHeaders.set("Cache-Control", "private, no-store");
+          responseHeaders.append("Vary", "Cookie, Accept-Language");
+          pipe(body);
+          resolve(new Response(stream, { headers: responseHeaders, status }));
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          status = 500;
+          // Errors in the shell reject and are logged by React Router; log the streamed ones here.
+          if (shellRendered) console.error(error);
+        },
+      },
+    );
+  });
+}

@@ -1,0 +1,78 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import {
+  apiBaseUrls,
+  parseEnv,
+  resolveServiceSecrets,
+  type ServiceSecrets,
+  sharedEnvSchema,
+} from "@ambercare/contracts/server-env";
+import { z } from "zod";
+import type { PublicEnv } from "./root-data.ts";
+
+/**
+ * The web server's environment, parsed once by zod when the server bundle loads: a wrong variable
+ * stops the boot with a message naming it. Server-only: never import this from browser code.
+ */
+export const webEnvSchema = sharedEnvSchema.extend({
+  /** Set when a reverse proxy sits in front: X-Forwarded-Proto/-For are then trusted (server.mjs). */
+  TRUST_PROXY: z.stringbool().default(false),
+});
+
+/** The repository root (the package.json with workspaces), so a relative DATA_DIR means one place. */
+function repositoryRoot(start: string): string {
+  let dir = start;
+  for (;;) {
+    const manifest = join(dir, "package.json");
+    if (existsSync(manifest)) {
+      try {
+        if ((JSON.parse(readFileSync(manifest, "utf8")) as { workspaces?: unknown }).workspaces) return dir;
+      } catch {
+        // Not a readable manifest: keep looking upwards.
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return start;
+    dir = parent;
+  }
+}
+
+const parsed = parseEnv(webEnvSchema, process.env);
+
+export const env = Object.freeze({
+  ...parsed,
+  // As scripts/start.mjs does: a relative DATA_DIR is relative to the repository root.
+  DATA_DIR: isAbsolute(parsed.DATA_DIR)
+    ? parsed.DATA_DIR
+    : resolve(repositoryRoot(process.cwd()), parsed.DATA_DIR),
+});
+export type WebEnv = typeof env;
+
+export const isProduction = env.NODE_ENV === "production";
+
+/** Base URLs of the main API (`…/api/v1`) and the care API, as this server calls them. */
+export const apiBases = apiBaseUrls(env);
+
+let secrets: ServiceSecrets | undefined;
+/**
+ * The shared public bearer and the built-in service credential (spec §5/§6). Resolved on first use;
+ * server.mjs calls it at boot so a missing production secret stops the start. Never sent to the
+ * browser.
+ */
+export function getServiceSecrets(): ServiceSecrets {
+  secrets ??= resolveServiceSecrets(env);
+  return secrets;
+}
+
+/** The only values of the environment that reach the browser (through the root loader). */
+export function getPublicEnv(): PublicEnv {
+  return { productName: env.PRODUCT_NAME };
+}
+
+/**
+ * Whether cookies get `Secure`: the request came over HTTPS (behind a proxy, with TRUST_PROXY set),
+ * or the site's public URL is HTTPS (docs/decisions/002: Secure whenever the site is served over HTTPS).
+ */
+export function isSecureRequest(request: Request): boolean {
+  return new URL(request.url).protocol === "https:" || env.PUBLIC_URL?.startsWith("https:") === true;
+}

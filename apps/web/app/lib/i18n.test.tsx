@@ -1,0 +1,55 @@
+import { renderToString } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { createI18n, I18nProvider, interpolate, isLocale, lookup, useTranslation } from "./i18n.tsx";
+
+function Greeting() {
+  const { t, i18n } = useTranslation();
+  return <p lang={i18n.language}>{t("nav.findADoctor")}</p>;
+}
+
+describe("the translation runtime", () => {
+  const strings = {
+    nav: { findADoctor: "Find a doctor" },
+    home: { heroLead: "{{product}} connects you", featuresHeading: "How {{ product }} works" },
+    results_one: "{{count}} result",
+    results_other: "{{count}} results",
+  };
+
+  it("looks nested keys up and interpolates values", () => {
+    const { t, language } = createI18n("en", strings as never);
+    expect(language).toBe("en");
+    expect(t("nav.findADoctor")).toBe("Find a doctor");
+    expect(t("home.heroLead", { product: "Ambercare" })).toBe("Ambercare connects you");
+    expect(t("home.featuresHeading", { product: "Ambercare" })).toBe("How Ambercare works");
+  });
+
+  it("returns the key for a missing string and leaves unknown placeholders", () => {
+    const { t } = createI18n("bg", {});
+    expect(t("nav.findADoctor")).toBe("nav.findADoctor");
+    expect(interpolate("Hi {{name}} {{other}}", { name: "Ana" })).toBe("Hi Ana {{other}}");
+  });
+
+  it("picks plural forms by the locale's rules", () => {
+    const { t } = createI18n("en", strings as never);
+    const plural = t as unknown as (key: string, values: Record<string, number>) => string;
+    expect(plural("results", { count: 1 })).toBe("1 result");
+    expect(plural("results", { count: 3 })).toBe("3 results");
+  });
+
+  it("only accepts the two locales", () => {
+    expect(isLocale("bg")).toBe(true);
+    expect(isLocale("en")).toBe(true);
+    expect(isLocale("de")).toBe(false);
+    expect(isLocale(undefined)).toBe(false);
+    expect(lookup({ a: { b: "c" } }, "a")).toBeUndefined();
+  });
+
+  it("provides the translator to components", () => {
+    const html = renderToString(
+      <I18nProvider i18n={createI18n("bg", { nav: { findADoctor: "Намерете лекар" } })}>
+        <Greeting />
+      </I18nProvider>,
+    );
+    expect(html).toBe('<p lang="bg">Намерете лекар</p>');
+  });
+});

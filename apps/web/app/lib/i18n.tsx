@@ -1,0 +1,93 @@
+import { createContext, type ReactNode, useContext } from "react";
+import type en from "#app/locales/en.json";
+
+/**
+ * The interface's translations (spec §1: `en` default, `bg` complete).
+ *
+ * The server picks one locale per request (locale.server.ts) and the root loader sends only that
+ * language's strings to the browser. Strings live in `app/locales/{en,bg}.json` as nested keys in
+ * i18next's format (`{{name}}` interpolation, `_one`/`_other` plural suffixes), read by this small
+ * runtime instead of i18next + react-i18next: those two weigh ~18 KB gzip in the browser, which broke
+ * the 130 KB initial-JS budget (docs/decisions/007-i18n-runtime.md). `useTranslation()` has
+ * react-i18next's shape, so moving back is a change of import.
+ */
+export const LOCALES = ["en", "bg"] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = "en";
+
+/** The name of each language in that language: the labels of the language switch. */
+export const LOCALE_NAMES: Readonly<Record<Locale, string>> = Object.freeze({
+  en: "English",
+  bg: "Български",
+});
+
+/** The shape of a locale file: `en.json` is the reference, `bg.json` must match it (locales.test.ts). */
+export type Translations = typeof en;
+
+type PluralSuffix = "zero" | "one" | "two" | "few" | "many" | "other";
+type Leaves<T, Prefix extends string = ""> = {
+  [K in keyof T & string]: T[K] extends string ? `${Prefix}${K}` : Leaves<T[K], `${Prefix}${K}.`>;
+}[keyof T & string];
+type WithoutPlural<K extends string> = K extends `${infer Base}_${PluralSuffix}` ? Base : K;
+
+/** Every translation key, checked at compile time: `t("nav.findADoctor")`. */
+export type TranslationKey = WithoutPlural<Leaves<Translations>>;
+export type TranslationValues = Record<string, string | number>;
+export type TFunction = (key: TranslationKey, values?: TranslationValues) => string;
+export type I18n = { language: Locale; t: TFunction };
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
+}
+
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+/** Looks a nested key up (`"pages.about.title"`); `undefined` unless it ends on a string. */
+export function lookup(translations: unknown, key: string): string | undefined {
+  let node: unknown = translations;
+  for (const part of key.split(".")) {
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return typeof node === "string" ? node : undefined;
+}
+
+/** Replaces `{{name}}` with `values.name` (as i18next does; React escapes the result). */
+export function interpolate(text: string, values?: TranslationValues): string {
+  if (!values) return text;
+  return text.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (match, name: string) =>
+    Object.hasOwn(values, name) ? String(values[name]) : match,
+  );
+}
+
+/**
+ * A translator for one locale. A missing key returns the key itself (the locale parity test keeps
+ * that from happening); `values.count` picks the `_one`/`_other`… form by the locale's plural rules.
+ */
+export function createI18n(locale: Locale, translations: DeepPartial<Translations>): I18n {
+  let plurals: Intl.PluralRules | undefined;
+  const t: TFunction = (key, values) => {
+    let text: string | undefined;
+    if (typeof values?.count === "number") {
+      plurals ??= new Intl.PluralRules(locale);
+      text =
+        lookup(translations, `${key}_${plurals.select(values.count)}`) ??
+        lookup(translations, `${key}_other`);
+    }
+    text ??= lookup(translations, key);
+    return text === undefined ? key : interpolate(text, values);
+  };
+  return { language: locale, t };
+}
+
+const I18nContext = createContext<I18n>(createI18n(DEFAULT_LOCALE, {}));
+
+export function I18nProvider({ i18n, children }: { i18n: I18n; children: ReactNode }) {
+  return <I18nContext.Provider value={i18n}>{children}</I18nContext.Provider>;
+}
+
+/** `const { t, i18n } = useTranslation()`, as in react-i18next. */
+export function useTranslation(): { t: TFunction; i18n: I18n } {
+  const i18n = useContext(I18nContext);
+  return { t: i18n.t, i18n };
+}

@@ -1,0 +1,88 @@
+import bg from "#app/locales/bg.json";
+import en from "#app/locales/en.json";
+import { DEFAULT_LOCALE, isLocale, type Locale, type Translations } from "./i18n.tsx";
+
+/** Both languages live on the server only; the browser gets the active one from the root loader. */
+const TRANSLATIONS: Readonly<Record<Locale, Translations>> = Object.freeze({ en, bg });
+
+export function getTranslations(locale: Locale): Translations {
+  return TRANSLATIONS[locale];
+}
+
+export const LANG_COOKIE = "lang";
+export const LANG_QUERY_PARAM = "lang";
+/** The remembered language lasts a year. */
+export const LANG_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
+
+/**
+ * The best supported locale in an Accept-Language header, by q-value then order; `null` when
+ * none is supported. `bg-BG` counts as `bg`; `q=0` means "not acceptable".
+ */
+export function parseAcceptLanguage(header: string | null | undefined): Locale | null {
+  if (!header) return null;
+  const ranges = header
+    .split(",")
+    .map((part, index) => {
+      const [tag = "", ...params] = part.trim().split(";");
+      const qParam = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+      const q = qParam === undefined ? 1 : Number(qParam.slice(2));
+      return { primary: tag.trim().toLowerCase().split("-")[0] ?? "", q: Number.isFinite(q) ? q : 0, index };
+    })
+    .filter((range) => range.q > 0 && range.primary !== "")
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  for (const range of ranges) {
+    if (isLocale(range.primary)) return range.primary;
+    if (range.primary === "*") return DEFAULT_LOCALE;
+  }
+  return null;
+}
+
+export function readCookie(header: string | null | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const pair of header.split(";")) {
+    const eq = pair.indexOf("=");
+    if (eq === -1) continue;
+    if (pair.slice(0, eq).trim() !== name) continue;
+    const raw = pair
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, "$1");
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return undefined;
+}
+
+export function langCookie(locale: Locale, { secure }: { secure: boolean }): string {
+  return `${LANG_COOKIE}=${locale}; Path=/; Max-Age=${LANG_COOKIE_MAX_AGE_S}; SameSite=Lax${secure ? "; Secure" : ""}`;
+}
+
+export type LocaleChoice = {
+  locale: Locale;
+  /** A Set-Cookie value when `?lang=` chose (or changed) the remembered language. */
+  setCookie: string | null;
+};
+
+/**
+ * `?lang=bg|en` selects the language and remembers it in the `lang` cookie; otherwise the cookie
+ * decides; on a first visit Accept-Language decides; `en` otherwise (architecture "language").
+ */
+export function chooseLocale(request: Request, { secure }: { secure: boolean }): LocaleChoice {
+  const cookieHeader = request.headers.get("Cookie");
+  const remembered = readCookie(cookieHeader, LANG_COOKIE);
+  const requested = new URL(request.url).searchParams.get(LANG_QUERY_PARAM);
+  if (isLocale(requested)) {
+    return {
+      locale: requested,
+      setCookie: requested === remembered ? null : langCookie(requested, { secure }),
+    };
+  }
+  if (isLocale(remembered)) return { locale: remembered, setCookie: null };
+  return {
+    locale: parseAcceptLanguage(request.headers.get("Accept-Language")) ?? DEFAULT_LOCALE,
+    setCookie: null,
+  };
+}

@@ -1,0 +1,27 @@
+import { useRouteLoaderData } from "react-router";
+import type { Locale, Translations } from "./i18n.tsx";
+
+/** The explicit public subset of the server environment (env.server.ts `getPublicEnv`). */
+export type PublicEnv = { productName: string };
+
+/** What the root loader returns to every page. */
+export type RootData = {
+  locale: Locale;
+  /** The active language's strings only. */
+  translations: Translations;
+  env: PublicEnv;
+  /** Whether the visitor is fully logged in (spec §4); no token ever reaches the browser. */
+  user: { isLoggedIn: boolean };
+};
+
+export const DEFAULT_PRODUCT_NAME = "Ambercare";
+
+/** The root loader's data; `undefined` only when the root loader itself failed. */
+export function useRootData(): RootData | undefined {
+  return useRouteLoaderData("root") as RootData | undefined;
+}
+
+/** The product name from the server's PRODUCT_NAME (default Ambercare). */
+export function useProductName(): string {
+  return useRootData()?.env.productName ?? DEFAULT_PRODUCT_NAME;
+}

@@ -1,0 +1,166 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { RouteConfigEntry } from "@react-router/dev/routes";
+import { describe, expect, it } from "vitest";
+import routes from "#app/routes.ts";
+import { REDIRECT_HOME_WHEN_LOGGED_IN, ROUTE_ACCESS, ROUTE_PATHS, type RoutePath } from "./route-access.ts";
+
+const APP_DIR = fileURLToPath(new URL("../", import.meta.url));
+
+type Flat = { path: string; file: string; layout: string | null };
+
+/** Every page route of routes.ts with its full path and its layout file. */
+function flatten(entries: RouteConfigEntry[], parentPath = "", layout: string | null = null): Flat[] {
+  return entries.flatMap((entry) => {
+    const path = entry.index ? parentPath || "/" : `${parentPath}/${entry.path ?? ""}`.replace(/\/+$/, "");
+    if (entry.children?.length) {
+      const isLayout = entry.path === undefined && !entry.index;
+      return flatten(entry.children, isLayout ? parentPath : path, isLayout ? entry.file : layout);
+    }
+    return [{ path: path || "/", file: entry.file, layout }];
+  });
+}
+
+const ALL = flatten(routes);
+const CATCH_ALL = "/*";
+const PAGES = ALL.filter((route) => route.path !== CATCH_ALL);
+
+const MAIN = "routes/layouts/main.tsx";
+const SOON = "routes/layouts/soon.tsx";
+const SOON_PATHS = ["/blog", "/blog/:page", "/medical-providers"];
+
+describe("the route table", () => {
+  it("has an entry for every route of routes.ts, and a route for every entry", () => {
+    expect(PAGES.map((route) => route.path).sort()).toEqual([...ROUTE_PATHS].sort());
+  });
+
+  it("has the catch-all that sends unknown paths to /", () => {
+    expect(ALL.filter((route) => route.path === CATCH_ALL)).toHaveLength(1);
+  });
+
+  it("lists the 48 routes of spec §2 with their flags", () => {
+    expect(ROUTE_PATHS).toHaveLength(48);
+    const flagged = (flag: "requiresAuthentication" | "notAuthenticated") =>
+      ROUTE_PATHS.filter(
+        (path) => ROUTE_ACCESS[path][flag as keyof (typeof ROUTE_ACCESS)[typeof path]],
+      ).sort();
+    expect(flagged("requiresAuthentication")).toEqual(
+      [
+        "/cancel-subscription",
+        "/consultation/form",
+        "/my-profile",
+        "/my-profile/billing-history",
+        "/my-profile/consultations",
+        "/my-profile/manage-subscription",
+        "/my-profile/medical-records",
+        "/my-profile/messages",
+        "/my-profile/past-appointments",
+      ].sort(),
+    );
+    expect(flagged("notAuthenticated")).toEqual([
+      "/forgot-password",
+      "/login",
+      "/reset-password",
+      "/sign-up",
+    ]);
+    expect([...REDIRECT_HOME_WHEN_LOGGED_IN].sort()).toEqual(["/login", "/sign-up"]);
+  });
+
+  it("puts /blog, /blog/:page and /medical-providers in the soon layout and the rest in the main one", () => {
+    for (const route of PAGES) {
+      expect(route.layout, route.path).toBe(SOON_PATHS.includes(route.path) ? SOON : MAIN);
+    }
+  });
+});
+
+const LOGGED_IN = "isLoggedIn=true; fltAccessToken=care-token; accessToken=main-token; userID=7; fltUserId=9";
+
+function concrete(path: string): string {
+  return path.replace(":page", "some-page");
+}
+
+async function runLoader(route: Flat, cookie?: string): Promise<{ value?: unknown; thrown?: unknown }> {
+  const module = (await import(/* @vite-ignore */ `${APP_DIR}${route.file}`)) as {
+    loader?: (args: {
+      request: Request;
+      params: Record<string, string>;
+      context: object;
+    }) => Promise<unknown>;
+  };
+  if (!module.loader) throw new Error(`${route.file} has no loader`);
+  const request = new Request(`http://localhost${concrete(route.path)}?from=test`, {
+    headers: cookie ? { Cookie: cookie } : {},
+  });
+  try {
+    return { value: await module.loader({ request, params: { page: "some-page" }, context: {} }) };
+  } catch (thrown) {
+    return { thrown };
+  }
+}
+
+function redirectOf(thrown: unknown): string | null {
+  return thrown instanceof Response && thrown.status >= 300 && thrown.status < 400
+    ? thrown.headers.get("Location")
+    : null;
+}
+
+function statusOf(thrown: unknown): number | undefined {
+  if (thrown instanceof Response) return thrown.status;
+  return (thrown as { init?: { status?: number } } | undefined)?.init?.status;
+}
+
+describe("every route's loader enforces its entry", () => {
+  it.each(PAGES)("$path names its own entry on the first line of its loader", (route) => {
+    const source = readFileSync(`${APP_DIR}${route.file}`, "utf8");
+    const loader = source.slice(source.indexOf("export async function loader"));
+    const firstStatement = loader.split("\n")[1] ?? "";
+    expect(firstStatement).toContain(`requireRouteAccess(request, "${route.path}")`);
+  });
+
+  it.each(PAGES)("$path behaves as its flags say, for anonymous and logged-in visitors", async (route) => {
+    const access = ROUTE_ACCESS[route.path as RoutePath] as {
+      requiresAuthentication?: true;
+      notAuthenticated?: true;
+    };
+    const anonymous = await runLoader(route);
+    const loggedIn = await runLoader(route, LOGGED_IN);
+    const back = encodeURIComponent(`${concrete(route.path)}?from=test`);
+
+    if (route.path === "/logout") {
+      expect(redirectOf(anonymous.thrown)).toBe("/login");
+      expect(redirectOf(loggedIn.thrown)).toBe("/login");
+      return;
+    }
+    if (route.path === "/careers/:page") {
+      // No openings yet: every opening is a real 404, for everyone.
+      expect(statusOf(anonymous.thrown)).toBe(404);
+      expect(statusOf(loggedIn.thrown)).toBe(404);
+      return;
+    }
+    if (access.requiresAuthentication) {
+      expect(redirectOf(anonymous.thrown)).toBe(`/login?redirectTo=${back}`);
+      expect(loggedIn.thrown).toBeUndefined();
+      return;
+    }
+    expect(anonymous.thrown).toBeUndefined();
+    if (access.notAuthenticated) {
+      if ((REDIRECT_HOME_WHEN_LOGGED_IN as readonly string[]).includes(route.path)) {
+        expect(redirectOf(loggedIn.thrown)).toBe("/");
+      } else {
+        expect(loggedIn.thrown).toBeUndefined();
+        expect(loggedIn.value).toEqual({ alreadyLoggedIn: true });
+        expect(anonymous.value).toEqual({ alreadyLoggedIn: false });
+      }
+      return;
+    }
+    expect(loggedIn.thrown).toBeUndefined();
+  });
+
+  it("redirects every unknown path to / with a 302", async () => {
+    const catchAll = ALL.find((route) => route.path === CATCH_ALL);
+    expect(catchAll).toBeDefined();
+    const { thrown } = await runLoader(catchAll as Flat);
+    expect(redirectOf(thrown)).toBe("/");
+    expect((thrown as Response).status).toBe(302);
+  });
+});

@@ -1,0 +1,104 @@
+import { THEME_COLORS } from "@ambercare/contracts/theme";
+import { type ReactNode, useMemo } from "react";
+import {
+  data,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
+import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { getPublicEnv, isSecureRequest } from "#app/lib/env.server.ts";
+import { createI18n, DEFAULT_LOCALE, I18nProvider } from "#app/lib/i18n.tsx";
+import { chooseLocale, getTranslations } from "#app/lib/locale.server.ts";
+import { pageMeta } from "#app/lib/meta.ts";
+import { useNonce } from "#app/lib/nonce.ts";
+import { type RootData, useRootData } from "#app/lib/root-data.ts";
+import { isLoggedIn } from "#app/lib/session.server.ts";
+// Only the error texts ship in the bundle, for the rare page whose root loader failed.
+import { errors as fallbackErrors } from "#app/locales/en.json";
+import type { Route } from "./+types/root";
+import stylesheet from "./app.css?url";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const { locale, setCookie } = chooseLocale(request, { secure: isSecureRequest(request) });
+  const body: RootData = {
+    locale,
+    translations: getTranslations(locale),
+    env: getPublicEnv(),
+    user: { isLoggedIn: isLoggedIn(request) },
+  };
+  return data(body, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
+}
+
+/** Paths whose visit can change the session: the header's logged-in state is read again there. */
+const SESSION_PATHS = new Set(["/login", "/logout", "/sign-up"]);
+
+/**
+ * The root loader carries the active language's strings, so it runs again only when something it
+ * returns can change: a form submission (login, logout…), a `?lang=` switch, a visit to a session
+ * page, or an explicit revalidation of the same URL.
+ */
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs): boolean {
+  if (formMethod && formMethod !== "GET") return defaultShouldRevalidate;
+  const nextLang = nextUrl.searchParams.get("lang");
+  if (nextLang !== null && nextLang !== currentUrl.searchParams.get("lang")) return true;
+  if (currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
+  return SESSION_PATHS.has(nextUrl.pathname);
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, null);
+
+export function Layout({ children }: { children: ReactNode }) {
+  const root = useRootData();
+  const nonce = useNonce();
+  const locale = root?.locale;
+  const translations = root?.translations;
+  const i18n = useMemo(
+    () =>
+      locale && translations
+        ? createI18n(locale, translations)
+        : createI18n(DEFAULT_LOCALE, { errors: fallbackErrors }),
+    [locale, translations],
+  );
+  return (
+    <html lang={i18n.language} dir="ltr">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content={THEME_COLORS.primary} />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <I18nProvider i18n={i18n}>{children}</I18nProvider>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  return (
+    <main id="main-content" className="min-h-dvh bg-surface">
+      <GeneralErrorBoundary />
+    </main>
+  );
+}

@@ -1,0 +1,67 @@
+import { index, layout, type RouteConfig, route } from "@react-router/dev/routes";
+/**
+ * Every route of spec §2, explicitly. Access flags live in lib/route-access.ts (one entry per path
+ * here; route-access.test.ts keeps the two in step). Route files mirror the URL under routes/.
+ */
+export default [
+  layout("routes/layouts/main.tsx", [
+    index("routes/home.tsx"),
+    route("about", "routes/about.tsx"),
+    route("ada-policy", "routes/ada-policy.tsx"),
+    route("almost-there", "routes/almost-there.tsx"),
+    route("audio-video-recording-consent-in-ehrs", "routes/audio-video-recording-consent-in-ehrs.tsx"),
+    route("call-ended", "routes/call-ended.tsx"),
+    route("careers", "routes/careers/index.tsx"),
+    route("careers/:page", "routes/careers/page.tsx"),
+    route("conditions-we-see", "routes/conditions-we-see.tsx"),
+    route("consultation/consult", "routes/consultation/consult.tsx"),
+    route("consultation/form", "routes/consultation/form.tsx"),
+    route("consultation/thank-you", "routes/consultation/thank-you.tsx"),
+    route("contact-us", "routes/contact-us.tsx"),
+    route("disclaimer", "routes/disclaimer.tsx"),
+    route("find-a-doctor", "routes/find-a-doctor.tsx"),
+    route("frequently-asked-questions", "routes/frequently-asked-questions.tsx"),
+    route("informed-consent", "routes/informed-consent.tsx"),
+    route("membership", "routes/membership.tsx"),
+    route("membership-trial", "routes/membership-trial.tsx"),
+    route("miscellaneous", "routes/miscellaneous.tsx"),
+    route("non-discrimination-notice", "routes/non-discrimination-notice.tsx"),
+    route("one-time-visit", "routes/one-time-visit.tsx"),
+    route(
+      "patient-consent-for-financial-communications",
+      "routes/patient-consent-for-financial-communications.tsx",
+    ),
+    route("pricing-options", "routes/pricing-options.tsx"),
+    route("privacy-policy", "routes/privacy-policy.tsx"),
+    route("sitemap", "routes/sitemap.tsx"),
+    route("specializations", "routes/specializations.tsx"),
+    route("terms-of-use", "routes/terms-of-use.tsx"),
+    route("thank-you-for-ordering", "routes/thank-you-for-ordering.tsx"),
+    route("thank-you-for-subscribing", "routes/thank-you-for-subscribing.tsx"),
+    route("unsubscribe", "routes/unsubscribe.tsx"),
+    route(
+      "washington-consumer-health-data-privacy-notice",
+      "routes/washington-consumer-health-data-privacy-notice.tsx",
+    ),
+    route("logout", "routes/logout.tsx"),
+    route("cancel-subscription", "routes/cancel-subscription.tsx"),
+    route("my-profile", "routes/my-profile/index.tsx"),
+    route("my-profile/billing-history", "routes/my-profile/billing-history.tsx"),
+    route("my-profile/consultations", "routes/my-profile/consultations.tsx"),
+    route("my-profile/manage-subscription", "routes/my-profile/manage-subscription.tsx"),
+    route("my-profile/medical-records", "routes/my-profile/medical-records.tsx"),
+    route("my-profile/messages", "routes/my-profile/messages.tsx"),
+    route("my-profile/past-appointments", "routes/my-profile/past-appointments.tsx"),
+    route("login", "routes/login.tsx"),
+    route("sign-up", "routes/sign-up.tsx"),
+    route("forgot-password", "routes/forgot-password.tsx"),
+    route("reset-password", "routes/reset-password.tsx"),
+  ]),
+  layout("routes/layouts/soon.tsx", [
+    route("blog", "routes/blog/index.tsx"),
+    route("blog/:page", "routes/blog/page.tsx"),
+    route("medical-providers", "routes/medical-providers.tsx"),
+  ]),
+  // Unknown paths redirect to / (spec §2).
+  route("*", "routes/catch-all.tsx"),
+] satisfies RouteConfig;

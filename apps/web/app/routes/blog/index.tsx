@@ -1,0 +1,20 @@
+import { ComingSoon } from "#app/components/coming-soon.tsx";
+import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { pageMeta } from "#app/lib/meta.ts";
+import { requireRouteAccess } from "#app/lib/session.server.ts";
+import type { Route } from "./+types/index";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireRouteAccess(request, "/blog");
+  return null;
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, "blog");
+
+export default function BlogPage() {
+  return <ComingSoon page="blog" />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,21 @@
+import { Outlet } from "react-router";
+import { SiteFooter } from "#app/components/site-footer.tsx";
+import { SiteHeader } from "#app/components/site-header.tsx";
+import { useTranslation } from "#app/lib/i18n.tsx";
+
+/** The main layout (spec §2): skip link, header with navigation, the page, footer. */
+export default function MainLayout() {
+  const { t } = useTranslation();
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a href="#main-content" className="skip-link">
+        {t("common.skipToContent")}
+      </a>
+      <SiteHeader />
+      <main id="main-content" tabIndex={-1} className="flex-1">
+        <Outlet />
+      </main>
+      <SiteFooter />
+    </div>
+  );
+}

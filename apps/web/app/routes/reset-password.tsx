@@ -1,0 +1,21 @@
+import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { AlreadyLoggedIn, FeaturePage } from "#app/components/page.tsx";
+import { pageMeta } from "#app/lib/meta.ts";
+import { requireRouteAccess } from "#app/lib/session.server.ts";
+import type { Route } from "./+types/reset-password";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const { alreadyLoggedIn } = await requireRouteAccess(request, "/reset-password");
+  return { alreadyLoggedIn };
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, "resetPassword");
+
+export default function ResetPasswordPage({ loaderData }: Route.ComponentProps) {
+  if (loaderData.alreadyLoggedIn) return <AlreadyLoggedIn />;
+  return <FeaturePage page="resetPassword" />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

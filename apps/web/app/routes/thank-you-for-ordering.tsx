@@ -1,0 +1,20 @@
+import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { FeaturePage } from "#app/components/page.tsx";
+import { pageMeta } from "#app/lib/meta.ts";
+import { requireRouteAccess } from "#app/lib/session.server.ts";
+import type { Route } from "./+types/thank-you-for-ordering";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireRouteAccess(request, "/thank-you-for-ordering");
+  return null;
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, "thankYouForOrdering");
+
+export default function ThankYouForOrderingPage() {
+  return <FeaturePage page="thankYouForOrdering" />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

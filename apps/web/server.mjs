@@ -1,0 +1,99 @@
+// Production server: `NODE_ENV=production node server.mjs` after `react-router build`.
+// For development `react-router dev` is enough (no CSP there: Vite injects inline scripts).
+import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+
+const BUILD_DIR = fileURLToPath(new URL("./build/", import.meta.url));
+
+/** @type {import("react-router").ServerBuild} */
+const build = await import("./build/server/index.js");
+// The server bundle parsed the environment with zod when it loaded (app/lib/env.server.ts): a wrong
+// variable has already stopped the boot with a message naming it.
+const { env, getServiceSecrets } = /** @type {any} */ (build.entry.module);
+getServiceSecrets();
+const production = env.NODE_ENV === "production";
+
+/** Content-Security-Policy with this response's nonce (no inline styles, no third-party origins). */
+function contentSecurityPolicy(nonce) {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "media-src 'self' blob:",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join("; ");
+}
+
+const app = express();
+app.disable("x-powered-by");
+// Behind a reverse proxy (TRUST_PROXY=true), req.protocol follows X-Forwarded-Proto: the request URL
+// React Router sees is then https:, and cookies get Secure.
+app.set("trust proxy", env.TRUST_PROXY);
+app.use(compression());
+
+app.use((_req, res, next) => {
+  const nonce = randomBytes(16).toString("base64");
+  res.locals.cspNonce = nonce;
+  res.set({
+    "Content-Security-Policy": contentSecurityPolicy(nonce),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    // Camera and microphone for the video consultations to come; nothing else.
+    "Permissions-Policy":
+      "camera=(self), microphone=(self), display-capture=(self), fullscreen=(self), geolocation=(), payment=(), usb=(), interest-cohort=()",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    ...(production ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {}),
+  });
+  next();
+});
+
+app.get("/healthz", (_req, res) => {
+  res.set("Cache-Control", "no-store").json({ status: "ok" });
+});
+
+// Fingerprinted build assets: cached for a year, never revalidated.
+app.use(
+  "/assets",
+  express.static(`${BUILD_DIR}client/assets`, {
+    immutable: true,
+    maxAge: "1y",
+    index: false,
+    redirect: false,
+  }),
+  // A missing asset is a 404, never the HTML of the catch-all redirect.
+  (_req, res) => {
+    res.status(404).type("text/plain").send("Not found");
+  },
+);
+// Other public files (favicon…): short-cached.
+app.use(express.static(`${BUILD_DIR}client`, { maxAge: "1h", index: false, redirect: false }));
+
+app.use(
+  createRequestHandler({
+    build,
+    mode: production ? "production" : "development",
+    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce }),
+  }),
+);
+
+const server = app.listen(env.PORT, () => {
+  console.log(`web listening on http://localhost:${env.PORT} (${env.NODE_ENV})`);
+});
+
+for (const signal of ["SIGTERM", "SIGINT"]) {
+  process.once(signal, () => {
+    server.close(() => process.exit(0));
+    // Keep-alive sockets may hold close() open: give them a moment, then go.
+    setTimeout(() => process.exit(0), 5_000).unref();
+  });
+}

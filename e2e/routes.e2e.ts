@@ -1,0 +1,167 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { expectNoAxeViolations, launchBrowser, openPage } from "./browser.ts";
+import { PROTECTED_ROUTES, PUBLIC_ROUTES } from "./spec-routes.ts";
+
+const baseUrl = inject("baseUrl");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function expectLayout(page: Page, layout: "main" | "soon") {
+  const primaryNav = page.getByRole("navigation", { name: "Main", exact: true });
+  const legalLink = page.getByRole("contentinfo").getByRole("link", { name: "Privacy Policy" });
+  await expect.poll(() => legalLink.count()).toBeGreaterThan(0);
+  if (layout === "main") expect(await primaryNav.count()).toBeGreaterThan(0);
+  else expect(await primaryNav.count()).toBe(0);
+}
+
+describe("every route of spec §2 as an anonymous visitor", () => {
+  it.each(PUBLIC_ROUTES)("$path answers 200 with its title and the $layout layout", async (route) => {
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      const response = await page.goto(`${baseUrl}${route.path}`);
+      expect(response?.status()).toBe(200);
+      expect(new URL(page.url()).pathname).toBe(route.path);
+      expect(await page.title()).toBe(route.title);
+      expect(await page.getByRole("heading", { level: 1 }).count()).toBe(1);
+      await expectLayout(page, route.layout);
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it.each(PROTECTED_ROUTES)("%s sends the visitor to /login and keeps the return path", async (path) => {
+    const { context, page } = await openPage(browser);
+    try {
+      await page.goto(`${baseUrl}${path}`);
+      const url = new URL(page.url());
+      expect(url.pathname).toBe("/login");
+      expect(url.searchParams.get("redirectTo")).toBe(path);
+      expect(await page.title()).toBe("Log in | Ambercare");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("redirects unknown paths to /", async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await page.goto(`${baseUrl}/no-such-page/at/all?x=1`);
+      expect(new URL(page.url()).pathname).toBe("/");
+      expect(await page.title()).toBe("Ambercare");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("takes the visitor from /logout to /login", async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await page.goto(`${baseUrl}/logout`);
+      expect(new URL(page.url()).pathname).toBe("/login");
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("error pages (spec §2, §8)", () => {
+  it("shows the 404 page with its texts and a way home", async () => {
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      const response = await page.goto(`${baseUrl}/careers/no-such-opening`);
+      expect(response?.status()).toBe(404);
+      await expect.poll(() => page.getByText("Page Not Found").count()).toBeGreaterThan(0);
+      expect(await page.getByText("404").count()).toBeGreaterThan(0);
+      expect(await page.getByText("Sorry, the page you are looking for could not be found.").count()).toBe(1);
+      await page.getByRole("link", { name: "Go back home" }).click();
+      await page.waitForURL(`${baseUrl}/`);
+      // The browser reports the 404 document itself as a failed resource; nothing else may fail.
+      expect(consoleErrors.filter((e) => !e.includes("404"))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("session rules", () => {
+  it("sends a logged-in visitor away from /login and /sign-up to /", async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      const { hostname } = new URL(baseUrl);
+      await context.addCookies([
+        { name: "isLoggedIn", value: "true", domain: hostname, path: "/" },
+        { name: "fltAccessToken", value: "token-for-the-redirect-rule", domain: hostname, path: "/" },
+      ]);
+      for (const path of ["/login", "/sign-up"]) {
+        await page.goto(`${baseUrl}${path}`);
+        expect(new URL(page.url()).pathname).toBe("/");
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("does not follow a redirectTo that leaves the site", async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      const { hostname } = new URL(baseUrl);
+      await context.addCookies([
+        { name: "isLoggedIn", value: "true", domain: hostname, path: "/" },
+        { name: "fltAccessToken", value: "token-for-the-redirect-rule", domain: hostname, path: "/" },
+      ]);
+      await page.goto(`${baseUrl}/login?redirectTo=${encodeURIComponent("//evil.example/phish")}`);
+      expect(new URL(page.url()).host).toBe(new URL(baseUrl).host);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("languages", () => {
+  it("switches to Bulgarian with ?lang=bg, remembers it, and sets <html lang>", async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await page.goto(`${baseUrl}/privacy-policy?lang=bg`);
+      expect(await page.getAttribute("html", "lang")).toBe("bg");
+      expect(await page.title()).toBe("Политика за поверителност | Ambercare");
+      await page.goto(`${baseUrl}/terms-of-use`);
+      expect(await page.getAttribute("html", "lang")).toBe("bg");
+      await page.getByRole("link", { name: "English" }).first().click();
+      await expect.poll(() => page.getAttribute("html", "lang")).toBe("en");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("follows Accept-Language on a first visit", async () => {
+    const { context, page } = await openPage(browser, { locale: "bg-BG" });
+    try {
+      await page.goto(`${baseUrl}/`);
+      expect(await page.getAttribute("html", "lang")).toBe("bg");
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("accessibility of the shell", () => {
+  it.each(["/", "/privacy-policy", "/blog", "/login"])("%s has no axe violations at 320 px", async (path) => {
+    const { context, page } = await openPage(browser, { viewport: { width: 320, height: 700 } });
+    try {
+      await page.goto(`${baseUrl}${path}`);
+      await expectNoAxeViolations(page);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+    } finally {
+      await context.close();
+    }
+  });
+});
