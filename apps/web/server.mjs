@@ -1,15 +1,16 @@
 // Production server: `NODE_ENV=production node server.mjs` after `react-router build`.
 // For development `react-router dev` is enough (no CSP there: Vite injects inline scripts).
 import { randomBytes } from "node:crypto";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 
-const BUILD_DIR = fileURLToPath(new URL("./build/", import.meta.url));
+const BUILD_DIR = resolve(fileURLToPath(new URL(".", import.meta.url)), process.env.WEB_BUILD_DIR ?? "build");
 
 /** @type {import("react-router").ServerBuild} */
-const build = await import("./build/server/index.js");
+const build = await import(pathToFileURL(join(BUILD_DIR, "server/index.js")).href);
 // The server bundle parsed the environment with zod when it loaded (app/lib/env.server.ts): a wrong
 // variable has already stopped the boot with a message naming it.
 const { env, getServiceSecrets } = /** @type {any} */ (build.entry.module);
@@ -64,7 +65,7 @@ app.get("/healthz", (_req, res) => {
 // Fingerprinted build assets: cached for a year, never revalidated.
 app.use(
   "/assets",
-  express.static(`${BUILD_DIR}client/assets`, {
+  express.static(join(BUILD_DIR, "client/assets"), {
     immutable: true,
     maxAge: "1y",
     index: false,
@@ -76,7 +77,7 @@ app.use(
   },
 );
 // Other public files (favicon…): short-cached.
-app.use(express.static(`${BUILD_DIR}client`, { maxAge: "1h", index: false, redirect: false }));
+app.use(express.static(join(BUILD_DIR, "client"), { maxAge: "1h", index: false, redirect: false }));
 
 app.use(
   createRequestHandler({

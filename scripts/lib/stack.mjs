@@ -10,8 +10,13 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const WEB_DIR = join(ROOT, "apps/web");
 export const API_DIR = join(ROOT, "apps/api");
 
+/** The web build directory (WEB_BUILD_DIR, relative to apps/web; default "build"). */
+export function webBuildDir() {
+  return resolve(WEB_DIR, process.env.WEB_BUILD_DIR ?? "build");
+}
+
 export function webBuildExists() {
-  return existsSync(join(WEB_DIR, "build/server/index.js"));
+  return existsSync(join(webBuildDir(), "server/index.js"));
 }
 
 /** Runs a command to completion, inheriting stdio; rejects on a non-zero exit. */
