@@ -18,14 +18,19 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
+import { prepareDummyHash } from "#api/auth/passwords.ts";
+import { createKeyedHash } from "#api/auth/tokens.ts";
 import { type Clock, systemClock } from "#api/clock.ts";
-import type { ApiConfig } from "#api/config.ts";
+import { type ApiConfig, mailFrom, siteUrl } from "#api/config.ts";
 import { REDACT_PATHS, serializeError, serializeRequest } from "#api/logging.ts";
+import { createMailer, type Mailer } from "#api/mail/mailer.ts";
 import { registerErrorHandling } from "#api/plugins/error-handler.ts";
 import { rateLimitPlugin } from "#api/plugins/rate-limit.ts";
+import { tokenSweepPlugin } from "#api/plugins/token-sweep.ts";
 import { careApi } from "#api/routes/care/index.ts";
 import { healthRoutes } from "#api/routes/health.ts";
 import { mainApi } from "#api/routes/main/index.ts";
+import { type AccountService, createAccountService } from "#api/services/account-service.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -33,6 +38,9 @@ declare module "fastify" {
     /** The database handle; services use `app.db.db` (a Drizzle PgDatabase). */
     db: DbHandle;
     clock: Clock;
+    mailer: Mailer;
+    /** Accounts and sessions of both APIs. */
+    accounts: AccountService;
   }
 }
 
@@ -127,9 +135,43 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   await app.register(swaggerUi, { routePrefix: "/docs" });
 
   // 2. App services.
+  const clock = deps.clock ?? systemClock;
   app.decorate("config", config);
   app.decorate("db", deps.db);
-  app.decorate("clock", deps.clock ?? systemClock);
+  app.decorate("clock", clock);
+  const mailer = createMailer({
+    smtpUrl: config.SMTP_URL,
+    dataDir: config.DATA_DIR,
+    from: mailFrom(config),
+    clock,
+    log: app.log,
+  });
+  app.decorate("mailer", mailer);
+  // Messages still being delivered finish before the process lets go of the app.
+  app.addHook("onClose", async () => mailer.close());
+  if (config.NODE_ENV === "production" && !config.SMTP_URL) {
+    app.log.warn("SMTP_URL is not set: e-mail is written to files and reset links appear in this log");
+  }
+  app.decorate(
+    "accounts",
+    createAccountService({
+      db: deps.db.db,
+      clock,
+      mailer,
+      log: app.log,
+      settings: {
+        productName: config.PRODUCT_NAME,
+        productSlug: config.PRODUCT_SLUG,
+        serviceAccountEmail: config.SERVICE_ACCOUNT_EMAIL.trim().toLowerCase(),
+        siteUrl: siteUrl(config),
+      },
+      // Any secret every instance shares will do (auth/tokens.ts); this one already exists.
+      keyHash: createKeyedHash(config.PUBLIC_API_TOKEN),
+    }),
+  );
+  app.decorateRequest("auth", null);
+  app.addHook("onReady", prepareDummyHash);
+  await app.register(tokenSweepPlugin, { db: deps.db.db, clock });
   registerErrorHandling(app);
 
   // 3. Routes.

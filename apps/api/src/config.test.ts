@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EnvError } from "@ambercare/contracts/server-env";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfig, REPOSITORY_ROOT } from "#api/config.ts";
+import { loadConfig, REPOSITORY_ROOT, seedsDemoPatient } from "#api/config.ts";
 
 const secrets = {
   PUBLIC_API_TOKEN: "public-token-0123456789abcdefgh",
@@ -145,5 +145,18 @@ describe("loadConfig", () => {
     expect(
       JSON.parse(readFileSync(join(root, ".data", "dev-secrets.json"), "utf8")).SERVICE_ACCOUNT_PASSWORD,
     ).toBe(second.SERVICE_ACCOUNT_PASSWORD);
+  });
+});
+
+describe("seedsDemoPatient", () => {
+  it("seeds the demo patient except in production on PostgreSQL, unless told", () => {
+    const pg = "postgres://app@db.internal:5432/ambercare";
+    expect(seedsDemoPatient({ NODE_ENV: "development", DATABASE_URL: undefined })).toBe(true);
+    expect(seedsDemoPatient({ NODE_ENV: "production", DATABASE_URL: undefined })).toBe(true);
+    expect(seedsDemoPatient({ NODE_ENV: "production", DATABASE_URL: pg })).toBe(false);
+    expect(seedsDemoPatient({ NODE_ENV: "production", DATABASE_URL: pg, SEED_DEMO_PATIENT: true })).toBe(
+      true,
+    );
+    expect(seedsDemoPatient({ NODE_ENV: "development", SEED_DEMO_PATIENT: false })).toBe(false);
   });
 });

@@ -1,4 +1,3 @@
-import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -7,46 +6,25 @@ import {
   resolveServiceSecrets,
   type ServiceSecrets,
   sharedEnvSchema,
+  trustProxySchema,
 } from "@ambercare/contracts/server-env";
 import { z } from "zod";
-
-/** Names `proxy-addr` (Fastify's trustProxy) understands besides addresses and CIDR ranges. */
-const PROXY_KEYWORDS = new Set(["loopback", "linklocal", "uniquelocal"]);
-
-/**
- * TRUST_PROXY: `true`/`false`, a hop count, or a comma-separated list of addresses, CIDR ranges
- * and the keywords loopback/linklocal/uniquelocal.
- * The default trusts only loopback: the web server (the BFF) calls the API from the same host and
- * forwards the visitor's address in X-Forwarded-For, so rate limits apply per visitor rather than
- * to the web server as a whole; a remote client can never spoof its address this way.
- */
-const trustProxy = z.string().transform((value, ctx): boolean | number | string[] => {
-  const v = value.trim().toLowerCase();
-  if (v === "true") return true;
-  if (v === "false") return false;
-  if (/^\d+$/.test(v)) return Number(v);
-  const entries = v.split(",").map((entry) => entry.trim());
-  for (const entry of entries) {
-    const [address, bits, ...rest] = entry.split("/");
-    const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= 128);
-    if (PROXY_KEYWORDS.has(entry) || (address && isIP(address) !== 0 && validBits && rest.length === 0)) {
-      continue;
-    }
-    ctx.addIssue({
-      code: "custom",
-      message: "true, false, a hop count, or comma-separated addresses/CIDR ranges/loopback",
-    });
-    return z.NEVER;
-  }
-  return entries;
-});
 
 /** DATABASE_URL, DATA_DIR, ports, product and secrets come from the shared schema. */
 export const apiEnvSchema = sharedEnvSchema.extend({
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  /** The From header of e-mail; default `${PRODUCT_NAME} <no-reply@host of PUBLIC_URL or localhost>`. */
+  MAIL_FROM: z.string().trim().min(3).max(200).optional(),
   /** Requests per minute per client address, across all API processes. */
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(300),
-  TRUST_PROXY: trustProxy.default(["loopback"]),
+  // The web server (the BFF) calls the API from the same host and forwards the visitor's address in
+  // X-Forwarded-For, so rate limits apply per visitor; a remote client can never spoof it this way.
+  TRUST_PROXY: trustProxySchema.default(["loopback"]),
+  /**
+   * Whether a fresh database also gets the demo patient (DEMO_PATIENT in contracts). Unset: yes,
+   * except in production on PostgreSQL, where a publicly known password must never exist.
+   */
+  SEED_DEMO_PATIENT: z.stringbool().optional(),
 });
 
 export type ApiEnv = z.infer<typeof apiEnvSchema>;
@@ -78,4 +56,23 @@ export function loadConfig(
   const withDataDir = { ...parsed, DATA_DIR: resolve(options.root ?? REPOSITORY_ROOT, parsed.DATA_DIR) };
   const secrets = resolveServiceSecrets(withDataDir);
   return { ...withDataDir, ...secrets, ...apiBaseUrls(withDataDir) };
+}
+
+/** The site's origin for links in e-mails: PUBLIC_URL, or the local web server. No trailing slash. */
+export function siteUrl(config: Pick<ApiConfig, "PUBLIC_URL" | "PORT">): string {
+  return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, "");
+}
+
+export function mailFrom(config: Pick<ApiConfig, "MAIL_FROM" | "PUBLIC_URL" | "PRODUCT_NAME">): string {
+  if (config.MAIL_FROM) return config.MAIL_FROM;
+  const host = config.PUBLIC_URL ? new URL(config.PUBLIC_URL).hostname : "localhost";
+  // Quoted, so a product name with a comma or a dot stays one display name.
+  return `"${config.PRODUCT_NAME.replaceAll(/["\\]/g, "")}" <no-reply@${host}>`;
+}
+
+/** SEED_DEMO_PATIENT, defaulting to "not in production on PostgreSQL". */
+export function seedsDemoPatient(
+  config: Pick<ApiConfig, "SEED_DEMO_PATIENT" | "NODE_ENV" | "DATABASE_URL">,
+): boolean {
+  return config.SEED_DEMO_PATIENT ?? !(config.NODE_ENV === "production" && config.DATABASE_URL !== undefined);
 }

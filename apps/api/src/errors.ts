@@ -6,22 +6,30 @@
 export type AppErrorCode =
   | "BAD_REQUEST"
   | "INVALID_ACCESS_TOKEN"
+  | "INVALID_CREDENTIALS"
   | "FORBIDDEN"
   | "NOT_FOUND"
   | "CONFLICT"
   | "RATE_LIMITED"
   | "DATABASE_UNAVAILABLE";
 
+export type AppErrorOptions = ErrorOptions & {
+  /** Response headers that belong to the failure, such as Retry-After on a 429. */
+  headers?: Readonly<Record<string, string>>;
+};
+
 export class AppError extends Error {
   override name = "AppError";
+  readonly headers: Readonly<Record<string, string>>;
 
   constructor(
     readonly code: AppErrorCode,
     readonly status: number,
     message: string,
-    options?: ErrorOptions,
+    options?: AppErrorOptions,
   ) {
     super(message, options);
+    this.headers = options?.headers ?? {};
   }
 }
 

@@ -3,9 +3,14 @@ import { createDb, type DbHandle } from "@ambercare/db/client";
 import { runMigrations } from "@ambercare/db/migrate";
 import { isDatabaseEmpty, seedDemoData } from "@ambercare/db/seed";
 import { type App, buildApp } from "#api/app.ts";
-import { type ApiConfig, loadConfig } from "#api/config.ts";
+import { systemClock } from "#api/clock.ts";
+import { type ApiConfig, loadConfig, seedsDemoPatient } from "#api/config.ts";
+import { ensureServiceAccount } from "#api/services/service-account.ts";
 
-/** Starts the API: config, database (migrated; seeded when empty), app, listen, graceful stop. */
+/**
+ * Starts the API: config, database (migrated; seeded when empty; the service account made to match
+ * the environment), app, listen, graceful stop.
+ */
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -33,7 +38,11 @@ try {
   });
   await runMigrations(db);
   // Only a fresh database is seeded: on a live one an operator may have edited the catalogue.
-  if (await isDatabaseEmpty(db)) await seedDemoData(db);
+  if (await isDatabaseEmpty(db)) await seedDemoData(db, { demoPatient: seedsDemoPatient(config) });
+  await ensureServiceAccount(db.db, systemClock, {
+    email: config.SERVICE_ACCOUNT_EMAIL,
+    password: config.SERVICE_ACCOUNT_PASSWORD,
+  });
   app = await buildApp(config, { db });
   const kind = db.kind;
   await app.listen({

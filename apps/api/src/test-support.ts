@@ -1,26 +1,36 @@
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { LoginResponse, RegisterRequest } from "@ambercare/contracts/auth";
 import type { DbHandle } from "@ambercare/db/client";
 import { seedDemoData } from "@ambercare/db/seed";
 import { createTestDb, type TestDb } from "@ambercare/db/testing";
 import { type App, buildApp } from "#api/app.ts";
-import type { Clock } from "#api/clock.ts";
+import { type Clock, systemClock } from "#api/clock.ts";
 import { type ApiConfig, loadConfig } from "#api/config.ts";
+import { ensureServiceAccount } from "#api/services/service-account.ts";
 
 /** Test-only helpers (imported by *.test.ts files only). */
 
 export const TEST_PUBLIC_API_TOKEN = "test-public-token-0123456789abcdef";
+export const TEST_SERVICE_ACCOUNT = Object.freeze({
+  email: "service@ambercare.test",
+  password: "service-password-for-tests",
+});
 
-/** A complete config as the API would parse it, with every secret given so nothing is written. */
+/**
+ * A complete config as the API would parse it, with every secret given so no secrets file is
+ * written. createTestApp() gives each app a DATA_DIR of its own (for `.eml` files).
+ */
 export function testConfig(overrides: Record<string, string> = {}): ApiConfig {
   return loadConfig({
     NODE_ENV: "test",
     LOG_LEVEL: "silent",
-    // Never written to: every secret is given, and tests use createTestDb().
     DATA_DIR: join(tmpdir(), "ambercare-api-test"),
     PUBLIC_API_TOKEN: TEST_PUBLIC_API_TOKEN,
-    SERVICE_ACCOUNT_EMAIL: "service@ambercare.test",
-    SERVICE_ACCOUNT_PASSWORD: "service-password-for-tests",
+    SERVICE_ACCOUNT_EMAIL: TEST_SERVICE_ACCOUNT.email,
+    SERVICE_ACCOUNT_PASSWORD: TEST_SERVICE_ACCOUNT.password,
     ...overrides,
   });
 }
@@ -36,9 +46,18 @@ export function createLogCapture() {
   };
 }
 
-export type TestApp = { app: App; db: TestDb; close(): Promise<void> };
+export type TestApp = {
+  app: App;
+  db: TestDb;
+  /** This app's DATA_DIR (a fresh temporary directory unless `env.DATA_DIR` was given). */
+  dataDir: string;
+  close(): Promise<void>;
+};
 
-/** A migrated (and by default seeded) test database with the app built on it, not yet ready. */
+/**
+ * A migrated (and by default seeded) test database with the app built on it, not yet ready. As
+ * server.ts does at start, the service account is created.
+ */
 export async function createTestApp(
   options: {
     env?: Record<string, string>;
@@ -52,7 +71,14 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const db = options.db ?? (await createTestDb());
   if (options.seed ?? true) await seedDemoData(db);
-  const app = await buildApp(testConfig(options.env), {
+  const ownDataDir = options.env?.DATA_DIR === undefined;
+  const dataDir = options.env?.DATA_DIR ?? mkdtempSync(join(tmpdir(), "ambercare-api-test-"));
+  const config = testConfig({ ...options.env, DATA_DIR: dataDir });
+  await ensureServiceAccount(db.db, options.clock ?? systemClock, {
+    email: config.SERVICE_ACCOUNT_EMAIL,
+    password: config.SERVICE_ACCOUNT_PASSWORD,
+  });
+  const app = await buildApp(config, {
     db: options.wrapDb ? options.wrapDb(db) : db,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
@@ -60,9 +86,137 @@ export async function createTestApp(
   return {
     app,
     db,
+    dataDir: config.DATA_DIR,
     async close() {
       await app.close();
       if (!options.db) await db.cleanup();
+      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A message as a mail client shows it: decoded headers and the text and HTML parts. */
+export type ParsedMail = { headers: Map<string, string>; text: string; html: string };
+
+/**
+ * Reads a raw RFC 5322 message (an `.eml` file, or what an SMTP server received) the way a mail
+ * client would: unfolds and decodes headers (RFC 2047), splits multipart/alternative, and decodes
+ * base64 and quoted-printable parts. Enough for the messages this API writes, not a general parser.
+ */
+export function parseMail(raw: string): ParsedMail {
+  const { headers, body } = splitEntity(raw.replaceAll("\r\n", "\n"));
+  const parts = new Map<string, string>();
+  const boundary = /boundary="?([^";]+)"?/i.exec(headers.get("content-type") ?? "")?.[1];
+  if (boundary) {
+    for (const chunk of body.split(`--${boundary}`).slice(1)) {
+      if (chunk.startsWith("--")) break;
+      const part = splitEntity(chunk.replace(/^\n/, ""));
+      const type = (part.headers.get("content-type") ?? "text/plain").split(";")[0]!.trim();
+      parts.set(type, decodeBody(part.body, part.headers.get("content-transfer-encoding")));
+    }
+  } else {
+    parts.set("text/plain", decodeBody(body, headers.get("content-transfer-encoding")));
+  }
+  return { headers, text: parts.get("text/plain") ?? "", html: parts.get("text/html") ?? "" };
+}
+
+function splitEntity(raw: string): { headers: Map<string, string>; body: string } {
+  const end = raw.indexOf("\n\n");
+  const head = end === -1 ? raw : raw.slice(0, end);
+  const headers = new Map<string, string>();
+  for (const line of head.replaceAll(/\n[ \t]+/g, " ").split("\n")) {
+    const colon = line.indexOf(":");
+    if (colon > 0) headers.set(line.slice(0, colon).toLowerCase(), decodeWords(line.slice(colon + 1).trim()));
+  }
+  return { headers, body: end === -1 ? "" : raw.slice(end + 2) };
+}
+
+function decodeWords(value: string): string {
+  return value
+    .replaceAll(/(\?=)\s+(=\?)/g, "$1$2")
+    .replaceAll(/=\?[^?]+\?([BbQq])\?([^?]*)\?=/g, (_match, encoding: string, text: string) =>
+      encoding.toUpperCase() === "B"
+        ? Buffer.from(text, "base64").toString("utf8")
+        : decodeQuotedPrintable(text.replaceAll("_", " ")),
+    );
+}
+
+function decodeBody(body: string, encoding: string | undefined): string {
+  switch ((encoding ?? "7bit").toLowerCase()) {
+    case "base64":
+      return Buffer.from(body.replaceAll(/\s+/g, ""), "base64").toString("utf8");
+    case "quoted-printable":
+      return decodeQuotedPrintable(body.replaceAll(/=\n/g, ""));
+    default:
+      return body;
+  }
+}
+
+function decodeQuotedPrintable(text: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const hex = text.slice(i + 1, i + 3);
+    if (text[i] === "=" && /^[0-9A-Fa-f]{2}$/.test(hex)) {
+      bytes.push(Number.parseInt(hex, 16));
+      i += 2;
+    } else {
+      bytes.push(...Buffer.from(text[i]!, "utf8"));
+    }
+  }
+  return Buffer.from(bytes).toString("utf8");
+}
+
+/** The `.eml` files an app has written, oldest first, parsed. */
+export function readMailFiles(dataDir: string): Array<ParsedMail & { file: string }> {
+  const directory = join(dataDir, "mail");
+  if (!existsSync(directory)) return [];
+  return readdirSync(directory)
+    .filter((name) => name.endsWith(".eml"))
+    .sort()
+    .map((name) => ({ file: name, ...parseMail(readFileSync(join(directory, name), "utf8")) }));
+}
+
+/** The messages written to `email`, oldest first (file names sort by time, then at random). */
+export function mailFilesTo(dataDir: string, email: string): Array<ParsedMail & { file: string }> {
+  return readMailFiles(dataDir).filter((mail) => mail.headers.get("to") === email);
+}
+
+/** The reset token in a message's link (`…/reset-password?token=…`). */
+export function resetTokenIn(mail: Pick<ParsedMail, "text">): string {
+  const token = /\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
+  if (!token) throw new Error("no reset link in the message");
+  return token;
+}
+
+/** A valid registration body; `email` is unique per call unless given. */
+export function newPatient(overrides: Partial<RegisterRequest> = {}): RegisterRequest {
+  return {
+    email: `patient-${randomUUID()}@example.org`,
+    password: "quiet lantern harbour",
+    first_name: "Jane",
+    last_name: "Doe",
+    ...overrides,
+  };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Registers a patient on the main API; returns the login answer and what was sent. */
+export async function registerPatient(app: App, overrides: Partial<RegisterRequest> = {}) {
+  const body = newPatient(overrides);
+  const res = await app.inject({ method: "POST", url: "/api/v1/api/auth/register", payload: body });
+  if (res.statusCode !== 201) throw new Error(`register answered ${res.statusCode}: ${res.body}`);
+  return { ...(res.json() as LoginResponse), email: body.email, password: body.password };
+}
+
+/** The service account's care token, as the web server gets it (spec §5). */
+export async function serviceToken(app: App): Promise<string> {
+  const res = await app.inject({
+    method: "POST",
+    url: "/auth/login",
+    headers: bearer(TEST_PUBLIC_API_TOKEN),
+    payload: TEST_SERVICE_ACCOUNT,
+  });
+  if (res.statusCode !== 200) throw new Error(`service login answered ${res.statusCode}: ${res.body}`);
+  return (res.json() as LoginResponse).access_token;
 }

@@ -1,11 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
+  AUTH_ERRORS,
   completeProfileRequest,
   emailSchema,
   loginRequest,
   registerRequest,
+  TOO_MANY_LOGIN_ATTEMPTS,
+  tooManyLoginAttempts,
   updateUserRequest,
+  userSchema,
 } from "./auth.ts";
+import { DEMO_PATIENT } from "./demo.ts";
 
 const userId = "7d9c3a2e-4f1b-4c8a-9e2d-1a2b3c4d5e6f";
 
@@ -47,5 +52,39 @@ describe("account schemas", () => {
     expect(completeProfileRequest.safeParse({ ...profile, gender: "Male" }).success).toBe(false);
     expect(updateUserRequest.safeParse({ user_id: userId, phone: "206 555 0100" }).success).toBe(true);
     expect(updateUserRequest.safeParse({ phone: "206 555 0100" }).success).toBe(false);
+  });
+});
+
+describe("account additions", () => {
+  it("takes an optional e-mail language on registration and update", () => {
+    const base = { email: "a@b.co", password: "long enough", first_name: "A", last_name: "B" };
+    expect(registerRequest.parse({ ...base, locale: "bg" }).locale).toBe("bg");
+    expect(registerRequest.parse(base).locale).toBeUndefined();
+    expect(registerRequest.safeParse({ ...base, locale: "de" }).success).toBe(false);
+    expect(updateUserRequest.safeParse({ user_id: userId, locale: "en" }).success).toBe(true);
+  });
+
+  it("words the login throttle in whole minutes, singular for one", () => {
+    expect(tooManyLoginAttempts(15)).toBe("Too many login attempts. Try again in 15 minutes.");
+    expect(tooManyLoginAttempts(0.2)).toBe("Too many login attempts. Try again in 1 minute.");
+    expect(tooManyLoginAttempts(4.01)).toBe("Too many login attempts. Try again in 5 minutes.");
+    expect(TOO_MANY_LOGIN_ATTEMPTS.exec(tooManyLoginAttempts(7))?.[1]).toBe("7");
+  });
+
+  it("has distinct, non-empty error texts", () => {
+    const texts = Object.values(AUTH_ERRORS);
+    expect(new Set(texts).size).toBe(texts.length);
+    expect(AUTH_ERRORS.incorrectCredentials).toBe("Incorrect e-mail or password");
+    expect(AUTH_ERRORS.ownAccountOnly).toBe("You can only access your own account");
+  });
+
+  it("has no password field in the user as the APIs send it", () => {
+    expect(Object.keys(userSchema.shape).some((key) => key.includes("password"))).toBe(false);
+  });
+
+  it("documents a demo patient whose credentials pass the request schemas", () => {
+    expect(
+      loginRequest.safeParse({ email: DEMO_PATIENT.email, password: DEMO_PATIENT.password }).success,
+    ).toBe(true);
   });
 });

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { dataEnvelope } from "./envelope.ts";
 import { GENDERS } from "./options.ts";
+import { CONTENT_LANGUAGES } from "./specialization.ts";
 import { US_STATE_CODES } from "./us-states.ts";
 
 /**
@@ -18,6 +20,11 @@ export const passwordSchema = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_M
 const name = z.string().trim().min(1).max(NAME_MAX_LENGTH);
 export const userIdSchema = z.uuid();
 
+/** The language a user's e-mail is written in (spec §1: `en` default, `bg` complete). */
+export const LOCALES = CONTENT_LANGUAGES;
+export const localeSchema = z.enum(LOCALES);
+export type Locale = z.infer<typeof localeSchema>;
+
 export const loginRequest = z
   .object({ email: emailSchema, password: z.string().min(1).max(PASSWORD_MAX_LENGTH) })
   .strict();
@@ -29,6 +36,8 @@ export const registerRequest = z
     password: passwordSchema,
     first_name: name,
     last_name: name,
+    /** The language of the welcome and password-reset e-mails; `en` when omitted. */
+    locale: localeSchema.optional(),
   })
   .strict();
 export type RegisterRequest = z.infer<typeof registerRequest>;
@@ -87,8 +96,11 @@ export const profileFields = z.object({
 });
 export type ProfileFields = z.infer<typeof profileFields>;
 
-/** update-user: user_id plus any profile fields (spec §3). */
-export const updateUserRequest = profileFields.partial().extend({ user_id: userIdSchema }).strict();
+/** update-user: user_id plus any profile fields (spec §3), and the e-mail language. */
+export const updateUserRequest = profileFields
+  .partial()
+  .extend({ user_id: userIdSchema, locale: localeSchema.optional() })
+  .strict();
 export type UpdateUserRequest = z.infer<typeof updateUserRequest>;
 
 /** complete-profile: user_id plus every required profile field. */
@@ -110,8 +122,45 @@ export const userSchema = z
     state: z.string().nullable(),
     zip: z.string().nullable(),
     gender: z.string().nullable(),
+    locale: localeSchema,
     profile_completed: z.boolean(),
     created_at: z.string(),
   })
   .strict();
 export type User = z.infer<typeof userSchema>;
+
+/** `GET /api/auth/me`, get-user-details, update-user and complete-profile answer `{ data: user }`. */
+export const userResponse = dataEnvelope(userSchema);
+export type UserResponse = z.infer<typeof userResponse>;
+
+export const logoutResponse = dataEnvelope(z.object({ logged_out: z.literal(true) }).strict());
+/** forgot-password and reset-password/token: always this, whether or not the account exists. */
+export const resetMailResponse = dataEnvelope(z.object({ sent: z.literal(true) }).strict());
+export const passwordChangedResponse = dataEnvelope(z.object({ password_changed: z.literal(true) }).strict());
+
+/**
+ * The `{ error }` texts of the account calls. The web matches them to show a translated message;
+ * change one only together with the web's translation table.
+ */
+export const AUTH_ERRORS = Object.freeze({
+  /** Same text for an unknown e-mail and a wrong password: the answer never confirms an account. */
+  incorrectCredentials: "Incorrect e-mail or password",
+  /** Registration inherently reveals that the address is taken; this says nothing more. */
+  emailTaken: "An account with this e-mail already exists. Log in or reset your password.",
+  resetLinkInvalid: "This reset link is invalid or has expired. Request a new one.",
+  ownAccountOnly: "You can only access your own account",
+  serviceTokenRequired: "This call needs the service credential",
+  wrongCurrentPassword: "Your current password is incorrect",
+  passwordTooCommon:
+    "This password is too common and easy to guess. Choose another one: a few unrelated words work well.",
+  passwordIsEmail: "Your password must not be your e-mail address.",
+  passwordHasProductName: "Your password must not contain the name of this service.",
+  dateOfBirthInFuture: "Date of birth cannot be in the future.",
+} as const);
+
+/** 429 of a throttled login: "Too many login attempts. Try again in 15 minutes." */
+export function tooManyLoginAttempts(minutes: number): string {
+  const n = Math.max(1, Math.ceil(minutes));
+  return `Too many login attempts. Try again in ${n} ${n === 1 ? "minute" : "minutes"}.`;
+}
+export const TOO_MANY_LOGIN_ATTEMPTS = /^Too many login attempts\. Try again in (\d+) minutes?\.$/;

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import { join } from "node:path";
 import { z } from "zod";
 
@@ -13,6 +14,36 @@ export const DEFAULT_API_PORT = 4000;
 
 const port = z.coerce.number().int().min(1).max(65_535);
 const url = z.url({ protocol: /^https?$/ });
+
+/** Names `proxy-addr` (Fastify's trustProxy) understands besides addresses and CIDR ranges. */
+const PROXY_KEYWORDS = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/**
+ * TRUST_PROXY: `true`/`false`, a hop count, or a comma-separated list of addresses, CIDR ranges
+ * and the keywords loopback/linklocal/uniquelocal.
+ * The web server and the API share this syntax (express and Fastify both use proxy-addr); each
+ * chooses its own default.
+ */
+export const trustProxySchema = z.string().transform((value, ctx): boolean | number | string[] => {
+  const v = value.trim().toLowerCase();
+  if (v === "true") return true;
+  if (v === "false") return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  const entries = v.split(",").map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits, ...rest] = entry.split("/");
+    const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= 128);
+    if (PROXY_KEYWORDS.has(entry) || (address && isIP(address) !== 0 && validBits && rest.length === 0)) {
+      continue;
+    }
+    ctx.addIssue({
+      code: "custom",
+      message: "true, false, a hop count, or comma-separated addresses/CIDR ranges/loopback",
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
 
 export const sharedEnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),

@@ -1,8 +1,9 @@
+import { DEMO_PATIENT } from "@ambercare/contracts/demo";
 import { count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "./client.ts";
 import { runMigrations } from "./migrate.ts";
-import { conditions, specializations } from "./schema.ts";
+import { accessTokens, conditions, passwordResetTokens, specializations, users } from "./schema.ts";
 import { isDatabaseEmpty, seedDemoData } from "./seed.ts";
 import { SEED_CONDITIONS, SEED_SPECIALIZATIONS } from "./seed-data.ts";
 import { createTestDb, type TestDb } from "./testing.ts";
@@ -41,9 +42,12 @@ describe("database", () => {
       sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
     );
     expect(tables.rows.map((row) => row.table_name)).toEqual([
+      "access_tokens",
       "conditions",
+      "password_reset_tokens",
       "rate_limit_buckets",
       "specializations",
+      "users",
     ]);
     const applied = await handle.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
     expect(applied.rows[0]?.n).toBeGreaterThanOrEqual(1);
@@ -62,11 +66,55 @@ describe("database", () => {
     ).rejects.toThrow();
   });
 
+  it("keeps e-mail addresses lower-case and unique, and allows one service account", async () => {
+    const account = { passwordHash: "x" };
+    await expect(
+      handle.db.insert(users).values({ ...account, email: "Upper@Example.org" }),
+    ).rejects.toThrow();
+    await handle.db.insert(users).values({ ...account, email: "one@example.org" });
+    await expect(handle.db.insert(users).values({ ...account, email: "one@example.org" })).rejects.toThrow();
+    await expect(
+      handle.db.insert(users).values({ ...account, email: "two@example.org", locale: "fr" }),
+    ).rejects.toThrow();
+    await handle.db.insert(users).values({ ...account, email: "svc1@example.org", isServiceAccount: true });
+    await expect(
+      handle.db.insert(users).values({ ...account, email: "svc2@example.org", isServiceAccount: true }),
+    ).rejects.toThrow();
+    await handle.db.delete(users);
+  });
+
+  it("deletes an account's tokens with the account", async () => {
+    const [user] = await handle.db
+      .insert(users)
+      .values({ email: "gone@example.org", passwordHash: "x" })
+      .returning({ id: users.id });
+    const at = new Date();
+    await handle.db
+      .insert(accessTokens)
+      .values({ tokenHash: "a".repeat(64), userId: user!.id, surface: "main", createdAt: at, expiresAt: at });
+    await expect(
+      handle.db.insert(accessTokens).values({
+        tokenHash: "b".repeat(64),
+        userId: user!.id,
+        surface: "web",
+        createdAt: at,
+        expiresAt: at,
+      }),
+    ).rejects.toThrow();
+    await handle.db
+      .insert(passwordResetTokens)
+      .values({ tokenHash: "c".repeat(64), userId: user!.id, createdAt: at, expiresAt: at });
+    await handle.db.delete(users).where(eq(users.id, user!.id));
+    expect(await handle.db.select().from(accessTokens)).toEqual([]);
+    expect(await handle.db.select().from(passwordResetTokens)).toEqual([]);
+  });
+
   it("seeds the whole catalogue, and a second run changes nothing", async () => {
     const first = await seedDemoData(handle);
     expect(first).toEqual({
       specializations: SEED_SPECIALIZATIONS.length,
       conditions: SEED_CONDITIONS.length,
+      demoPatients: 1,
     });
     expect(await isDatabaseEmpty(handle)).toBe(false);
 
@@ -75,8 +123,33 @@ describe("database", () => {
     expect(before.conds).toHaveLength(SEED_CONDITIONS.length);
 
     const second = await seedDemoData(handle);
-    expect(second).toEqual({ specializations: 0, conditions: 0 });
+    expect(second).toEqual({ specializations: 0, conditions: 0, demoPatients: 0 });
+    const patients = await handle.db
+      .select({
+        email: users.email,
+        isServiceAccount: users.isServiceAccount,
+        done: users.profileCompletedAt,
+      })
+      .from(users);
+    expect(patients).toEqual([
+      { email: DEMO_PATIENT.email, isServiceAccount: false, done: expect.any(Date) },
+    ]);
     expect(await snapshot()).toEqual(before);
+  });
+
+  it("leaves the demo patient out when told (production on PostgreSQL)", async () => {
+    const fresh = await createTestDb();
+    try {
+      const result = await seedDemoData(fresh, { demoPatient: false });
+      expect(result).toEqual({
+        specializations: SEED_SPECIALIZATIONS.length,
+        conditions: SEED_CONDITIONS.length,
+        demoPatients: 0,
+      });
+      expect(await fresh.db.select({ email: users.email }).from(users)).toEqual([]);
+    } finally {
+      await fresh.cleanup();
+    }
   });
 
   it("repairs a changed seeded row on the next run and leaves the others untouched", async () => {
@@ -85,7 +158,7 @@ describe("database", () => {
       .set({ nameBg: "Грешно име" })
       .where(eq(specializations.slug, "dermatology"));
     const result = await seedDemoData(handle);
-    expect(result).toEqual({ specializations: 1, conditions: 0 });
+    expect(result).toEqual({ specializations: 1, conditions: 0, demoPatients: 0 });
     const [row] = await handle.db
       .select({ nameBg: specializations.nameBg })
       .from(specializations)

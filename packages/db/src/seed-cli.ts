@@ -20,7 +20,7 @@ try {
   const result = await seedDemoData(handle);
   const target = handle.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${dataDir}`;
   console.log(
-    `Seeded ${target}: ${result.specializations} specializations and ${result.conditions} conditions written.`,
+    `Seeded ${target}: ${result.specializations} specializations, ${result.conditions} conditions and ${result.demoPatients} demo patient written.`,
   );
 } catch (error) {
   console.error(`Seeding failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,3 +1,5 @@
+import { DEMO_PATIENT } from "@ambercare/contracts/demo";
+
 /**
  * Catalogue content of a primary-care and urgent-care telehealth service: the specializations it
  * offers and the conditions it sees, in English and Bulgarian. Conditions named in spec §3's
@@ -322,3 +324,27 @@ export const SEED_CONDITIONS: readonly SeedCondition[] = [
     specializationSlug: "gastroenterology",
   },
 ];
+
+/**
+ * The demo patient (credentials in packages/contracts/src/demo.ts, quoted by the README), with a
+ * complete profile so every page behind login works at once. The password is stored as this
+ * argon2id hash (OWASP parameters: m=19456 KiB, t=2, p=1), computed once from DEMO_PATIENT.password:
+ * the seed then needs no hashing library, and the API's test "the demo patient can log in" proves the
+ * two still match.
+ */
+export const SEED_DEMO_PATIENT = {
+  email: DEMO_PATIENT.email,
+  passwordHash:
+    "$argon2id$v=19$m=19456,t=2,p=1$ETHRCC0U+zFDl9DEDX9YNA$SsjSsrdSLo5AiB70kPZ7Zr+H82hnMxI3Lamnt5rTKQU",
+  firstName: DEMO_PATIENT.first_name,
+  lastName: DEMO_PATIENT.last_name,
+  dateOfBirth: "1988-04-12",
+  phone: "+1 (206) 555-0142",
+  addressLine1: "1200 Pine Street",
+  addressLine2: "Apt 4",
+  city: "Seattle",
+  state: "WA",
+  zip: "98101",
+  gender: "Prefer Not to Answer",
+  locale: "en",
+} as const;

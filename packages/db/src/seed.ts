@@ -1,20 +1,27 @@
 import { inArray, sql } from "drizzle-orm";
 import type { DbHandle } from "./client.ts";
-import { conditions, specializations } from "./schema.ts";
-import { SEED_CONDITIONS, SEED_SPECIALIZATIONS } from "./seed-data.ts";
+import { conditions, specializations, users } from "./schema.ts";
+import { SEED_CONDITIONS, SEED_DEMO_PATIENT, SEED_SPECIALIZATIONS } from "./seed-data.ts";
 
 export type SeedResult = {
   /** Rows inserted or changed; 0 on a second run. */
   specializations: number;
   conditions: number;
+  /** 1 when the demo patient was created, 0 when it existed already. */
+  demoPatients: number;
 };
 
 /**
  * Upserts the demo catalogue by slug, in one transaction. A row is rewritten only when its content
  * differs, so a second run writes nothing (no new row versions, no churn in replicas or backups).
- * Rows that are not in the seed are left alone: an operator may have added them.
+ * Rows that are not in the seed are left alone: an operator may have added them. The demo patient
+ * (packages/contracts/src/demo.ts) is created when its e-mail is not taken.
  */
-export async function seedDemoData(handle: Pick<DbHandle, "db">): Promise<SeedResult> {
+export async function seedDemoData(
+  handle: Pick<DbHandle, "db">,
+  options: { demoPatient?: boolean } = {},
+): Promise<SeedResult> {
+  const { demoPatient = true } = options;
   return handle.db.transaction(async (tx) => {
     const writtenSpecializations = await tx
       .insert(specializations)
@@ -68,7 +75,22 @@ export async function seedDemoData(handle: Pick<DbHandle, "db">): Promise<SeedRe
       })
       .returning({ id: conditions.id });
 
-    return { specializations: writtenSpecializations.length, conditions: writtenConditions.length };
+    // An account is never rewritten: the demo patient may have changed its profile or password.
+    // A real deployment gets the catalogue but never the publicly known demo account.
+    const now = new Date();
+    const writtenPatients = demoPatient
+      ? await tx
+          .insert(users)
+          .values({ ...SEED_DEMO_PATIENT, profileCompletedAt: now, createdAt: now, updatedAt: now })
+          .onConflictDoNothing({ target: users.email })
+          .returning({ id: users.id })
+      : [];
+
+    return {
+      specializations: writtenSpecializations.length,
+      conditions: writtenConditions.length,
+      demoPatients: writtenPatients.length,
+    };
   });
 }
 

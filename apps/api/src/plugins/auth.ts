@@ -1,7 +1,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import { AUTH_ERRORS } from "@ambercare/contracts/auth";
 import { INVALID_ACCESS_TOKEN } from "@ambercare/contracts/envelope";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "#api/errors.ts";
+import type { AuthContext, SessionService } from "#api/services/session-service.ts";
 
 /**
  * Bearer authentication for route `preHandler`s. A missing, empty, malformed or unknown token is
@@ -49,3 +51,45 @@ export function safeEqual(a: string, b: string): boolean {
 export const requirePublicBearer: BearerPreHandler = requireBearer((token, request) =>
   safeEqual(token, request.server.config.PUBLIC_API_TOKEN),
 );
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The owner of the request's access token, set by the user and service guards below. */
+    auth: AuthContext | null;
+  }
+}
+
+/** The request's verified token owner; only call it behind `guards.user` or `guards.service`. */
+export function authOf(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw invalidAccessToken();
+  return request.auth;
+}
+
+export type AuthGuards = {
+  /** A live access token of any account (patients, and the service account where routes allow it). */
+  user: BearerPreHandler;
+  /** A live token of the service account (spec §5); a patient's token gets 403. */
+  service: BearerPreHandler;
+};
+
+/**
+ * Guards for route `onRequest` hooks: they run before the body is even parsed, so an anonymous
+ * caller learns nothing about a route's input rules. A token from either login (main or care) is
+ * accepted on both APIs: the web sends whichever it holds (spec §7).
+ */
+export function createAuthGuards(sessions: Pick<SessionService, "authenticate">): AuthGuards {
+  const user = requireBearer(async (token, request) => {
+    const auth = await sessions.authenticate(token);
+    request.auth = auth ?? null;
+    return auth !== undefined;
+  });
+  return {
+    user,
+    async service(request, reply) {
+      await user(request, reply);
+      if (!authOf(request).isServiceAccount) {
+        throw new AppError("FORBIDDEN", 403, AUTH_ERRORS.serviceTokenRequired);
+      }
+    },
+  };
+}

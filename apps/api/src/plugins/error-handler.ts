@@ -76,6 +76,7 @@ function toHttpFailure(error: unknown): HttpFailure {
  */
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const { status, message } = toHttpFailure(error);
+  if (error instanceof AppError) reply.headers(error.headers);
   if (status >= 500) {
     request.log.error({ err: error }, status === 500 ? "request failed" : message);
   }

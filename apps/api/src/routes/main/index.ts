@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { mainAuthRoutes } from "#api/routes/main/auth.ts";
 import { specializationRoutes } from "#api/routes/main/specialization.ts";
 
 /**
@@ -6,5 +7,6 @@ import { specializationRoutes } from "#api/routes/main/specialization.ts";
  * hence /api/v1/api/auth/login. Encapsulated: hooks added here never reach the care API.
  */
 export const mainApi: FastifyPluginAsyncZod = async (app) => {
+  await app.register(mainAuthRoutes);
   await app.register(specializationRoutes);
 };

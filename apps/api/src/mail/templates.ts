@@ -1,0 +1,143 @@
+import type { Locale } from "@ambercare/contracts/auth";
+
+/**
+ * The e-mails the API sends, in both languages (spec §1: en default, bg complete). Each has a
+ * subject, a plain-text part (what screen readers and text-only clients show) and a simple HTML
+ * part: one column, real text (no images), a visible link text, `lang` set, enough contrast.
+ */
+
+export type MailTemplate = "password-reset" | "welcome";
+
+export type MailVars = {
+  productName: string;
+  /** Greets by first name when known. */
+  firstName: string | null;
+  /** The one link of the message. */
+  link: string;
+};
+
+export type RenderedMail = { subject: string; text: string; html: string };
+
+type Copy = {
+  subject: string;
+  greeting: string;
+  /** Paragraphs before the link. */
+  intro: string[];
+  action: string;
+  /** "Or copy this address into your browser:" */
+  copyHint: string;
+  /** Paragraphs after the link. */
+  outro: string[];
+  signature: string;
+};
+
+type Translate = (vars: MailVars) => Copy;
+
+const TEMPLATES: Record<MailTemplate, Record<Locale, Translate>> = {
+  "password-reset": {
+    en: ({ productName, firstName }) => ({
+      subject: `Reset your ${productName} password`,
+      greeting: firstName ? `Hello ${firstName},` : "Hello,",
+      intro: [
+        `We received a request to reset the password of your ${productName} account. To choose a new password, open the link below within 1 hour.`,
+      ],
+      action: "Choose a new password",
+      copyHint: "If the button does not work, copy this address into your browser:",
+      outro: [
+        "The link works only once.",
+        "If you did not ask for this, you can ignore this e-mail: your password stays the same.",
+      ],
+      signature: `The ${productName} team`,
+    }),
+    bg: ({ productName, firstName }) => ({
+      subject: `Смяна на паролата за ${productName}`,
+      greeting: firstName ? `Здравейте, ${firstName},` : "Здравейте,",
+      intro: [
+        `Получихме заявка за смяна на паролата на профила Ви в ${productName}. За да изберете нова парола, отворете връзката по-долу в рамките на 1 час.`,
+      ],
+      action: "Изберете нова парола",
+      copyHint: "Ако бутонът не работи, копирайте този адрес в браузъра си:",
+      outro: [
+        "Връзката може да се използва само веднъж.",
+        "Ако не сте поискали смяна на паролата, не е нужно да правите нищо: паролата Ви остава същата.",
+      ],
+      signature: `Екипът на ${productName}`,
+    }),
+  },
+  welcome: {
+    en: ({ productName, firstName }) => ({
+      subject: `Welcome to ${productName}`,
+      greeting: firstName ? `Hello ${firstName},` : "Hello,",
+      intro: [
+        `Your ${productName} account is ready. Complete your profile so a doctor can see you, then request your first chat or video consultation.`,
+      ],
+      action: "Complete your profile",
+      copyHint: "If the button does not work, copy this address into your browser:",
+      outro: ["If you did not create this account, you can ignore this e-mail."],
+      signature: `The ${productName} team`,
+    }),
+    bg: ({ productName, firstName }) => ({
+      subject: `Добре дошли в ${productName}`,
+      greeting: firstName ? `Здравейте, ${firstName},` : "Здравейте,",
+      intro: [
+        `Профилът Ви в ${productName} е готов. Попълнете данните си, за да може лекар да Ви прегледа, и заявете първата си консултация по чат или видео.`,
+      ],
+      action: "Попълнете профила си",
+      copyHint: "Ако бутонът не работи, копирайте този адрес в браузъра си:",
+      outro: ["Ако не сте създавали този профил, можете да пренебрегнете това съобщение."],
+      signature: `Екипът на ${productName}`,
+    }),
+  },
+};
+
+export function renderMail(template: MailTemplate, locale: Locale, vars: MailVars): RenderedMail {
+  const copy = TEMPLATES[template][locale](vars);
+  const text = [
+    copy.greeting,
+    ...copy.intro,
+    `${copy.action}:\n${vars.link}`,
+    ...copy.outro,
+    `— ${copy.signature}`,
+  ].join("\n\n");
+  return { subject: copy.subject, text: `${text}\n`, html: renderHtml(copy, locale, vars.link) };
+}
+
+function renderHtml(copy: Copy, locale: Locale, link: string): string {
+  const p = (text: string) => `<p style="margin:0 0 16px">${escapeHtml(text)}</p>`;
+  const href = escapeHtml(link);
+  // Dark amber on white (contrast 7:1): the brand orange #F59825 is too light for white text.
+  const button =
+    `<p style="margin:24px 0"><a href="${href}" style="display:inline-block;padding:12px 20px;` +
+    `background:#92400e;color:#ffffff;text-decoration:underline;border-radius:6px;font-weight:bold">` +
+    `${escapeHtml(copy.action)}</a></p>`;
+  return [
+    "<!doctype html>",
+    `<html lang="${locale}">`,
+    "<head>",
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(copy.subject)}</title>`,
+    "</head>",
+    '<body style="margin:0;padding:24px;background:#ffffff;color:#1f2933;font-family:Arial,Helvetica,sans-serif;font-size:16px;line-height:1.5">',
+    '<div style="max-width:560px">',
+    p(copy.greeting),
+    ...copy.intro.map(p),
+    button,
+    `<p style="margin:0 0 16px">${escapeHtml(copy.copyHint)}<br><a href="${href}" style="color:#92400e;word-break:break-all">${href}</a></p>`,
+    ...copy.outro.map(p),
+    p(`— ${copy.signature}`),
+    "</div>",
+    "</body>",
+    "</html>",
+    "",
+  ].join("\n");
+}
+
+export function escapeHtml(text: string): string {
+  return text
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
+}

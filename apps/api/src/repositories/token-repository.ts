@@ -1,0 +1,137 @@
+import type { Executor } from "@ambercare/db/client";
+import { accessTokens, passwordResetTokens, users } from "@ambercare/db/schema";
+import { and, eq, gt, isNotNull, isNull, lte, ne, or } from "drizzle-orm";
+
+export type Surface = "main" | "care";
+
+/** A live access token: who it belongs to and where it was issued. */
+export type TokenOwner = { userId: string; isServiceAccount: boolean; surface: Surface };
+
+/** Access tokens and password-reset tokens; both are looked up by their SHA-256 only. */
+export function createTokenRepository(db: Executor) {
+  return {
+    async insertAccessToken(token: {
+      tokenHash: string;
+      userId: string;
+      surface: Surface;
+      createdAt: Date;
+      expiresAt: Date;
+    }): Promise<void> {
+      await db.insert(accessTokens).values(token);
+    },
+
+    /** The owner of a token that is neither revoked nor expired at `now`. */
+    async findLiveAccessToken(tokenHash: string, now: Date): Promise<TokenOwner | undefined> {
+      const [row] = await db
+        .select({
+          userId: accessTokens.userId,
+          surface: accessTokens.surface,
+          isServiceAccount: users.isServiceAccount,
+        })
+        .from(accessTokens)
+        .innerJoin(users, eq(users.id, accessTokens.userId))
+        .where(
+          and(
+            eq(accessTokens.tokenHash, tokenHash),
+            isNull(accessTokens.revokedAt),
+            gt(accessTokens.expiresAt, now),
+          ),
+        );
+      // The check constraint access_tokens_surface_known guarantees the value.
+      return row && { ...row, surface: row.surface as Surface };
+    },
+
+    async revokeAccessToken(tokenHash: string, now: Date): Promise<void> {
+      await db
+        .update(accessTokens)
+        .set({ revokedAt: now })
+        .where(and(eq(accessTokens.tokenHash, tokenHash), isNull(accessTokens.revokedAt)));
+    },
+
+    /** Revokes every live token of the user, except `keepHash` when given. */
+    async revokeUserAccessTokens(userId: string, now: Date, keepHash?: string): Promise<void> {
+      await db
+        .update(accessTokens)
+        .set({ revokedAt: now })
+        .where(
+          and(
+            eq(accessTokens.userId, userId),
+            isNull(accessTokens.revokedAt),
+            keepHash === undefined ? undefined : ne(accessTokens.tokenHash, keepHash),
+          ),
+        );
+    },
+
+    async insertResetToken(token: {
+      tokenHash: string;
+      userId: string;
+      createdAt: Date;
+      expiresAt: Date;
+    }): Promise<void> {
+      await db.insert(passwordResetTokens).values(token);
+    },
+
+    /** Unused reset tokens of a user stop working when a newer one is sent or one is used. */
+    async deleteUnusedResetTokens(userId: string): Promise<void> {
+      await db
+        .delete(passwordResetTokens)
+        .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+    },
+
+    /** The user a reset token belongs to, if it is unused and not expired at `now`. */
+    async findUsableResetToken(tokenHash: string, now: Date): Promise<{ userId: string } | undefined> {
+      const [row] = await db
+        .select({ userId: passwordResetTokens.userId })
+        .from(passwordResetTokens)
+        .where(usable(tokenHash, now));
+      return row;
+    },
+
+    /**
+     * Marks the token used if it still is usable, in one statement, so two requests racing with the
+     * same link cannot both succeed. Returns its user, or undefined when it was not usable.
+     */
+    async consumeResetToken(tokenHash: string, now: Date): Promise<{ userId: string } | undefined> {
+      const [row] = await db
+        .update(passwordResetTokens)
+        .set({ usedAt: now })
+        .where(usable(tokenHash, now))
+        .returning({ userId: passwordResetTokens.userId });
+      return row;
+    },
+
+    /**
+     * Deletes what can no longer be used: access tokens expired or revoked before `before`, reset
+     * tokens expired or used before it. Kept that long (not deleted at once) so a support question
+     * about a recent session can still be answered.
+     */
+    async deleteStale(before: Date): Promise<void> {
+      await db
+        .delete(accessTokens)
+        .where(
+          or(
+            lte(accessTokens.expiresAt, before),
+            and(isNotNull(accessTokens.revokedAt), lte(accessTokens.revokedAt, before)),
+          ),
+        );
+      await db
+        .delete(passwordResetTokens)
+        .where(
+          or(
+            lte(passwordResetTokens.expiresAt, before),
+            and(isNotNull(passwordResetTokens.usedAt), lte(passwordResetTokens.usedAt, before)),
+          ),
+        );
+    },
+  };
+}
+
+function usable(tokenHash: string, now: Date) {
+  return and(
+    eq(passwordResetTokens.tokenHash, tokenHash),
+    isNull(passwordResetTokens.usedAt),
+    gt(passwordResetTokens.expiresAt, now),
+  );
+}
+
+export type TokenRepository = ReturnType<typeof createTokenRepository>;
