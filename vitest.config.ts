@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { ambercareContent } from "./apps/web/vite-plugin-content.ts";
 
 /**
  * One Vitest run for everything but the browser journeys (e2e/ has its own config).
@@ -10,6 +11,8 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // The web's content module (virtual:ambercare/content), as its Vite build has it.
+        plugins: [ambercareContent()],
         test: {
           name: "unit",
           include: ["packages/contracts/src/**/*.test.ts", "apps/web/app/**/*.test.{ts,tsx}"],

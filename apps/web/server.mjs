@@ -13,9 +13,11 @@ const BUILD_DIR = resolve(fileURLToPath(new URL(".", import.meta.url)), process.
 const build = await import(pathToFileURL(join(BUILD_DIR, "server/index.js")).href);
 // The server bundle parsed the environment with zod when it loaded (app/lib/env.server.ts): a wrong
 // variable has already stopped the boot with a message naming it.
-const { env, getServiceSecrets } = /** @type {any} */ (build.entry.module);
+const { env, getServiceSecrets, createImageService } = /** @type {any} */ (build.entry.module);
 getServiceSecrets();
 const production = env.NODE_ENV === "production";
+// The build this server runs (spec §4): BUILD_ID names a release, else the build's manifest version.
+const buildId = env.BUILD_ID ?? build.assets.version;
 
 /** Content-Security-Policy with this response's nonce (no inline styles, no third-party origins). */
 function contentSecurityPolicy(nonce) {
@@ -27,6 +29,9 @@ function contentSecurityPolicy(nonce) {
     "font-src 'self'",
     "connect-src 'self'",
     "media-src 'self' blob:",
+    // The service worker (/sw.js) and the web app manifest, both same-origin.
+    "worker-src 'self'",
+    "manifest-src 'self'",
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "form-action 'self'",
@@ -62,6 +67,24 @@ app.get("/healthz", (_req, res) => {
   res.set("Cache-Control", "no-store").json({ status: "ok" });
 });
 
+// Web platform (spec §4, §7). The service worker is revalidated on every check (no-cache), so a
+// new build's worker is found at once; the build id is never cached.
+app.get("/sw.js", (_req, res) => {
+  res.set({ "Cache-Control": "no-cache", "Content-Type": "text/javascript; charset=utf-8" });
+  res.sendFile(join(BUILD_DIR, "client/sw.js"), { cacheControl: false }, (error) => {
+    if (error && !res.headersSent) res.status(404).type("text/plain").send("Not found");
+  });
+});
+app.get("/build-id.json", (_req, res) => {
+  res.set("Cache-Control", "no-cache").json({ buildId });
+});
+// Resized images from public/images (`/_img/{modifiers}/{path}`), kept under $DATA_DIR/image-cache.
+app.use(
+  "/_img",
+  createImageService({ publicDir: join(BUILD_DIR, "client"), cacheDir: join(env.DATA_DIR, "image-cache") })
+    .handler,
+);
+
 // Fingerprinted build assets: cached for a year, never revalidated.
 app.use(
   "/assets",
@@ -83,7 +106,8 @@ app.use(
   createRequestHandler({
     build,
     mode: production ? "production" : "development",
-    getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce }),
+    // req.ip honours TRUST_PROXY: the API limits logins per visitor from this address.
+    getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce, buildId, clientIp: req.ip }),
   }),
 );
 

@@ -4,5 +4,12 @@ declare module "react-router" {
   interface AppLoadContext {
     /** The per-request CSP nonce from server.mjs; absent under `react-router dev`. */
     cspNonce?: string;
+    /**
+     * The visitor's address (`req.ip` in server.mjs), forwarded to the API in X-Forwarded-For so its
+     * rate limits count per visitor (api.server.ts `visitorHeaders`). Absent under `react-router dev`.
+     */
+    clientIp?: string;
+    /** The build id server.mjs serves at /build-id.json (BUILD_ID, else the build's manifest version). */
+    buildId?: string;
   }
 }

@@ -10,12 +10,14 @@ import {
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { PlatformClient } from "#app/components/platform-client.tsx";
 import { getPublicEnv, isSecureRequest } from "#app/lib/env.server.ts";
 import { createI18n, DEFAULT_LOCALE, I18nProvider } from "#app/lib/i18n.tsx";
 import { chooseLocale, getTranslations } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { useNonce } from "#app/lib/nonce.ts";
 import { type RootData, useRootData } from "#app/lib/root-data.ts";
+import { siteUrl } from "#app/lib/seo.server.ts";
 import { isLoggedIn } from "#app/lib/session.server.ts";
 // Only the error texts ship in the bundle, for the rare page whose root loader failed.
 import { errors as fallbackErrors } from "#app/locales/en.json";
@@ -25,15 +27,20 @@ import stylesheet from "./app.css?url";
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // Web platform (spec §7): installable app manifest and the iOS home-screen icon.
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
 ];
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { locale, setCookie } = chooseLocale(request, { secure: isSecureRequest(request) });
   const body: RootData = {
     locale,
     translations: getTranslations(locale),
     env: getPublicEnv(),
     user: { isLoggedIn: isLoggedIn(request) },
+    siteUrl: siteUrl(request),
+    buildId: context.buildId ?? null,
   };
   return data(body, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
@@ -84,6 +91,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <I18nProvider i18n={i18n}>{children}</I18nProvider>
+        <PlatformClient buildId={root?.buildId ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -62,6 +62,9 @@ export default [
     route("blog/:page", "routes/blog/page.tsx"),
     route("medical-providers", "routes/medical-providers.tsx"),
   ]),
+  // Resource routes for search engines (lib/seo.ts): files, not pages, so outside the layouts.
+  route("sitemap.xml", "routes/sitemap-xml.ts"),
+  route("robots.txt", "routes/robots-txt.ts"),
   // Unknown paths redirect to / (spec §2).
   route("*", "routes/catch-all.tsx"),
 ] satisfies RouteConfig;

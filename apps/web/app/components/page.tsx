@@ -52,15 +52,15 @@ export function FeaturePage({ page, children }: { page: PageKey; children?: Reac
   );
 }
 
-/** A My profile page: the sections' navigation beside the page. */
-export function AccountPage({ page }: { page: PageKey }) {
+/** A My profile page: the sections' navigation beside the page (its content, or "on its way"). */
+export function AccountPage({ page, children }: { page: PageKey; children?: ReactNode }) {
   const { t } = useTranslation();
   const product = useProductName();
   return (
     <div className="page-container grid gap-8 py-10 tablet:py-14 laptop:grid-cols-[16rem_1fr]">
-      <div>
+      <div className="min-w-0">
         <PageHeading page={page} />
-        <Notice>{t("status.featureOnItsWay", { product })}</Notice>
+        {children ?? <Notice>{t("status.featureOnItsWay", { product })}</Notice>}
       </div>
       <nav aria-label={t("profile.sectionsLabel")} className="laptop:order-first laptop:row-start-1">
         <ul className="flex flex-wrap gap-2 laptop:flex-col">

@@ -38,7 +38,10 @@ export type ApiClientOptions = {
   fetch?: typeof fetch;
   /** Default 10 s: a page never hangs on a slow API. */
   timeoutMs?: number;
-  /** Called before the ApiError of a 401 is thrown (spec §8: a 401 on the main API logs out). */
+  /**
+   * Called before the ApiError of a 401 is thrown (spec §8: a 401 on the main API logs out). What it
+   * throws replaces the ApiError: `userApis()` (api.server.ts) throws the logout redirect here.
+   */
   onUnauthorized?: (error: ApiError) => void;
 };
 
@@ -50,16 +53,26 @@ export class ApiError extends Error {
   readonly body: unknown;
   readonly method: HttpMethod;
   readonly path: string;
+  /** The response headers (Retry-After of a 429…); empty when no response arrived. */
+  readonly headers: Headers;
 
   constructor(
     message: string,
-    init: { status: number; body?: unknown; method: HttpMethod; path: string; cause?: unknown },
+    init: {
+      status: number;
+      body?: unknown;
+      method: HttpMethod;
+      path: string;
+      headers?: Headers;
+      cause?: unknown;
+    },
   ) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
     this.body = init.body;
     this.method = init.method;
     this.path = init.path;
+    this.headers = init.headers ?? new Headers();
   }
 }
 
@@ -169,7 +182,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (!response.ok) {
         const error = new ApiError(
           errorText(body) ?? (response.statusText || `Request failed with status ${response.status}`),
-          { status: response.status, body, method, path },
+          { status: response.status, body, method, path, headers: response.headers },
         );
         if (response.status === 401) options.onUnauthorized?.(error);
         throw error;

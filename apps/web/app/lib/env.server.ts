@@ -6,6 +6,7 @@ import {
   resolveServiceSecrets,
   type ServiceSecrets,
   sharedEnvSchema,
+  trustProxySchema,
 } from "@ambercare/contracts/server-env";
 import { z } from "zod";
 import type { PublicEnv } from "./root-data.ts";
@@ -16,7 +17,16 @@ import type { PublicEnv } from "./root-data.ts";
  */
 export const webEnvSchema = sharedEnvSchema.extend({
   /** Set when a reverse proxy sits in front: X-Forwarded-Proto/-For are then trusted (server.mjs). */
-  TRUST_PROXY: z.stringbool().default(false),
+  // Off by default: only behind a proxy may X-Forwarded-For/-Proto be believed (same syntax as the API).
+  TRUST_PROXY: trustProxySchema.default(false),
+  /**
+   * The build id the site reports at /build-id.json (spec §4: a change makes open pages load the next
+   * page in full). Default: the build's own manifest version; set it to name a release instead.
+   */
+  BUILD_ID: z
+    .string()
+    .regex(/^[\w.-]{1,64}$/, "letters, digits, '.', '_' or '-', at most 64")
+    .optional(),
 });
 
 /** The repository root (the package.json with workspaces), so a relative DATA_DIR means one place. */

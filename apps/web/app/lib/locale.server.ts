@@ -86,3 +86,8 @@ export function chooseLocale(request: Request, { secure }: { secure: boolean }):
     setCookie: null,
   };
 }
+
+/** The language a page is shown in, for loaders that pick content by language (the root loader's choice). */
+export function requestLocale(request: Request): Locale {
+  return chooseLocale(request, { secure: false }).locale;
+}

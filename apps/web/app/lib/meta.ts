@@ -1,12 +1,15 @@
 import { isRouteErrorResponse, type MetaDescriptor } from "react-router";
-import { lookup, type Translations } from "./i18n.tsx";
+import { isLocale, LOCALES, lookup, type Translations } from "./i18n.tsx";
 import { DEFAULT_PRODUCT_NAME, type RootData } from "./root-data.ts";
+import { alternateLinks, isIndexable, localizedUrl, OG_LOCALES } from "./seo.ts";
 
 export type PageKey = keyof Translations["pages"];
 
 type MetaArgsLike = {
   matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>;
   error?: unknown;
+  /** The page's URL (React Router's meta args carry it): canonical, hreflang, robots. */
+  location?: { pathname: string; search: string };
 };
 
 function rootData(args: MetaArgsLike): RootData | undefined {
@@ -23,11 +26,56 @@ export function errorKind(error: unknown): "notFound" | "serverError" {
   return isRouteErrorResponse(error) && error.status === 404 ? "notFound" : "serverError";
 }
 
+/** `<meta name="robots" content="noindex">`: account pages, steps of a flow, error pages. */
+const NOINDEX: MetaDescriptor = { name: "robots", content: "noindex" };
+
+/**
+ * The head of an indexable page beyond title and description: canonical URL, hreflang alternates
+ * and Open Graph tags. The canonical URL is the page's own: the URL without a query for the default
+ * address, `?lang=bg` kept for the Bulgarian address (each language version names itself, as search
+ * engines expect of pages with hreflang alternates; every other query parameter is dropped).
+ */
+function discoveryMeta(
+  args: MetaArgsLike,
+  root: RootData | undefined,
+  title: string,
+  description: string | undefined,
+  productName: string,
+): MetaDescriptor[] {
+  const location = args.location;
+  const siteUrl = root?.siteUrl;
+  if (!location || !siteUrl) return [];
+  const requested = new URLSearchParams(location.search).get("lang");
+  const canonical = localizedUrl(siteUrl, location.pathname, isLocale(requested) ? requested : null);
+  const locale = root.locale;
+  return [
+    { tagName: "link", rel: "canonical", href: canonical },
+    ...alternateLinks(siteUrl, location.pathname).map((link) => ({
+      tagName: "link",
+      rel: "alternate",
+      hrefLang: link.hreflang,
+      href: link.href,
+    })),
+    { property: "og:site_name", content: productName },
+    { property: "og:type", content: "website" },
+    { property: "og:title", content: title },
+    ...(description ? [{ property: "og:description", content: description }] : []),
+    { property: "og:url", content: canonical },
+    { property: "og:locale", content: OG_LOCALES[locale] },
+    ...LOCALES.filter((other) => other !== locale).map((other) => ({
+      property: "og:locale:alternate",
+      content: OG_LOCALES[other],
+    })),
+  ];
+}
+
 /**
  * Title and description of a page, translated from the root loader's strings:
  * `export const meta: Route.MetaFunction = (args) => pageMeta(args, "privacyPolicy")`.
  * `page: null` gives the product name alone (the home page, the only page without a name).
  * On an error the error's title is used ('Page Not Found | Ambercare').
+ * With the page's URL (`args.location`) it adds what search engines read (lib/seo.ts): noindex on
+ * pages that must not be indexed; canonical, hreflang and Open Graph on the others.
  */
 export function pageMeta(
   args: MetaArgsLike,
@@ -41,12 +89,56 @@ export function pageMeta(
   if (args.error !== undefined && args.error !== null) {
     const kind = errorKind(args.error);
     const fallback = kind === "notFound" ? "Page Not Found" : "Internal Server Error";
-    return [{ title: documentTitle(lookup(translations, `errors.${kind}.title`) ?? fallback, productName) }];
+    return [
+      { title: documentTitle(lookup(translations, `errors.${kind}.title`) ?? fallback, productName) },
+      NOINDEX,
+    ];
   }
   const name = override.name ?? (page === null ? null : lookup(translations, `pages.${page}.title`));
   const description = override.description ?? lookup(translations, `pages.${page ?? "home"}.description`);
+  const title = documentTitle(name, productName);
+  const indexable = args.location ? isIndexable(args.location.pathname) : false;
   return [
-    { title: documentTitle(name, productName) },
+    { title },
     ...(description ? [{ name: "description", content: description }] : []),
+    ...(args.location && !indexable ? [NOINDEX] : []),
+    ...(indexable ? discoveryMeta(args, root, title, description, productName) : []),
   ];
+}
+
+/**
+ * A content page's head: its name and description come from the Markdown's front matter (the page
+ * key names the locale's strings, used only if the loader failed).
+ */
+export function contentMeta(
+  args: MetaArgsLike & { loaderData?: { document?: { title: string; description: string } } | undefined },
+  page: PageKey,
+): MetaDescriptor[] {
+  const document = args.loaderData?.document;
+  return pageMeta(args, page, document ? { name: document.title, description: document.description } : {});
+}
+
+/**
+ * schema.org MedicalOrganization (JSON-LD) for the home page: who runs the site, where it is, what
+ * it offers. Only facts the site states elsewhere (name, address, languages, country served).
+ */
+export function medicalOrganizationJsonLd(args: MetaArgsLike): MetaDescriptor | null {
+  const root = rootData(args);
+  if (!root?.siteUrl) return null;
+  const productName = root.env.productName;
+  const url = localizedUrl(root.siteUrl, "/", null);
+  return {
+    "script:ld+json": {
+      "@context": "https://schema.org",
+      "@type": "MedicalOrganization",
+      name: productName,
+      url,
+      logo: `${url}favicon.svg`,
+      description: lookup(root.translations, "pages.home.description"),
+      medicalSpecialty: "PrimaryCare",
+      isAcceptingNewPatients: true,
+      areaServed: { "@type": "Country", name: "United States" },
+      knowsLanguage: [...LOCALES],
+    },
+  };
 }

@@ -12,6 +12,10 @@ export type RootData = {
   env: PublicEnv;
   /** Whether the visitor is fully logged in (spec §4); no token ever reaches the browser. */
   user: { isLoggedIn: boolean };
+  /** The site's public origin (PUBLIC_URL or the request's): canonical and hreflang URLs. */
+  siteUrl?: string;
+  /** The build this page was rendered by (server.mjs): the latest-build poller compares with it. */
+  buildId?: string | null;
 };
 
 export const DEFAULT_PRODUCT_NAME = "Ambercare";

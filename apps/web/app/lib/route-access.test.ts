@@ -1,7 +1,10 @@
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import routes from "#app/routes.ts";
 import { REDIRECT_HOME_WHEN_LOGGED_IN, ROUTE_ACCESS, ROUTE_PATHS, type RoutePath } from "./route-access.ts";
 
@@ -23,7 +26,9 @@ function flatten(entries: RouteConfigEntry[], parentPath = "", layout: string | 
 
 const ALL = flatten(routes);
 const CATCH_ALL = "/*";
-const PAGES = ALL.filter((route) => route.path !== CATCH_ALL);
+/** Files for search engines (resource routes, lib/seo.ts): not pages of spec §2, no access flags. */
+const RESOURCES = ["/robots.txt", "/sitemap.xml"];
+const PAGES = ALL.filter((route) => route.path !== CATCH_ALL && !RESOURCES.includes(route.path));
 
 const MAIN = "routes/layouts/main.tsx";
 const SOON = "routes/layouts/soon.tsx";
@@ -36,6 +41,15 @@ describe("the route table", () => {
 
   it("has the catch-all that sends unknown paths to /", () => {
     expect(ALL.filter((route) => route.path === CATCH_ALL)).toHaveLength(1);
+  });
+
+  it("serves /robots.txt and /sitemap.xml as resource routes outside the layouts", () => {
+    const resources = ALL.filter((route) => RESOURCES.includes(route.path));
+    expect(resources.map((route) => route.path).sort()).toEqual(RESOURCES);
+    for (const route of resources) {
+      expect(route.layout).toBeNull();
+      expect(route.file).toMatch(/\.ts$/);
+    }
   });
 
   it("lists the 48 routes of spec §2 with their flags", () => {
@@ -74,6 +88,48 @@ describe("the route table", () => {
 });
 
 const LOGGED_IN = "isLoggedIn=true; fltAccessToken=care-token; accessToken=main-token; userID=7; fltUserId=9";
+
+/**
+ * Protected loaders verify the session with `GET /api/auth/me` (session.server.ts requireUser): a
+ * local server plays the API and accepts the logged-in visitor's token. The route modules read
+ * API_URL when they first load, below.
+ */
+let api: Server;
+beforeAll(async () => {
+  api = createServer((req, res) => {
+    const ok = req.url === "/api/v1/api/auth/me" && req.headers.authorization === "Bearer main-token";
+    const body = ok
+      ? {
+          data: {
+            id: "7d9c3a2e-4f1b-4c8a-9e2d-1a2b3c4d5e6f",
+            email: "jane@example.org",
+            first_name: "Jane",
+            last_name: "Doe",
+            date_of_birth: null,
+            phone: null,
+            address_line1: null,
+            address_line2: null,
+            city: null,
+            state: null,
+            zip: null,
+            gender: null,
+            locale: "en",
+            profile_completed: false,
+            created_at: "2026-11-22T05:00:00.000Z",
+          },
+        }
+      : { error: "Invalid access token" };
+    res.writeHead(ok ? 200 : 401, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+  });
+  api.listen(0, "127.0.0.1");
+  await once(api, "listening");
+  vi.stubEnv("API_URL", `http://127.0.0.1:${(api.address() as AddressInfo).port}`);
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
+  api.closeAllConnections();
+  api.close();
+});
 
 function concrete(path: string): string {
   return path.replace(":page", "some-page");
@@ -132,7 +188,7 @@ describe("every route's loader enforces its entry", () => {
       return;
     }
     if (route.path === "/careers/:page") {
-      // No openings yet: every opening is a real 404, for everyone.
+      // "some-page" is no opening: a real 404, for everyone.
       expect(statusOf(anonymous.thrown)).toBe(404);
       expect(statusOf(loggedIn.thrown)).toBe(404);
       return;
@@ -148,8 +204,8 @@ describe("every route's loader enforces its entry", () => {
         expect(redirectOf(loggedIn.thrown)).toBe("/");
       } else {
         expect(loggedIn.thrown).toBeUndefined();
-        expect(loggedIn.value).toEqual({ alreadyLoggedIn: true });
-        expect(anonymous.value).toEqual({ alreadyLoggedIn: false });
+        expect(loggedIn.value).toMatchObject({ alreadyLoggedIn: true });
+        expect(anonymous.value).toMatchObject({ alreadyLoggedIn: false });
       }
       return;
     }

@@ -1,15 +1,20 @@
+import { once } from "node:events";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { SESSION_COOKIES } from "@ambercare/contracts/session";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { safeRedirect } from "./misc.ts";
 import {
   clearSessionCookies,
   getUser,
+  loginCookies,
   loginUrl,
   logout,
   readSession,
   requireAnonymous,
   requireRouteAccess,
   requireUser,
+  type SessionApiDeps,
   sessionCookie,
 } from "./session.server.ts";
 
@@ -56,11 +61,117 @@ describe("reading the session", () => {
   });
 });
 
+/**
+ * A real HTTP server playing both APIs for requireUser: `GET /api/v1/api/auth/me` and
+ * `GET /ambercare/get-user-details/{id}` accept only the tokens in `liveTokens`.
+ */
+const ACCOUNT = {
+  id: "7d9c3a2e-4f1b-4c8a-9e2d-1a2b3c4d5e6f",
+  email: "jane@example.org",
+  first_name: "Jane",
+  last_name: "Doe",
+  date_of_birth: null,
+  phone: null,
+  address_line1: null,
+  address_line2: null,
+  city: null,
+  state: null,
+  zip: null,
+  gender: null,
+  locale: "en",
+  profile_completed: false,
+  created_at: "2026-11-22T05:00:00.000Z",
+};
+let apiServer: Server;
+let deps: SessionApiDeps;
+let liveTokens = new Set<string>();
+let apiCalls: string[] = [];
+
+beforeAll(async () => {
+  apiServer = createServer((req, res) => {
+    apiCalls.push(`${req.method} ${req.url} ${req.headers.authorization ?? ""}`);
+    const token = req.headers.authorization?.replace(/^Bearer /, "") ?? "";
+    const known =
+      req.url === "/api/v1/api/auth/me" || req.url === `/ambercare/get-user-details/${ACCOUNT.id}`;
+    const [status, body] = !known
+      ? [404, { error: "No route" }]
+      : liveTokens.has(token)
+        ? [200, { data: { ...ACCOUNT, added_later: "ignored" } }]
+        : [401, { error: "Invalid access token" }];
+    res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
+  });
+  apiServer.listen(0, "127.0.0.1");
+  await once(apiServer, "listening");
+  const origin = `http://127.0.0.1:${(apiServer.address() as AddressInfo).port}`;
+  deps = { mainApiBase: `${origin}/api/v1`, careApiBase: origin, productSlug: "ambercare" };
+});
+afterAll(() => {
+  apiServer.closeAllConnections();
+  apiServer.close();
+});
+beforeEach(() => {
+  liveTokens = new Set(["main-token", "care-token"]);
+  apiCalls = [];
+});
+
 describe("requireUser", () => {
-  it("returns the logged-in user", async () => {
-    await expect(requireUser(request("/my-profile", FULL))).resolves.toMatchObject({
-      careAccessToken: "care-token",
-    });
+  it("verifies the session with GET /api/auth/me and returns the user with the account", async () => {
+    const user = await requireUser(request("/my-profile", FULL), deps);
+    expect(user).toMatchObject({ userId: "7", careAccessToken: "care-token", account: ACCOUNT });
+    expect(user.account).not.toHaveProperty("added_later");
+    expect(apiCalls).toEqual(["GET /api/v1/api/auth/me Bearer main-token"]);
+  });
+
+  it("asks the API once per request however many helpers call it", async () => {
+    const req = request("/my-profile", FULL);
+    await Promise.all([
+      requireUser(req, deps),
+      requireUser(req, deps),
+      requireRouteAccess(req, "/my-profile", deps),
+    ]);
+    expect(apiCalls).toHaveLength(1);
+  });
+
+  it("uses the care API's get-user-details when only the care login exists", async () => {
+    const user = await requireUser(
+      request("/my-profile", `isLoggedIn=true; fltAccessToken=care-token; fltUserId=${ACCOUNT.id}`),
+      deps,
+    );
+    expect(user.account.email).toBe(ACCOUNT.email);
+    expect(apiCalls).toEqual([`GET /ambercare/get-user-details/${ACCOUNT.id} Bearer care-token`]);
+  });
+
+  it("turns a 401 from the main API into the logout event (spec §8): cookies cleared, → /login", async () => {
+    liveTokens.delete("main-token");
+    const response = await thrownBy(requireUser(request("/my-profile/messages?thread=3", FULL), deps));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe(
+      `/login?redirectTo=${encodeURIComponent("/my-profile/messages?thread=3")}`,
+    );
+    const cleared = response.headers.getSetCookie();
+    expect(cleared).toHaveLength(Object.keys(SESSION_COOKIES).length);
+    expect(cleared.every((cookie) => cookie.includes("Max-Age=0"))).toBe(true);
+  });
+
+  it("logs out a session the care API refuses, and one with no user id to check", async () => {
+    liveTokens.delete("care-token");
+    const refused = await thrownBy(
+      requireUser(
+        request("/my-profile", `isLoggedIn=true; fltAccessToken=care-token; fltUserId=${ACCOUNT.id}`),
+        deps,
+      ),
+    );
+    expect(refused.headers.get("Location")).toBe("/login?redirectTo=%2Fmy-profile");
+    const noId = await thrownBy(
+      requireUser(request("/my-profile", "isLoggedIn=true; fltAccessToken=x"), deps),
+    );
+    expect(noId.headers.get("Location")).toBe("/login?redirectTo=%2Fmy-profile");
+    expect(noId.headers.getSetCookie().length).toBeGreaterThan(0);
+  });
+
+  it("lets other API failures through as errors (the error page), never as a logout", async () => {
+    const broken = { ...deps, mainApiBase: `${deps.careApiBase}/nowhere` };
+    await expect(requireUser(request("/my-profile", FULL), broken)).rejects.toMatchObject({ status: 404 });
   });
 
   it("sends anonymous visitors to /login with the page and its query to come back to", async () => {
@@ -129,6 +240,20 @@ describe("session cookies", () => {
       "fltUserId=9; Path=/; Max-Age=86400; HttpOnly; SameSite=Lax; Secure",
     );
     expect(sessionCookie("availabilityToday", "1", { secure: false })).toContain("Max-Age=3600;");
+  });
+
+  it("start a session after both logins: tokens HttpOnly with the spec's lifetimes, the rest cleared", () => {
+    const cookies = loginCookies(
+      { main: { accessToken: "m t", userId: "u1" }, care: { accessToken: "c", userId: "u2" } },
+      { secure: true },
+    );
+    expect(cookies).toHaveLength(Object.keys(SESSION_COOKIES).length);
+    expect(cookies).toContain("isLoggedIn=true; Path=/; Max-Age=18000; HttpOnly; SameSite=Lax; Secure");
+    expect(cookies).toContain("accessToken=m%20t; Path=/; Max-Age=18000; HttpOnly; SameSite=Lax; Secure");
+    expect(cookies).toContain("userID=u1; Path=/; Max-Age=18000; HttpOnly; SameSite=Lax; Secure");
+    expect(cookies).toContain("fltAccessToken=c; Path=/; Max-Age=18000; HttpOnly; SameSite=Lax; Secure");
+    expect(cookies).toContain("fltUserId=u2; Path=/; Max-Age=86400; HttpOnly; SameSite=Lax; Secure");
+    expect(cookies).toContain("isSubscribed=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax; Secure");
   });
 
   it("are all cleared with Max-Age=0", () => {

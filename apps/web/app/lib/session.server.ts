@@ -1,3 +1,5 @@
+import { type User, userSchema } from "@ambercare/contracts/auth";
+import type { DataEnvelope } from "@ambercare/contracts/envelope";
 import {
   isFullyLoggedIn,
   SESSION_COOKIE_MAX_AGE,
@@ -5,10 +7,18 @@ import {
   type SessionCookieName,
 } from "@ambercare/contracts/session";
 import { redirect } from "react-router";
-import { isSecureRequest } from "./env.server.ts";
+import { z } from "zod";
+import { createApiClient } from "./api-client.server.ts";
+import { apiBases, env, isSecureRequest } from "./env.server.ts";
 import { readCookie } from "./locale.server.ts";
 import { safeRedirect } from "./misc.ts";
-import { REDIRECT_HOME_WHEN_LOGGED_IN, type RoutePath, routeAccess } from "./route-access.ts";
+import {
+  REDIRECT_HOME_WHEN_LOGGED_IN,
+  type ROUTE_ACCESS,
+  type RouteAccess,
+  type RoutePath,
+  routeAccess,
+} from "./route-access.ts";
 
 /**
  * The session lives in the cookies of spec §3 (names from SESSION_COOKIES), all HttpOnly,
@@ -62,11 +72,88 @@ export function loginUrl(request: Request): string {
   return `/login?${new URLSearchParams({ redirectTo: back })}`;
 }
 
-/** The logged-in visitor; anonymous visitors are sent to /login with the page to come back to. */
-export async function requireUser(request: Request): Promise<SessionUser> {
+/**
+ * The logout event of spec §4/§8 as a response to throw: every session cookie cleared and the visitor
+ * sent to /login, with the page to come back to. A 401 from the main API anywhere ends here
+ * (`userApis()` in api.server.ts throws it from the API client's onUnauthorized seam).
+ */
+export function logoutEvent(request: Request): Response {
+  return redirect(loginUrl(request), {
+    headers: headersWithCookies(clearSessionCookies({ secure: isSecureRequest(request) })),
+  });
+}
+
+/** A session whose tokens the API has just accepted, with the account it belongs to. */
+export type VerifiedUser = SessionUser & {
+  /** The account from `GET /api/auth/me` (or the care API's get-user-details). */
+  account: User;
+};
+
+/** Where requireUser checks the session: the running APIs by default, a local server in tests. */
+export type SessionApiDeps = {
+  mainApiBase: string;
+  careApiBase: string;
+  productSlug: string;
+  fetch?: typeof fetch;
+};
+
+const defaultDeps: SessionApiDeps = { ...apiBases, productSlug: env.PRODUCT_SLUG };
+
+/** The user as the APIs send it, read leniently: a field the API adds later is dropped, not an error. */
+const userAnswer = z.object({ data: z.object(userSchema.shape) });
+
+/**
+ * Asks the API whose session this is: `GET /api/auth/me` with the main token, or, when only the care
+ * login exists, `GET /{product}/get-user-details/{fltUserId}` with the care token. A 401 (expired,
+ * revoked or unknown token) is the logout event; another failure is thrown (error page).
+ */
+export async function verifySession(
+  request: Request,
+  user: SessionUser,
+  deps: SessionApiDeps = defaultDeps,
+): Promise<VerifiedUser> {
+  const onUnauthorized = () => {
+    throw logoutEvent(request);
+  };
+  let answer: DataEnvelope<unknown>;
+  if (user.accessToken) {
+    const main = createApiClient({
+      baseUrl: deps.mainApiBase,
+      token: user.accessToken,
+      fetch: deps.fetch,
+      onUnauthorized,
+    });
+    answer = await main.get("/api/auth/me");
+  } else if (user.careUserId) {
+    const care = createApiClient({
+      baseUrl: deps.careApiBase,
+      token: user.careAccessToken,
+      fetch: deps.fetch,
+      onUnauthorized,
+    });
+    answer = await care.get(`/${deps.productSlug}/get-user-details/${encodeURIComponent(user.careUserId)}`);
+  } else {
+    throw logoutEvent(request);
+  }
+  return { ...user, account: userAnswer.parse(answer).data };
+}
+
+/** One check per request, however many helpers ask. */
+const verified = new WeakMap<Request, Promise<VerifiedUser>>();
+
+/**
+ * The logged-in visitor, verified with the API (see verifySession). Anonymous visitors are sent to
+ * /login with the page to come back to; a session the API refuses is logged out the same way.
+ */
+export async function requireUser(request: Request, deps?: SessionApiDeps): Promise<VerifiedUser> {
   const user = getUser(request);
   if (!user) throw redirect(loginUrl(request));
-  return user;
+  let check = verified.get(request);
+  if (!check) {
+    check = verifySession(request, user, deps);
+    verified.set(request, check);
+  }
+  return check;
 }
 
 /**
@@ -82,15 +169,33 @@ export async function requireAnonymous(request: Request): Promise<{ alreadyLogge
 }
 
 export type RouteAccessResult = { user: SessionUser | null; alreadyLoggedIn: boolean };
+/** On a `requiresAuthentication` route the user is always there, verified with the API. */
+export type ProtectedRouteAccessResult = { user: VerifiedUser; alreadyLoggedIn: false };
+
+/** The paths whose ROUTE_ACCESS entry says `requiresAuthentication`. */
+export type ProtectedRoutePath = {
+  [P in RoutePath]: (typeof ROUTE_ACCESS)[P] extends { requiresAuthentication: true } ? P : never;
+}[RoutePath];
 
 /**
  * Enforces the route's entry in the ROUTE_ACCESS table: call it on the first line of every loader
- * and action, `await requireRouteAccess(request, "/my-profile")`.
+ * and action, `await requireRouteAccess(request, "/my-profile")`. On a protected route the session
+ * is verified with the API (requireUser) and `user.account` is the account; elsewhere `user` is read
+ * from the cookies only (no API call), or null.
  */
-export async function requireRouteAccess(request: Request, path: RoutePath): Promise<RouteAccessResult> {
-  const access = routeAccess(path);
+export async function requireRouteAccess<P extends RoutePath>(
+  request: Request,
+  path: P,
+  deps?: SessionApiDeps,
+): Promise<P extends ProtectedRoutePath ? ProtectedRouteAccessResult : RouteAccessResult>;
+export async function requireRouteAccess(
+  request: Request,
+  path: RoutePath,
+  deps?: SessionApiDeps,
+): Promise<RouteAccessResult> {
+  const access: RouteAccess = routeAccess(path);
   if (access.requiresAuthentication) {
-    return { user: await requireUser(request), alreadyLoggedIn: false };
+    return { user: await requireUser(request, deps), alreadyLoggedIn: false };
   }
   if (access.notAuthenticated) {
     const { alreadyLoggedIn } = await requireAnonymous(request);
@@ -118,6 +223,33 @@ export function clearSessionCookies(options: Pick<CookieOptions, "secure">): str
   return COOKIE_NAMES.map((name) => sessionCookie(name, "", { secure: options.secure, maxAge: 0 }));
 }
 
+/** The two logins of a session: the main API's and the care API's (spec §3). */
+export type SessionLogins = {
+  main: { accessToken: string; userId: string };
+  care: { accessToken: string; userId: string };
+};
+
+/**
+ * Set-Cookie values that start a fresh session after both logins: `isLoggedIn`, `accessToken`,
+ * `userID`, `fltAccessToken`, `fltUserId` with the spec's lifetimes, and every other session cookie
+ * (a previous visitor's subscription flags…) cleared.
+ */
+export function loginCookies(logins: SessionLogins, options: Pick<CookieOptions, "secure">): string[] {
+  const values: SessionValues = {
+    isLoggedIn: "true",
+    accessToken: logins.main.accessToken,
+    userID: logins.main.userId,
+    fltAccessToken: logins.care.accessToken,
+    fltUserId: logins.care.userId,
+  };
+  return COOKIE_NAMES.map((name) => {
+    const value = values[name];
+    return value === undefined
+      ? sessionCookie(name, "", { secure: options.secure, maxAge: 0 })
+      : sessionCookie(name, value, { secure: options.secure });
+  });
+}
+
 export function headersWithCookies(cookies: readonly string[], init?: HeadersInit): Headers {
   const headers = new Headers(init);
   for (const cookie of cookies) headers.append("Set-Cookie", cookie);
@@ -128,8 +260,8 @@ export function headersWithCookies(cookies: readonly string[], init?: HeadersIni
  * Logs out: clears every session cookie and sends the visitor to /login (spec §4; the spec's 10 ms
  * LOGOUT_REDIRECT_DELAY_MS is met by the immediate server redirect).
  *
- * Seam for the accounts issue: revoke the tokens with both APIs (`POST /api/auth/logout` on the
- * main API) before clearing the cookies — `revokeTokens` receives the user of the ending session.
+ * `revokeTokens` (accounts.server.ts `revokeSession`) revokes the tokens with the APIs first; it
+ * receives the user of the ending session, and its failure never keeps the visitor logged in.
  */
 export async function logout(
   request: Request,

@@ -1,18 +1,20 @@
+import { ContentPage } from "#app/components/content-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { InfoPage } from "#app/components/page.tsx";
-import { pageMeta } from "#app/lib/meta.ts";
+import { loadContentPage } from "#app/lib/content.server.ts";
+import { contentMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/about";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/about");
-  return null;
+  return loadContentPage(request, "about");
 }
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, "about");
+export const meta: Route.MetaFunction = (args) => contentMeta(args, "about");
 
-export default function AboutPage() {
-  return <InfoPage page="about" />;
+/** content/<locale>/about.md */
+export default function AboutPage({ loaderData }: Route.ComponentProps) {
+  return <ContentPage document={loaderData.document} toc />;
 }
 
 export function ErrorBoundary() {

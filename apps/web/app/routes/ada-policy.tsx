@@ -1,18 +1,20 @@
+import { ContentPage } from "#app/components/content-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { InfoPage } from "#app/components/page.tsx";
-import { pageMeta } from "#app/lib/meta.ts";
+import { loadContentPage } from "#app/lib/content.server.ts";
+import { contentMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/ada-policy";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/ada-policy");
-  return null;
+  return loadContentPage(request, "ada-policy");
 }
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, "adaPolicy");
+export const meta: Route.MetaFunction = (args) => contentMeta(args, "adaPolicy");
 
-export default function AdaPolicyPage() {
-  return <InfoPage page="adaPolicy" />;
+/** A legal page: content/<locale>/ada-policy.md, with its effective date and table of contents. */
+export default function AdaPolicyPage({ loaderData }: Route.ComponentProps) {
+  return <ContentPage document={loaderData.document} effectiveDate={loaderData.effectiveDate} toc />;
 }
 
 export function ErrorBoundary() {

@@ -1,18 +1,103 @@
+import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
+import { AuthPage } from "#app/components/auth-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { FeaturePage } from "#app/components/page.tsx";
+import { ErrorSummary, SubmitButton } from "#app/components/forms.tsx";
+import { ProfileFields, profileValues } from "#app/components/profile-fields.tsx";
+import { PROFILE_FIELDS, type ProfileField } from "#app/lib/account-fields.ts";
+import { profileForm } from "#app/lib/account-forms.server.ts";
+import { completeProfile, describeAccountError, failureResult } from "#app/lib/accounts.server.ts";
+import { isApiError } from "#app/lib/api-client.server.ts";
+import { errorsOf, type FormResult, formError, issuesToFieldErrors, readFields } from "#app/lib/forms.ts";
+import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { safeRedirect } from "#app/lib/misc.ts";
+import { requireRouteAccess, requireUser } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/almost-there";
 
+/**
+ * Profile completion after sign-up (spec §2 /almost-there). The page is open to everyone (route
+ * table): an anonymous visitor is asked to log in; a logged-in one whose profile is complete goes on.
+ */
 export async function loader({ request }: Route.LoaderArgs) {
+  const { user } = await requireRouteAccess(request, "/almost-there");
+  const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "");
+  const today = new Date().toISOString().slice(0, 10);
+  if (!user) return { account: null, redirectTo, today };
+  const { account } = await requireUser(request);
+  if (account.profile_completed) throw redirect(redirectTo || "/my-profile");
+  return { account: profileValues(account), redirectTo, today };
+}
+
+export async function action({ request }: Route.ActionArgs) {
   await requireRouteAccess(request, "/almost-there");
-  return null;
+  const user = await requireUser(request);
+  const formData = await request.formData();
+  const values = readFields(formData, PROFILE_FIELDS);
+  const parsed = profileForm.safeParse(values);
+  if (!parsed.success) {
+    return data<FormResult<ProfileField>>(
+      formError(values, issuesToFieldErrors(parsed.error.issues, values)),
+      {
+        status: 400,
+      },
+    );
+  }
+  try {
+    await completeProfile(request, user, parsed.data);
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    const failure = describeAccountError(error);
+    return data<FormResult<ProfileField>>(failureResult(values, failure), { status: failure.status });
+  }
+  throw redirect(safeRedirect(formData.get("redirectTo"), "/my-profile"));
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "almostThere");
 
+const FORM_ID = "almost-there";
+
+function LogInFirst() {
+  const { t } = useTranslation();
+  const back = new URLSearchParams({ redirectTo: "/almost-there" });
+  return (
+    <AuthPage page="almostThere" lead={t("pages.almostThere.description")}>
+      <p className="text-ink">{t("auth.almostThere.anonymous")}</p>
+      <div className="mt-6 flex flex-wrap gap-3">
+        <Link to={`/login?${back}`} className="button-primary">
+          {t("auth.almostThere.loginLink")}
+        </Link>
+        <Link to="/sign-up" className="button-secondary">
+          {t("auth.almostThere.signUpLink")}
+        </Link>
+      </div>
+    </AuthPage>
+  );
+}
+
 export default function AlmostTherePage() {
-  return <FeaturePage page="almostThere" />;
+  const { t } = useTranslation();
+  const { account, redirectTo, today } = useLoaderData<typeof loader>();
+  const result = errorsOf(useActionData<typeof action>());
+  if (!account) return <LogInFirst />;
+  return (
+    <AuthPage page="almostThere" lead={t("auth.almostThere.lead")} wide>
+      <ErrorSummary formId={FORM_ID} result={result} order={PROFILE_FIELDS} />
+      <Form method="post" noValidate className="flex flex-col gap-6">
+        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+        <ProfileFields
+          formId={FORM_ID}
+          values={result?.values ?? account}
+          errors={result?.fieldErrors}
+          today={today}
+        />
+        <div>
+          <SubmitButton pendingLabel={t("auth.almostThere.submitting")}>
+            {t("auth.almostThere.submit")}
+          </SubmitButton>
+        </div>
+      </Form>
+    </AuthPage>
+  );
 }
 
 export function ErrorBoundary() {

@@ -1,18 +1,20 @@
+import { ContentPage } from "#app/components/content-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { InfoPage } from "#app/components/page.tsx";
-import { pageMeta } from "#app/lib/meta.ts";
+import { loadContentPage } from "#app/lib/content.server.ts";
+import { contentMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/audio-video-recording-consent-in-ehrs";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/audio-video-recording-consent-in-ehrs");
-  return null;
+  return loadContentPage(request, "audio-video-recording-consent-in-ehrs");
 }
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, "audioVideoRecordingConsent");
+export const meta: Route.MetaFunction = (args) => contentMeta(args, "audioVideoRecordingConsent");
 
-export default function AudioVideoRecordingConsentPage() {
-  return <InfoPage page="audioVideoRecordingConsent" />;
+/** A legal page: content/<locale>/audio-video-recording-consent-in-ehrs.md, with its effective date and table of contents. */
+export default function AudioVideoRecordingConsentPage({ loaderData }: Route.ComponentProps) {
+  return <ContentPage document={loaderData.document} effectiveDate={loaderData.effectiveDate} toc />;
 }
 
 export function ErrorBoundary() {

@@ -1,18 +1,20 @@
+import { ContentPage } from "#app/components/content-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { InfoPage } from "#app/components/page.tsx";
-import { pageMeta } from "#app/lib/meta.ts";
+import { loadContentPage } from "#app/lib/content.server.ts";
+import { contentMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/disclaimer";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/disclaimer");
-  return null;
+  return loadContentPage(request, "disclaimer");
 }
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, "disclaimer");
+export const meta: Route.MetaFunction = (args) => contentMeta(args, "disclaimer");
 
-export default function DisclaimerPage() {
-  return <InfoPage page="disclaimer" />;
+/** A legal page: content/<locale>/disclaimer.md, with its effective date and table of contents. */
+export default function DisclaimerPage({ loaderData }: Route.ComponentProps) {
+  return <ContentPage document={loaderData.document} effectiveDate={loaderData.effectiveDate} toc />;
 }
 
 export function ErrorBoundary() {

@@ -1,19 +1,114 @@
+import { data, Form, Link, useActionData, useLoaderData } from "react-router";
+import { AuthPage, FormFooter } from "#app/components/auth-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { AlreadyLoggedIn, FeaturePage } from "#app/components/page.tsx";
+import { ErrorSummary, StatusMessage, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { AlreadyLoggedIn } from "#app/components/page.tsx";
+import { FORGOT_PASSWORD_FIELDS } from "#app/lib/account-fields.ts";
+import { forgotPasswordForm } from "#app/lib/account-forms.server.ts";
+import { describeAccountError, requestPasswordReset } from "#app/lib/accounts.server.ts";
+import { isApiError } from "#app/lib/api-client.server.ts";
+import {
+  errorsOf,
+  type FormResult,
+  formError,
+  formSuccess,
+  issuesToFieldErrors,
+  readFields,
+  successOf,
+} from "#app/lib/forms.ts";
+import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/forgot-password";
+
+type ForgotField = (typeof FORGOT_PASSWORD_FIELDS)[number];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { alreadyLoggedIn } = await requireRouteAccess(request, "/forgot-password");
   return { alreadyLoggedIn };
 }
 
+/**
+ * Asks the main API to e-mail a reset link. The answer is the same whether or not the account
+ * exists (no account enumeration); only a throttle or an unreachable API reads differently.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { alreadyLoggedIn } = await requireRouteAccess(request, "/forgot-password");
+  if (alreadyLoggedIn) return null;
+  const values = readFields(await request.formData(), FORGOT_PASSWORD_FIELDS);
+  const parsed = forgotPasswordForm.safeParse(values);
+  if (!parsed.success) {
+    return data<FormResult<ForgotField>>(
+      formError(values, issuesToFieldErrors(parsed.error.issues, values)),
+      {
+        status: 400,
+      },
+    );
+  }
+  try {
+    await requestPasswordReset(parsed.data.email, context);
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    if (error.status === 429 || error.status === 0 || error.status >= 500) {
+      const failure = describeAccountError(error);
+      return data<FormResult<ForgotField>>(formError(values, {}, failure.message), {
+        status: failure.status,
+      });
+    }
+    // Any other refusal reads like success: the page never tells whether the address has an account.
+  }
+  return formSuccess<ForgotField>({ key: "auth.forgotPassword.sent" }, values);
+}
+
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "forgotPassword");
 
-export default function ForgotPasswordPage({ loaderData }: Route.ComponentProps) {
-  if (loaderData.alreadyLoggedIn) return <AlreadyLoggedIn />;
-  return <FeaturePage page="forgotPassword" />;
+const FORM_ID = "forgot-password";
+
+export default function ForgotPasswordPage() {
+  const { t } = useTranslation();
+  const { alreadyLoggedIn } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  if (alreadyLoggedIn) return <AlreadyLoggedIn />;
+  const errors = errorsOf(actionData ?? undefined);
+  const sent = successOf(actionData ?? undefined);
+  const email = errors?.values.email ?? sent?.values?.email;
+  return (
+    <AuthPage page="forgotPassword" lead={t("auth.forgotPassword.lead")}>
+      <ErrorSummary formId={FORM_ID} result={errors} order={FORGOT_PASSWORD_FIELDS} />
+      <StatusMessage
+        message={sent?.message}
+        title={sent ? t("auth.forgotPassword.sentTitle") : undefined}
+        details={sent ? t("auth.forgotPassword.spam") : undefined}
+      />
+      <Form method="post" noValidate className="flex flex-col gap-5">
+        <TextField
+          formId={FORM_ID}
+          name="email"
+          type="email"
+          label={t("forms.fields.email")}
+          autoComplete="email"
+          inputMode="email"
+          spellCheck={false}
+          autoCapitalize="none"
+          maxLength={254}
+          defaultValue={email}
+          error={errors?.fieldErrors.email}
+        />
+        <div>
+          <SubmitButton pendingLabel={t("auth.forgotPassword.submitting")}>
+            {sent ? t("auth.forgotPassword.sendAgain") : t("auth.forgotPassword.submit")}
+          </SubmitButton>
+        </div>
+      </Form>
+      <FormFooter>
+        <p>
+          <Link to="/login" className="link">
+            {t("auth.forgotPassword.backToLogin")}
+          </Link>
+        </p>
+      </FormFooter>
+    </AuthPage>
+  );
 }
 
 export function ErrorBoundary() {

@@ -1,18 +1,20 @@
+import { ContentPage } from "#app/components/content-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { InfoPage } from "#app/components/page.tsx";
-import { pageMeta } from "#app/lib/meta.ts";
+import { loadContentPage } from "#app/lib/content.server.ts";
+import { contentMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/informed-consent";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/informed-consent");
-  return null;
+  return loadContentPage(request, "informed-consent");
 }
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, "informedConsent");
+export const meta: Route.MetaFunction = (args) => contentMeta(args, "informedConsent");
 
-export default function InformedConsentPage() {
-  return <InfoPage page="informedConsent" />;
+/** A legal page: content/<locale>/informed-consent.md, with its effective date and table of contents. */
+export default function InformedConsentPage({ loaderData }: Route.ComponentProps) {
+  return <ContentPage document={loaderData.document} effectiveDate={loaderData.effectiveDate} toc />;
 }
 
 export function ErrorBoundary() {

@@ -1,18 +1,109 @@
+import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
+import { AuthPage, FormFooter } from "#app/components/auth-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { FeaturePage } from "#app/components/page.tsx";
+import { ErrorSummary, PasswordField, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { LOGIN_FIELDS } from "#app/lib/account-fields.ts";
+import { loginForm } from "#app/lib/account-forms.server.ts";
+import { describeAccountError, failureResult, logIn } from "#app/lib/accounts.server.ts";
+import { isApiError } from "#app/lib/api-client.server.ts";
+import { isSecureRequest } from "#app/lib/env.server.ts";
+import { errorsOf, type FormResult, formError, issuesToFieldErrors, readFields } from "#app/lib/forms.ts";
+import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { safeRedirect } from "#app/lib/misc.ts";
+import { useProductName } from "#app/lib/root-data.ts";
+import { headersWithCookies, loginCookies, requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/login";
+
+type LoginField = (typeof LOGIN_FIELDS)[number];
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/login");
-  return null;
+  const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "");
+  return { redirectTo };
+}
+
+/** Logs in on both APIs, starts the session (spec §3 cookies) and goes back where the visitor was going. */
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireRouteAccess(request, "/login");
+  const formData = await request.formData();
+  const values = readFields(formData, LOGIN_FIELDS);
+  const parsed = loginForm.safeParse(values);
+  if (!parsed.success) {
+    return data<FormResult<LoginField>>(formError(values, issuesToFieldErrors(parsed.error.issues, values)), {
+      status: 400,
+    });
+  }
+  try {
+    const logins = await logIn(parsed.data, context);
+    return redirect(safeRedirect(formData.get("redirectTo"), "/"), {
+      headers: headersWithCookies(loginCookies(logins, { secure: isSecureRequest(request) })),
+    });
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    // 401: the API never says which of the two was wrong, and neither does the page.
+    const failure = describeAccountError(error);
+    return data<FormResult<LoginField>>(failureResult(values, failure), { status: failure.status });
+  }
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "login");
 
+const FORM_ID = "login";
+
 export default function LoginPage() {
-  return <FeaturePage page="login" />;
+  const { t } = useTranslation();
+  const product = useProductName();
+  const { redirectTo } = useLoaderData<typeof loader>();
+  const result = errorsOf(useActionData<typeof action>());
+  return (
+    <AuthPage page="login" lead={t("auth.login.lead")}>
+      <ErrorSummary formId={FORM_ID} result={result} order={LOGIN_FIELDS} />
+      <Form method="post" noValidate className="flex flex-col gap-5">
+        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+        <TextField
+          formId={FORM_ID}
+          name="email"
+          type="email"
+          label={t("forms.fields.email")}
+          autoComplete="email"
+          inputMode="email"
+          spellCheck={false}
+          autoCapitalize="none"
+          maxLength={254}
+          defaultValue={result?.values.email}
+          error={result?.fieldErrors.email}
+        />
+        <PasswordField
+          formId={FORM_ID}
+          name="password"
+          label={t("forms.fields.password")}
+          autoComplete="current-password"
+          maxLength={128}
+          error={result?.fieldErrors.password}
+        />
+        <p>
+          <Link to="/forgot-password" className="link">
+            {t("auth.login.forgotPassword")}
+          </Link>
+        </p>
+        <div>
+          <SubmitButton pendingLabel={t("auth.login.submitting")}>{t("auth.login.submit")}</SubmitButton>
+        </div>
+      </Form>
+      <FormFooter>
+        <p>
+          {t("auth.login.noAccount", { product })}{" "}
+          <Link
+            to={redirectTo ? `/sign-up?${new URLSearchParams({ redirectTo })}` : "/sign-up"}
+            className="link"
+          >
+            {t("auth.login.signUpLink")}
+          </Link>
+        </p>
+      </FormFooter>
+    </AuthPage>
+  );
 }
 
 export function ErrorBoundary() {

@@ -1,21 +1,22 @@
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { revokeSession } from "#app/lib/accounts.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { logout, requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/logout";
 
 /**
- * GET or POST /logout clears every session cookie and redirects to /login (spec §4). The header's
- * "Log out" button posts here. Token revocation with the APIs plugs into `logout(request, { revokeTokens })`.
+ * GET or POST /logout (spec §4): revokes both tokens with the API (failures ignored), clears every
+ * session cookie and redirects to /login. The header's "Log out" button posts here.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/logout");
-  return logout(request);
+  return logout(request, { revokeTokens: revokeSession });
 }
 
 export async function action({ request }: Route.ActionArgs) {
   await requireRouteAccess(request, "/logout");
-  return logout(request);
+  return logout(request, { revokeTokens: revokeSession });
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "logout");

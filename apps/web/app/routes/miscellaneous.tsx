@@ -1,18 +1,20 @@
+import { ContentPage } from "#app/components/content-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { InfoPage } from "#app/components/page.tsx";
-import { pageMeta } from "#app/lib/meta.ts";
+import { loadContentPage } from "#app/lib/content.server.ts";
+import { contentMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/miscellaneous";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/miscellaneous");
-  return null;
+  return loadContentPage(request, "miscellaneous");
 }
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, "miscellaneous");
+export const meta: Route.MetaFunction = (args) => contentMeta(args, "miscellaneous");
 
-export default function MiscellaneousPage() {
-  return <InfoPage page="miscellaneous" />;
+/** content/<locale>/miscellaneous.md */
+export default function MiscellaneousPage({ loaderData }: Route.ComponentProps) {
+  return <ContentPage document={loaderData.document} toc />;
 }
 
 export function ErrorBoundary() {

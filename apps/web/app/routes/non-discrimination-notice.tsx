@@ -1,18 +1,20 @@
+import { ContentPage } from "#app/components/content-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { InfoPage } from "#app/components/page.tsx";
-import { pageMeta } from "#app/lib/meta.ts";
+import { loadContentPage } from "#app/lib/content.server.ts";
+import { contentMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/non-discrimination-notice";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/non-discrimination-notice");
-  return null;
+  return loadContentPage(request, "non-discrimination-notice");
 }
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, "nonDiscriminationNotice");
+export const meta: Route.MetaFunction = (args) => contentMeta(args, "nonDiscriminationNotice");
 
-export default function NonDiscriminationNoticePage() {
-  return <InfoPage page="nonDiscriminationNotice" />;
+/** A legal page: content/<locale>/non-discrimination-notice.md, with its effective date and table of contents. */
+export default function NonDiscriminationNoticePage({ loaderData }: Route.ComponentProps) {
+  return <ContentPage document={loaderData.document} effectiveDate={loaderData.effectiveDate} toc />;
 }
 
 export function ErrorBoundary() {

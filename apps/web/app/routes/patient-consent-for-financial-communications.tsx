@@ -1,18 +1,20 @@
+import { ContentPage } from "#app/components/content-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { InfoPage } from "#app/components/page.tsx";
-import { pageMeta } from "#app/lib/meta.ts";
+import { loadContentPage } from "#app/lib/content.server.ts";
+import { contentMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/patient-consent-for-financial-communications";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/patient-consent-for-financial-communications");
-  return null;
+  return loadContentPage(request, "patient-consent-for-financial-communications");
 }
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, "financialCommunicationsConsent");
+export const meta: Route.MetaFunction = (args) => contentMeta(args, "financialCommunicationsConsent");
 
-export default function FinancialCommunicationsConsentPage() {
-  return <InfoPage page="financialCommunicationsConsent" />;
+/** A legal page: content/<locale>/patient-consent-for-financial-communications.md, with its effective date and table of contents. */
+export default function FinancialCommunicationsConsentPage({ loaderData }: Route.ComponentProps) {
+  return <ContentPage document={loaderData.document} effectiveDate={loaderData.effectiveDate} toc />;
 }
 
 export function ErrorBoundary() {

@@ -1,19 +1,146 @@
+import { resetPasswordRequest } from "@ambercare/contracts/auth";
+import { data, Form, Link, useActionData, useLoaderData } from "react-router";
+import { AuthPage } from "#app/components/auth-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { AlreadyLoggedIn, FeaturePage } from "#app/components/page.tsx";
+import { ErrorSummary, PasswordField, StatusMessage, SubmitButton } from "#app/components/forms.tsx";
+import { AlreadyLoggedIn } from "#app/components/page.tsx";
+import { RESET_PASSWORD_FIELDS } from "#app/lib/account-fields.ts";
+import { resetPasswordForm } from "#app/lib/account-forms.server.ts";
+import { describeAccountError, failureResult, resetPassword } from "#app/lib/accounts.server.ts";
+import { isApiError } from "#app/lib/api-client.server.ts";
+import {
+  errorsOf,
+  type FormResult,
+  formError,
+  formSuccess,
+  issuesToFieldErrors,
+  readFields,
+  successOf,
+} from "#app/lib/forms.ts";
+import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/reset-password";
 
+type ResetField = (typeof RESET_PASSWORD_FIELDS)[number];
+type ResetResult = FormResult<ResetField> | { status: "invalid-link" };
+
+/** Whether a token from the link can be one the API issued (its length and characters). */
+function plausibleToken(token: string | null): token is string {
+  return resetPasswordRequest.shape.token.safeParse(token).success;
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
   const { alreadyLoggedIn } = await requireRouteAccess(request, "/reset-password");
-  return { alreadyLoggedIn };
+  const token = new URL(request.url).searchParams.get("token");
+  return { alreadyLoggedIn, token: plausibleToken(token) ? token : null };
+}
+
+/** Sets the new password with the e-mailed token on the care API (service credential, spec §5). */
+export async function action({ request }: Route.ActionArgs) {
+  const { alreadyLoggedIn } = await requireRouteAccess(request, "/reset-password");
+  if (alreadyLoggedIn) return null;
+  const values = readFields(await request.formData(), RESET_PASSWORD_FIELDS);
+  if (!plausibleToken(values.token)) return data<ResetResult>({ status: "invalid-link" }, { status: 400 });
+  const parsed = resetPasswordForm.safeParse(values);
+  if (!parsed.success) {
+    return data<ResetResult>(formError(values, issuesToFieldErrors(parsed.error.issues, values)), {
+      status: 400,
+    });
+  }
+  try {
+    const result = await resetPassword(parsed.data.token, parsed.data.new_password);
+    switch (result) {
+      case "ok":
+        return formSuccess<ResetField>({ key: "auth.resetPassword.success" });
+      case "invalid-link":
+        return data<ResetResult>({ status: "invalid-link" }, { status: 400 });
+      case "service-unavailable":
+        return data<ResetResult>(formError(values, {}, { key: "auth.errors.serviceUnavailable" }), {
+          status: 503,
+        });
+    }
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    const failure = describeAccountError(error, { passwordField: "new_password" });
+    return data<ResetResult>(failureResult(values, failure), { status: failure.status });
+  }
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "resetPassword");
 
-export default function ResetPasswordPage({ loaderData }: Route.ComponentProps) {
-  if (loaderData.alreadyLoggedIn) return <AlreadyLoggedIn />;
-  return <FeaturePage page="resetPassword" />;
+const FORM_ID = "reset-password";
+
+function InvalidLink() {
+  const { t } = useTranslation();
+  return (
+    <div role="alert" className="rounded-md border-4 border-danger bg-surface p-4">
+      <h2 className="font-bold text-ink text-lg">{t("auth.resetPassword.invalidTitle")}</h2>
+      <p className="mt-2 text-ink">{t("auth.resetPassword.invalidLink")}</p>
+      <Link to="/forgot-password" className="button-primary mt-4">
+        {t("auth.resetPassword.requestNew")}
+      </Link>
+    </div>
+  );
+}
+
+export default function ResetPasswordPage() {
+  const { t } = useTranslation();
+  const { alreadyLoggedIn, token } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() ?? undefined;
+  if (alreadyLoggedIn) return <AlreadyLoggedIn />;
+  if (!token || actionData?.status === "invalid-link") {
+    return (
+      <AuthPage page="resetPassword">
+        <InvalidLink />
+      </AuthPage>
+    );
+  }
+  const done = actionData?.status === "success" ? successOf(actionData) : undefined;
+  const errors = actionData?.status === "error" ? errorsOf(actionData) : undefined;
+  return (
+    <AuthPage page="resetPassword" lead={done ? undefined : t("auth.resetPassword.lead")}>
+      <StatusMessage
+        message={done?.message}
+        title={done ? t("auth.resetPassword.successTitle") : undefined}
+      />
+      {done ? (
+        <Link to="/login" className="button-primary">
+          {t("auth.resetPassword.loginLink")}
+        </Link>
+      ) : (
+        <>
+          <ErrorSummary formId={FORM_ID} result={errors} order={RESET_PASSWORD_FIELDS} />
+          <Form method="post" noValidate className="flex flex-col gap-5">
+            <input type="hidden" name="token" value={token} />
+            <PasswordField
+              formId={FORM_ID}
+              name="new_password"
+              label={t("forms.fields.newPassword")}
+              hint={t("forms.hints.password")}
+              autoComplete="new-password"
+              minLength={8}
+              maxLength={128}
+              error={errors?.fieldErrors.new_password}
+            />
+            <PasswordField
+              formId={FORM_ID}
+              name="confirm_password"
+              label={t("forms.fields.confirmPassword")}
+              autoComplete="new-password"
+              maxLength={128}
+              error={errors?.fieldErrors.confirm_password}
+            />
+            <div>
+              <SubmitButton pendingLabel={t("auth.resetPassword.submitting")}>
+                {t("auth.resetPassword.submit")}
+              </SubmitButton>
+            </div>
+          </Form>
+        </>
+      )}
+    </AuthPage>
+  );
 }
 
 export function ErrorBoundary() {

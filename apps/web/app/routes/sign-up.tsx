@@ -1,18 +1,169 @@
+import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
+import { AuthPage, FormFooter } from "#app/components/auth-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { FeaturePage } from "#app/components/page.tsx";
+import {
+  CheckboxField,
+  ErrorSummary,
+  PasswordField,
+  SubmitButton,
+  TextField,
+} from "#app/components/forms.tsx";
+import { SIGN_UP_FIELDS } from "#app/lib/account-fields.ts";
+import { signUpForm } from "#app/lib/account-forms.server.ts";
+import { describeAccountError, failureResult, signUp } from "#app/lib/accounts.server.ts";
+import { isApiError } from "#app/lib/api-client.server.ts";
+import { isSecureRequest } from "#app/lib/env.server.ts";
+import { errorsOf, type FormResult, formError, issuesToFieldErrors, readFields } from "#app/lib/forms.ts";
+import { useTranslation } from "#app/lib/i18n.tsx";
+import { chooseLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
-import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { safeRedirect } from "#app/lib/misc.ts";
+import { headersWithCookies, loginCookies, requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/sign-up";
+
+type SignUpField = (typeof SIGN_UP_FIELDS)[number];
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/sign-up");
-  return null;
+  const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "");
+  return { redirectTo };
+}
+
+/**
+ * Creates the account (main API), logs in on the care API too, starts the session with the spec's
+ * cookies and continues to /almost-there to complete the profile.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  await requireRouteAccess(request, "/sign-up");
+  const formData = await request.formData();
+  const values = readFields(formData, SIGN_UP_FIELDS);
+  const parsed = signUpForm.safeParse(values);
+  if (!parsed.success) {
+    return data<FormResult<SignUpField>>(
+      formError(values, issuesToFieldErrors(parsed.error.issues, values)),
+      { status: 400 },
+    );
+  }
+  const { terms: _agreed, ...account } = parsed.data;
+  const secure = isSecureRequest(request);
+  const { locale } = chooseLocale(request, { secure });
+  try {
+    const result = await signUp(account, locale, context);
+    if (result.status === "login-failed") {
+      return data<FormResult<SignUpField>>(
+        formError(values, {}, { key: "auth.errors.registeredLoginFailed" }),
+        { status: 503 },
+      );
+    }
+    const redirectTo = safeRedirect(formData.get("redirectTo"), "");
+    const next = redirectTo ? `/almost-there?${new URLSearchParams({ redirectTo })}` : "/almost-there";
+    return redirect(next, { headers: headersWithCookies(loginCookies(result.logins, { secure })) });
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    // 409 → "this e-mail has an account" next to the e-mail; a refused password next to the password.
+    const failure = describeAccountError(error);
+    return data<FormResult<SignUpField>>(failureResult(values, failure), { status: failure.status });
+  }
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "signUp");
 
+const FORM_ID = "sign-up";
+
+/** "I agree to the {{terms}} and the {{privacy}}." with the two placeholders as links. */
+function AgreementLabel() {
+  const { t } = useTranslation();
+  const links = {
+    terms: (
+      <Link key="terms" to="/terms-of-use" className="link">
+        {t("auth.signUp.termsLink")}
+      </Link>
+    ),
+    privacy: (
+      <Link key="privacy" to="/privacy-policy" className="link">
+        {t("auth.signUp.privacyLink")}
+      </Link>
+    ),
+  };
+  return t("auth.signUp.agree")
+    .split(/(\{\{\s*(?:terms|privacy)\s*\}\})/)
+    .map((part) => {
+      const name = /^\{\{\s*(terms|privacy)\s*\}\}$/.exec(part)?.[1] as keyof typeof links | undefined;
+      return name ? links[name] : part;
+    });
+}
+
 export default function SignUpPage() {
-  return <FeaturePage page="signUp" />;
+  const { t } = useTranslation();
+  const { redirectTo } = useLoaderData<typeof loader>();
+  const result = errorsOf(useActionData<typeof action>());
+  return (
+    <AuthPage page="signUp" lead={t("auth.signUp.lead")}>
+      <ErrorSummary formId={FORM_ID} result={result} order={SIGN_UP_FIELDS} />
+      <Form method="post" noValidate className="flex flex-col gap-5">
+        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+        <TextField
+          formId={FORM_ID}
+          name="first_name"
+          label={t("forms.fields.firstName")}
+          autoComplete="given-name"
+          maxLength={100}
+          defaultValue={result?.values.first_name}
+          error={result?.fieldErrors.first_name}
+        />
+        <TextField
+          formId={FORM_ID}
+          name="last_name"
+          label={t("forms.fields.lastName")}
+          autoComplete="family-name"
+          maxLength={100}
+          defaultValue={result?.values.last_name}
+          error={result?.fieldErrors.last_name}
+        />
+        <TextField
+          formId={FORM_ID}
+          name="email"
+          type="email"
+          label={t("forms.fields.email")}
+          autoComplete="email"
+          inputMode="email"
+          spellCheck={false}
+          autoCapitalize="none"
+          maxLength={254}
+          defaultValue={result?.values.email}
+          error={result?.fieldErrors.email}
+        />
+        <PasswordField
+          formId={FORM_ID}
+          name="password"
+          label={t("forms.fields.password")}
+          hint={t("forms.hints.password")}
+          autoComplete="new-password"
+          minLength={8}
+          maxLength={128}
+          error={result?.fieldErrors.password}
+        />
+        <CheckboxField
+          formId={FORM_ID}
+          name="terms"
+          label={<AgreementLabel />}
+          defaultChecked={result?.values.terms === "on"}
+          error={result?.fieldErrors.terms}
+        />
+        <div>
+          <SubmitButton pendingLabel={t("auth.signUp.submitting")}>{t("auth.signUp.submit")}</SubmitButton>
+        </div>
+      </Form>
+      <FormFooter>
+        <p>
+          {t("auth.signUp.haveAccount")}{" "}
+          <Link to={redirectTo ? `/login?${new URLSearchParams({ redirectTo })}` : "/login"} className="link">
+            {t("auth.signUp.loginLink")}
+          </Link>
+        </p>
+      </FormFooter>
+    </AuthPage>
+  );
 }
 
 export function ErrorBoundary() {

@@ -1,95 +1,60 @@
 import { Link } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { PageHeading } from "#app/components/page.tsx";
+import { listOpenings } from "#app/lib/content.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
-import { type PageKey, pageMeta } from "#app/lib/meta.ts";
+import { requestLocale } from "#app/lib/locale.server.ts";
+import { pageMeta } from "#app/lib/meta.ts";
 import type { RoutePath } from "#app/lib/route-access.ts";
+import { ROUTE_SEO, SITEMAP_GROUPS } from "#app/lib/seo.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/sitemap";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/sitemap");
-  return null;
+  return {
+    openings: listOpenings(requestLocale(request)).map(({ slug, title }) => ({ slug, title })),
+  };
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "sitemap");
 
-type Group = {
-  key: "care" | "company" | "legal" | "account";
-  links: ReadonlyArray<{ to: RoutePath; page: PageKey }>;
-};
+/** The route table's pages by group (lib/seo.ts decides which page goes where, and why some do not). */
+const GROUPS = SITEMAP_GROUPS.map((group) => ({
+  group,
+  links: (Object.entries(ROUTE_SEO) as Array<[RoutePath, (typeof ROUTE_SEO)[RoutePath]]>)
+    .filter(([, seo]) => seo.group === group)
+    .map(([to, seo]) => ({ to, page: seo.page })),
+}));
 
-/** The site's public pages, grouped. Pages that only make sense inside a flow are left out. */
-const GROUPS: readonly Group[] = [
-  {
-    key: "care",
-    links: [
-      { to: "/find-a-doctor", page: "findADoctor" },
-      { to: "/specializations", page: "specializations" },
-      { to: "/conditions-we-see", page: "conditionsWeSee" },
-      { to: "/pricing-options", page: "pricingOptions" },
-      { to: "/membership", page: "membership" },
-      { to: "/membership-trial", page: "membershipTrial" },
-      { to: "/one-time-visit", page: "oneTimeVisit" },
-      { to: "/consultation/form", page: "consultationForm" },
-    ],
-  },
-  {
-    key: "company",
-    links: [
-      { to: "/", page: "home" },
-      { to: "/about", page: "about" },
-      { to: "/careers", page: "careers" },
-      { to: "/blog", page: "blog" },
-      { to: "/medical-providers", page: "medicalProviders" },
-      { to: "/frequently-asked-questions", page: "faq" },
-      { to: "/contact-us", page: "contactUs" },
-      { to: "/miscellaneous", page: "miscellaneous" },
-      { to: "/unsubscribe", page: "unsubscribe" },
-    ],
-  },
-  {
-    key: "legal",
-    links: [
-      { to: "/privacy-policy", page: "privacyPolicy" },
-      { to: "/terms-of-use", page: "termsOfUse" },
-      { to: "/disclaimer", page: "disclaimer" },
-      { to: "/informed-consent", page: "informedConsent" },
-      { to: "/audio-video-recording-consent-in-ehrs", page: "audioVideoRecordingConsent" },
-      { to: "/patient-consent-for-financial-communications", page: "financialCommunicationsConsent" },
-      { to: "/non-discrimination-notice", page: "nonDiscriminationNotice" },
-      { to: "/ada-policy", page: "adaPolicy" },
-      { to: "/washington-consumer-health-data-privacy-notice", page: "washingtonHealthDataNotice" },
-    ],
-  },
-  {
-    key: "account",
-    links: [
-      { to: "/login", page: "login" },
-      { to: "/sign-up", page: "signUp" },
-      { to: "/forgot-password", page: "forgotPassword" },
-      { to: "/my-profile", page: "myProfile" },
-    ],
-  },
-];
-
-export default function SitemapPage() {
+export default function SitemapPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   return (
     <div className="page-container py-10 tablet:py-14">
       <PageHeading page="sitemap" />
-      <div className="mt-10 grid gap-10 tablet:grid-cols-2 desktop:grid-cols-4">
-        {GROUPS.map((group) => (
-          <section key={group.key} aria-labelledby={`sitemap-${group.key}`}>
-            <h2 id={`sitemap-${group.key}`} className="font-semibold text-ink text-xl">
-              {t(`sitemap.${group.key}`)}
+      <div className="mt-10 grid gap-10 tablet:grid-cols-2 laptop:grid-cols-3 desktop:grid-cols-5">
+        {GROUPS.map(({ group, links }) => (
+          <section key={group} aria-labelledby={`sitemap-${group}`}>
+            <h2 id={`sitemap-${group}`} className="font-semibold text-ink text-xl">
+              {t(`sitemap.${group}`)}
             </h2>
             <ul className="mt-4 grid gap-2">
-              {group.links.map((link) => (
+              {links.map((link) => (
                 <li key={link.to}>
                   <Link to={link.to} className="link">
                     {t(`pages.${link.page}.title`)}
                   </Link>
+                  {link.to === "/careers" && loaderData.openings.length > 0 ? (
+                    <ul className="mt-2 grid gap-2 border-border border-s-2 ps-4">
+                      {loaderData.openings.map((opening) => (
+                        <li key={opening.slug}>
+                          <Link to={`/careers/${opening.slug}`} className="link">
+                            {opening.title}
+                          </Link>
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
                 </li>
               ))}
             </ul>

@@ -1,18 +1,20 @@
+import { ContentPage } from "#app/components/content-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { InfoPage } from "#app/components/page.tsx";
-import { pageMeta } from "#app/lib/meta.ts";
+import { loadContentPage } from "#app/lib/content.server.ts";
+import { contentMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/terms-of-use";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/terms-of-use");
-  return null;
+  return loadContentPage(request, "terms-of-use");
 }
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, "termsOfUse");
+export const meta: Route.MetaFunction = (args) => contentMeta(args, "termsOfUse");
 
-export default function TermsOfUsePage() {
-  return <InfoPage page="termsOfUse" />;
+/** A legal page: content/<locale>/terms-of-use.md, with its effective date and table of contents. */
+export default function TermsOfUsePage({ loaderData }: Route.ComponentProps) {
+  return <ContentPage document={loaderData.document} effectiveDate={loaderData.effectiveDate} toc />;
 }
 
 export function ErrorBoundary() {

@@ -1,18 +1,20 @@
+import { ContentPage } from "#app/components/content-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { InfoPage } from "#app/components/page.tsx";
-import { pageMeta } from "#app/lib/meta.ts";
+import { loadContentPage } from "#app/lib/content.server.ts";
+import { contentMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/washington-consumer-health-data-privacy-notice";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/washington-consumer-health-data-privacy-notice");
-  return null;
+  return loadContentPage(request, "washington-consumer-health-data-privacy-notice");
 }
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, "washingtonHealthDataNotice");
+export const meta: Route.MetaFunction = (args) => contentMeta(args, "washingtonHealthDataNotice");
 
-export default function WashingtonHealthDataNoticePage() {
-  return <InfoPage page="washingtonHealthDataNotice" />;
+/** A legal page: content/<locale>/washington-consumer-health-data-privacy-notice.md, with its effective date and table of contents. */
+export default function WashingtonHealthDataNoticePage({ loaderData }: Route.ComponentProps) {
+  return <ContentPage document={loaderData.document} effectiveDate={loaderData.effectiveDate} toc />;
 }
 
 export function ErrorBoundary() {

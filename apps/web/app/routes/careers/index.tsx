@@ -1,24 +1,54 @@
+import { Link } from "react-router";
+import { ContentPage } from "#app/components/content-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { InfoPage, Notice } from "#app/components/page.tsx";
-import { CAREER_OPENINGS } from "#app/lib/careers.server.ts";
+import { OpeningFacts } from "#app/components/opening-facts.tsx";
+import { Notice } from "#app/components/page.tsx";
+import { listOpenings, loadContentPage, type OpeningSummary } from "#app/lib/content.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
-import { pageMeta } from "#app/lib/meta.ts";
+import { requestLocale } from "#app/lib/locale.server.ts";
+import { contentMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/index";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/careers");
-  return { openings: CAREER_OPENINGS.map(({ slug, title }) => ({ slug, title })) };
+  return { ...loadContentPage(request, "careers"), openings: listOpenings(requestLocale(request)) };
 }
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, "careers");
+export const meta: Route.MetaFunction = (args) => contentMeta(args, "careers");
 
-export default function CareersPage({ loaderData }: Route.ComponentProps) {
+/** The open positions, from content/<locale>/careers/*.md, each linking to its page. */
+function Openings({ openings }: { openings: OpeningSummary[] }) {
   const { t } = useTranslation();
+  if (openings.length === 0) return <Notice>{t("careers.noOpenings")}</Notice>;
   return (
-    <InfoPage page="careers">
-      {loaderData.openings.length === 0 ? <Notice>{t("careers.noOpenings")}</Notice> : null}
-    </InfoPage>
+    <ul className="grid gap-4 tablet:grid-cols-2" aria-label={t("careersPage.openingsLabel")}>
+      {openings.map((opening) => (
+        <li
+          key={opening.slug}
+          className="flex flex-col rounded-lg border border-border bg-surface p-5 shadow-sm"
+        >
+          <h3 className="font-semibold text-ink text-lg">
+            <Link to={`/careers/${opening.slug}`} className="link">
+              {opening.title}
+            </Link>
+          </h3>
+          <OpeningFacts opening={opening} className="mt-2 text-sm" />
+          <p className="mt-3 text-ink-muted">{opening.description}</p>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** content/<locale>/careers.md, with the live list of openings where its "Open positions" list is. */
+export default function CareersPage({ loaderData }: Route.ComponentProps) {
+  return (
+    <ContentPage
+      document={loaderData.document}
+      toc
+      slots={{ openings: <Openings openings={loaderData.openings} /> }}
+    />
   );
 }
 

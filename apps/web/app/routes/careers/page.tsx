@@ -1,26 +1,38 @@
+import { Link } from "react-router";
+import { ContentPage } from "#app/components/content-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { findCareerOpening } from "#app/lib/careers.server.ts";
+import { OpeningFacts } from "#app/components/opening-facts.tsx";
+import { requireOpening } from "#app/lib/content.server.ts";
+import { useTranslation } from "#app/lib/i18n.tsx";
+import { requestLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
-import { invariantResponse } from "#app/lib/misc.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/page";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/careers/:page");
-  const opening = findCareerOpening(params.page);
   // An unknown opening is a real 404 (not the catch-all redirect to /).
-  invariantResponse(opening, "Page Not Found", { status: 404 });
-  return { opening };
+  return { opening: requireOpening(requestLocale(request), params.page) };
 }
 
 export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, "careerOpening", { name: args.loaderData?.opening.title });
+  pageMeta(args, "careerOpening", {
+    name: args.loaderData?.opening.title,
+    description: args.loaderData?.opening.description,
+  });
 
+/** One opening: content/<locale>/careers/<page>.md. */
 export default function CareerOpeningPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { opening } = loaderData;
   return (
-    <div className="page-container py-10 tablet:py-14">
-      <h1 className="font-bold text-3xl text-ink tablet:text-4xl">{loaderData.opening.title}</h1>
-    </div>
+    <ContentPage document={opening} header={<OpeningFacts opening={opening} className="mt-4" />}>
+      <p className="mt-10">
+        <Link to="/careers" className="link">
+          {t("careersPage.allOpenings")}
+        </Link>
+      </p>
+    </ContentPage>
   );
 }
 

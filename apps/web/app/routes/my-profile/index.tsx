@@ -1,18 +1,213 @@
+import { useEffect, useRef } from "react";
+import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { ErrorSummary, PasswordField, StatusMessage, SubmitButton } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
+import { ProfileFields, profileValues } from "#app/components/profile-fields.tsx";
+import { CHANGE_PASSWORD_FIELDS, PROFILE_FIELDS, type ProfileField } from "#app/lib/account-fields.ts";
+import { changePasswordForm, profileForm } from "#app/lib/account-forms.server.ts";
+import {
+  changePassword,
+  describeAccountError,
+  failureResult,
+  updateProfile,
+} from "#app/lib/accounts.server.ts";
+import { isApiError } from "#app/lib/api-client.server.ts";
+import {
+  errorsOf,
+  type FormResult,
+  formError,
+  formSuccess,
+  issuesToFieldErrors,
+  readFields,
+  successOf,
+} from "#app/lib/forms.ts";
+import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/index";
 
+type ChangePasswordField = (typeof CHANGE_PASSWORD_FIELDS)[number];
+type ProfileAction =
+  | { intent: "profile"; result: FormResult<ProfileField> }
+  | { intent: "password"; result: FormResult<ChangePasswordField> };
+
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/my-profile");
-  return null;
+  const { user } = await requireRouteAccess(request, "/my-profile");
+  const { account } = user;
+  return {
+    email: account.email,
+    profileCompleted: account.profile_completed,
+    values: profileValues(account),
+    today: new Date().toISOString().slice(0, 10),
+  };
+}
+
+/** Two forms post here: `intent=profile` (update-user) and `intent=password` (change-password). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = await requireRouteAccess(request, "/my-profile");
+  const formData = await request.formData();
+
+  if (formData.get("intent") === "password") {
+    const values = readFields(formData, CHANGE_PASSWORD_FIELDS);
+    const parsed = changePasswordForm.safeParse(values);
+    if (!parsed.success) {
+      const result = formError(values, issuesToFieldErrors(parsed.error.issues, values));
+      return data<ProfileAction>({ intent: "password", result }, { status: 400 });
+    }
+    try {
+      await changePassword(
+        request,
+        user,
+        { current: parsed.data.current_password, next: parsed.data.new_password },
+        context,
+      );
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      const failure = describeAccountError(error, { passwordField: "new_password" });
+      const result = failureResult(values, failure);
+      return data<ProfileAction>({ intent: "password", result }, { status: failure.status });
+    }
+    return data<ProfileAction>({
+      intent: "password",
+      result: formSuccess({ key: "profile.passwordChanged" }),
+    });
+  }
+
+  const values = readFields(formData, PROFILE_FIELDS);
+  const parsed = profileForm.safeParse(values);
+  if (!parsed.success) {
+    const result = formError(values, issuesToFieldErrors(parsed.error.issues, values));
+    return data<ProfileAction>({ intent: "profile", result }, { status: 400 });
+  }
+  try {
+    await updateProfile(request, user, parsed.data);
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    const failure = describeAccountError(error);
+    const result = failureResult(values, failure);
+    return data<ProfileAction>({ intent: "profile", result }, { status: failure.status });
+  }
+  return data<ProfileAction>({ intent: "profile", result: formSuccess({ key: "profile.saved" }) });
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "myProfile");
 
+const PROFILE_FORM = "profile";
+const PASSWORD_FORM = "change-password";
+
+function ProfileSection() {
+  const { t } = useTranslation();
+  const { email, profileCompleted, values, today } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const result = actionData?.intent === "profile" ? actionData.result : undefined;
+  const errors = errorsOf(result);
+  return (
+    <section aria-labelledby="profile-details" className="mt-8">
+      <h2 id="profile-details" className="font-bold text-2xl text-ink">
+        {t("profile.detailsHeading")}
+      </h2>
+      <dl className="mt-4">
+        <dt className="font-semibold text-ink">{t("profile.emailLabel")}</dt>
+        <dd className="break-all text-ink-muted">{email}</dd>
+      </dl>
+      {profileCompleted ? null : (
+        <p className="mt-4 rounded-md border-primary border-l-4 bg-surface-muted px-4 py-3 text-ink">
+          {t("profile.incomplete")}
+        </p>
+      )}
+      <div className="mt-6">
+        <StatusMessage message={successOf(result)?.message} />
+        <ErrorSummary formId={PROFILE_FORM} result={errors} order={PROFILE_FIELDS} />
+        <Form method="post" noValidate className="flex flex-col gap-6">
+          <input type="hidden" name="intent" value="profile" />
+          <ProfileFields
+            formId={PROFILE_FORM}
+            values={errors?.values ?? values}
+            errors={errors?.fieldErrors}
+            today={today}
+          />
+          <div>
+            <SubmitButton intent="profile" pendingLabel={t("profile.saving")}>
+              {t("profile.save")}
+            </SubmitButton>
+          </div>
+        </Form>
+      </div>
+    </section>
+  );
+}
+
+function PasswordSection() {
+  const { t } = useTranslation();
+  const actionData = useActionData<typeof action>();
+  const result = actionData?.intent === "password" ? actionData.result : undefined;
+  const errors = errorsOf(result);
+  const done = successOf(result);
+  const form = useRef<HTMLFormElement>(null);
+  // A changed password leaves the form: empty it once the change succeeded.
+  useEffect(() => {
+    if (done) form.current?.reset();
+  }, [done]);
+  return (
+    <section aria-labelledby="change-password" className="mt-12 border-border border-t pt-8">
+      <h2 id="change-password" className="font-bold text-2xl text-ink">
+        {t("profile.passwordHeading")}
+      </h2>
+      <div className="mt-6 max-w-md">
+        <StatusMessage message={done?.message} />
+        <ErrorSummary formId={PASSWORD_FORM} result={errors} order={CHANGE_PASSWORD_FIELDS} />
+        <Form ref={form} method="post" noValidate className="flex flex-col gap-5">
+          <input type="hidden" name="intent" value="password" />
+          <PasswordField
+            formId={PASSWORD_FORM}
+            name="current_password"
+            label={t("forms.fields.currentPassword")}
+            autoComplete="current-password"
+            maxLength={128}
+            error={errors?.fieldErrors.current_password}
+          />
+          <PasswordField
+            formId={PASSWORD_FORM}
+            name="new_password"
+            label={t("forms.fields.newPassword")}
+            hint={t("forms.hints.password")}
+            autoComplete="new-password"
+            minLength={8}
+            maxLength={128}
+            error={errors?.fieldErrors.new_password}
+          />
+          <PasswordField
+            formId={PASSWORD_FORM}
+            name="confirm_password"
+            label={t("forms.fields.confirmPassword")}
+            autoComplete="new-password"
+            maxLength={128}
+            error={errors?.fieldErrors.confirm_password}
+          />
+          <div>
+            <SubmitButton intent="password" pendingLabel={t("profile.changingPassword")}>
+              {t("profile.changePassword")}
+            </SubmitButton>
+          </div>
+        </Form>
+        <p className="mt-6">
+          <Link to="/forgot-password" className="link">
+            {t("auth.login.forgotPassword")}
+          </Link>
+        </p>
+      </div>
+    </section>
+  );
+}
+
 export default function MyProfilePage() {
-  return <AccountPage page="myProfile" />;
+  return (
+    <AccountPage page="myProfile">
+      <ProfileSection />
+      <PasswordSection />
+    </AccountPage>
+  );
 }
 
 export function ErrorBoundary() {

@@ -1,0 +1,33 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "#app/lib/i18n.tsx";
+import type { PageKey } from "#app/lib/meta.ts";
+
+/** The frame of the account pages (log in, sign up, passwords, almost there): one narrow column. */
+export function AuthPage({
+  page,
+  lead,
+  wide = false,
+  children,
+}: {
+  page: PageKey;
+  lead?: string;
+  /** The profile completion form needs two columns on wider screens. */
+  wide?: boolean;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="page-container py-8 tablet:py-14">
+      <div className={`mx-auto ${wide ? "max-w-3xl" : "max-w-md"}`}>
+        <h1 className="font-bold text-3xl text-ink tablet:text-4xl">{t(`pages.${page}.title`)}</h1>
+        {lead ? <p className="mt-3 text-ink-muted text-lg">{lead}</p> : null}
+        <div className="mt-8">{children}</div>
+      </div>
+    </div>
+  );
+}
+
+/** A line of secondary links under a form ("Forgot your password?", "Create an account"). */
+export function FormFooter({ children }: { children: ReactNode }) {
+  return <div className="mt-8 flex flex-col gap-2 border-border border-t pt-6 text-ink">{children}</div>;
+}

@@ -1,0 +1,61 @@
+import {
+  emailSchema,
+  isoDateSchema,
+  loginRequest,
+  PASSWORD_MAX_LENGTH,
+  passwordSchema,
+  profileFields,
+  registerRequest,
+  resetPasswordRequest,
+} from "@ambercare/contracts/auth";
+import { z } from "zod";
+
+/**
+ * The schemas of the account forms, built from the API's own schemas in packages/contracts so the
+ * page and the API agree on every rule. Actions validate with these (fields in account-fields.ts);
+ * `forms.ts` turns the issues into translated messages. Server-only to keep zod (~20 KB gzip) out of
+ * the pages' JavaScript: the forms are checked on submission, with or without JavaScript.
+ */
+
+export const loginForm = loginRequest;
+
+/** The terms checkbox posts "on" when ticked and nothing otherwise. */
+const agreed = z.literal("on");
+
+export const signUpForm = z.object({
+  email: registerRequest.shape.email,
+  password: registerRequest.shape.password,
+  first_name: registerRequest.shape.first_name,
+  last_name: registerRequest.shape.last_name,
+  terms: agreed,
+});
+
+export const forgotPasswordForm = z.object({ email: emailSchema });
+
+const mismatch = { path: ["confirm_password"], params: { kind: "mismatch" } };
+
+export const resetPasswordForm = z
+  .object({
+    token: resetPasswordRequest.shape.token,
+    new_password: passwordSchema,
+    confirm_password: z.string().max(PASSWORD_MAX_LENGTH),
+  })
+  .refine((form) => form.new_password === form.confirm_password, mismatch);
+
+export const changePasswordForm = z
+  .object({
+    current_password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+    new_password: passwordSchema,
+    confirm_password: z.string().max(PASSWORD_MAX_LENGTH),
+  })
+  .refine((form) => form.new_password === form.confirm_password, mismatch);
+
+/** Today as YYYY-MM-DD in UTC; a birth date after it is refused (as the API does). */
+function todayIso(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+/** Profile completion and update: every field of the API's schema, the birth date in the past. */
+export const profileForm = profileFields.extend({
+  date_of_birth: isoDateSchema.refine((value) => value <= todayIso(), { params: { kind: "future" } }),
+});

@@ -1,0 +1,80 @@
+import content from "virtual:ambercare/content";
+import type { ContentDocument } from "./content-types.ts";
+import type { Locale } from "./i18n.tsx";
+import { requestLocale } from "./locale.server.ts";
+import { invariantResponse } from "./misc.ts";
+
+/**
+ * The site's pages and career openings, rendered from Markdown at build time
+ * (vite-plugin-content.ts). Server-only: loaders pick the visitor's language and send one document.
+ */
+
+/** The content pages: one Markdown file per language under content/<locale>/. */
+export const CONTENT_PAGES = [
+  "about",
+  "ada-policy",
+  "audio-video-recording-consent-in-ehrs",
+  "careers",
+  "disclaimer",
+  "frequently-asked-questions",
+  "informed-consent",
+  "miscellaneous",
+  "non-discrimination-notice",
+  "patient-consent-for-financial-communications",
+  "privacy-policy",
+  "terms-of-use",
+  "washington-consumer-health-data-privacy-notice",
+] as const;
+export type ContentPageSlug = (typeof CONTENT_PAGES)[number];
+
+/** A content page in the visitor's language; a missing file fails loudly (the parity test prevents it). */
+export function getContentPage(locale: Locale, slug: ContentPageSlug): ContentDocument {
+  const document = content[locale].pages[slug];
+  if (!document) throw new Error(`content/${locale}/${slug}.md is missing`);
+  return document;
+}
+
+/** What a list of openings shows. */
+export type OpeningSummary = Pick<ContentDocument, "slug" | "title" | "description" | "location" | "type">;
+
+/** The open positions in the visitor's language, by title. */
+export function listOpenings(locale: Locale): OpeningSummary[] {
+  return Object.values(content[locale].careers)
+    .map(({ slug, title, description, location, type }) => ({ slug, title, description, location, type }))
+    .sort((a, b) => a.title.localeCompare(b.title, locale));
+}
+
+/** One opening; an unknown slug is the 404 page. */
+export function requireOpening(locale: Locale, slug: string | undefined): ContentDocument {
+  const opening =
+    slug !== undefined && Object.hasOwn(content[locale].careers, slug)
+      ? content[locale].careers[slug]
+      : undefined;
+  invariantResponse(opening, "Page Not Found", { status: 404 });
+  return opening;
+}
+
+/** Slugs of every opening (the same in both languages: the parity test checks it). */
+export function openingSlugs(): string[] {
+  return Object.keys(content.en.careers).sort();
+}
+
+/** The effective date of a legal page, written the way the visitor's language writes dates. */
+export function formatEffectiveDate(effective: string, locale: Locale): string {
+  return new Intl.DateTimeFormat(locale === "bg" ? "bg-BG" : "en-US", {
+    dateStyle: "long",
+    timeZone: "UTC",
+  }).format(new Date(`${effective}T00:00:00Z`));
+}
+
+/** What a content page's loader returns: the document in the visitor's language and its date, formatted. */
+export type ContentPageData = { document: ContentDocument; effectiveDate: string | null };
+
+export function loadContentPage(request: Request, slug: ContentPageSlug): ContentPageData {
+  const locale = requestLocale(request);
+  const document = getContentPage(locale, slug);
+  return {
+    document,
+    effectiveDate: document.effective ? formatEffectiveDate(document.effective, locale) : null,
+  };
+}

@@ -1,0 +1,153 @@
+import { describe, expect, it } from "vitest";
+import {
+  isNeverCachedPath,
+  offlineLocale,
+  shouldCache,
+  shouldCacheRequest,
+  shouldCacheResponse,
+  staleCaches,
+  strategyFor,
+} from "./cache-rules.ts";
+
+const ORIGIN = "https://ambercare.test";
+const get = (path: string, mode = "no-cors") => ({ method: "GET", url: `${ORIGIN}${path}`, mode });
+function response(status: number, headers: Record<string, string> = {}, type = "basic") {
+  const map = new Map(Object.entries(headers).map(([key, value]) => [key.toLowerCase(), value]));
+  return { status, type, headers: { get: (name: string) => map.get(name.toLowerCase()) ?? null } };
+}
+const immutable = response(200, { "Cache-Control": "public, max-age=31536000, immutable" });
+
+describe("the service worker's cache rule", () => {
+  it.each([
+    "/api/v1/api/auth/me",
+    "/api",
+    "/my-profile",
+    "/my-profile/medical-records",
+    "/my-profile.data",
+    "/my-profile/messages.data",
+    "/consultation/form",
+    "/consultation/consult.data",
+    "/cancel-subscription",
+    "/login",
+    "/login.data",
+    "/sign-up",
+    "/reset-password",
+    "/forgot-password",
+    "/logout",
+    "/sw.js",
+    "/build-id.json",
+  ])("never stores %s", (path) => {
+    expect(isNeverCachedPath(path)).toBe(true);
+    expect(shouldCache(get(path), immutable, ORIGIN)).toBe(false);
+  });
+
+  it.each([
+    "/assets/entry.client-abc.js",
+    "/offline/bg.html",
+    "/icons/icon-192.png",
+    "/loginhelp",
+    "/apiary",
+  ])("may store %s", (path) => {
+    expect(isNeverCachedPath(path)).toBe(false);
+    expect(shouldCache(get(path), immutable, ORIGIN)).toBe(true);
+  });
+
+  it.each(["POST", "PUT", "PATCH", "DELETE", "HEAD"])("never stores a %s", (method) => {
+    expect(shouldCacheRequest({ method, url: `${ORIGIN}/assets/a.js` }, ORIGIN)).toBe(false);
+  });
+
+  it("never stores another origin's response (the API host, a CDN)", () => {
+    expect(shouldCacheRequest({ method: "GET", url: "https://api.ambercare.test/assets/a.js" }, ORIGIN)).toBe(
+      false,
+    );
+    expect(shouldCacheRequest({ method: "GET", url: "not a url" }, ORIGIN)).toBe(false);
+  });
+
+  it.each([
+    ["Set-Cookie", { "Set-Cookie": "isLoggedIn=true" }],
+    ["no-store", { "Cache-Control": "no-store" }],
+    ["private", { "Cache-Control": "private, max-age=60" }],
+    ["private, no-store (every page)", { "Cache-Control": "private, no-store" }],
+    ["NO-STORE in capitals", { "Cache-Control": "max-age=0, NO-STORE" }],
+    ["Vary: Cookie", { "Cache-Control": "public", Vary: "Accept-Encoding, Cookie" }],
+    ["Vary: *", { Vary: "*" }],
+  ])("never stores a response with %s", (_label, headers) => {
+    expect(shouldCacheResponse(response(200, headers))).toBe(false);
+  });
+
+  it.each([
+    [206, "basic"],
+    [404, "basic"],
+    [500, "basic"],
+    [301, "basic"],
+    [200, "opaque"],
+    [200, "cors"],
+  ])("never stores a %s %s response", (status, type) => {
+    expect(shouldCacheResponse(response(status, {}, type))).toBe(false);
+  });
+
+  it("stores a plain public 200", () => {
+    expect(shouldCacheResponse(response(200, { "Cache-Control": "public, max-age=3600" }))).toBe(true);
+    expect(shouldCacheResponse(response(200, { "Cache-Control": "no-cache" }))).toBe(true);
+    expect(shouldCacheResponse(response(200, { "Cache-Control": "max-age=60, privately-owned" }))).toBe(true);
+  });
+});
+
+describe("strategyFor", () => {
+  const precached = new Set(["/offline/en.html", "/manifest.webmanifest"]);
+
+  it("answers navigations network first, patient pages included (they are simply never stored)", () => {
+    expect(strategyFor(get("/", "navigate"), ORIGIN, precached)).toBe("navigation");
+    expect(strategyFor(get("/my-profile", "navigate"), ORIGIN, precached)).toBe("navigation");
+  });
+
+  it("answers fingerprinted assets and the shell cache first", () => {
+    expect(strategyFor(get("/assets/root-abc.js"), ORIGIN, precached)).toBe("cache-first");
+    expect(strategyFor(get("/manifest.webmanifest"), ORIGIN, precached)).toBe("cache-first");
+  });
+
+  it.each([
+    "/build-id.json",
+    "/about.data",
+    "/my-profile.data",
+    "/_img/w_320/images/hero.jpg",
+    "/media/hero.webm",
+    "/manifest.webmanifest?v=2",
+  ])("leaves %s to the browser", (path) => {
+    expect(strategyFor(get(path), ORIGIN, precached)).toBe("none");
+  });
+
+  it("leaves non-GET and other origins to the browser", () => {
+    expect(strategyFor({ method: "POST", url: `${ORIGIN}/login`, mode: "navigate" }, ORIGIN, precached)).toBe(
+      "none",
+    );
+    expect(strategyFor({ method: "GET", url: "https://cdn.test/assets/a.js" }, ORIGIN, precached)).toBe(
+      "none",
+    );
+  });
+});
+
+describe("offlineLocale", () => {
+  it("follows ?lang=, then the lang cookie, then the browser's languages, then English", () => {
+    expect(offlineLocale({ url: `${ORIGIN}/about?lang=bg`, cookieLang: "en", languages: ["en-US"] })).toBe(
+      "bg",
+    );
+    expect(offlineLocale({ url: `${ORIGIN}/about?lang=de`, cookieLang: "bg" })).toBe("bg");
+    expect(offlineLocale({ url: `${ORIGIN}/about`, cookieLang: null, languages: ["de-DE", "bg-BG"] })).toBe(
+      "bg",
+    );
+    expect(offlineLocale({ url: `${ORIGIN}/about`, languages: ["de-DE"] })).toBe("en");
+    expect(offlineLocale({ url: "nonsense" })).toBe("en");
+  });
+});
+
+describe("staleCaches", () => {
+  it("deletes this site's caches of other versions only", () => {
+    expect(
+      staleCaches(
+        ["ambercare-shell-old", "ambercare-shell-new", "ambercare-runtime-old", "someone-else"],
+        ["ambercare-shell-new", "ambercare-runtime-new"],
+      ),
+    ).toEqual(["ambercare-shell-old", "ambercare-runtime-old"]);
+  });
+});

@@ -1,0 +1,38 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { expectNoAxeViolations, launchBrowser, openPage } from "./browser.ts";
+import { PUBLIC_ROUTES } from "./spec-routes.ts";
+
+/**
+ * The accessibility budget (issue 9): axe-core finds no violation on any public route of spec §2,
+ * on a desktop (1280 px) and on the narrowest supported phone (320 px, spec §9).
+ */
+const baseUrl = inject("baseUrl");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const VIEWPORTS = [
+  { name: "1280 px", width: 1280, height: 900 },
+  { name: "320 px", width: 320, height: 700 },
+] as const;
+
+describe.each(VIEWPORTS)("axe-core at $name", (viewport) => {
+  it.each(PUBLIC_ROUTES.map((route) => route.path))("%s has no violations", async (path) => {
+    const { context, page } = await openPage(browser, {
+      viewport: { width: viewport.width, height: viewport.height },
+    });
+    try {
+      const response = await page.goto(`${baseUrl}${path}`);
+      expect(response?.status()).toBe(200);
+      await expectNoAxeViolations(page);
+    } finally {
+      await context.close();
+    }
+  });
+});
