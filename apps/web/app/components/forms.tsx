@@ -114,6 +114,24 @@ export function TextField({
   );
 }
 
+/** The e-mail field of every account form: same label, keyboard, autocomplete and limit everywhere. */
+export function EmailField(props: Omit<InputProps, "name" | "label" | "type">) {
+  const { t } = useTranslation();
+  return (
+    <TextField
+      name="email"
+      type="email"
+      label={t("forms.fields.email")}
+      autoComplete="email"
+      inputMode="email"
+      spellCheck={false}
+      autoCapitalize="none"
+      maxLength={254}
+      {...props}
+    />
+  );
+}
+
 /** A password input with a Show/Hide button (added once JavaScript runs; the input works without it). */
 export function PasswordField({
   formId,

@@ -1,7 +1,7 @@
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { AuthPage, FormFooter } from "#app/components/auth-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { ErrorSummary, StatusMessage, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { EmailField, ErrorSummary, StatusMessage, SubmitButton } from "#app/components/forms.tsx";
 import { AlreadyLoggedIn } from "#app/components/page.tsx";
 import { FORGOT_PASSWORD_FIELDS } from "#app/lib/account-fields.ts";
 import { forgotPasswordForm } from "#app/lib/account-forms.server.ts";
@@ -81,19 +81,7 @@ export default function ForgotPasswordPage() {
         details={sent ? t("auth.forgotPassword.spam") : undefined}
       />
       <Form method="post" noValidate className="flex flex-col gap-5">
-        <TextField
-          formId={FORM_ID}
-          name="email"
-          type="email"
-          label={t("forms.fields.email")}
-          autoComplete="email"
-          inputMode="email"
-          spellCheck={false}
-          autoCapitalize="none"
-          maxLength={254}
-          defaultValue={email}
-          error={errors?.fieldErrors.email}
-        />
+        <EmailField formId={FORM_ID} defaultValue={email} error={errors?.fieldErrors.email} />
         <div>
           <SubmitButton pendingLabel={t("auth.forgotPassword.submitting")}>
             {sent ? t("auth.forgotPassword.sendAgain") : t("auth.forgotPassword.submit")}

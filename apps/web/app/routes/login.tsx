@@ -1,7 +1,7 @@
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
 import { AuthPage, FormFooter } from "#app/components/auth-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { ErrorSummary, PasswordField, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { EmailField, ErrorSummary, PasswordField, SubmitButton } from "#app/components/forms.tsx";
 import { LOGIN_FIELDS } from "#app/lib/account-fields.ts";
 import { loginForm } from "#app/lib/account-forms.server.ts";
 import { describeAccountError, failureResult, logIn } from "#app/lib/accounts.server.ts";
@@ -61,19 +61,7 @@ export default function LoginPage() {
       <ErrorSummary formId={FORM_ID} result={result} order={LOGIN_FIELDS} />
       <Form method="post" noValidate className="flex flex-col gap-5">
         {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
-        <TextField
-          formId={FORM_ID}
-          name="email"
-          type="email"
-          label={t("forms.fields.email")}
-          autoComplete="email"
-          inputMode="email"
-          spellCheck={false}
-          autoCapitalize="none"
-          maxLength={254}
-          defaultValue={result?.values.email}
-          error={result?.fieldErrors.email}
-        />
+        <EmailField formId={FORM_ID} defaultValue={result?.values.email} error={result?.fieldErrors.email} />
         <PasswordField
           formId={FORM_ID}
           name="password"

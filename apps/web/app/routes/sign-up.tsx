@@ -3,6 +3,7 @@ import { AuthPage, FormFooter } from "#app/components/auth-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import {
   CheckboxField,
+  EmailField,
   ErrorSummary,
   PasswordField,
   SubmitButton,
@@ -120,19 +121,7 @@ export default function SignUpPage() {
           defaultValue={result?.values.last_name}
           error={result?.fieldErrors.last_name}
         />
-        <TextField
-          formId={FORM_ID}
-          name="email"
-          type="email"
-          label={t("forms.fields.email")}
-          autoComplete="email"
-          inputMode="email"
-          spellCheck={false}
-          autoCapitalize="none"
-          maxLength={254}
-          defaultValue={result?.values.email}
-          error={result?.fieldErrors.email}
-        />
+        <EmailField formId={FORM_ID} defaultValue={result?.values.email} error={result?.fieldErrors.email} />
         <PasswordField
           formId={FORM_ID}
           name="password"
