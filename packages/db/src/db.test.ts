@@ -6,6 +6,7 @@ import { runMigrations } from "./migrate.ts";
 import { accessTokens, conditions, passwordResetTokens, specializations, users } from "./schema.ts";
 import { isDatabaseEmpty, seedDemoData } from "./seed.ts";
 import { SEED_CONDITIONS, SEED_SPECIALIZATIONS } from "./seed-data.ts";
+import { DEMO_PROVIDER_COUNT } from "./seed-providers.ts";
 import { createTestDb, type TestDb } from "./testing.ts";
 
 const expectedKind = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
@@ -44,8 +45,14 @@ describe("database", () => {
     expect(tables.rows.map((row) => row.table_name)).toEqual([
       "access_tokens",
       "conditions",
+      "consultations",
       "password_reset_tokens",
+      "provider_conditions",
+      "provider_licenses",
+      "provider_specializations",
+      "providers",
       "rate_limit_buckets",
+      "ratings",
       "specializations",
       "users",
     ]);
@@ -114,6 +121,7 @@ describe("database", () => {
     expect(first).toEqual({
       specializations: SEED_SPECIALIZATIONS.length,
       conditions: SEED_CONDITIONS.length,
+      providers: DEMO_PROVIDER_COUNT,
       demoPatients: 1,
     });
     expect(await isDatabaseEmpty(handle)).toBe(false);
@@ -123,7 +131,7 @@ describe("database", () => {
     expect(before.conds).toHaveLength(SEED_CONDITIONS.length);
 
     const second = await seedDemoData(handle);
-    expect(second).toEqual({ specializations: 0, conditions: 0, demoPatients: 0 });
+    expect(second).toEqual({ specializations: 0, conditions: 0, providers: 0, demoPatients: 0 });
     const patients = await handle.db
       .select({
         email: users.email,
@@ -144,6 +152,7 @@ describe("database", () => {
       expect(result).toEqual({
         specializations: SEED_SPECIALIZATIONS.length,
         conditions: SEED_CONDITIONS.length,
+        providers: DEMO_PROVIDER_COUNT,
         demoPatients: 0,
       });
       expect(await fresh.db.select({ email: users.email }).from(users)).toEqual([]);
@@ -158,7 +167,7 @@ describe("database", () => {
       .set({ nameBg: "Грешно име" })
       .where(eq(specializations.slug, "dermatology"));
     const result = await seedDemoData(handle);
-    expect(result).toEqual({ specializations: 1, conditions: 0, demoPatients: 0 });
+    expect(result).toEqual({ specializations: 1, conditions: 0, providers: 0, demoPatients: 0 });
     const [row] = await handle.db
       .select({ nameBg: specializations.nameBg })
       .from(specializations)

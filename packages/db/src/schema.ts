@@ -5,7 +5,10 @@ import {
   date,
   index,
   integer,
+  numeric,
   pgTable,
+  primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -143,4 +146,164 @@ export const rateLimitBuckets = pgTable(
     resetAt: timestamptz("reset_at").notNull(),
   },
   (table) => [index("rate_limit_buckets_reset_at_idx").on(table.resetAt)],
+);
+
+/**
+ * Clinicians patients can find (spec §7 `GET /api/provider`). The slug appears in shareable URLs.
+ * The rating aggregate is kept on the row (count, sum of stars and the rounded average) and changed
+ * in the same transaction as the rating itself, so a search never aggregates the ratings table.
+ */
+export const providers = pgTable(
+  "providers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    slug: text("slug").notNull().unique(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    /** MD, DO, NP or PA. */
+    credentials: text("credentials").notNull(),
+    /** Same-origin image path, or null when the provider has no photo. */
+    photoPath: text("photo_path"),
+    bioEn: text("bio_en").notNull(),
+    bioBg: text("bio_bg").notNull(),
+    /** ISO 639-1 codes of the languages the provider consults in, English first. */
+    languages: text("languages").array().notNull(),
+    offersChat: boolean("offers_chat").notNull().default(true),
+    offersVideo: boolean("offers_video").notNull().default(true),
+    availableToday: boolean("available_today").notNull().default(false),
+    ratingCount: integer("rating_count").notNull().default(0),
+    ratingSum: integer("rating_sum").notNull().default(0),
+    /** round(rating_sum / rating_count, 2); 0 while there are no ratings. */
+    ratingAverage: numeric("rating_average", { precision: 3, scale: 2, mode: "number" }).notNull().default(0),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+  },
+  (table) => [
+    check("providers_credentials_known", sql`${table.credentials} in ('MD', 'DO', 'NP', 'PA')`),
+    check("providers_offers_a_type", sql`${table.offersChat} or ${table.offersVideo}`),
+    check("providers_rating_count_non_negative", sql`${table.ratingCount} >= 0`),
+    // The default order of the directory: best rated first, then by name.
+    index("providers_rating_name_idx").on(
+      table.ratingAverage.desc(),
+      table.lastName,
+      table.firstName,
+      table.id,
+    ),
+    index("providers_name_idx").on(table.lastName, table.firstName, table.id),
+    // Case-insensitive prefix search on a name (`lower(x) like 'ann%'`).
+    index("providers_last_name_lower_idx").using("btree", sql`lower(${table.lastName}) text_pattern_ops`),
+    index("providers_first_name_lower_idx").using("btree", sql`lower(${table.firstName}) text_pattern_ops`),
+    index("providers_full_name_lower_idx").using(
+      "btree",
+      sql`lower(${table.firstName} || ' ' || ${table.lastName}) text_pattern_ops`,
+    ),
+  ],
+);
+
+export const providerSpecializations = pgTable(
+  "provider_specializations",
+  {
+    providerId: uuid("provider_id")
+      .notNull()
+      .references(() => providers.id, { onDelete: "cascade" }),
+    specializationId: integer("specialization_id")
+      .notNull()
+      .references(() => specializations.id, { onDelete: "restrict" }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.providerId, table.specializationId] }),
+    index("provider_specializations_specialization_idx").on(table.specializationId, table.providerId),
+  ],
+);
+
+export const providerConditions = pgTable(
+  "provider_conditions",
+  {
+    providerId: uuid("provider_id")
+      .notNull()
+      .references(() => providers.id, { onDelete: "cascade" }),
+    conditionId: integer("condition_id")
+      .notNull()
+      .references(() => conditions.id, { onDelete: "restrict" }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.providerId, table.conditionId] }),
+    index("provider_conditions_condition_idx").on(table.conditionId, table.providerId),
+  ],
+);
+
+/** The US states (USPS codes) where a provider is licensed to practise. */
+export const providerLicenses = pgTable(
+  "provider_licenses",
+  {
+    providerId: uuid("provider_id")
+      .notNull()
+      .references(() => providers.id, { onDelete: "cascade" }),
+    state: text("state").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.providerId, table.state] }),
+    index("provider_licenses_state_idx").on(table.state, table.providerId),
+    check("provider_licenses_state_code", sql`${table.state} ~ '^[A-Z]{2}$'`),
+  ],
+);
+
+/**
+ * A patient's consultation with a provider. Minimal for now (ratings need a completed one); the
+ * consultations feature extends it.
+ */
+export const consultations = pgTable(
+  "consultations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    providerId: uuid("provider_id")
+      .notNull()
+      .references(() => providers.id, { onDelete: "restrict" }),
+    type: text("type").notNull(),
+    status: text("status").notNull().default("requested"),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+    completedAt: timestamptz("completed_at"),
+  },
+  (table) => [
+    check("consultations_type_known", sql`${table.type} in ('chat', 'video')`),
+    check(
+      "consultations_status_known",
+      sql`${table.status} in ('requested', 'in_progress', 'completed', 'cancelled')`,
+    ),
+    check(
+      "consultations_completed_at_set",
+      sql`(${table.status} = 'completed') = (${table.completedAt} is not null)`,
+    ),
+    index("consultations_user_id_idx").on(table.userId),
+    index("consultations_provider_id_idx").on(table.providerId),
+  ],
+);
+
+/** A patient's rating of a completed consultation: one per consultation (the unique constraint). */
+export const ratings = pgTable(
+  "ratings",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    providerId: uuid("provider_id")
+      .notNull()
+      .references(() => providers.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    consultationId: uuid("consultation_id")
+      .notNull()
+      .unique()
+      .references(() => consultations.id, { onDelete: "cascade" }),
+    stars: smallint("stars").notNull(),
+    comment: text("comment"),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+  },
+  (table) => [
+    check("ratings_stars_range", sql`${table.stars} between 1 and 5`),
+    check("ratings_comment_length", sql`char_length(${table.comment}) <= 1000`),
+    index("ratings_provider_id_idx").on(table.providerId),
+    index("ratings_user_id_idx").on(table.userId),
+  ],
 );

@@ -2,11 +2,19 @@ import { inArray, sql } from "drizzle-orm";
 import type { DbHandle } from "./client.ts";
 import { conditions, specializations, users } from "./schema.ts";
 import { SEED_CONDITIONS, SEED_DEMO_PATIENT, SEED_SPECIALIZATIONS } from "./seed-data.ts";
+import {
+  DEFAULT_PROVIDER_SEED,
+  DEMO_PROVIDER_COUNT,
+  generateProvider,
+  upsertProviders,
+} from "./seed-providers.ts";
 
 export type SeedResult = {
   /** Rows inserted or changed; 0 on a second run. */
   specializations: number;
   conditions: number;
+  /** Demo providers (seed-providers.ts) inserted or changed. */
+  providers: number;
   /** 1 when the demo patient was created, 0 when it existed already. */
   demoPatients: number;
 };
@@ -15,7 +23,8 @@ export type SeedResult = {
  * Upserts the demo catalogue by slug, in one transaction. A row is rewritten only when its content
  * differs, so a second run writes nothing (no new row versions, no churn in replicas or backups).
  * Rows that are not in the seed are left alone: an operator may have added them. The demo patient
- * (packages/contracts/src/demo.ts) is created when its e-mail is not taken.
+ * (packages/contracts/src/demo.ts) is created when its e-mail is not taken. The demo directory is
+ * DEMO_PROVIDER_COUNT generated providers (the same ones `npm run seed -- --providers N` starts with).
  */
 export async function seedDemoData(
   handle: Pick<DbHandle, "db">,
@@ -75,6 +84,11 @@ export async function seedDemoData(
       })
       .returning({ id: conditions.id });
 
+    const demoProviders = Array.from({ length: DEMO_PROVIDER_COUNT }, (_, i) =>
+      generateProvider(DEFAULT_PROVIDER_SEED, i),
+    );
+    const writtenProviders = await upsertProviders(tx, demoProviders);
+
     // An account is never rewritten: the demo patient may have changed its profile or password.
     // A real deployment gets the catalogue but never the publicly known demo account.
     const now = new Date();
@@ -89,6 +103,7 @@ export async function seedDemoData(
     return {
       specializations: writtenSpecializations.length,
       conditions: writtenConditions.length,
+      providers: writtenProviders,
       demoPatients: writtenPatients.length,
     };
   });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { careAccountRoutes } from "#api/routes/care/account.ts";
 import { careAuthRoutes } from "#api/routes/care/auth.ts";
+import { careRatingRoutes } from "#api/routes/care/rating.ts";
 
 export type CareApiOptions = { productSlug: string };
 
@@ -19,6 +20,7 @@ export const careApi: FastifyPluginAsyncZod<CareApiOptions> = async (app, { prod
   await app.register(
     async (product) => {
       await product.register(careAccountRoutes);
+      await product.register(careRatingRoutes);
     },
     { prefix: `/${productSlug}` },
   );

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { mainAuthRoutes } from "#api/routes/main/auth.ts";
+import { providerRoutes } from "#api/routes/main/provider.ts";
 import { specializationRoutes } from "#api/routes/main/specialization.ts";
 
 /**
@@ -9,4 +10,5 @@ import { specializationRoutes } from "#api/routes/main/specialization.ts";
 export const mainApi: FastifyPluginAsyncZod = async (app) => {
   await app.register(mainAuthRoutes);
   await app.register(specializationRoutes);
+  await app.register(providerRoutes);
 };
