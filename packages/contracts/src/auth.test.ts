@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  EMAIL_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+} from "./account-limits.ts";
+import {
   AUTH_ERRORS,
   completeProfileRequest,
   emailSchema,
@@ -86,5 +92,26 @@ describe("account additions", () => {
     expect(
       loginRequest.safeParse({ email: DEMO_PATIENT.email, password: DEMO_PATIENT.password }).success,
     ).toBe(true);
+  });
+});
+
+describe("account limits shared with the forms", () => {
+  it("are the limits the schemas enforce", () => {
+    const base = { email: "a@b.co", first_name: "A", last_name: "B" };
+    const withPassword = (length: number) =>
+      registerRequest.safeParse({ ...base, password: "p".repeat(length) }).success;
+    expect(withPassword(PASSWORD_MIN_LENGTH - 1)).toBe(false);
+    expect(withPassword(PASSWORD_MIN_LENGTH)).toBe(true);
+    expect(withPassword(PASSWORD_MAX_LENGTH)).toBe(true);
+    expect(withPassword(PASSWORD_MAX_LENGTH + 1)).toBe(false);
+    expect(
+      registerRequest.safeParse({
+        ...base,
+        password: "long enough",
+        first_name: "n".repeat(NAME_MAX_LENGTH + 1),
+      }).success,
+    ).toBe(false);
+    expect(emailSchema.safeParse(`${"a".repeat(EMAIL_MAX_LENGTH - 12)}@example.org`).success).toBe(true);
+    expect(emailSchema.safeParse(`${"a".repeat(EMAIL_MAX_LENGTH - 11)}@example.org`).success).toBe(false);
   });
 });

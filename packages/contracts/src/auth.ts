@@ -1,4 +1,10 @@
 import { z } from "zod";
+import {
+  EMAIL_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+} from "./account-limits.ts";
 import { dataEnvelope } from "./envelope.ts";
 import { GENDERS } from "./options.ts";
 import { CONTENT_LANGUAGES } from "./specialization.ts";
@@ -10,12 +16,7 @@ import { US_STATE_CODES } from "./us-states.ts";
  * to a message in the user's language.
  */
 
-export const PASSWORD_MIN_LENGTH = 8;
-/** Long enough for passphrases; short enough that hashing cannot be used to burn CPU. */
-export const PASSWORD_MAX_LENGTH = 128;
-export const NAME_MAX_LENGTH = 100;
-
-export const emailSchema = z.string().trim().toLowerCase().max(254).pipe(z.email());
+export const emailSchema = z.string().trim().toLowerCase().max(EMAIL_MAX_LENGTH).pipe(z.email());
 export const passwordSchema = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
 const name = z.string().trim().min(1).max(NAME_MAX_LENGTH);
 export const userIdSchema = z.uuid();

@@ -1,4 +1,9 @@
 import {
+  EMAIL_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+} from "@ambercare/contracts/account-limits";
+import {
   type InputHTMLAttributes,
   type ReactNode,
   type SelectHTMLAttributes,
@@ -126,9 +131,42 @@ export function EmailField(props: Omit<InputProps, "name" | "label" | "type">) {
       inputMode="email"
       spellCheck={false}
       autoCapitalize="none"
-      maxLength={254}
+      maxLength={EMAIL_MAX_LENGTH}
       {...props}
     />
+  );
+}
+
+/** A new password and its confirmation, as reset-password and change-password ask for them. */
+export function NewPasswordFields({
+  formId,
+  errors,
+}: {
+  formId: string;
+  errors?: { new_password?: FormMessage; confirm_password?: FormMessage };
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <PasswordField
+        formId={formId}
+        name="new_password"
+        label={t("forms.fields.newPassword")}
+        hint={t("forms.hints.password")}
+        autoComplete="new-password"
+        minLength={PASSWORD_MIN_LENGTH}
+        maxLength={PASSWORD_MAX_LENGTH}
+        error={errors?.new_password}
+      />
+      <PasswordField
+        formId={formId}
+        name="confirm_password"
+        label={t("forms.fields.confirmPassword")}
+        autoComplete="new-password"
+        maxLength={PASSWORD_MAX_LENGTH}
+        error={errors?.confirm_password}
+      />
+    </>
   );
 }
 

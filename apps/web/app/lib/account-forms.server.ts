@@ -1,8 +1,8 @@
+import { PASSWORD_MAX_LENGTH } from "@ambercare/contracts/account-limits";
 import {
   emailSchema,
   isoDateSchema,
   loginRequest,
-  PASSWORD_MAX_LENGTH,
   passwordSchema,
   profileFields,
   registerRequest,

@@ -1,3 +1,4 @@
+import { PASSWORD_MAX_LENGTH } from "@ambercare/contracts/account-limits";
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
 import { AuthPage, FormFooter } from "#app/components/auth-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
@@ -67,7 +68,7 @@ export default function LoginPage() {
           name="password"
           label={t("forms.fields.password")}
           autoComplete="current-password"
-          maxLength={128}
+          maxLength={PASSWORD_MAX_LENGTH}
           error={result?.fieldErrors.password}
         />
         <p>

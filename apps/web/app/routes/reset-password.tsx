@@ -2,7 +2,7 @@ import { resetPasswordRequest } from "@ambercare/contracts/auth";
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { AuthPage } from "#app/components/auth-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { ErrorSummary, PasswordField, StatusMessage, SubmitButton } from "#app/components/forms.tsx";
+import { ErrorSummary, NewPasswordFields, StatusMessage, SubmitButton } from "#app/components/forms.tsx";
 import { AlreadyLoggedIn } from "#app/components/page.tsx";
 import { RESET_PASSWORD_FIELDS } from "#app/lib/account-fields.ts";
 import { resetPasswordForm } from "#app/lib/account-forms.server.ts";
@@ -113,24 +113,7 @@ export default function ResetPasswordPage() {
           <ErrorSummary formId={FORM_ID} result={errors} order={RESET_PASSWORD_FIELDS} />
           <Form method="post" noValidate className="flex flex-col gap-5">
             <input type="hidden" name="token" value={token} />
-            <PasswordField
-              formId={FORM_ID}
-              name="new_password"
-              label={t("forms.fields.newPassword")}
-              hint={t("forms.hints.password")}
-              autoComplete="new-password"
-              minLength={8}
-              maxLength={128}
-              error={errors?.fieldErrors.new_password}
-            />
-            <PasswordField
-              formId={FORM_ID}
-              name="confirm_password"
-              label={t("forms.fields.confirmPassword")}
-              autoComplete="new-password"
-              maxLength={128}
-              error={errors?.fieldErrors.confirm_password}
-            />
+            <NewPasswordFields formId={FORM_ID} errors={errors?.fieldErrors} />
             <div>
               <SubmitButton pendingLabel={t("auth.resetPassword.submitting")}>
                 {t("auth.resetPassword.submit")}

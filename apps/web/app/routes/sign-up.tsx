@@ -1,3 +1,8 @@
+import {
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+} from "@ambercare/contracts/account-limits";
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
 import { AuthPage, FormFooter } from "#app/components/auth-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
@@ -108,7 +113,7 @@ export default function SignUpPage() {
           name="first_name"
           label={t("forms.fields.firstName")}
           autoComplete="given-name"
-          maxLength={100}
+          maxLength={NAME_MAX_LENGTH}
           defaultValue={result?.values.first_name}
           error={result?.fieldErrors.first_name}
         />
@@ -117,7 +122,7 @@ export default function SignUpPage() {
           name="last_name"
           label={t("forms.fields.lastName")}
           autoComplete="family-name"
-          maxLength={100}
+          maxLength={NAME_MAX_LENGTH}
           defaultValue={result?.values.last_name}
           error={result?.fieldErrors.last_name}
         />
@@ -128,8 +133,8 @@ export default function SignUpPage() {
           label={t("forms.fields.password")}
           hint={t("forms.hints.password")}
           autoComplete="new-password"
-          minLength={8}
-          maxLength={128}
+          minLength={PASSWORD_MIN_LENGTH}
+          maxLength={PASSWORD_MAX_LENGTH}
           error={result?.fieldErrors.password}
         />
         <CheckboxField

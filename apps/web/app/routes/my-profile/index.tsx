@@ -1,7 +1,14 @@
+import { PASSWORD_MAX_LENGTH } from "@ambercare/contracts/account-limits";
 import { useEffect, useRef } from "react";
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { ErrorSummary, PasswordField, StatusMessage, SubmitButton } from "#app/components/forms.tsx";
+import {
+  ErrorSummary,
+  NewPasswordFields,
+  PasswordField,
+  StatusMessage,
+  SubmitButton,
+} from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
 import { ProfileFields, profileValues } from "#app/components/profile-fields.tsx";
 import { CHANGE_PASSWORD_FIELDS, PROFILE_FIELDS, type ProfileField } from "#app/lib/account-fields.ts";
@@ -164,27 +171,10 @@ function PasswordSection() {
             name="current_password"
             label={t("forms.fields.currentPassword")}
             autoComplete="current-password"
-            maxLength={128}
+            maxLength={PASSWORD_MAX_LENGTH}
             error={errors?.fieldErrors.current_password}
           />
-          <PasswordField
-            formId={PASSWORD_FORM}
-            name="new_password"
-            label={t("forms.fields.newPassword")}
-            hint={t("forms.hints.password")}
-            autoComplete="new-password"
-            minLength={8}
-            maxLength={128}
-            error={errors?.fieldErrors.new_password}
-          />
-          <PasswordField
-            formId={PASSWORD_FORM}
-            name="confirm_password"
-            label={t("forms.fields.confirmPassword")}
-            autoComplete="new-password"
-            maxLength={128}
-            error={errors?.fieldErrors.confirm_password}
-          />
+          <NewPasswordFields formId={PASSWORD_FORM} errors={errors?.fieldErrors} />
           <div>
             <SubmitButton intent="password" pendingLabel={t("profile.changingPassword")}>
               {t("profile.changePassword")}
