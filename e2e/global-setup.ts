@@ -30,6 +30,9 @@ export default async function setup(project: TestProject) {
   const stack = await startStack({
     quiet: !process.env.E2E_VERBOSE,
     env: { PORT: String(port), API_PORT: String(apiPort), DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    // The built web app runs as in production; the API runs outside production so that journeys can
+    // move its clock (POST /dev/clock/advance: trials ending, renewals) instead of waiting days.
+    apiEnv: { NODE_ENV: "test" },
   });
   project.provide("baseUrl", stack.webUrl);
   project.provide("apiUrl", stack.apiUrl);

@@ -83,10 +83,11 @@ function prefixOutput(child, name, quiet) {
 }
 
 /**
- * Starts api then web. `env` is passed to both (PORT, API_PORT, DATA_DIR, DATABASE_URL…).
+ * Starts api then web. `env` is passed to both (PORT, API_PORT, DATA_DIR, DATABASE_URL…), `apiEnv`
+ * to the API only (the e2e suite runs it with NODE_ENV=test for its test clock).
  * Returns { webUrl, apiUrl, stop() }.
  */
-export async function startStack({ env = {}, quiet = false, nodeEnv = "production" } = {}) {
+export async function startStack({ env = {}, apiEnv = {}, quiet = false, nodeEnv = "production" } = {}) {
   const port = Number(env.PORT ?? process.env.PORT ?? 3000);
   const apiPort = Number(env.API_PORT ?? process.env.API_PORT ?? 4000);
   const childEnv = {
@@ -116,7 +117,7 @@ export async function startStack({ env = {}, quiet = false, nodeEnv = "productio
   try {
     const api = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
       cwd: API_DIR,
-      env: childEnv,
+      env: { ...childEnv, ...apiEnv },
       stdio: ["ignore", "pipe", "pipe"],
     });
     children.push(api);

@@ -20,17 +20,21 @@ import {
 } from "fastify-type-provider-zod";
 import { prepareDummyHash } from "#api/auth/passwords.ts";
 import { createKeyedHash } from "#api/auth/tokens.ts";
-import { type Clock, systemClock } from "#api/clock.ts";
-import { type ApiConfig, mailFrom, siteUrl } from "#api/config.ts";
+import { type Clock, createOffsetClock, isAdvanceable, systemClock } from "#api/clock.ts";
+import { type ApiConfig, mailFrom, siteUrl, webUrl } from "#api/config.ts";
 import { REDACT_PATHS, serializeError, serializeRequest } from "#api/logging.ts";
 import { createMailer, type Mailer } from "#api/mail/mailer.ts";
+import { createDemoPayments } from "#api/payments/demo.ts";
+import { createStripePayments } from "#api/payments/stripe.ts";
 import { registerErrorHandling } from "#api/plugins/error-handler.ts";
 import { rateLimitPlugin } from "#api/plugins/rate-limit.ts";
 import { tokenSweepPlugin } from "#api/plugins/token-sweep.ts";
 import { careApi } from "#api/routes/care/index.ts";
+import { devClockRoutes } from "#api/routes/dev-clock.ts";
 import { healthRoutes } from "#api/routes/health.ts";
 import { mainApi } from "#api/routes/main/index.ts";
 import { type AccountService, createAccountService } from "#api/services/account-service.ts";
+import { createMembershipService, type MembershipService } from "#api/services/membership-service.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -41,6 +45,8 @@ declare module "fastify" {
     mailer: Mailer;
     /** Accounts and sessions of both APIs. */
     accounts: AccountService;
+    /** Memberships, checkouts, invoices and one-time visits. */
+    membership: MembershipService;
   }
 }
 
@@ -48,6 +54,8 @@ export type AppDeps = {
   /** An open, migrated database. The caller owns it: closing the app does not close it. */
   db: DbHandle;
   clock?: Clock;
+  /** Stripe's HTTP API is reached through this (tests pass a fake); global fetch otherwise. */
+  fetch?: typeof fetch;
   /** Where log lines go (tests capture them); stdout otherwise. */
   logStream?: { write(line: string): void };
 };
@@ -97,6 +105,9 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     frameworkErrors: answerMalformedUrl,
   }).withTypeProvider<ZodTypeProvider>();
 
+  // Outside production the clock can be moved forward (POST /dev/clock/advance) to see renewals.
+  const clock = deps.clock ?? (config.NODE_ENV === "production" ? systemClock : createOffsetClock());
+
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook("onRequest", async (request, reply) => {
@@ -111,7 +122,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   });
   await app.register(rateLimitPlugin, {
     db: deps.db.db,
-    clock: deps.clock ?? systemClock,
+    clock,
     max: config.RATE_LIMIT_MAX,
   });
   await app.register(swagger, {
@@ -135,7 +146,6 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   await app.register(swaggerUi, { routePrefix: "/docs" });
 
   // 2. App services.
-  const clock = deps.clock ?? systemClock;
   app.decorate("config", config);
   app.decorate("db", deps.db);
   app.decorate("clock", clock);
@@ -169,6 +179,31 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
       keyHash: createKeyedHash(config.PUBLIC_API_TOKEN),
     }),
   );
+  const stripePrices = {
+    subscription_monthly: config.STRIPE_PRICE_MONTHLY ?? "",
+    subscription_yearly: config.STRIPE_PRICE_YEARLY ?? "",
+    ppv_chat: config.STRIPE_PRICE_PPV_CHAT ?? "",
+    ppv_video: config.STRIPE_PRICE_PPV_VIDEO ?? "",
+  };
+  app.decorate(
+    "membership",
+    createMembershipService({
+      db: deps.db.db,
+      clock,
+      payments:
+        config.PAYMENTS === "stripe"
+          ? createStripePayments({
+              secretKey: config.STRIPE_SECRET_KEY ?? "",
+              webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? "",
+              prices: stripePrices,
+              ...(deps.fetch ? { fetch: deps.fetch } : {}),
+            })
+          : createDemoPayments(),
+      webUrl: webUrl(config),
+      log: app.log,
+      stripePrices,
+    }),
+  );
   app.decorateRequest("auth", null);
   app.addHook("onReady", prepareDummyHash);
   await app.register(tokenSweepPlugin, { db: deps.db.db, clock });
@@ -177,7 +212,13 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   // 3. Routes.
   await app.register(healthRoutes);
   await app.register(mainApi, { prefix: "/api/v1" });
-  await app.register(careApi, { productSlug: config.PRODUCT_SLUG });
+  await app.register(careApi, {
+    productSlug: config.PRODUCT_SLUG,
+    stripeWebhookSecret: config.PAYMENTS === "stripe" ? config.STRIPE_WEBHOOK_SECRET : undefined,
+  });
+  if (config.NODE_ENV !== "production" && isAdvanceable(clock)) {
+    await app.register(devClockRoutes, { clock });
+  }
 
   return app;
 }

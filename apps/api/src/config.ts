@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   apiBaseUrls,
+  EnvError,
   parseEnv,
   resolveServiceSecrets,
   type ServiceSecrets,
@@ -25,7 +26,30 @@ export const apiEnvSchema = sharedEnvSchema.extend({
    * except in production on PostgreSQL, where a publicly known password must never exist.
    */
   SEED_DEMO_PATIENT: z.stringbool().optional(),
+  /**
+   * Where the web app is, for checkout pages and return links; default PUBLIC_URL, else
+   * http://localhost:PORT (the web server's port).
+   */
+  WEB_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** demo: the in-app checkout page and test cards (offline); stripe: Stripe Checkout and webhooks. */
+  PAYMENTS: z.enum(["demo", "stripe"]).default("demo"),
+  STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
+  STRIPE_PRICE_MONTHLY: z.string().trim().min(1).optional(),
+  STRIPE_PRICE_YEARLY: z.string().trim().min(1).optional(),
+  STRIPE_PRICE_PPV_CHAT: z.string().trim().min(1).optional(),
+  STRIPE_PRICE_PPV_VIDEO: z.string().trim().min(1).optional(),
 });
+
+/** With PAYMENTS=stripe, every one of these must be set. */
+export const STRIPE_VARIABLES = [
+  "STRIPE_SECRET_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+  "STRIPE_PRICE_MONTHLY",
+  "STRIPE_PRICE_YEARLY",
+  "STRIPE_PRICE_PPV_CHAT",
+  "STRIPE_PRICE_PPV_VIDEO",
+] as const;
 
 export type ApiEnv = z.infer<typeof apiEnvSchema>;
 
@@ -51,6 +75,10 @@ export function loadConfig(
   options: { root?: string } = {},
 ): ApiConfig {
   const parsed = parseEnv(apiEnvSchema, env);
+  if (parsed.PAYMENTS === "stripe") {
+    const missing = STRIPE_VARIABLES.filter((name) => parsed[name] === undefined);
+    if (missing.length > 0) throw new EnvError(`PAYMENTS=stripe needs ${missing.join(", ")}`);
+  }
   // The API runs with its own folder as cwd (npm workspaces, scripts/lib/stack.mjs), so a
   // cwd-relative DATA_DIR would split the data between the API, the web and `npm run seed`.
   const withDataDir = { ...parsed, DATA_DIR: resolve(options.root ?? REPOSITORY_ROOT, parsed.DATA_DIR) };
@@ -75,4 +103,9 @@ export function seedsDemoPatient(
   config: Pick<ApiConfig, "SEED_DEMO_PATIENT" | "NODE_ENV" | "DATABASE_URL">,
 ): boolean {
   return config.SEED_DEMO_PATIENT ?? !(config.NODE_ENV === "production" && config.DATABASE_URL !== undefined);
+}
+
+/** The web app's origin for checkout pages and return links. No trailing slash. */
+export function webUrl(config: Pick<ApiConfig, "WEB_URL" | "PUBLIC_URL" | "PORT">): string {
+  return config.WEB_URL?.replace(/\/+$/, "") ?? siteUrl(config);
 }

@@ -11,6 +11,9 @@ export type AppErrorCode =
   | "NOT_FOUND"
   | "CONFLICT"
   | "RATE_LIMITED"
+  | "GONE"
+  | "PAYMENT_DECLINED"
+  | "PAYMENT_PROVIDER_UNAVAILABLE"
   | "DATABASE_UNAVAILABLE";
 
 export type AppErrorOptions = ErrorOptions & {

@@ -13,6 +13,8 @@ import { ensureServiceAccount } from "#api/services/service-account.ts";
  */
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/** How often due renewals, retries and endings are looked for (every instance may; each is locked). */
+const RENEWAL_INTERVAL_MS = 60_000;
 
 function fail(message: string): never {
   console.error(message);
@@ -58,10 +60,16 @@ try {
   fail(`API failed to start: ${error instanceof Error ? error.message : String(error)}`);
 }
 
+const renewals = setInterval(() => {
+  app?.membership.runDue().catch((error: unknown) => app?.log.error({ err: error }, "renewal run failed"));
+}, RENEWAL_INTERVAL_MS);
+renewals.unref();
+
 let stopping = false;
 async function shutdown(signal: NodeJS.Signals): Promise<void> {
   if (stopping) return;
   stopping = true;
+  clearInterval(renewals);
   app?.log.info(`${signal} received, shutting down`);
   // If a connection refuses to drain, leave anyway rather than hang the deploy.
   setTimeout(() => {

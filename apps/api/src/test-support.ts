@@ -63,6 +63,8 @@ export async function createTestApp(
     env?: Record<string, string>;
     seed?: boolean;
     clock?: Clock;
+    /** Stands in for Stripe's HTTP API (PAYMENTS=stripe). */
+    fetch?: typeof fetch;
     logStream?: { write(line: string): void };
     db?: TestDb;
     /** Replace the handle the app sees (e.g. one whose ping fails). */
@@ -81,6 +83,7 @@ export async function createTestApp(
   const app = await buildApp(config, {
     db: options.wrapDb ? options.wrapDb(db) : db,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   return {

@@ -14,11 +14,12 @@ import { PlatformClient } from "#app/components/platform-client.tsx";
 import { getPublicEnv, isSecureRequest } from "#app/lib/env.server.ts";
 import { createI18n, DEFAULT_LOCALE, I18nProvider } from "#app/lib/i18n.tsx";
 import { chooseLocale, getTranslations } from "#app/lib/locale.server.ts";
+import { sessionSubscription } from "#app/lib/membership.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { useNonce } from "#app/lib/nonce.ts";
 import { type RootData, useRootData } from "#app/lib/root-data.ts";
 import { siteUrl } from "#app/lib/seo.server.ts";
-import { isLoggedIn } from "#app/lib/session.server.ts";
+import { getUser, headersWithCookies } from "#app/lib/session.server.ts";
 // Only the error texts ship in the bundle, for the rare page whose root loader failed.
 import { errors as fallbackErrors } from "#app/locales/en.json";
 import type { Route } from "./+types/root";
@@ -34,15 +35,19 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { locale, setCookie } = chooseLocale(request, { secure: isSecureRequest(request) });
+  const user = getUser(request);
+  // The subscription flags of spec §3: looked up once per session, then read from the cookies.
+  const subscription = await sessionSubscription(request, user);
   const body: RootData = {
     locale,
     translations: getTranslations(locale),
     env: getPublicEnv(),
-    user: { isLoggedIn: isLoggedIn(request) },
+    user: { isLoggedIn: user !== null, isSubscribed: subscription.flags?.isSubscribed ?? null },
     siteUrl: siteUrl(request),
     buildId: context.buildId ?? null,
   };
-  return data(body, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
+  const cookies = [...(setCookie ? [setCookie] : []), ...subscription.cookies];
+  return data(body, cookies.length > 0 ? { headers: headersWithCookies(cookies) } : undefined);
 }
 
 /** Paths whose visit can change the session: the header's logged-in state is read again there. */

@@ -45,8 +45,11 @@ export default [
     ),
     route("logout", "routes/logout.tsx"),
     route("cancel-subscription", "routes/cancel-subscription.tsx"),
+    // The demo payment provider's hosted checkout (issue "Membership and billing"); not a spec §2 page.
+    route("checkout/:checkoutId", "routes/checkout/checkout.tsx"),
     route("my-profile", "routes/my-profile/index.tsx"),
     route("my-profile/billing-history", "routes/my-profile/billing-history.tsx"),
+    route("my-profile/billing-history/:invoiceId", "routes/my-profile/billing-history/receipt.tsx"),
     route("my-profile/consultations", "routes/my-profile/consultations.tsx"),
     route("my-profile/manage-subscription", "routes/my-profile/manage-subscription.tsx"),
     route("my-profile/medical-records", "routes/my-profile/medical-records.tsx"),

@@ -44,9 +44,14 @@ describe("database", () => {
     );
     expect(tables.rows.map((row) => row.table_name)).toEqual([
       "access_tokens",
+      "cancel_feedback",
+      "checkouts",
       "conditions",
       "consultations",
+      "invoices",
       "password_reset_tokens",
+      "payments",
+      "processed_webhook_events",
       "provider_conditions",
       "provider_licenses",
       "provider_specializations",
@@ -54,7 +59,10 @@ describe("database", () => {
       "rate_limit_buckets",
       "ratings",
       "specializations",
+      "subscription_history",
+      "subscriptions",
       "users",
+      "visit_credits",
     ]);
     const applied = await handle.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
     expect(applied.rows[0]?.n).toBeGreaterThanOrEqual(1);

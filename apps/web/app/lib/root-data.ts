@@ -10,8 +10,11 @@ export type RootData = {
   /** The active language's strings only. */
   translations: Translations;
   env: PublicEnv;
-  /** Whether the visitor is fully logged in (spec §4); no token ever reaches the browser. */
-  user: { isLoggedIn: boolean };
+  /**
+   * Whether the visitor is fully logged in (spec §4); no token ever reaches the browser.
+   * `isSubscribed`: the session's subscription flag (spec §3), null when unknown or logged out.
+   */
+  user: { isLoggedIn: boolean; isSubscribed?: boolean | null };
   /** The site's public origin (PUBLIC_URL or the request's): canonical and hreflang URLs. */
   siteUrl?: string;
   /** The build this page was rendered by (server.mjs): the latest-build poller compares with it. */

@@ -52,8 +52,8 @@ describe("the route table", () => {
     }
   });
 
-  it("lists the 48 routes of spec §2 with their flags", () => {
-    expect(ROUTE_PATHS).toHaveLength(48);
+  it("lists the 48 routes of spec §2, the receipt and the hosted checkout, with their flags", () => {
+    expect(ROUTE_PATHS).toHaveLength(50);
     const flagged = (flag: "requiresAuthentication" | "notAuthenticated") =>
       ROUTE_PATHS.filter(
         (path) => ROUTE_ACCESS[path][flag as keyof (typeof ROUTE_ACCESS)[typeof path]],
@@ -61,9 +61,11 @@ describe("the route table", () => {
     expect(flagged("requiresAuthentication")).toEqual(
       [
         "/cancel-subscription",
+        "/checkout/:checkoutId",
         "/consultation/form",
         "/my-profile",
         "/my-profile/billing-history",
+        "/my-profile/billing-history/:invoiceId",
         "/my-profile/consultations",
         "/my-profile/manage-subscription",
         "/my-profile/medical-records",
@@ -91,12 +93,25 @@ const LOGGED_IN = "isLoggedIn=true; fltAccessToken=care-token; accessToken=main-
 
 /**
  * Protected loaders verify the session with `GET /api/auth/me` (session.server.ts requireUser): a
- * local server plays the API and accepts the logged-in visitor's token. The route modules read
- * API_URL when they first load, below.
+ * local server plays the API and accepts the logged-in visitor's token. The membership pages also
+ * ask the care API (same server here): no membership, no invoices, and no checkout or invoice by the
+ * test's id. The route modules read API_URL when they first load, below.
  */
+const CARE_ANSWERS: Record<string, { status: number; body: unknown }> = {
+  "/ambercare/get-subscription/9": { status: 200, body: { data: null } },
+  "/ambercare/invoices": { status: 200, body: { data: [] } },
+  "/ambercare/checkout/some-page": { status: 404, body: { error: "This checkout does not exist." } },
+  "/ambercare/invoices/some-page": { status: 404, body: { error: "This invoice does not exist." } },
+};
+
 let api: Server;
 beforeAll(async () => {
   api = createServer((req, res) => {
+    const care = CARE_ANSWERS[req.url ?? ""];
+    if (care && req.headers.authorization === "Bearer care-token") {
+      res.writeHead(care.status, { "Content-Type": "application/json" }).end(JSON.stringify(care.body));
+      return;
+    }
     const ok = req.url === "/api/v1/api/auth/me" && req.headers.authorization === "Bearer main-token";
     const body = ok
       ? {
@@ -132,7 +147,7 @@ afterAll(() => {
 });
 
 function concrete(path: string): string {
-  return path.replace(":page", "some-page");
+  return path.replace(/:\w+/, "some-page");
 }
 
 async function runLoader(route: Flat, cookie?: string): Promise<{ value?: unknown; thrown?: unknown }> {
@@ -148,7 +163,13 @@ async function runLoader(route: Flat, cookie?: string): Promise<{ value?: unknow
     headers: cookie ? { Cookie: cookie } : {},
   });
   try {
-    return { value: await module.loader({ request, params: { page: "some-page" }, context: {} }) };
+    return {
+      value: await module.loader({
+        request,
+        params: { page: "some-page", checkoutId: "some-page", invoiceId: "some-page" },
+        context: {},
+      }),
+    };
   } catch (thrown) {
     return { thrown };
   }
@@ -185,6 +206,12 @@ describe("every route's loader enforces its entry", () => {
     if (route.path === "/logout") {
       expect(redirectOf(anonymous.thrown)).toBe("/login");
       expect(redirectOf(loggedIn.thrown)).toBe("/login");
+      return;
+    }
+    if (route.path === "/checkout/:checkoutId" || route.path === "/my-profile/billing-history/:invoiceId") {
+      // No such checkout or invoice: login first, then a 404 (never someone else's record).
+      expect(redirectOf(anonymous.thrown)).toBe(`/login?redirectTo=${back}`);
+      expect(statusOf(loggedIn.thrown)).toBe(404);
       return;
     }
     if (route.path === "/careers/:page") {

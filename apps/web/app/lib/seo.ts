@@ -79,6 +79,9 @@ export const ROUTE_SEO = Object.freeze({
   // Inside My profile: reached from its navigation.
   "/cancel-subscription": page("cancelSubscription", null, false),
   "/my-profile/billing-history": page("billingHistory", null, false),
+  "/my-profile/billing-history/:invoiceId": page("receipt", null, false),
+  // The demo payment provider's hosted checkout: a step of a flow.
+  "/checkout/:checkoutId": page("checkout", null, false),
   "/my-profile/consultations": page("consultations", null, false),
   "/my-profile/manage-subscription": page("manageSubscription", null, false),
   "/my-profile/medical-records": page("medicalRecords", null, false),

@@ -1,5 +1,10 @@
+import { TRIAL_DAYS } from "@ambercare/contracts/membership-constants";
+import { useActionData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { FeaturePage } from "#app/components/page.tsx";
+import { BenefitsList, StartMembershipForm } from "#app/components/membership.tsx";
+import { PageHeading } from "#app/components/page.tsx";
+import { useTranslation } from "#app/lib/i18n.tsx";
+import { startMembership } from "#app/lib/membership-actions.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/membership-trial";
@@ -9,10 +14,53 @@ export async function loader({ request }: Route.LoaderArgs) {
   return null;
 }
 
+/** Start the trial: the membership checkout, which charges nothing until the trial ends. */
+export async function action({ request }: Route.ActionArgs) {
+  const { user } = await requireRouteAccess(request, "/membership-trial");
+  return startMembership(request, user, await request.formData());
+}
+
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "membershipTrial");
 
+const STEPS = ["choose", "card", "trial", "charge"] as const;
+
 export default function MembershipTrialPage() {
-  return <FeaturePage page="membershipTrial" />;
+  const { t } = useTranslation();
+  const result = useActionData<typeof action>();
+  return (
+    <div className="page-container grid gap-10 py-10 tablet:py-14 laptop:grid-cols-2">
+      <div>
+        <PageHeading page="membershipTrial" />
+        <section aria-labelledby="trial-how" className="mt-8">
+          <h2 id="trial-how" className="font-bold text-2xl text-ink">
+            {t("membership.trial.howHeading")}
+          </h2>
+          <ol className="mt-4 flex list-decimal flex-col gap-2 pl-6 text-ink">
+            {STEPS.map((step) => (
+              <li key={step}>{t(`membership.trial.steps.${step}`, { days: TRIAL_DAYS })}</li>
+            ))}
+          </ol>
+          <p className="mt-4 text-ink">{t("membership.trial.once")}</p>
+        </section>
+        <section aria-labelledby="trial-benefits" className="mt-8">
+          <h2 id="trial-benefits" className="font-bold text-2xl text-ink">
+            {t("membership.benefitsHeading")}
+          </h2>
+          <BenefitsList className="mt-4" />
+        </section>
+      </div>
+      <section aria-labelledby="trial-start" className="rounded-lg border-2 border-border p-6">
+        <h2 id="trial-start" className="font-bold text-2xl text-ink">
+          {t("membership.trial.startHeading", { days: TRIAL_DAYS })}
+        </h2>
+        <StartMembershipForm
+          result={result}
+          formId="start-trial"
+          submitLabel={t("membership.trial.start", { days: TRIAL_DAYS })}
+        />
+      </section>
+    </div>
+  );
 }
 
 export function ErrorBoundary() {

@@ -17,6 +17,8 @@ export const NEVER_CACHED_PREFIXES = Object.freeze([
   "/my-profile",
   "/consultation",
   "/cancel-subscription",
+  // The demo payment provider's hosted checkout: card forms are never kept.
+  "/checkout",
   "/login",
   "/sign-up",
   "/reset-password",

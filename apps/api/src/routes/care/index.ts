@@ -1,16 +1,25 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { careAccountRoutes } from "#api/routes/care/account.ts";
 import { careAuthRoutes } from "#api/routes/care/auth.ts";
+import { careMembershipRoutes } from "#api/routes/care/membership.ts";
 import { careRatingRoutes } from "#api/routes/care/rating.ts";
+import { careStripeWebhookRoutes } from "#api/routes/care/stripe-webhook.ts";
 
-export type CareApiOptions = { productSlug: string };
+export type CareApiOptions = {
+  productSlug: string;
+  /** Set with PAYMENTS=stripe: the webhook endpoint exists only then. */
+  stripeWebhookSecret?: string | undefined;
+};
 
 /**
  * The care API (spec §7 "Second API"), mounted at the root: `/auth/…` and `/${PRODUCT_SLUG}/…`.
  * Each endpoint registers into one of the two encapsulated scopes below so that its hooks (bearer
  * checks) stay inside it.
  */
-export const careApi: FastifyPluginAsyncZod<CareApiOptions> = async (app, { productSlug }) => {
+export const careApi: FastifyPluginAsyncZod<CareApiOptions> = async (
+  app,
+  { productSlug, stripeWebhookSecret },
+) => {
   await app.register(
     async (auth) => {
       await auth.register(careAuthRoutes, { productSlug });
@@ -21,6 +30,10 @@ export const careApi: FastifyPluginAsyncZod<CareApiOptions> = async (app, { prod
     async (product) => {
       await product.register(careAccountRoutes);
       await product.register(careRatingRoutes);
+      await product.register(careMembershipRoutes);
+      if (stripeWebhookSecret) {
+        await product.register(careStripeWebhookRoutes, { webhookSecret: stripeWebhookSecret });
+      }
     },
     { prefix: `/${productSlug}` },
   );

@@ -1,4 +1,5 @@
 import { Outlet } from "react-router";
+import { NotSubscribedPopup } from "#app/components/not-subscribed-popup.tsx";
 import { SiteFooter } from "#app/components/site-footer.tsx";
 import { SiteHeader } from "#app/components/site-header.tsx";
 import { useTranslation } from "#app/lib/i18n.tsx";
@@ -16,6 +17,7 @@ export default function MainLayout() {
         <Outlet />
       </main>
       <SiteFooter />
+      <NotSubscribedPopup />
     </div>
   );
 }

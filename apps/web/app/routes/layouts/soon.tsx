@@ -1,6 +1,7 @@
 import { Outlet } from "react-router";
 import { LanguageSwitch } from "#app/components/language-switch.tsx";
 import { Logo } from "#app/components/logo.tsx";
+import { NotSubscribedPopup } from "#app/components/not-subscribed-popup.tsx";
 import { ProgressBar } from "#app/components/progress-bar.tsx";
 import { SlimFooter } from "#app/components/site-footer.tsx";
 import { useTranslation } from "#app/lib/i18n.tsx";
@@ -24,6 +25,7 @@ export default function SoonLayout() {
         <Outlet />
       </main>
       <SlimFooter />
+      <NotSubscribedPopup />
     </div>
   );
 }

@@ -1,18 +1,122 @@
+import { Link, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { ErrorSummary } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
+import { isApiError } from "#app/lib/api-client.server.ts";
+import { formatAmount, formatDate } from "#app/lib/billing-format.ts";
+import { formError } from "#app/lib/forms.ts";
+import { useTranslation } from "#app/lib/i18n.tsx";
+import { listInvoices, membershipFailure } from "#app/lib/membership.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/billing-history";
 
+/** The patient's invoices, newest first (the API's order), each with a printable receipt. */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/my-profile/billing-history");
-  return null;
+  const { user } = await requireRouteAccess(request, "/my-profile/billing-history");
+  try {
+    return { invoices: await listInvoices(request, user), lookupError: null };
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return { invoices: [], lookupError: membershipFailure(error).message };
+  }
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "billingHistory");
 
+function ReceiptLink({ id, number, className = "" }: { id: string; number: string; className?: string }) {
+  const { t } = useTranslation();
+  return (
+    <Link
+      to={`/my-profile/billing-history/${encodeURIComponent(id)}`}
+      className={`link ${className}`}
+      aria-label={t("billing.history.receiptLabel", { number })}
+    >
+      {t("billing.history.receipt")}
+    </Link>
+  );
+}
+
 export default function BillingHistoryPage() {
-  return <AccountPage page="billingHistory" />;
+  const { t, i18n } = useTranslation();
+  const { invoices, lookupError } = useLoaderData<typeof loader>();
+  return (
+    <AccountPage page="billingHistory">
+      <div className="mt-8">
+        {lookupError ? (
+          <ErrorSummary formId="billing" result={formError({}, {}, lookupError)} order={[] as const} />
+        ) : invoices.length === 0 ? (
+          <p className="text-ink">
+            {t("billing.history.empty")}{" "}
+            <Link to="/pricing-options" className="link">
+              {t("billing.history.pricingLink")}
+            </Link>
+          </p>
+        ) : (
+          <>
+            {/* Phones: one card per invoice; wider screens: a table to compare them. */}
+            <ul aria-label={t("billing.history.caption")} className="flex flex-col gap-4 tablet:hidden">
+              {invoices.map((invoice) => (
+                <li key={invoice.id} className="rounded-lg border-2 border-border p-4 text-ink">
+                  <p className="font-semibold">{t(`billing.plans.${invoice.plan}`)}</p>
+                  <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+                    <dt className="text-ink-muted">{t("billing.history.columns.date")}</dt>
+                    <dd>{formatDate(invoice.issued_at, i18n.language)}</dd>
+                    <dt className="text-ink-muted">{t("billing.history.columns.number")}</dt>
+                    <dd className="font-mono">{invoice.number}</dd>
+                    <dt className="text-ink-muted">{t("billing.history.columns.amount")}</dt>
+                    <dd>{formatAmount(invoice.amount_cents)}</dd>
+                    <dt className="text-ink-muted">{t("billing.history.columns.status")}</dt>
+                    <dd>{t(`billing.invoiceStatus.${invoice.status}`)}</dd>
+                  </dl>
+                  <ReceiptLink id={invoice.id} number={invoice.number} className="mt-3 inline-block" />
+                </li>
+              ))}
+            </ul>
+            <table className="hidden w-full border-collapse text-left text-ink tablet:table">
+              <caption className="mb-3 text-left text-ink-muted">{t("billing.history.caption")}</caption>
+              <thead>
+                <tr className="border-border border-b-2">
+                  <th scope="col" className="py-2 pr-4">
+                    {t("billing.history.columns.date")}
+                  </th>
+                  <th scope="col" className="py-2 pr-4">
+                    {t("billing.history.columns.number")}
+                  </th>
+                  <th scope="col" className="py-2 pr-4">
+                    {t("billing.history.columns.description")}
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    {t("billing.history.columns.amount")}
+                  </th>
+                  <th scope="col" className="py-2 pr-4">
+                    {t("billing.history.columns.status")}
+                  </th>
+                  <th scope="col" className="py-2">
+                    {t("billing.history.columns.receipt")}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {invoices.map((invoice) => (
+                  <tr key={invoice.id} className="border-border border-b">
+                    <td className="py-2 pr-4">{formatDate(invoice.issued_at, i18n.language)}</td>
+                    <td className="py-2 pr-4 font-mono">{invoice.number}</td>
+                    <td className="py-2 pr-4">{t(`billing.plans.${invoice.plan}`)}</td>
+                    <td className="py-2 pr-4 text-right">{formatAmount(invoice.amount_cents)}</td>
+                    <td className="py-2 pr-4">{t(`billing.invoiceStatus.${invoice.status}`)}</td>
+                    <td className="py-2">
+                      <ReceiptLink id={invoice.id} number={invoice.number} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+      </div>
+    </AccountPage>
+  );
 }
 
 export function ErrorBoundary() {

@@ -1,0 +1,419 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type Account, login, newAccount, signUp, waitForHydration, waitForPath } from "./auth-helpers.ts";
+import { expectNoAxeViolations, launchBrowser, openPage } from "./browser.ts";
+
+/**
+ * Issue 5's journeys in Chromium against the running web server and API (demo payments): start a
+ * trial with the success test card, see it in Manage subscription, cancel with feedback, resume, move
+ * the API's clock past the trial and find the first invoice and its receipt; a declined card; a
+ * one-time video visit; the not-subscribed popup. Every page is checked with axe at 1280 and 320 px.
+ *
+ * The API's clock only moves forward and is shared by every e2e file: the journey that moves it runs
+ * last here, and later files start their own sessions after it (tokens are issued and checked by the
+ * same clock, so fresh sessions are unaffected).
+ */
+
+/** Spec §4 / §9 and issue 5, written out here so the journeys check the app against them. */
+const NOT_SUBSCRIBED_POPUP_DELAY_MS = 5_000;
+const TRIAL_DAYS = 7;
+const INSUFFICIENT_FUNDS_CARD = "4000 0000 0000 9995";
+
+const baseUrl = inject("baseUrl");
+const apiUrl = inject("apiUrl");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The browser reports each refused form (a 400 or a declined card's 402) as a failed resource. */
+function unexpected(errors: string[]): string[] {
+  return errors.filter(
+    (e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e),
+  );
+}
+
+/** axe at desktop width and at 320 px, where nothing may stick out sideways either. */
+async function expectAccessible(page: Page): Promise<void> {
+  await expectNoAxeViolations(page);
+  await page.setViewportSize({ width: 320, height: 700 });
+  try {
+    await expectNoAxeViolations(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `horizontal overflow on ${page.url()} at 320 px`).toBeLessThanOrEqual(0);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+}
+
+type Card = { number: string; expiry?: string; cvc?: string; name?: string };
+
+async function fillCard(page: Page, card: Card): Promise<void> {
+  await page.getByLabel("Card number").fill(card.number);
+  await page.getByLabel("Expiry date").fill(card.expiry ?? "12/34");
+  await page.getByLabel("Security code (CVC)").fill(card.cvc ?? "123");
+  await page.getByLabel("Name on card").fill(card.name ?? "Jane Tester");
+}
+
+/** On /checkout/{id}: the checkout's heading, test-mode banner and order summary. */
+async function expectCheckoutPage(page: Page, due: string): Promise<void> {
+  await page.waitForURL((url) => /^\/checkout\/[\w-]+$/.test(url.pathname));
+  await page.getByRole("heading", { level: 1, name: "Checkout" }).waitFor();
+  expect(await page.title()).toBe("Checkout | Ambercare");
+  const banner = page.getByRole("complementary", { name: "Test mode" });
+  for (const number of ["4242 4242 4242 4242", "4000 0000 0000 0002", "4000 0000 0000 9995"]) {
+    expect(await banner.getByText(number).count(), number).toBe(1);
+  }
+  const summary = page.getByRole("region", { name: "Your order" });
+  expect(await summary.getByText("Due today").count()).toBe(1);
+  expect(await summary.locator("dd").last().textContent()).toBe(due);
+}
+
+async function errorSummary(page: Page) {
+  const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
+  await summary.waitFor();
+  return summary;
+}
+
+async function subscriptionStatus(page: Page): Promise<string> {
+  await page.getByRole("heading", { level: 1, name: "Manage subscription" }).waitFor();
+  return (await page.getByTestId("subscription-status").textContent()) ?? "";
+}
+
+/**
+ * Journeys about something else start with the not-subscribed popup dismissed (as its "Not now"
+ * would leave it), so that a slow machine cannot put it over the page they are using.
+ */
+async function dismissPopupBeforehand(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    sessionStorage.setItem("ambercare.notSubscribedPopup.dismissed", "true");
+  });
+}
+
+/** A new patient, logged in (sign-up ends on /almost-there). */
+async function newPatient(page: Page): Promise<Account> {
+  const account = newAccount();
+  await signUp(page, baseUrl, account);
+  return account;
+}
+
+async function advanceApiClock(seconds: number): Promise<void> {
+  const response = await fetch(`${apiUrl}/dev/clock/advance`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ seconds }),
+  });
+  expect(response.status, "POST /dev/clock/advance (the API must run outside production)").toBe(200);
+}
+
+describe("membership pages for every visitor", () => {
+  it("shows both plans and both one-time visits with their prices", async () => {
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      await page.goto(`${baseUrl}/pricing-options`);
+      const main = page.getByRole("main");
+      for (const text of ["$9", "$108", "$29", "$49", "Chat visit", "Video visit"]) {
+        expect(await main.getByText(text, { exact: false }).count(), text).toBeGreaterThan(0);
+      }
+      expect(await main.getByText("$9 a month, billed $108 once a year").count()).toBe(1);
+      expect(await main.getByRole("link", { name: "Frequently asked questions" }).count()).toBe(1);
+      await expectAccessible(page);
+
+      await page.goto(`${baseUrl}/membership`);
+      expect(await page.getByText("$9 a month, billed $108 once a year").count()).toBe(1);
+      await expectAccessible(page);
+      await page.goto(`${baseUrl}/membership-trial`);
+      expect(await page.getByRole("heading", { name: "How the free trial works" }).count()).toBe(1);
+      await expectAccessible(page);
+      await page.goto(`${baseUrl}/thank-you-for-subscribing`);
+      await expectAccessible(page);
+      await page.goto(`${baseUrl}/thank-you-for-ordering`);
+      expect(await page.getByRole("main").getByRole("link", { name: "Request a consultation" }).count()).toBe(
+        1,
+      );
+      await expectAccessible(page);
+
+      // In Bulgarian too.
+      await page.goto(`${baseUrl}/membership?lang=bg`);
+      expect(await page.getByRole("heading", { name: "Станете член" }).count()).toBe(1);
+      expect(await page.getByText("$9 на месец, плащане $108 веднъж годишно").count()).toBe(1);
+      await expectAccessible(page);
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("sends an anonymous visitor who buys a visit to log in first, and back", async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await page.goto(`${baseUrl}/one-time-visit`);
+      await expectAccessible(page);
+      await page.getByRole("button", { name: "Buy a video visit for $49" }).click();
+      await waitForPath(page, "/login");
+      expect(new URL(page.url()).searchParams.get("redirectTo")).toBe("/one-time-visit");
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("payments that fail, one-time visits and the popup", () => {
+  it("explains a declined card, keeps what was typed, and starts no membership", async () => {
+    const { context, page, consoleErrors } = await openPage(browser);
+    await dismissPopupBeforehand(context);
+    try {
+      await newPatient(page);
+      await page.goto(`${baseUrl}/membership`);
+      await waitForHydration(page);
+      await page.getByLabel(/^Yearly/).check();
+      await page.getByRole("button", { name: "Continue to checkout" }).click();
+      await expectCheckoutPage(page, "$0");
+      expect(await page.getByText(`Free for ${TRIAL_DAYS} days. Then $108`).count()).toBe(1);
+      await waitForHydration(page);
+      await expectAccessible(page);
+
+      // Nothing filled in: every field says what it needs, and the summary takes focus.
+      await page.getByRole("button", { name: "Start free trial" }).click();
+      const summary = await errorSummary(page);
+      expect(await summary.getByRole("link").allTextContents()).toEqual([
+        "Enter your card number.",
+        "Enter the expiry date.",
+        "Enter the security code.",
+        "Enter the name on the card.",
+      ]);
+      await expectAccessible(page);
+
+      await fillCard(page, { number: "4000 0000 0000 0002", name: "Declined Tester" });
+      await page.getByRole("button", { name: "Start free trial" }).click();
+      const declined = page.getByRole("alert").filter({ hasText: "Your card was declined." });
+      await declined.waitFor();
+      expect(new URL(page.url()).pathname).toMatch(/^\/checkout\//);
+      // Kept in the page, never sent back by the server: the number stays where it was typed.
+      expect(await page.getByLabel("Card number").inputValue()).toBe("4000 0000 0000 0002");
+      expect(await page.getByLabel("Name on card").inputValue()).toBe("Declined Tester");
+      expect(await page.getByLabel("Expiry date").inputValue()).toBe("12/34");
+      await expectAccessible(page);
+
+      await page.getByLabel("Card number").fill(INSUFFICIENT_FUNDS_CARD);
+      await page.getByRole("button", { name: "Start free trial" }).click();
+      await page.getByRole("alert").filter({ hasText: "Your card has insufficient funds." }).waitFor();
+
+      await page.goto(`${baseUrl}/my-profile/manage-subscription`);
+      await page.getByRole("heading", { name: "You have no membership yet" }).waitFor();
+      expect(await page.getByTestId("subscription-status").count()).toBe(0);
+      expect(unexpected(consoleErrors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("sells a one-time video visit and lands on /thank-you-for-ordering", async () => {
+    const { context, page, consoleErrors } = await openPage(browser);
+    await dismissPopupBeforehand(context);
+    try {
+      await newPatient(page);
+      await page.goto(`${baseUrl}/one-time-visit`);
+      await page.getByRole("button", { name: "Buy a video visit for $49" }).click();
+      await expectCheckoutPage(page, "$49");
+      await fillCard(page, { number: "4242 4242 4242 4242" });
+      await page.getByRole("button", { name: "Pay $49" }).click();
+      await waitForPath(page, "/thank-you-for-ordering");
+      await page.getByRole("heading", { level: 1, name: "Thank you for your order" }).waitFor();
+      await expectAccessible(page);
+
+      await page.goto(`${baseUrl}/my-profile/billing-history`);
+      const row = page.getByRole("row").filter({ hasText: "One-time video visit" });
+      expect(await row.count()).toBe(1);
+      expect(await row.getByText("$49").count()).toBe(1);
+      expect(await row.getByText("Paid").count()).toBe(1);
+      await expectAccessible(page);
+      expect(unexpected(consoleErrors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("takes a payment without JavaScript, asking again for the card number after a decline", async () => {
+    const context = await browser.newContext({
+      javaScriptEnabled: false,
+      viewport: { width: 1280, height: 900 },
+    });
+    const page = await context.newPage();
+    try {
+      await newPatient(page);
+      await page.goto(`${baseUrl}/one-time-visit`);
+      await page.getByRole("button", { name: "Buy a chat visit for $29" }).click();
+      await expectCheckoutPage(page, "$29");
+      await fillCard(page, { number: "4000 0000 0000 0002", name: "No Script" });
+      await page.getByRole("button", { name: "Pay $29" }).click();
+      await page.getByRole("alert").filter({ hasText: "Your card was declined." }).waitFor();
+      // The server never sends the number back: the field is empty and says why.
+      expect(await page.getByLabel("Card number").inputValue()).toBe("");
+      expect(await page.getByText("the card number is not kept: please enter it again").count()).toBe(1);
+      expect(await page.getByLabel("Card number").getAttribute("value")).toBeNull();
+      expect(await page.getByLabel("Security code (CVC)").getAttribute("value")).toBeNull();
+      expect(await page.getByLabel("Name on card").inputValue()).toBe("No Script");
+      await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+      await page.getByLabel("Security code (CVC)").fill("123");
+      await page.getByRole("button", { name: "Pay $29" }).click();
+      await waitForPath(page, "/thank-you-for-ordering");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("offers a membership 5 s after arriving on / to a non-member, and not on /my-profile", async () => {
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      await newPatient(page);
+      const popup = page.getByRole("dialog", { name: "Get care whenever you need it" });
+
+      // Excluded: nothing appears on My profile, however long the patient stays.
+      await page.goto(`${baseUrl}/my-profile`);
+      await waitForHydration(page);
+      await page.waitForTimeout(NOT_SUBSCRIBED_POPUP_DELAY_MS + 1_500);
+      expect(await popup.isVisible()).toBe(false);
+
+      const arrived = Date.now();
+      await page.goto(`${baseUrl}/`);
+      await waitForHydration(page);
+      await page.waitForTimeout(NOT_SUBSCRIBED_POPUP_DELAY_MS - 1_500);
+      expect(await popup.isVisible(), "not before 5 s").toBe(false);
+      await popup.waitFor({ state: "visible", timeout: 5_000 });
+      expect(Date.now() - arrived).toBeGreaterThanOrEqual(NOT_SUBSCRIBED_POPUP_DELAY_MS);
+      // A modal dialog: focus is inside it, the page behind is inert.
+      expect(await popup.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+      await expectNoAxeViolations(page);
+      await page.keyboard.press("Escape");
+      await popup.waitFor({ state: "hidden" });
+
+      // Dismissed for this browser session: the next page does not ask again.
+      await page.getByRole("banner").getByRole("link", { name: "Membership" }).first().click();
+      await waitForPath(page, "/membership");
+      await page.waitForTimeout(NOT_SUBSCRIBED_POPUP_DELAY_MS + 1_000);
+      expect(await popup.isVisible()).toBe(false);
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("takes the popup's Subscribe Now to /my-profile/manage-subscription", async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await newPatient(page);
+      await page.goto(`${baseUrl}/find-a-doctor`);
+      const popup = page.getByRole("dialog", { name: "Get care whenever you need it" });
+      await popup.waitFor({ state: "visible", timeout: NOT_SUBSCRIBED_POPUP_DELAY_MS + 5_000 });
+      await popup.getByRole("link", { name: "Subscribe Now" }).click();
+      await waitForPath(page, "/my-profile/manage-subscription");
+      await page.getByRole("heading", { name: "You have no membership yet" }).waitFor();
+      expect(await popup.isVisible()).toBe(false);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("membership journey (issue 5)", () => {
+  it("starts a trial, cancels with feedback, resumes, and is billed when the trial ends", async () => {
+    const { context, page, consoleErrors } = await openPage(browser);
+    await dismissPopupBeforehand(context);
+    try {
+      const account = await newPatient(page);
+
+      // Start the trial with the success card.
+      await page.goto(`${baseUrl}/membership-trial`);
+      await page.getByLabel(/^Monthly/).check();
+      await page.getByRole("button", { name: "Start free trial" }).click();
+      await expectCheckoutPage(page, "$0");
+      await fillCard(page, { number: "4242 4242 4242 4242" });
+      await page.getByRole("button", { name: "Start free trial" }).click();
+      await waitForPath(page, "/thank-you-for-subscribing");
+      await page.getByRole("heading", { level: 1, name: "Thank you for subscribing" }).waitFor();
+
+      // Manage subscription shows the trial, its end and the first charge.
+      await page.goto(`${baseUrl}/my-profile/manage-subscription`);
+      expect(await subscriptionStatus(page)).toBe("Free trial");
+      expect(await page.getByText("Free trial ends").count()).toBe(1);
+      expect(
+        await page
+          .getByRole("main")
+          .getByText(/^\$9 on /)
+          .count(),
+      ).toBe(1);
+      await expectAccessible(page);
+
+      // Cancel, saying why.
+      await page.getByRole("link", { name: "Cancel membership" }).click();
+      await waitForPath(page, "/cancel-subscription");
+      await waitForHydration(page);
+      await expectAccessible(page);
+      expect(await page.getByLabel(/Anything you would like to tell us/).getAttribute("rows")).toBe("5");
+      await page.getByLabel("It costs too much").check();
+      await page.getByLabel(/Anything you would like to tell us/).fill("Trying it out for now.");
+      await page.getByRole("button", { name: "Cancel membership" }).click();
+      const done = page.getByRole("status").filter({ hasText: "Your membership is canceled" });
+      await done.waitFor();
+      expect(await done.getByText(/until .*\d{4}/).count()).toBe(1);
+      expect(await done.getByText("Thank you for your feedback.").count()).toBe(1);
+      await expectAccessible(page);
+
+      // Resume before the period ends.
+      await page.goto(`${baseUrl}/my-profile/manage-subscription`);
+      expect(await subscriptionStatus(page)).toBe("Canceled");
+      await page.getByRole("button", { name: "Resume membership" }).click();
+      await page.getByRole("status").filter({ hasText: "Your membership has been resumed." }).waitFor();
+      await expect.poll(() => subscriptionStatus(page)).toBe("Free trial");
+
+      await page.goto(`${baseUrl}/my-profile/billing-history`);
+      await page.getByText("You have no invoices yet.").waitFor();
+
+      // The trial ends: the API's clock moves 7 days and an hour on; the first $9 is charged. The
+      // session's tokens expired with that jump (5 h), so the patient logs in again.
+      await advanceApiClock(TRIAL_DAYS * 86_400 + 3_600);
+      await page.goto(`${baseUrl}/my-profile/billing-history`);
+      if (new URL(page.url()).pathname === "/login") {
+        await login(page, baseUrl, account, { expectPath: "/my-profile/billing-history" });
+      }
+      const row = page.getByRole("row").filter({ hasText: "Membership, billed monthly" });
+      await row.waitFor();
+      expect(await row.getByText("$9").count()).toBe(1);
+      expect(await row.getByText("Paid").count()).toBe(1);
+      await expectAccessible(page);
+
+      // Its printable receipt, for an HSA/FSA claim.
+      await row.getByRole("link", { name: /^Receipt/ }).click();
+      await page.waitForURL((url) => /^\/my-profile\/billing-history\/[\w-]+$/.test(url.pathname));
+      const receipt = page.getByRole("article");
+      await receipt.getByRole("heading", { level: 1, name: /^Receipt / }).waitFor();
+      for (const text of [`${account.firstName} ${account.lastName}`, "$9", "Paid", "Ambercare, Inc."]) {
+        expect(await receipt.getByText(text, { exact: false }).count(), text).toBeGreaterThan(0);
+      }
+      await expectAccessible(page);
+      await page.emulateMedia({ media: "print" });
+      // Printed alone: the site's header and footer are not on the paper.
+      for (const chrome of ["header", "footer"]) {
+        expect(
+          await page
+            .locator(chrome)
+            .first()
+            .evaluate((el) => getComputedStyle(el).visibility),
+        ).toBe("hidden");
+      }
+      expect(await receipt.evaluate((el) => getComputedStyle(el).visibility)).toBe("visible");
+      await page.emulateMedia({ media: "screen" });
+
+      await page.goto(`${baseUrl}/my-profile/manage-subscription`);
+      expect(await subscriptionStatus(page)).toBe("Active");
+      expect(unexpected(consoleErrors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+});
