@@ -20,6 +20,8 @@ export default [
     route("contact-us", "routes/contact-us.tsx"),
     route("disclaimer", "routes/disclaimer.tsx"),
     route("find-a-doctor", "routes/find-a-doctor.tsx"),
+    // A provider's profile: the directory's detail view (not in spec §2, which lists only the search).
+    route("find-a-doctor/:page", "routes/find-a-doctor/provider.tsx"),
     route("frequently-asked-questions", "routes/frequently-asked-questions.tsx"),
     route("informed-consent", "routes/informed-consent.tsx"),
     route("membership", "routes/membership.tsx"),

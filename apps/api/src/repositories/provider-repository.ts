@@ -7,7 +7,7 @@ import {
   providers,
   specializations,
 } from "@ambercare/db/schema";
-import { and, asc, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 
 export type ProviderRow = {
   id: string;
@@ -66,24 +66,31 @@ function escapeLike(text: string): string {
   return text.replaceAll(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Each filter is an index-backed EXISTS or column test (see the indexes in schema.ts). */
+/**
+ * Each filter is an index-backed EXISTS or column test (see the indexes in schema.ts). A slug is
+ * resolved by a scalar subquery, so the planner knows the one id it probes the link tables for.
+ */
 function whereOf(filters: ProviderFilters): SQL | undefined {
   const parts: SQL[] = [];
   if (filters.namePrefix !== undefined) {
     const pattern = `${escapeLike(filters.namePrefix)}%`;
+    // Without a space, "the full name starts with it" is "the first name starts with it": one
+    // branch less for the planner to combine.
     parts.push(
-      sql`(lower(${providers.firstName}) like ${pattern} or lower(${providers.lastName}) like ${pattern} or lower(${providers.firstName} || ' ' || ${providers.lastName}) like ${pattern})`,
+      filters.namePrefix.includes(" ")
+        ? sql`(lower(${providers.lastName}) like ${pattern} or lower(${providers.firstName} || ' ' || ${providers.lastName}) like ${pattern})`
+        : sql`(lower(${providers.firstName}) like ${pattern} or lower(${providers.lastName}) like ${pattern})`,
     );
   }
   if (filters.specialization !== undefined) {
     parts.push(sql`exists (select 1 from ${providerSpecializations}
-      join ${specializations} on ${specializations.id} = ${providerSpecializations.specializationId}
-      where ${providerSpecializations.providerId} = ${providers.id} and ${specializations.slug} = ${filters.specialization})`);
+      where ${providerSpecializations.providerId} = ${providers.id}
+      and ${providerSpecializations.specializationId} = (select ${specializations.id} from ${specializations} where ${specializations.slug} = ${filters.specialization}))`);
   }
   if (filters.condition !== undefined) {
     parts.push(sql`exists (select 1 from ${providerConditions}
-      join ${conditions} on ${conditions.id} = ${providerConditions.conditionId}
-      where ${providerConditions.providerId} = ${providers.id} and ${conditions.slug} = ${filters.condition})`);
+      where ${providerConditions.providerId} = ${providers.id}
+      and ${providerConditions.conditionId} = (select ${conditions.id} from ${conditions} where ${conditions.slug} = ${filters.condition}))`);
   }
   if (filters.state !== undefined) {
     parts.push(sql`exists (select 1 from ${providerLicenses}
@@ -108,16 +115,30 @@ export function createProviderRepository(db: Executor) {
       const byName = [asc(providers.lastName), asc(providers.firstName), asc(providers.id)];
       const order =
         sort === "rating"
-          ? [sql`${providers.ratingAverage} desc nulls last`, desc(providers.ratingCount), ...byName]
+          ? // The columns and null ordering of providers_rating_order_idx, so PostgreSQL reads the
+            // page off that index.
+            [
+              sql`${providers.ratingAverage} desc nulls last`,
+              sql`${providers.ratingCount} desc nulls last`,
+              ...byName,
+            ]
           : byName;
+      // The page's ids first, from the ordering index alone (an index-only scan skips the rows
+      // before the page without reading them), then those rows: a deep page costs no more than the
+      // first.
+      const pageIds = db
+        .select({ id: providers.id })
+        .from(providers)
+        .where(where)
+        .orderBy(...order)
+        .limit(limit)
+        .offset(offset);
       const [rows, [counted]] = await Promise.all([
         db
           .select(columns)
           .from(providers)
-          .where(where)
-          .orderBy(...order)
-          .limit(limit)
-          .offset(offset),
+          .where(inArray(providers.id, pageIds))
+          .orderBy(...order),
         db.select({ n: count() }).from(providers).where(where),
       ]);
       return { rows, total: counted?.n ?? 0 };

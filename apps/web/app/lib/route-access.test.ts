@@ -33,6 +33,12 @@ const PAGES = ALL.filter((route) => route.path !== CATCH_ALL && !RESOURCES.inclu
 const MAIN = "routes/layouts/main.tsx";
 const SOON = "routes/layouts/soon.tsx";
 const SOON_PATHS = ["/blog", "/blog/:page", "/medical-providers"];
+/** Pages beyond spec §2's list: the directory's detail view (a provider's profile). */
+const EXTRA_PAGES = [
+  "/find-a-doctor/:page",
+  "/checkout/:checkoutId",
+  "/my-profile/billing-history/:invoiceId",
+];
 
 describe("the route table", () => {
   it("has an entry for every route of routes.ts, and a route for every entry", () => {
@@ -52,8 +58,8 @@ describe("the route table", () => {
     }
   });
 
-  it("lists the 48 routes of spec §2, the receipt and the hosted checkout, with their flags", () => {
-    expect(ROUTE_PATHS).toHaveLength(50);
+  it("lists the 48 routes of spec §2 and the extra pages (profile, checkout, receipt), with their flags", () => {
+    expect(ROUTE_PATHS).toHaveLength(48 + EXTRA_PAGES.length);
     const flagged = (flag: "requiresAuthentication" | "notAuthenticated") =>
       ROUTE_PATHS.filter(
         (path) => ROUTE_ACCESS[path][flag as keyof (typeof ROUTE_ACCESS)[typeof path]],
@@ -194,50 +200,56 @@ describe("every route's loader enforces its entry", () => {
     expect(firstStatement).toContain(`requireRouteAccess(request, "${route.path}")`);
   });
 
-  it.each(PAGES)("$path behaves as its flags say, for anonymous and logged-in visitors", async (route) => {
-    const access = ROUTE_ACCESS[route.path as RoutePath] as {
-      requiresAuthentication?: true;
-      notAuthenticated?: true;
-    };
-    const anonymous = await runLoader(route);
-    const loggedIn = await runLoader(route, LOGGED_IN);
-    const back = encodeURIComponent(`${concrete(route.path)}?from=test`);
+  it.each(PAGES)(
+    "$path behaves as its flags say, for anonymous and logged-in visitors",
+    async (route) => {
+      const access = ROUTE_ACCESS[route.path as RoutePath] as {
+        requiresAuthentication?: true;
+        notAuthenticated?: true;
+      };
+      const anonymous = await runLoader(route);
+      const loggedIn = await runLoader(route, LOGGED_IN);
+      const back = encodeURIComponent(`${concrete(route.path)}?from=test`);
 
-    if (route.path === "/logout") {
-      expect(redirectOf(anonymous.thrown)).toBe("/login");
-      expect(redirectOf(loggedIn.thrown)).toBe("/login");
-      return;
-    }
-    if (route.path === "/checkout/:checkoutId" || route.path === "/my-profile/billing-history/:invoiceId") {
-      // No such checkout or invoice: login first, then a 404 (never someone else's record).
-      expect(redirectOf(anonymous.thrown)).toBe(`/login?redirectTo=${back}`);
-      expect(statusOf(loggedIn.thrown)).toBe(404);
-      return;
-    }
-    if (route.path === "/careers/:page") {
-      // "some-page" is no opening: a real 404, for everyone.
-      expect(statusOf(anonymous.thrown)).toBe(404);
-      expect(statusOf(loggedIn.thrown)).toBe(404);
-      return;
-    }
-    if (access.requiresAuthentication) {
-      expect(redirectOf(anonymous.thrown)).toBe(`/login?redirectTo=${back}`);
-      expect(loggedIn.thrown).toBeUndefined();
-      return;
-    }
-    expect(anonymous.thrown).toBeUndefined();
-    if (access.notAuthenticated) {
-      if ((REDIRECT_HOME_WHEN_LOGGED_IN as readonly string[]).includes(route.path)) {
-        expect(redirectOf(loggedIn.thrown)).toBe("/");
-      } else {
-        expect(loggedIn.thrown).toBeUndefined();
-        expect(loggedIn.value).toMatchObject({ alreadyLoggedIn: true });
-        expect(anonymous.value).toMatchObject({ alreadyLoggedIn: false });
+      if (route.path === "/logout") {
+        expect(redirectOf(anonymous.thrown)).toBe("/login");
+        expect(redirectOf(loggedIn.thrown)).toBe("/login");
+        return;
       }
-      return;
-    }
-    expect(loggedIn.thrown).toBeUndefined();
-  });
+      if (route.path === "/checkout/:checkoutId" || route.path === "/my-profile/billing-history/:invoiceId") {
+        // No such checkout or invoice: login first, then a 404 (never someone else's record).
+        expect(redirectOf(anonymous.thrown)).toBe(`/login?redirectTo=${back}`);
+        expect(statusOf(loggedIn.thrown)).toBe(404);
+        return;
+      }
+      if (route.path === "/careers/:page") {
+        // "some-page" is no opening: a real 404, for everyone.
+        expect(statusOf(anonymous.thrown)).toBe(404);
+        expect(statusOf(loggedIn.thrown)).toBe(404);
+        return;
+      }
+      if (access.requiresAuthentication) {
+        expect(redirectOf(anonymous.thrown)).toBe(`/login?redirectTo=${back}`);
+        expect(loggedIn.thrown).toBeUndefined();
+        return;
+      }
+      expect(anonymous.thrown).toBeUndefined();
+      if (access.notAuthenticated) {
+        if ((REDIRECT_HOME_WHEN_LOGGED_IN as readonly string[]).includes(route.path)) {
+          expect(redirectOf(loggedIn.thrown)).toBe("/");
+        } else {
+          expect(loggedIn.thrown).toBeUndefined();
+          expect(loggedIn.value).toMatchObject({ alreadyLoggedIn: true });
+          expect(anonymous.value).toMatchObject({ alreadyLoggedIn: false });
+        }
+        return;
+      }
+      expect(loggedIn.thrown).toBeUndefined();
+      // The first case imports the route modules and their dependencies cold; on a busy two-core
+      // machine that alone can take several seconds.
+    },
+    30_000,
+  );
 
   it("redirects every unknown path to / with a 302", async () => {
     const catchAll = ALL.find((route) => route.path === CATCH_ALL);

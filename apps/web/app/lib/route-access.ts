@@ -31,6 +31,7 @@ export const ROUTE_ACCESS = Object.freeze({
   "/contact-us": {},
   "/disclaimer": {},
   "/find-a-doctor": {},
+  "/find-a-doctor/:page": {},
   "/frequently-asked-questions": {},
   "/informed-consent": {},
   "/medical-providers": {},

@@ -31,6 +31,8 @@ export const ROUTE_SEO = Object.freeze({
   "/find-a-doctor": page("findADoctor", "care"),
   "/specializations": page("specializations", "care"),
   "/conditions-we-see": page("conditionsWeSee", "care"),
+  // Each provider's profile is public and indexed; the /sitemap page lists the search, not them.
+  "/find-a-doctor/:page": page("providerProfile", null),
   // Login required; listed so patients find it, but a crawler only sees the login page.
   "/consultation/form": page("consultationForm", "care", false),
   "/pricing-options": page("pricingOptions", "membership"),

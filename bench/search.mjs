@@ -1,0 +1,279 @@
+#!/usr/bin/env -S npx tsx
+import { mkdtempSync, rmSync } from "node:fs";
+// Provider search under load: seeds 100 000 providers into PostgreSQL and into PGlite, runs one fixed
+// mix of 1 000 searches through the real HTTP API (Fastify listening on a free loopback port) at 64
+// concurrent connections, and prints p50/p95/p99 and throughput beside the same searches run
+// directly on the database (provider service → repository → SQL, no HTTP). Prints figures; gates
+// nothing.
+//
+// Usage: npm run search -w @ambercare/bench [-- --providers 100000 --concurrency 64 --only pg|pglite]
+// PostgreSQL: TEST_DATABASE_URL or DATABASE_URL when set (a database `ambercare_bench_…` is created
+// on that server and dropped afterwards), else a throwaway cluster (scripts/lib/postgres.mjs).
+import { Agent, request } from "node:http";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { buildApp } from "../apps/api/src/app.ts";
+import { loadConfig } from "../apps/api/src/config.ts";
+import { createProviderRepository } from "../apps/api/src/repositories/provider-repository.ts";
+import { createProviderService } from "../apps/api/src/services/provider-service.ts";
+import { providerListQuery } from "../packages/contracts/src/provider.ts";
+import { US_STATE_CODES } from "../packages/contracts/src/us-states.ts";
+import { createDb } from "../packages/db/src/client.ts";
+import { runMigrations } from "../packages/db/src/migrate.ts";
+import { seedDemoData } from "../packages/db/src/seed.ts";
+import { SEED_CONDITIONS, SEED_SPECIALIZATIONS } from "../packages/db/src/seed-data.ts";
+import { createPrng, seedProviders } from "../packages/db/src/seed-providers.ts";
+import { startThrowawayPostgres } from "../scripts/lib/postgres.mjs";
+
+function option(name, fallback) {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? fallback : process.argv[at + 1];
+}
+const PROVIDERS = Number(option("providers", "100000"));
+const ONLY = option("only", "");
+const SEARCHES = 1_000;
+const WARM_UP = 200;
+const CONCURRENCY = Number(option("concurrency", "64"));
+/** Distinct visitors behind the web server (X-Forwarded-For), so the per-visitor rate limit is real. */
+const VISITORS = 64;
+const MIX_SEED = 20261122;
+
+// ---------------------------------------------------------------------------------------------
+// The search mix: what patients do on /find-a-doctor, weighted, from a fixed seed.
+
+const NAME_PREFIXES = ["sm", "gar", "ng", "pet", "ivan", "jo", "mar", "lee", "kim", "a", "dimitr", "pat"];
+const SPECIALIZATIONS = SEED_SPECIALIZATIONS.map((s) => s.slug);
+const CONDITIONS = SEED_CONDITIONS.map((c) => c.slug);
+
+function searchMix(count, seed = MIX_SEED) {
+  const random = createPrng(seed);
+  const pick = (items) => items[Math.floor(random() * items.length)];
+  const kinds = [
+    // [weight, build]
+    [14, () => ({})],
+    [4, () => ({ page: 2 + Math.floor(random() * 4) })],
+    [14, () => ({ specialization: pick(SPECIALIZATIONS) })],
+    [12, () => ({ state: pick(US_STATE_CODES) })],
+    [16, () => ({ specialization: pick(SPECIALIZATIONS), state: pick(US_STATE_CODES) })],
+    [8, () => ({ condition: pick(CONDITIONS) })],
+    [6, () => ({ condition: pick(CONDITIONS), state: pick(US_STATE_CODES) })],
+    [8, () => ({ q: pick(NAME_PREFIXES) })],
+    [6, () => ({ type: pick(["chat", "video"]), available_today: "true" })],
+    [
+      6,
+      () => ({
+        specialization: pick(SPECIALIZATIONS),
+        state: pick(US_STATE_CODES),
+        type: pick(["chat", "video"]),
+        available_today: "true",
+      }),
+    ],
+    [4, () => ({ sort: "name", state: pick(US_STATE_CODES) })],
+    [2, () => ({ sort: "name", page: 20 + Math.floor(random() * 80) })],
+  ];
+  const total = kinds.reduce((sum, [weight]) => sum + weight, 0);
+  const list = [];
+  for (let i = 0; i < count; i++) {
+    let roll = random() * total;
+    let at = 0;
+    while (roll >= kinds[at][0]) roll -= kinds[at++][0];
+    const lang = random() < 0.2 ? "bg" : "en";
+    list.push({ ...kinds[at][1](), lang });
+  }
+  return list;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function summarize(durations, wallMs) {
+  const sorted = [...durations].sort((a, b) => a - b);
+  return {
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1),
+    throughput: (durations.length / wallMs) * 1000,
+    wallMs,
+  };
+}
+
+/** Runs `task(item, worker)` over the items with `concurrency` workers; returns each duration. */
+async function runConcurrently(items, concurrency, task) {
+  const durations = new Array(items.length);
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, worker) => {
+      while (next < items.length) {
+        const index = next++;
+        const t0 = performance.now();
+        await task(items[index], worker);
+        durations[index] = performance.now() - t0;
+      }
+    }),
+  );
+  return { durations, wallMs: performance.now() - started };
+}
+
+function get(agent, port, path, visitor) {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { agent, host: "127.0.0.1", port, path, headers: { "X-Forwarded-For": visitor } },
+      (res) => {
+        const chunks = [];
+        res.on("data", (chunk) => chunks.push(chunk));
+        res.on("end", () => {
+          if (res.statusCode !== 200) {
+            reject(new Error(`GET ${path} answered ${res.statusCode}: ${Buffer.concat(chunks).toString()}`));
+            return;
+          }
+          resolve(Buffer.concat(chunks).length);
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+async function seed(handle, label) {
+  const started = performance.now();
+  await runMigrations(handle);
+  await seedDemoData(handle);
+  await seedProviders(handle, {
+    count: PROVIDERS,
+    onProgress: (done) => {
+      if (done % 25_000 === 0 || done === PROVIDERS) process.stdout.write(`  ${label}: ${done} providers\n`);
+    },
+  });
+  // Statistics and the visibility map as autovacuum keeps them on a live database (index-only scans
+  // depend on the latter).
+  await handle.db.execute(sql`vacuum analyze`);
+  return performance.now() - started;
+}
+
+async function measure(handle, label) {
+  const seedMs = await seed(handle, label);
+  const mix = searchMix(SEARCHES);
+  const warmUp = searchMix(WARM_UP, MIX_SEED + 1);
+
+  // Direct: the same searches through the provider service on the database (all its SQL: the page,
+  // the count, and the specializations/conditions/licences of the page), one at a time.
+  const service = createProviderService(createProviderRepository(handle.db));
+  const parse = (query) =>
+    providerListQuery.parse(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])));
+  for (const query of warmUp) await service.search(parse(query));
+  const parsed = mix.map(parse);
+  const direct = await runConcurrently(parsed, 1, (query) => service.search(query));
+
+  const dataDir = mkdtempSync(join(tmpdir(), "ambercare-bench-api-"));
+  const config = loadConfig({
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    DATA_DIR: dataDir,
+    PUBLIC_API_TOKEN: "bench-public-token-0123456789abcdef",
+    SERVICE_ACCOUNT_EMAIL: "service@ambercare.bench",
+    SERVICE_ACCOUNT_PASSWORD: "bench-service-password",
+  });
+  const app = await buildApp(config, { db: handle });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const { port } = app.server.address();
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const paths = mix.map((query) => `/api/v1/api/provider?${new URLSearchParams(query)}`);
+  const visitorOf = (worker) => `198.51.100.${(worker % VISITORS) + 1}`;
+  try {
+    await runConcurrently(
+      warmUp.map((query) => `/api/v1/api/provider?${new URLSearchParams(query)}`),
+      CONCURRENCY,
+      (path, worker) => get(agent, port, path, visitorOf(worker)),
+    );
+    const http = await runConcurrently(paths, CONCURRENCY, (path, worker) =>
+      get(agent, port, path, visitorOf(worker)),
+    );
+    return {
+      label,
+      seedMs,
+      http: summarize(http.durations, http.wallMs),
+      direct: summarize(direct.durations, direct.wallMs),
+    };
+  } finally {
+    agent.destroy();
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function postgresTarget() {
+  const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+  if (serverUrl) {
+    const name = `ambercare_bench_${process.pid}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      async stop() {
+        const again = new pg.Client({ connectionString: serverUrl });
+        await again.connect();
+        await again.query(`drop database if exists ${name} with (force)`);
+        await again.end();
+      },
+    };
+  }
+  const cluster = await startThrowawayPostgres();
+  if (!cluster) return null;
+  return { url: cluster.url, stop: async () => cluster.stop() };
+}
+
+const ms = (value) => `${value.toFixed(1)} ms`;
+const results = [];
+
+if (ONLY !== "pglite") {
+  const target = await postgresTarget();
+  if (!target) {
+    console.log("PostgreSQL: no server binaries and no TEST_DATABASE_URL/DATABASE_URL; skipped.");
+  } else {
+    const handle = await createDb({ databaseUrl: target.url });
+    try {
+      results.push(await measure(handle, "PostgreSQL"));
+    } finally {
+      await handle.close();
+      await target.stop();
+    }
+  }
+}
+if (ONLY !== "pg") {
+  const dir = mkdtempSync(join(tmpdir(), "ambercare-bench-pglite-"));
+  const handle = await createDb({ dataDir: dir });
+  try {
+    results.push(await measure(handle, "PGlite"));
+  } finally {
+    await handle.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const [load1] = loadavg();
+console.log(
+  `\nProvider search: ${PROVIDERS} providers, ${SEARCHES} searches (fixed mix, seed ${MIX_SEED}), HTTP at ${CONCURRENCY} concurrent connections; direct = the same searches on the database, one at a time. ${availableParallelism()} CPUs, load average ${load1.toFixed(1)} at the end (other processes share the machine).\n`,
+);
+console.log(
+  "| Database | Seed | HTTP p50 | HTTP p95 | HTTP p99 | HTTP throughput | Direct p50 | Direct p95 | Direct p99 | Direct total |",
+);
+console.log("|---|---|---|---|---|---|---|---|---|---|");
+for (const r of results) {
+  console.log(
+    `| ${r.label} | ${(r.seedMs / 1000).toFixed(0)} s | ${ms(r.http.p50)} | ${ms(r.http.p95)} | ${ms(r.http.p99)} | ${r.http.throughput.toFixed(0)} req/s | ${ms(r.direct.p50)} | ${ms(r.direct.p95)} | ${ms(r.direct.p99)} | ${(r.direct.wallMs / 1000).toFixed(2)} s |`,
+  );
+}

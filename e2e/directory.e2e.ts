@@ -1,0 +1,296 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { expectNoAxeViolations, launchBrowser, openPage } from "./browser.ts";
+
+/**
+ * The provider directory (issue 4): search by specialization and state, open a provider, paginate,
+ * share the URL, the form without JavaScript, bad links, the remembered "available today" choice,
+ * and axe on the results and the profile at 1280 and 320 px. The demo directory (300 generated
+ * providers) is the data; the API is asked directly for what the pages should show.
+ */
+const baseUrl = inject("baseUrl");
+const apiUrl = inject("apiUrl");
+let browser: Browser;
+
+type ApiProvider = { slug: string; name: string; states: string[]; specializations: Array<{ slug: string }> };
+type ApiList = { data: ApiProvider[]; meta: { page: number; per_page: number; total: number } };
+
+async function apiSearch(query: Record<string, string>): Promise<ApiList> {
+  const response = await fetch(`${apiUrl}/api/v1/api/provider?${new URLSearchParams(query)}`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as ApiList;
+}
+
+/** The names on the result cards, in order. */
+async function cardNames(page: Page): Promise<string[]> {
+  return page.locator("article h3").allInnerTexts();
+}
+
+let dermatologyState: string;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  const dermatology = await apiSearch({ specialization: "dermatology", per_page: "50" });
+  expect(dermatology.meta.total).toBeGreaterThan(0);
+  dermatologyState = dermatology.data[0]?.states[0] as string;
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("find a doctor", () => {
+  it("searches by specialization and state with the form, and the URL holds the search", async () => {
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      await page.goto(`${baseUrl}/find-a-doctor`);
+      await page.getByLabel("Specialization").selectOption("dermatology");
+      await page.getByLabel("Your state").selectOption(dermatologyState);
+      await page.getByRole("button", { name: "Show doctors" }).click();
+      await page.waitForURL(/specialization=dermatology/);
+      const url = new URL(page.url());
+      expect(url.searchParams.get("state")).toBe(dermatologyState);
+
+      const expected = await apiSearch({ specialization: "dermatology", state: dermatologyState });
+      const count = expected.meta.total === 1 ? "1 doctor found" : `${expected.meta.total} doctors found`;
+      await expect.poll(() => page.getByRole("status").filter({ hasText: count }).count()).toBe(1);
+      expect(await cardNames(page)).toEqual(
+        expected.data.map((provider) => expect.stringContaining(provider.name)),
+      );
+      for (const text of await page.locator("article").allInnerTexts()) {
+        expect(text).toContain("Dermatology");
+        expect(text).toContain(dermatologyState);
+      }
+      // The filters show the search they produced.
+      expect(await page.getByLabel("Specialization").inputValue()).toBe("dermatology");
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("opens a provider's profile with everything to choose by and a way to consult", async () => {
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      await page.goto(`${baseUrl}/find-a-doctor?specialization=dermatology`);
+      const first = page.locator("article h3 a").first();
+      const name = (await first.innerText()).trim();
+      await first.click();
+      await page.waitForURL(/\/find-a-doctor\/[a-z0-9-]+$/);
+      const slug = new URL(page.url()).pathname.split("/").pop() as string;
+
+      await expect
+        .poll(async () => (await page.getByRole("heading", { level: 1 }).innerText()).trim())
+        .toBe(name);
+      expect(await page.title()).toBe(`${name} | Ambercare`);
+      for (const section of ["About", "Credentials", "Conditions treated", "Licensed in", "Languages"]) {
+        expect(await page.getByRole("heading", { level: 2, name: section }).count()).toBe(1);
+      }
+      const consult = page.getByRole("link", { name: /^Start a consultation/ });
+      expect(await consult.getAttribute("href")).toBe(`/consultation/consult?provider=${slug}`);
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("paginates with links that keep the search, marks the current page, and Back returns", async () => {
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      const all = await apiSearch({});
+      expect(all.meta.total).toBeGreaterThan(40);
+      await page.goto(`${baseUrl}/find-a-doctor?sort=name`);
+      const pager = page.getByRole("navigation", { name: "Pages of results" });
+      expect(
+        await pager.getByRole("link", { name: "Page 1", exact: true }).getAttribute("aria-current"),
+      ).toBe("page");
+      const firstPage = await cardNames(page);
+
+      await pager.getByRole("link", { name: "Next page" }).click();
+      await page.waitForURL(/page=2/);
+      expect(new URL(page.url()).searchParams.get("sort")).toBe("name");
+      await expect
+        .poll(() => pager.getByRole("link", { name: "Page 2", exact: true }).getAttribute("aria-current"))
+        .toBe("page");
+      const expected = await apiSearch({ sort: "name", page: "2" });
+      await expect
+        .poll(() => cardNames(page))
+        .toEqual(expected.data.map((provider) => expect.stringContaining(provider.name)));
+      const secondPage = await cardNames(page);
+      expect(secondPage).not.toEqual(firstPage);
+
+      await page.goBack();
+      await page.waitForURL((url) => !url.searchParams.has("page"));
+      await expect.poll(() => cardNames(page)).toEqual(firstPage);
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("shows the same results to whoever opens a shared URL", async () => {
+    const first = await openPage(browser);
+    const second = await openPage(browser);
+    try {
+      await first.page.goto(`${baseUrl}/find-a-doctor`);
+      await first.page.getByRole("radio", { name: "Video", exact: true }).check();
+      await first.page.getByLabel("Sort by").selectOption("name");
+      await first.page.getByRole("button", { name: "Show doctors" }).click();
+      await first.page.waitForURL(/type=video/);
+      await first.page
+        .getByRole("navigation", { name: "Pages of results" })
+        .getByRole("link", { name: "Next page" })
+        .click();
+      await first.page.waitForURL(/page=2/);
+      const expected = await apiSearch({ type: "video", sort: "name", page: "2" });
+      await expect
+        .poll(() => cardNames(first.page))
+        .toEqual(expected.data.map((provider) => expect.stringContaining(provider.name)));
+      const shared = first.page.url();
+      const names = await cardNames(first.page);
+      expect(names.length).toBeGreaterThan(0);
+
+      await second.page.goto(shared);
+      expect(await cardNames(second.page)).toEqual(names);
+      expect(await second.page.getByRole("radio", { name: "Video", exact: true }).isChecked()).toBe(true);
+      expect(await second.page.getByLabel("Sort by").inputValue()).toBe("name");
+    } finally {
+      await first.context.close();
+      await second.context.close();
+    }
+  });
+
+  it("works without JavaScript: the form is a plain GET form", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, locale: "en-US" });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${baseUrl}/find-a-doctor`);
+      await page.getByLabel("Name").fill("a");
+      await page.getByLabel("Specialization").selectOption("dermatology");
+      await page.getByRole("button", { name: "Show doctors" }).click();
+      await page.waitForURL(/specialization=dermatology/);
+      const expected = await apiSearch({ q: "a", specialization: "dermatology" });
+      expect(await cardNames(page)).toEqual(
+        expected.data.map((provider) => expect.stringContaining(provider.name)),
+      );
+      expect(await page.getByLabel("Name").inputValue()).toBe("a");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("offers a way out of an empty search", async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await page.goto(`${baseUrl}/find-a-doctor?q=zzzzzz`);
+      expect(await page.getByRole("heading", { name: "No doctors match this search" }).count()).toBe(1);
+      await page.getByRole("main").getByRole("link", { name: "Clear filters" }).last().click();
+      await page.waitForURL((url) => !url.searchParams.has("q"));
+      await expect.poll(async () => (await cardNames(page)).length).toBe(20);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("answers a bad link with a clear message and keeps what it held", async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      const response = await page.goto(`${baseUrl}/find-a-doctor?state=ZZ&q=Ann&page=0`);
+      expect(response?.status()).toBe(400);
+      const alert = page.getByRole("alert");
+      expect(await alert.innerText()).toContain("This search could not be read");
+      expect(await alert.innerText()).toContain("state");
+      expect(await alert.innerText()).toContain("page number");
+      expect(await page.getByLabel("Name").inputValue()).toBe("Ann");
+
+      const missing = await page.goto(`${baseUrl}/find-a-doctor/no-such-doctor-0`);
+      expect(missing?.status()).toBe(404);
+      expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("Page Not Found");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("remembers 'available today' for an hour in the availabilityToday cookie", async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await page.goto(`${baseUrl}/find-a-doctor`);
+      await page.getByLabel("Available today only").check();
+      await page.getByRole("button", { name: "Show doctors" }).click();
+      await page.waitForURL(/available_today=true/);
+      const cookie = (await context.cookies()).find((c) => c.name === "availabilityToday");
+      expect(cookie?.value).toBe("true");
+      expect(cookie?.httpOnly).toBe(true);
+      const lifetime = (cookie?.expires ?? 0) - Date.now() / 1000;
+      expect(lifetime).toBeGreaterThan(3500);
+      expect(lifetime).toBeLessThanOrEqual(3600);
+
+      // Back on the directory later (from the menu): the choice is back, and in the URL.
+      await page.goto(`${baseUrl}/find-a-doctor`);
+      expect(new URL(page.url()).searchParams.get("available_today")).toBe("true");
+      expect(await page.getByLabel("Available today only").isChecked()).toBe(true);
+      for (const text of await page.locator("article").allInnerTexts())
+        expect(text).toContain("Available today");
+
+      await page.getByRole("link", { name: "Clear filters" }).first().click();
+      await page.waitForURL((url) => !url.searchParams.has("available_today"));
+      await expect.poll(() => page.getByLabel("Available today only").isChecked()).toBe(false);
+      expect((await context.cookies()).some((c) => c.name === "availabilityToday")).toBe(false);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+const VIEWPORTS = [
+  { name: "1280 px", width: 1280, height: 900 },
+  { name: "320 px", width: 320, height: 700 },
+] as const;
+
+describe.each(VIEWPORTS)("axe-core at $name", (viewport) => {
+  it("finds no violation on the results, the profile and the catalogue pages", async () => {
+    const { context, page } = await openPage(browser, { viewport });
+    try {
+      await page.goto(`${baseUrl}/find-a-doctor?specialization=dermatology&sort=rating`);
+      await expectNoAxeViolations(page);
+      const first = page.locator("article h3 a").first();
+      await first.click();
+      await page.waitForURL(/\/find-a-doctor\/[a-z0-9-]+$/);
+      await page.getByRole("link", { name: /^Start a consultation/ }).waitFor();
+      await expectNoAxeViolations(page);
+      await page.goto(`${baseUrl}/find-a-doctor?q=zzzzzz`);
+      await expectNoAxeViolations(page);
+      await page.goto(`${baseUrl}/find-a-doctor?state=ZZ`);
+      await expectNoAxeViolations(page);
+      await page.goto(`${baseUrl}/find-a-doctor?lang=bg`);
+      await expectNoAxeViolations(page);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("specializations and conditions", () => {
+  it("link each specialization and condition to the directory filtered by it", async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await page.goto(`${baseUrl}/specializations`);
+      await page.getByRole("link", { name: "See Dermatology doctors" }).click();
+      await page.waitForURL(/\/find-a-doctor\?specialization=dermatology$/);
+      const expected = await apiSearch({ specialization: "dermatology" });
+      const count = `${expected.meta.total} doctors found`;
+      await expect.poll(() => page.getByRole("status").filter({ hasText: count }).count()).toBe(1);
+
+      await page.goto(`${baseUrl}/conditions-we-see`);
+      const condition = page.getByRole("main").locator('a[href^="/find-a-doctor?condition="]').first();
+      const href = (await condition.getAttribute("href")) as string;
+      await condition.click();
+      await page.waitForURL((url) => `${url.pathname}${url.search}` === href);
+      const slug = new URLSearchParams(href.split("?")[1]).get("condition") as string;
+      const matches = await apiSearch({ condition: slug });
+      expect(matches.meta.total).toBeGreaterThan(0);
+      expect((await cardNames(page)).length).toBe(Math.min(20, matches.meta.total));
+    } finally {
+      await context.close();
+    }
+  });
+});
