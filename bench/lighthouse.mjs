@@ -13,24 +13,46 @@ import { buildWeb, freePort, startStack, webBuildExists } from "../scripts/lib/s
 const DEFAULT_PAGES = ["/", "/find-a-doctor", "/membership", "/login"];
 const pages = process.argv.slice(2).filter((a) => a.startsWith("/"));
 
-/** Sum of gzip sizes of the scripts and stylesheets the HTML asks for before any interaction. */
+/** Static `import … from "x"`, `import "x"` and `export … from "x"` in a (minified) ES module. */
+const STATIC_IMPORT = /(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{},\s]+?\s*from\s*)?["'`]([^"'`]+\.js)["'`]/g;
+/** Module URLs an inline module script loads: static imports and `import("…")` calls. */
+const INLINE_IMPORT = /import\s*(?:\(\s*|(?:\*\s*as\s*[\w$]+\s*from\s*)?)["']([^"']+\.js)["']/g;
+
+/**
+ * Sum of gzip sizes of the scripts and stylesheets a page needs before any interaction: the module
+ * scripts the HTML asks for (script src, modulepreload links, the imports of its inline module
+ * scripts, whenever they run) and everything those import statically. Lazy `import()` chunks inside
+ * the modules are not counted.
+ */
 async function initialAssetSizes(url) {
   const html = await (await fetch(url)).text();
   const origin = new URL(url).origin;
   const js = new Set();
   const css = new Set();
-  for (const m of html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) js.add(m[1]);
-  for (const m of html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)) js.add(m[1]);
-  for (const m of html.matchAll(/<link[^>]*href="([^"]+)"[^>]*rel="modulepreload"/g)) js.add(m[1]);
-  for (const m of html.matchAll(/import\s*(?:\*\s*as\s*\w+\s*from\s*)?["']([^"']+\.js)["']/g)) js.add(m[1]);
-  for (const m of html.matchAll(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/g)) css.add(m[1]);
-  for (const m of html.matchAll(/<link[^>]*href="([^"]+)"[^>]*rel="stylesheet"/g)) css.add(m[1]);
-  const size = async (paths) => {
+  for (const m of html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) js.add(new URL(m[1], origin).href);
+  for (const m of html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g))
+    js.add(new URL(m[1], origin).href);
+  for (const m of html.matchAll(/<link[^>]*href="([^"]+)"[^>]*rel="modulepreload"/g))
+    js.add(new URL(m[1], origin).href);
+  for (const [, script] of html.matchAll(/<script[^>]*type="module"[^>]*>([\s\S]*?)<\/script>/g))
+    for (const m of script.matchAll(INLINE_IMPORT)) js.add(new URL(m[1], origin).href);
+  for (const m of html.matchAll(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/g))
+    css.add(new URL(m[1], origin).href);
+  for (const m of html.matchAll(/<link[^>]*href="([^"]+)"[^>]*rel="stylesheet"/g))
+    css.add(new URL(m[1], origin).href);
+  const bodies = new Map();
+  const load = async (href) => {
+    if (!bodies.has(href)) bodies.set(href, Buffer.from(await (await fetch(href)).arrayBuffer()));
+    return bodies.get(href);
+  };
+  // Follow the static imports: they load before the importing module runs.
+  for (const href of js) {
+    const source = (await load(href)).toString("utf8");
+    for (const m of source.matchAll(STATIC_IMPORT)) js.add(new URL(m[1], href).href);
+  }
+  const size = async (hrefs) => {
     let total = 0;
-    for (const path of paths) {
-      const body = Buffer.from(await (await fetch(new URL(path, origin))).arrayBuffer());
-      total += gzipSync(body, { level: 9 }).length;
-    }
+    for (const href of hrefs) total += gzipSync(await load(href), { level: 9 }).length;
     return total;
   };
   return { jsGzip: await size(js), cssGzip: await size(css), jsFiles: js.size, cssFiles: css.size };

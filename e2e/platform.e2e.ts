@@ -465,6 +465,59 @@ describe("home hero and performance helper (spec §1)", () => {
   });
 });
 
+describe("script loading after the first paint (ADR 013)", () => {
+  it.each(["/", "/find-a-doctor", "/membership", "/login"])(
+    "%s: the HTML preloads no module, and its scripts load under the nonce once the content is painted",
+    async (path) => {
+      const response = await fetch(`${baseUrl}${path}`);
+      const html = await response.text();
+      expect(html).not.toContain('rel="modulepreload"');
+      const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
+      expect(nonce).toBeTruthy();
+      expect(html).toContain(`<script nonce="${nonce}" type="module" async="">await new Promise(`);
+      // Nothing but the stylesheet is fetched from the head: no script has a src.
+      expect(html.indexOf('rel="stylesheet"')).toBeGreaterThan(0);
+      expect(html.indexOf('rel="stylesheet"')).toBeLessThan(html.indexOf("</head>"));
+      expect(html).not.toMatch(/<script[^>]*\ssrc=/);
+
+      const { context, page, consoleErrors } = await open({
+        serviceWorkers: "block",
+        viewport: { width: 412, height: 823 },
+      });
+      try {
+        await page.goto(`${baseUrl}${path}`);
+        await hydratedWithRoute(page, "root");
+        const timing = await page.evaluate(async () => {
+          const lcp = await new Promise<number>((resolve) => {
+            new PerformanceObserver((list) => resolve(list.getEntries()[0]?.startTime ?? Number.NaN)).observe(
+              {
+                type: "largest-contentful-paint",
+                buffered: true,
+              },
+            );
+          });
+          const scripts = performance
+            .getEntriesByType("resource")
+            .filter((entry) => /\/assets\/[^/]+\.js$/.test(new URL(entry.name).pathname))
+            .map((entry) => ({
+              path: new URL(entry.name).pathname,
+              start: entry.startTime,
+            }));
+          return { lcp, scripts };
+        });
+        expect(timing.lcp).toBeGreaterThan(0);
+        expect(timing.scripts.map((s) => s.path)).toEqual(
+          expect.arrayContaining([expect.stringMatching(/^\/assets\/entry\.client-/)]),
+        );
+        expect(timing.scripts.filter((s) => s.start < timing.lcp)).toEqual([]);
+        expect(consoleErrors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+});
+
 describe("image service (spec §7)", () => {
   it.each([
     ["s_320x240,q_75,f_webp", "image/webp", "webp", 320, 240],

@@ -5,10 +5,10 @@ import {
   Links,
   Meta,
   Outlet,
-  Scripts,
   ScrollRestoration,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
+import { DeferredScripts } from "#app/components/deferred-scripts.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { PlatformClient } from "#app/components/platform-client.tsx";
 import { getPublicEnv, isSecureRequest } from "#app/lib/env.server.ts";
@@ -98,7 +98,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <I18nProvider i18n={i18n}>{children}</I18nProvider>
         <PlatformClient buildId={root?.buildId ?? null} />
         <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <DeferredScripts nonce={nonce} />
       </body>
     </html>
   );

@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
 import type { ContentChunk, ContentDocument, ContentSection } from "#app/lib/content-types.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
-import "./content.css";
 
 /**
  * Pages whose text is Markdown from content/<locale>/ (rendered and sanitised at build time by
