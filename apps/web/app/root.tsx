@@ -1,5 +1,5 @@
 import { THEME_COLORS } from "@ambercare/contracts/theme";
-import { type ReactNode, useMemo } from "react";
+import { type ComponentType, lazy, type ReactNode, Suspense, useMemo } from "react";
 import {
   data,
   Links,
@@ -11,7 +11,8 @@ import {
 } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { PlatformClient } from "#app/components/platform-client.tsx";
-import { getPublicEnv, isSecureRequest } from "#app/lib/env.server.ts";
+import { SupportWidget } from "#app/components/support-widget.tsx";
+import { analyticsState, getPublicEnv, isSecureRequest } from "#app/lib/env.server.ts";
 import { createI18n, DEFAULT_LOCALE, I18nProvider } from "#app/lib/i18n.tsx";
 import { chooseLocale, getTranslations } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -23,6 +24,15 @@ import { isLoggedIn } from "#app/lib/session.server.ts";
 import { errors as fallbackErrors } from "#app/locales/en.json";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
+
+// Loaded only where an analytics script is configured and the visitor has not chosen yet.
+const ConsentBanner = lazy<ComponentType>(() =>
+  import("#app/components/consent-banner.tsx").then(
+    (m) => ({ default: m.ConsentBanner }),
+    // Without its code there is no banner, and without consent no analytics: the safe side.
+    () => ({ default: () => null }),
+  ),
+);
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -41,6 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     user: { isLoggedIn: isLoggedIn(request) },
     siteUrl: siteUrl(request),
     buildId: context.buildId ?? null,
+    analytics: analyticsState(request),
   };
   return data(body, setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined);
 }
@@ -88,9 +99,21 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content={THEME_COLORS.primary} />
         <Meta />
         <Links />
+        {/* Analytics only after the visitor accepted (spec §7, ADR 017); the CSP allows its origin. */}
+        {root?.analytics?.consent === "granted" ? (
+          <script async src={root.analytics.scriptUrl} nonce={nonce || undefined} />
+        ) : null}
       </head>
       <body>
-        <I18nProvider i18n={i18n}>{children}</I18nProvider>
+        <I18nProvider i18n={i18n}>
+          {children}
+          {root ? <SupportWidget loggedIn={root.user.isLoggedIn} /> : null}
+          {root?.analytics?.consent === null ? (
+            <Suspense fallback={null}>
+              <ConsentBanner />
+            </Suspense>
+          ) : null}
+        </I18nProvider>
         <PlatformClient buildId={root?.buildId ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -44,8 +44,13 @@ describe("database", () => {
     );
     expect(tables.rows.map((row) => row.table_name)).toEqual([
       "access_tokens",
+      "account_closures",
+      "captcha_solutions",
       "conditions",
       "consultations",
+      "contact_entries",
+      "data_consents",
+      "mailing_list_members",
       "password_reset_tokens",
       "provider_conditions",
       "provider_licenses",

@@ -27,7 +27,16 @@ function flatten(entries: RouteConfigEntry[], parentPath = "", layout: string | 
 const ALL = flatten(routes);
 const CATCH_ALL = "/*";
 /** Files for search engines (resource routes, lib/seo.ts): not pages of spec §2, no access flags. */
-const RESOURCES = ["/robots.txt", "/sitemap.xml"];
+const SEO_FILES = ["/robots.txt", "/sitemap.xml"];
+/** Resource routes of the site-wide forms and downloads (issue 7): they check access themselves. */
+const FORM_RESOURCES = [
+  "/captcha/challenge",
+  "/cookie-consent",
+  "/my-profile/health-data/export",
+  "/newsletter",
+  "/support-message",
+];
+const RESOURCES = [...SEO_FILES, ...FORM_RESOURCES];
 const PAGES = ALL.filter((route) => route.path !== CATCH_ALL && !RESOURCES.includes(route.path));
 
 const MAIN = "routes/layouts/main.tsx";
@@ -43,17 +52,17 @@ describe("the route table", () => {
     expect(ALL.filter((route) => route.path === CATCH_ALL)).toHaveLength(1);
   });
 
-  it("serves /robots.txt and /sitemap.xml as resource routes outside the layouts", () => {
+  it("serves /robots.txt, /sitemap.xml and the form endpoints as resource routes outside the layouts", () => {
     const resources = ALL.filter((route) => RESOURCES.includes(route.path));
-    expect(resources.map((route) => route.path).sort()).toEqual(RESOURCES);
+    expect(resources.map((route) => route.path).sort()).toEqual([...RESOURCES].sort());
     for (const route of resources) {
       expect(route.layout).toBeNull();
       expect(route.file).toMatch(/\.ts$/);
     }
   });
 
-  it("lists the 48 routes of spec §2 with their flags", () => {
-    expect(ROUTE_PATHS).toHaveLength(48);
+  it("lists the 48 routes of spec §2 and the 3 pages of issue 7 with their flags", () => {
+    expect(ROUTE_PATHS).toHaveLength(51);
     const flagged = (flag: "requiresAuthentication" | "notAuthenticated") =>
       ROUTE_PATHS.filter(
         (path) => ROUTE_ACCESS[path][flag as keyof (typeof ROUTE_ACCESS)[typeof path]],
@@ -65,6 +74,7 @@ describe("the route table", () => {
         "/my-profile",
         "/my-profile/billing-history",
         "/my-profile/consultations",
+        "/my-profile/health-data",
         "/my-profile/manage-subscription",
         "/my-profile/medical-records",
         "/my-profile/messages",
@@ -97,6 +107,17 @@ const LOGGED_IN = "isLoggedIn=true; fltAccessToken=care-token; accessToken=main-
 let api: Server;
 beforeAll(async () => {
   api = createServer((req, res) => {
+    // The pages of issue 7 read the patient's support messages and consents with the care token.
+    const care = req.headers.authorization === "Bearer care-token";
+    if (care && req.url === "/ambercare/support-messages") {
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ data: [] }));
+      return;
+    }
+    if (care && req.url === "/ambercare/my-data/consents") {
+      const consents = { optional_processing: { granted: false, recorded_at: null } };
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ data: consents }));
+      return;
+    }
     const ok = req.url === "/api/v1/api/auth/me" && req.headers.authorization === "Bearer main-token";
     const body = ok
       ? {
@@ -124,7 +145,9 @@ beforeAll(async () => {
   api.listen(0, "127.0.0.1");
   await once(api, "listening");
   vi.stubEnv("API_URL", `http://127.0.0.1:${(api.address() as AddressInfo).port}`);
-});
+  // Load every route module once here, so the first test does not pay for compiling the app.
+  await Promise.all(PAGES.map((route) => import(/* @vite-ignore */ `${APP_DIR}${route.file}`)));
+}, 120_000);
 afterAll(() => {
   vi.unstubAllEnvs();
   api.closeAllConnections();

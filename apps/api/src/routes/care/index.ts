@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { careAccountRoutes } from "#api/routes/care/account.ts";
 import { careAuthRoutes } from "#api/routes/care/auth.ts";
+import { careCommunicationRoutes } from "#api/routes/care/communications.ts";
+import { careMyDataRoutes } from "#api/routes/care/my-data.ts";
 import { careRatingRoutes } from "#api/routes/care/rating.ts";
 
 export type CareApiOptions = { productSlug: string };
@@ -21,6 +23,8 @@ export const careApi: FastifyPluginAsyncZod<CareApiOptions> = async (app, { prod
     async (product) => {
       await product.register(careAccountRoutes);
       await product.register(careRatingRoutes);
+      await product.register(careCommunicationRoutes);
+      await product.register(careMyDataRoutes);
     },
     { prefix: `/${productSlug}` },
   );
