@@ -130,6 +130,8 @@ describe("accounts journey (issue 3)", () => {
 
       // Forgot password → the link in the e-mail → a new password.
       await page.goto(`${baseUrl}/forgot-password`);
+      // The form's captcha runs once the page is hydrated.
+      await waitForHydration(page);
       await expectNoAxeViolations(page);
       const requestedAt = Date.now();
       await page.getByLabel("E-mail address").fill(account.email);

@@ -50,9 +50,14 @@ export async function waitForHydration(page: Page): Promise<void> {
   });
 }
 
-/** Signs up through /sign-up; the page ends on /almost-there, logged in. */
+/**
+ * Signs up through /sign-up; the page ends on /almost-there, logged in. The form carries the site's
+ * captcha, which runs once React has hydrated the page: the helper waits for that, and the form itself
+ * holds the submission until the captcha is solved.
+ */
 export async function signUp(page: Page, baseUrl: string, account: Account): Promise<void> {
   await page.goto(`${baseUrl}/sign-up`);
+  await waitForHydration(page);
   await page.getByLabel("First name", { exact: true }).fill(account.firstName);
   await page.getByLabel("Last name", { exact: true }).fill(account.lastName);
   await page.getByLabel("E-mail address", { exact: true }).fill(account.email);

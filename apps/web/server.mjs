@@ -13,31 +13,13 @@ const BUILD_DIR = resolve(fileURLToPath(new URL(".", import.meta.url)), process.
 const build = await import(pathToFileURL(join(BUILD_DIR, "server/index.js")).href);
 // The server bundle parsed the environment with zod when it loaded (app/lib/env.server.ts): a wrong
 // variable has already stopped the boot with a message naming it.
-const { env, getServiceSecrets, createImageService } = /** @type {any} */ (build.entry.module);
+const { env, getServiceSecrets, createImageService, contentSecurityPolicy } = /** @type {any} */ (
+  build.entry.module
+);
 getServiceSecrets();
 const production = env.NODE_ENV === "production";
 // The build this server runs (spec §4): BUILD_ID names a release, else the build's manifest version.
 const buildId = env.BUILD_ID ?? build.assets.version;
-
-/** Content-Security-Policy with this response's nonce (no inline styles, no third-party origins). */
-function contentSecurityPolicy(nonce) {
-  return [
-    "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "media-src 'self' blob:",
-    // The service worker (/sw.js) and the web app manifest, both same-origin.
-    "worker-src 'self'",
-    "manifest-src 'self'",
-    "frame-ancestors 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "object-src 'none'",
-  ].join("; ");
-}
 
 const app = express();
 app.disable("x-powered-by");
@@ -50,7 +32,11 @@ app.use((_req, res, next) => {
   const nonce = randomBytes(16).toString("base64");
   res.locals.cspNonce = nonce;
   res.set({
-    "Content-Security-Policy": contentSecurityPolicy(nonce),
+    // No third-party origin unless configured: the analytics script (after consent), reCAPTCHA.
+    "Content-Security-Policy": contentSecurityPolicy(nonce, {
+      analyticsScriptUrl: env.ANALYTICS_SCRIPT_URL,
+      recaptcha: Boolean(env.RECAPTCHA_SITE_KEY),
+    }),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
     // Camera and microphone for the video consultations to come; nothing else.

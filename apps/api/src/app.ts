@@ -21,20 +21,30 @@ import {
 import { prepareDummyHash } from "#api/auth/passwords.ts";
 import { createKeyedHash } from "#api/auth/tokens.ts";
 import { type Clock, createOffsetClock, isAdvanceable, systemClock } from "#api/clock.ts";
-import { type ApiConfig, mailFrom, siteUrl, webUrl } from "#api/config.ts";
+import { type ApiConfig, apiPublicUrl, mailFrom, siteUrl, webUrl } from "#api/config.ts";
 import { REDACT_PATHS, serializeError, serializeRequest } from "#api/logging.ts";
 import { createMailer, type Mailer } from "#api/mail/mailer.ts";
 import { createDemoPayments } from "#api/payments/demo.ts";
 import { createStripePayments } from "#api/payments/stripe.ts";
+import { captchaSweepPlugin } from "#api/plugins/captcha-sweep.ts";
 import { registerErrorHandling } from "#api/plugins/error-handler.ts";
 import { rateLimitPlugin } from "#api/plugins/rate-limit.ts";
 import { tokenSweepPlugin } from "#api/plugins/token-sweep.ts";
+import { createAttemptCounterRepository } from "#api/repositories/attempt-counter-repository.ts";
 import { careApi } from "#api/routes/care/index.ts";
 import { devClockRoutes } from "#api/routes/dev-clock.ts";
 import { healthRoutes } from "#api/routes/health.ts";
 import { mainApi } from "#api/routes/main/index.ts";
 import { type AccountService, createAccountService } from "#api/services/account-service.ts";
+import { type CaptchaService, createCaptchaService, type FetchLike } from "#api/services/captcha-service.ts";
+import { createSendLimiter, type SendLimiter } from "#api/services/communication-limits.ts";
+import { type ContactService, createContactService } from "#api/services/contact-service.ts";
+import { createListTokens } from "#api/services/list-tokens.ts";
+import { createLoginThrottle } from "#api/services/login-throttle.ts";
+import { createMailingListService, type MailingListService } from "#api/services/mailing-list-service.ts";
 import { createMembershipService, type MembershipService } from "#api/services/membership-service.ts";
+import { createMyDataService, type MyDataService } from "#api/services/my-data-service.ts";
+import { createSendgridMirror, type ListMirror } from "#api/services/sendgrid-mirror.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -47,17 +57,31 @@ declare module "fastify" {
     accounts: AccountService;
     /** Memberships, checkouts, invoices and one-time visits. */
     membership: MembershipService;
+    /** Captcha, contact messages, e-mail lists and data rights (issue 7, ADR 016). */
+    communications: Communications;
   }
 }
+
+export type Communications = {
+  captcha: CaptchaService;
+  contact: ContactService;
+  lists: MailingListService;
+  listMirror: ListMirror;
+  myData: MyDataService;
+  limitSends: SendLimiter;
+};
 
 export type AppDeps = {
   /** An open, migrated database. The caller owns it: closing the app does not close it. */
   db: DbHandle;
   clock?: Clock;
-  /** Stripe's HTTP API is reached through this (tests pass a fake); global fetch otherwise. */
-  fetch?: typeof fetch;
   /** Where log lines go (tests capture them); stdout otherwise. */
   logStream?: { write(line: string): void };
+  /**
+   * HTTP client of third-party APIs (Stripe, reCAPTCHA, SendGrid); tests pass a double. Global fetch
+   * otherwise.
+   */
+  fetch?: FetchLike;
 };
 
 export type App = FastifyInstance<
@@ -157,11 +181,17 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     log: app.log,
   });
   app.decorate("mailer", mailer);
-  // Messages still being delivered finish before the process lets go of the app.
-  app.addHook("onClose", async () => mailer.close());
+  // Messages still being delivered (and list changes being mirrored) finish before the process
+  // lets go of the app.
+  app.addHook("onClose", async () => {
+    await app.communications.listMirror.drain();
+    await mailer.close();
+  });
   if (config.NODE_ENV === "production" && !config.SMTP_URL) {
     app.log.warn("SMTP_URL is not set: e-mail is written to files and reset links appear in this log");
   }
+  // Any secret every instance shares will do (auth/tokens.ts); this one already exists.
+  const keyHash = createKeyedHash(config.PUBLIC_API_TOKEN);
   app.decorate(
     "accounts",
     createAccountService({
@@ -175,8 +205,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
         serviceAccountEmail: config.SERVICE_ACCOUNT_EMAIL.trim().toLowerCase(),
         siteUrl: siteUrl(config),
       },
-      // Any secret every instance shares will do (auth/tokens.ts); this one already exists.
-      keyHash: createKeyedHash(config.PUBLIC_API_TOKEN),
+      keyHash,
     }),
   );
   const stripePrices = {
@@ -204,6 +233,11 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
       stripePrices,
     }),
   );
+  app.decorate(
+    "communications",
+    createCommunications(app, config, { clock, mailer, keyHash, fetch: deps.fetch }),
+  );
+  await app.register(captchaSweepPlugin, { captcha: app.communications.captcha });
   app.decorateRequest("auth", null);
   app.addHook("onReady", prepareDummyHash);
   await app.register(tokenSweepPlugin, { db: deps.db.db, clock });
@@ -221,4 +255,81 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   }
 
   return app;
+}
+
+function createCommunications(
+  app: App,
+  config: ApiConfig,
+  deps: {
+    clock: Clock;
+    mailer: Mailer;
+    keyHash: (purpose: string, value: string) => string;
+    fetch: FetchLike | undefined;
+  },
+): Communications {
+  const db = app.db.db;
+  const { clock, mailer } = deps;
+  const httpFetch: FetchLike = deps.fetch ?? ((input, init) => fetch(input, init));
+  const site = siteUrl(config);
+  const counters = createAttemptCounterRepository(db);
+  const captcha = createCaptchaService({
+    db,
+    clock,
+    fetch: httpFetch,
+    log: app.log,
+    settings:
+      config.RECAPTCHA_SITE_KEY && config.RECAPTCHA_SECRET
+        ? {
+            provider: "recaptcha",
+            siteKey: config.RECAPTCHA_SITE_KEY,
+            secret: config.RECAPTCHA_SECRET,
+            minScore: config.RECAPTCHA_MIN_SCORE,
+          }
+        : { provider: "altcha", hmacKey: config.CAPTCHA_HMAC_KEY, maxNumber: config.ALTCHA_MAX_NUMBER },
+  });
+  const listMirror = createSendgridMirror({
+    apiKey: config.SENDGRID_API_KEY,
+    listId: config.SENDGRID_LIST_ID,
+    fetch: httpFetch,
+    log: app.log,
+  });
+  const lists = createMailingListService({
+    db,
+    clock,
+    mailer,
+    tokens: createListTokens(config.LIST_TOKEN_SECRET),
+    mirror: listMirror,
+    settings: {
+      productName: config.PRODUCT_NAME,
+      siteUrl: site,
+      apiPublicUrl: apiPublicUrl(config),
+      unsubscribeMailbox: config.SUPPORT_EMAIL,
+    },
+  });
+  return {
+    captcha,
+    listMirror,
+    lists,
+    limitSends: createSendLimiter({ counters, clock, keyHash: deps.keyHash }),
+    contact: createContactService({
+      db,
+      clock,
+      mailer,
+      settings: {
+        productName: config.PRODUCT_NAME,
+        siteUrl: site,
+        supportEmail: config.SUPPORT_EMAIL,
+        supportSegment: config.SUPPORT_SEGMENT,
+      },
+    }),
+    myData: createMyDataService({
+      db,
+      clock,
+      mailer,
+      lists,
+      // The same counters as logins: a wrong password here is a failed login of the account.
+      throttle: createLoginThrottle({ counters, clock, keyHash: deps.keyHash }),
+      settings: { productName: config.PRODUCT_NAME, siteUrl: site },
+    }),
+  };
 }

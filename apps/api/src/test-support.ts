@@ -1,14 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LoginResponse, RegisterRequest } from "@ambercare/contracts/auth";
+import { type AltchaChallenge, captchaChallengeResponse } from "@ambercare/contracts/communications";
 import type { DbHandle } from "@ambercare/db/client";
 import { seedDemoData } from "@ambercare/db/seed";
 import { createTestDb, type TestDb } from "@ambercare/db/testing";
+import { solveChallenge } from "altcha-lib/v1";
+import { SMTPServer, type SMTPServerAddress } from "smtp-server";
 import { type App, buildApp } from "#api/app.ts";
 import { type Clock, systemClock } from "#api/clock.ts";
 import { type ApiConfig, loadConfig } from "#api/config.ts";
+import type { FetchLike } from "#api/services/captcha-service.ts";
 import { ensureServiceAccount } from "#api/services/service-account.ts";
 
 /** Test-only helpers (imported by *.test.ts files only). */
@@ -18,6 +23,8 @@ export const TEST_SERVICE_ACCOUNT = Object.freeze({
   email: "service@ambercare.test",
   password: "service-password-for-tests",
 });
+
+export const TEST_CAPTCHA_HMAC_KEY = "test-captcha-hmac-key-0123456789abcdef";
 
 /**
  * A complete config as the API would parse it, with every secret given so no secrets file is
@@ -31,6 +38,10 @@ export function testConfig(overrides: Record<string, string> = {}): ApiConfig {
     PUBLIC_API_TOKEN: TEST_PUBLIC_API_TOKEN,
     SERVICE_ACCOUNT_EMAIL: TEST_SERVICE_ACCOUNT.email,
     SERVICE_ACCOUNT_PASSWORD: TEST_SERVICE_ACCOUNT.password,
+    CAPTCHA_HMAC_KEY: TEST_CAPTCHA_HMAC_KEY,
+    LIST_TOKEN_SECRET: "test-list-token-secret-0123456789abcdef",
+    // A small proof of work keeps each solve in tests to milliseconds; verification is unchanged.
+    ALTCHA_MAX_NUMBER: "2000",
     ...overrides,
   });
 }
@@ -63,12 +74,12 @@ export async function createTestApp(
     env?: Record<string, string>;
     seed?: boolean;
     clock?: Clock;
-    /** Stands in for Stripe's HTTP API (PAYMENTS=stripe). */
-    fetch?: typeof fetch;
     logStream?: { write(line: string): void };
     db?: TestDb;
     /** Replace the handle the app sees (e.g. one whose ping fails). */
     wrapDb?: (db: DbHandle) => DbHandle;
+    /** The app's client of third-party HTTP APIs (Stripe, reCAPTCHA, SendGrid). */
+    fetch?: FetchLike;
   } = {},
 ): Promise<TestApp> {
   const db = options.db ?? (await createTestDb());
@@ -85,6 +96,7 @@ export async function createTestApp(
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   return {
     app,
@@ -204,10 +216,47 @@ export function newPatient(overrides: Partial<RegisterRequest> = {}): RegisterRe
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** A fresh ALTCHA challenge from the API, as a browser fetches it. */
+export async function fetchAltchaChallenge(app: App): Promise<AltchaChallenge> {
+  const res = await app.inject({ method: "GET", url: "/api/v1/api/captcha/challenge" });
+  const { data } = captchaChallengeResponse.parse(res.json());
+  if (data.provider !== "altcha") throw new Error("the app is not configured for ALTCHA");
+  return data.challenge;
+}
+
+/** The ALTCHA payload a browser would send for `challenge` (the proof of work, really solved). */
+export async function solveAltcha(challenge: AltchaChallenge): Promise<string> {
+  const solution = await solveChallenge(
+    challenge.challenge,
+    challenge.salt,
+    challenge.algorithm,
+    challenge.maxnumber,
+  ).promise;
+  if (!solution) throw new Error("the ALTCHA challenge has no solution below maxnumber");
+  const { algorithm, challenge: hash, salt, signature } = challenge;
+  return Buffer.from(
+    JSON.stringify({ algorithm, challenge: hash, number: solution.number, salt, signature }),
+  ).toString("base64");
+}
+
+/** Fetches and solves a real captcha challenge: the `captcha` field of a protected form. */
+export async function solveCaptcha(app: App): Promise<string> {
+  return solveAltcha(await fetchAltchaChallenge(app));
+}
+
+/** `payload` plus a freshly solved captcha. */
+export async function withCaptcha<T extends object>(app: App, payload: T): Promise<T & { captcha: string }> {
+  return { ...payload, captcha: await solveCaptcha(app) };
+}
+
 /** Registers a patient on the main API; returns the login answer and what was sent. */
 export async function registerPatient(app: App, overrides: Partial<RegisterRequest> = {}) {
   const body = newPatient(overrides);
-  const res = await app.inject({ method: "POST", url: "/api/v1/api/auth/register", payload: body });
+  const res = await app.inject({
+    method: "POST",
+    url: "/api/v1/api/auth/register",
+    payload: await withCaptcha(app, body),
+  });
   if (res.statusCode !== 201) throw new Error(`register answered ${res.statusCode}: ${res.body}`);
   return { ...(res.json() as LoginResponse), email: body.email, password: body.password };
 }
@@ -222,4 +271,48 @@ export async function serviceToken(app: App): Promise<string> {
   });
   if (res.statusCode !== 200) throw new Error(`service login answered ${res.statusCode}: ${res.body}`);
   return (res.json() as LoginResponse).access_token;
+}
+
+type Received = { from: string; to: string[]; raw: string };
+
+/**
+ * A real SMTP server on an ephemeral loopback port (no TLS, no auth: a test relay). Recipients
+ * starting with "reject" are refused with a 550 that quotes the address, as real servers do.
+ */
+export async function startSmtpServer() {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onRcptTo(address: SMTPServerAddress, _session, callback) {
+      if (address.address.startsWith("reject")) {
+        const error = Object.assign(new Error(`<${address.address}>: Recipient address rejected`), {
+          responseCode: 550,
+        });
+        callback(error);
+        return;
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          raw: Buffer.concat(chunks).toString("utf8"),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    received,
+    url: `smtp://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

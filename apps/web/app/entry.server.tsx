@@ -7,6 +7,8 @@ import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 import { NonceProvider } from "#app/lib/nonce.ts";
 
+// …and the Content-Security-Policy it sends with each response's nonce.
+export { contentSecurityPolicy } from "#app/lib/csp.server.ts";
 // server.mjs reads these from the build (`build.entry.module`): the env parsed once by zod at boot,
 // and the service secrets it resolves at start so a missing production secret stops the boot.
 export { env, getServiceSecrets } from "#app/lib/env.server.ts";

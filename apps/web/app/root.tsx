@@ -1,5 +1,5 @@
 import { THEME_COLORS } from "@ambercare/contracts/theme";
-import { type ReactNode, useMemo } from "react";
+import { type ComponentType, lazy, type ReactNode, Suspense, useMemo } from "react";
 import {
   data,
   Links,
@@ -11,7 +11,8 @@ import {
 import { DeferredScripts } from "#app/components/deferred-scripts.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { PlatformClient } from "#app/components/platform-client.tsx";
-import { getPublicEnv, isSecureRequest } from "#app/lib/env.server.ts";
+import { SupportWidget } from "#app/components/support-widget.tsx";
+import { analyticsState, getPublicEnv, isSecureRequest } from "#app/lib/env.server.ts";
 import { createI18n, DEFAULT_LOCALE, I18nProvider } from "#app/lib/i18n.tsx";
 import { chooseLocale, getTranslations } from "#app/lib/locale.server.ts";
 import { sessionSubscription } from "#app/lib/membership.server.ts";
@@ -24,6 +25,15 @@ import { getUser, headersWithCookies } from "#app/lib/session.server.ts";
 import { errors as fallbackErrors } from "#app/locales/en.json";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
+
+// Loaded only where an analytics script is configured and the visitor has not chosen yet.
+const ConsentBanner = lazy<ComponentType>(() =>
+  import("#app/components/consent-banner.tsx").then(
+    (m) => ({ default: m.ConsentBanner }),
+    // Without its code there is no banner, and without consent no analytics: the safe side.
+    () => ({ default: () => null }),
+  ),
+);
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -45,6 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     user: { isLoggedIn: user !== null, isSubscribed: subscription.flags?.isSubscribed ?? null },
     siteUrl: siteUrl(request),
     buildId: context.buildId ?? null,
+    analytics: analyticsState(request),
   };
   const cookies = [...(setCookie ? [setCookie] : []), ...subscription.cookies];
   return data(body, cookies.length > 0 ? { headers: headersWithCookies(cookies) } : undefined);
@@ -93,9 +104,21 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content={THEME_COLORS.primary} />
         <Meta />
         <Links />
+        {/* Analytics only after the visitor accepted (spec §7, ADR 017); the CSP allows its origin. */}
+        {root?.analytics?.consent === "granted" ? (
+          <script async src={root.analytics.scriptUrl} nonce={nonce || undefined} />
+        ) : null}
       </head>
       <body>
-        <I18nProvider i18n={i18n}>{children}</I18nProvider>
+        <I18nProvider i18n={i18n}>
+          {children}
+          {root ? <SupportWidget loggedIn={root.user.isLoggedIn} /> : null}
+          {root?.analytics?.consent === null ? (
+            <Suspense fallback={null}>
+              <ConsentBanner />
+            </Suspense>
+          ) : null}
+        </I18nProvider>
         <PlatformClient buildId={root?.buildId ?? null} />
         <ScrollRestoration nonce={nonce} />
         <DeferredScripts nonce={nonce} />

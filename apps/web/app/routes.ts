@@ -41,6 +41,9 @@ export default [
     route("thank-you-for-ordering", "routes/thank-you-for-ordering.tsx"),
     route("thank-you-for-subscribing", "routes/thank-you-for-subscribing.tsx"),
     route("unsubscribe", "routes/unsubscribe.tsx"),
+    // The newsletter's double opt-in link, and where a deleted account lands (issue 7, ADR 017).
+    route("confirm-subscription", "routes/confirm-subscription.tsx"),
+    route("account-deleted", "routes/account-deleted.tsx"),
     route(
       "washington-consumer-health-data-privacy-notice",
       "routes/washington-consumer-health-data-privacy-notice.tsx",
@@ -57,6 +60,8 @@ export default [
     route("my-profile/medical-records", "routes/my-profile/medical-records.tsx"),
     route("my-profile/messages", "routes/my-profile/messages.tsx"),
     route("my-profile/past-appointments", "routes/my-profile/past-appointments.tsx"),
+    // Washington My Health My Data: download, consent, deletion (issue 7).
+    route("my-profile/health-data", "routes/my-profile/health-data.tsx"),
     route("login", "routes/login.tsx"),
     route("sign-up", "routes/sign-up.tsx"),
     route("forgot-password", "routes/forgot-password.tsx"),
@@ -70,6 +75,13 @@ export default [
   // Resource routes for search engines (lib/seo.ts): files, not pages, so outside the layouts.
   route("sitemap.xml", "routes/sitemap-xml.ts"),
   route("robots.txt", "routes/robots-txt.ts"),
+  // Resource routes of the site-wide forms and downloads (issue 7): no page, no layout. Each checks
+  // its own access (the export requires the logged-in patient).
+  route("captcha/challenge", "routes/captcha-challenge.ts"),
+  route("newsletter", "routes/newsletter.ts"),
+  route("support-message", "routes/support-message.ts"),
+  route("cookie-consent", "routes/cookie-consent.ts"),
+  route("my-profile/health-data/export", "routes/health-data-export.ts"),
   // Unknown paths redirect to / (spec §2).
   route("*", "routes/catch-all.tsx"),
 ] satisfies RouteConfig;

@@ -5,6 +5,7 @@ import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
 } from "./account-limits.ts";
+import { CAPTCHA_MAX_LENGTH } from "./communications-constants.ts";
 import { dataEnvelope } from "./envelope.ts";
 import { GENDERS } from "./options.ts";
 import { CONTENT_LANGUAGES } from "./specialization.ts";
@@ -43,6 +44,16 @@ export const registerRequest = z
   .strict();
 export type RegisterRequest = z.infer<typeof registerRequest>;
 
+/**
+ * The captcha solution of a form the public can submit (ADR 016): the ALTCHA payload or the
+ * reCAPTCHA token. Optional in the schema so that a missing one is answered with its own message.
+ */
+export const captchaField = z.string().max(CAPTCHA_MAX_LENGTH).optional();
+
+/** `POST /api/auth/register` (main API, public): the registration plus the captcha. */
+export const mainRegisterRequest = registerRequest.extend({ captcha: captchaField }).strict();
+export type MainRegisterRequest = z.infer<typeof mainRegisterRequest>;
+
 /** Both logins and both registrations answer with the token at top level (architecture "Response shapes"). */
 export const loginResponse = z
   .object({
@@ -56,6 +67,10 @@ export type LoginResponse = z.infer<typeof loginResponse>;
 
 export const emailRequest = z.object({ email: emailSchema }).strict();
 export type EmailRequest = z.infer<typeof emailRequest>;
+
+/** `POST /api/auth/forgot-password` (main API, public bearer): the address plus the captcha. */
+export const forgotPasswordRequest = emailRequest.extend({ captcha: captchaField }).strict();
+export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequest>;
 
 export const resetPasswordRequest = z
   .object({ token: z.string().min(16).max(200), password: passwordSchema })

@@ -44,11 +44,16 @@ describe("database", () => {
     );
     expect(tables.rows.map((row) => row.table_name)).toEqual([
       "access_tokens",
+      "account_closures",
       "cancel_feedback",
+      "captcha_solutions",
       "checkouts",
       "conditions",
       "consultations",
+      "contact_entries",
+      "data_consents",
       "invoices",
+      "mailing_list_members",
       "password_reset_tokens",
       "payments",
       "processed_webhook_events",

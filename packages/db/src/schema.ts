@@ -518,3 +518,116 @@ export const processedWebhookEvents = pgTable("processed_webhook_events", {
   type: text("type").notNull(),
   processedAt: timestamptz("processed_at").notNull(),
 });
+
+// Communications
+
+/**
+ * Messages from the contact form and the support widget (issue 7). `user_id` is set when a
+ * logged-in patient wrote it (their /my-profile/messages shows it). When the patient asks for
+ * deletion, name, e-mail and message are erased and `anonymised_at` is set: the row only counts
+ * that a message on a topic was received.
+ */
+export const contactEntries = pgTable(
+  "contact_entries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    name: text("name"),
+    email: text("email"),
+    topic: text("topic").notNull(),
+    message: text("message"),
+    segment: text("segment").notNull(),
+    source: text("source").notNull(),
+    locale: text("locale").notNull().default("en"),
+    createdAt: timestamptz("created_at").notNull(),
+    anonymisedAt: timestamptz("anonymised_at"),
+  },
+  (table) => [
+    check("contact_entries_source_known", sql`${table.source} in ('contact_form', 'widget')`),
+    check("contact_entries_message_length", sql`char_length(${table.message}) <= 5000`),
+    check(
+      "contact_entries_anonymised_or_complete",
+      sql`${table.anonymisedAt} is not null or (${table.name} is not null and ${table.email} is not null and ${table.message} is not null)`,
+    ),
+    index("contact_entries_user_id_created_idx").on(table.userId, table.createdAt),
+    index("contact_entries_email_idx").on(table.email),
+  ],
+);
+
+/**
+ * Addresses on a marketing e-mail list, with double opt-in: `pending` until the link of the
+ * confirmation e-mail is followed (its token stored as SHA-256 only), then `subscribed`; an
+ * unsubscribe keeps the row as `unsubscribed` so nothing is sent again until a resubscribe.
+ * Only `subscribed` addresses receive marketing mail.
+ */
+export const mailingListMembers = pgTable(
+  "mailing_list_members",
+  {
+    list: text("list").notNull(),
+    email: text("email").notNull(),
+    status: text("status").notNull(),
+    locale: text("locale").notNull().default("en"),
+    confirmTokenHash: text("confirm_token_hash").unique(),
+    confirmExpiresAt: timestamptz("confirm_expires_at"),
+    createdAt: timestamptz("created_at").notNull(),
+    confirmedAt: timestamptz("confirmed_at"),
+    unsubscribedAt: timestamptz("unsubscribed_at"),
+    updatedAt: timestamptz("updated_at").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.list, table.email] }),
+    check(
+      "mailing_list_members_status_known",
+      sql`${table.status} in ('pending', 'subscribed', 'unsubscribed')`,
+    ),
+    check("mailing_list_members_email_lower_case", sql`${table.email} = lower(${table.email})`),
+  ],
+);
+
+/**
+ * Captcha solutions already accepted, kept until the challenge expires so that one solution
+ * cannot be replayed (the primary key makes a second use fail even when two instances race).
+ */
+export const captchaSolutions = pgTable(
+  "captcha_solutions",
+  {
+    /** SHA-256 of the solved challenge's signature. */
+    solutionHash: text("solution_hash").primaryKey(),
+    expiresAt: timestamptz("expires_at").notNull(),
+  },
+  (table) => [index("captcha_solutions_expires_at_idx").on(table.expiresAt)],
+);
+
+/**
+ * Consent choices under Washington's My Health My Data Act: every change is a new row, so the
+ * history (what was agreed, when) is kept; the newest row per key is the current choice.
+ */
+export const dataConsents = pgTable(
+  "data_consents",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    granted: boolean("granted").notNull(),
+    recordedAt: timestamptz("recorded_at").notNull(),
+  },
+  (table) => [
+    check("data_consents_key_known", sql`${table.key} in ('optional_processing')`),
+    index("data_consents_user_key_idx").on(table.userId, table.key, table.recordedAt),
+  ],
+);
+
+/**
+ * Accounts closed at the patient's request. The users row stays (billing records kept by law
+ * point at it) but holds nothing that identifies the patient; this row says when and why it was
+ * emptied.
+ */
+export const accountClosures = pgTable("account_closures", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  closedAt: timestamptz("closed_at").notNull(),
+  reason: text("reason").notNull(),
+});

@@ -1,7 +1,5 @@
 import { statSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { SMTPServer, type SMTPServerAddress } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeMailError } from "#api/mail/mailer.ts";
 import {
@@ -13,57 +11,15 @@ import {
   registerPatient,
   resetTokenIn,
   serviceToken,
+  startSmtpServer,
   TEST_PUBLIC_API_TOKEN,
   type TestApp,
+  withCaptcha,
 } from "#api/test-support.ts";
 
 const FORGOT = "/api/v1/api/auth/forgot-password";
 const RESET = "/auth/ambercare/reset-password";
 const MAIN_LOGIN = "/api/v1/api/auth/login";
-
-type Received = { from: string; to: string[]; raw: string };
-
-/**
- * A real SMTP server on an ephemeral loopback port (no TLS, no auth: a test relay). Recipients
- * starting with "reject" are refused with a 550 that quotes the address, as real servers do.
- */
-async function startSmtpServer() {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onRcptTo(address: SMTPServerAddress, _session, callback) {
-      if (address.address.startsWith("reject")) {
-        const error = Object.assign(new Error(`<${address.address}>: Recipient address rejected`), {
-          responseCode: 550,
-        });
-        callback(error);
-        return;
-      }
-      callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          raw: Buffer.concat(chunks).toString("utf8"),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    received,
-    url: `smtp://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe("mail without SMTP_URL: .eml files in $DATA_DIR/mail", () => {
   let t: TestApp;
@@ -83,7 +39,7 @@ describe("mail without SMTP_URL: .eml files in $DATA_DIR/mail", () => {
       method: "POST",
       url: FORGOT,
       headers: bearer(TEST_PUBLIC_API_TOKEN),
-      payload: { email: patient.email },
+      payload: await withCaptcha(t.app, { email: patient.email }),
     });
     expect(res.statusCode).toBe(200);
     await t.app.mailer.drain();
@@ -131,7 +87,7 @@ describe("mail without SMTP_URL: .eml files in $DATA_DIR/mail", () => {
       method: "POST",
       url: FORGOT,
       headers: bearer(TEST_PUBLIC_API_TOKEN),
-      payload: { email: patient.email },
+      payload: await withCaptcha(t.app, { email: patient.email }),
     });
     await t.app.mailer.drain();
     const mails = readMailFiles(t.dataDir).filter((mail) => mail.headers.get("to") === patient.email);
@@ -173,7 +129,7 @@ describe("mail with SMTP_URL: a real SMTP server", () => {
       method: "POST",
       url: FORGOT,
       headers: bearer(TEST_PUBLIC_API_TOKEN),
-      payload: { email: patient.email },
+      payload: await withCaptcha(t.app, { email: patient.email }),
     });
     expect(res.statusCode).toBe(200);
     await t.app.mailer.drain();
@@ -216,7 +172,7 @@ describe("mail with SMTP_URL: a real SMTP server", () => {
       method: "POST",
       url: FORGOT,
       headers: bearer(TEST_PUBLIC_API_TOKEN),
-      payload: { email: patient.email },
+      payload: await withCaptcha(t.app, { email: patient.email }),
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ data: { sent: true } });

@@ -4,11 +4,16 @@ import { join } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import { createTransport } from "nodemailer";
 import type { Clock } from "#api/clock.ts";
+import type { CommunicationTemplate } from "#api/mail/communication-templates.ts";
 import type { MailTemplate, RenderedMail } from "#api/mail/templates.ts";
 
 export type OutgoingMail = RenderedMail & {
   to: string;
-  template: MailTemplate;
+  template: MailTemplate | CommunicationTemplate;
+  /** Extra headers, e.g. List-Unsubscribe on marketing mail (RFC 8058). */
+  headers?: Readonly<Record<string, string>>;
+  /** Where a reply goes (the sender of a contact message, for the support team). */
+  replyTo?: string;
   /** The message's link, logged in development only (see createMailer). */
   link: string;
 };
@@ -114,7 +119,15 @@ export function createMailer(options: MailerOptions): Mailer {
 }
 
 function message(mail: OutgoingMail, clock: Clock) {
-  return { to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, date: clock.now() };
+  return {
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    date: clock.now(),
+    ...(mail.headers ? { headers: { ...mail.headers } } : {}),
+    ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
+  };
 }
 
 /**

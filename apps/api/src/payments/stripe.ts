@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { PlanKey } from "@ambercare/contracts/plans";
 import { safeEqual } from "#api/plugins/auth.ts";
+import type { FetchLike } from "#api/services/captcha-service.ts";
 
 /**
  * The Stripe adapter (PAYMENTS=stripe): Checkout Sessions through Stripe's HTTP API (called with an
@@ -16,7 +17,7 @@ export type StripeSettings = {
   secretKey: string;
   webhookSecret: string;
   prices: Readonly<Record<PlanKey, string>>;
-  fetch?: typeof fetch;
+  fetch?: FetchLike;
 };
 
 export type StripeCheckoutInput = {

@@ -7,16 +7,17 @@ import {
   type InputHTMLAttributes,
   type ReactNode,
   type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
   useEffect,
   useId,
   useRef,
   useState,
-  useSyncExternalStore,
 } from "react";
 import { useNavigation } from "react-router";
 import type { FormErrorResult, FormMessage } from "#app/lib/forms.ts";
 import { fieldId } from "#app/lib/forms.ts";
-import { type TFunction, useTranslation } from "#app/lib/i18n.tsx";
+import { useTranslation } from "#app/lib/i18n.tsx";
+import { translateMessage, useHydrated } from "./hydrated.ts";
 
 /**
  * Accessible form controls for the account pages (and the forms to come): every control has a
@@ -30,21 +31,7 @@ const INPUT_CLASS =
   "min-h-11 w-full rounded-md border-2 border-ink-muted bg-surface px-3 py-2 text-base text-ink aria-[invalid=true]:border-danger";
 const ERROR_CLASS = "font-semibold text-danger";
 
-export function translateMessage(t: TFunction, message: FormMessage): string {
-  return "key" in message ? t(message.key, message.values) : message.text;
-}
-
-/** True once React runs in the browser: controls that need JavaScript appear only then. */
-export function useHydrated(): boolean {
-  return useSyncExternalStore(
-    subscribeNothing,
-    () => true,
-    () => false,
-  );
-}
-function subscribeNothing(): () => void {
-  return () => {};
-}
+export { translateMessage, useHydrated };
 
 type FieldFrameProps = {
   id: string;
@@ -214,6 +201,51 @@ export function PasswordField({
             </button>
           ) : null}
         </div>
+      )}
+    </FieldFrame>
+  );
+}
+
+/** Spec §5: a textarea's rows must be numeric; 5 when not given. */
+export const TEXTAREA_DEFAULT_ROWS = 5;
+
+type TextAreaProps = Omit<
+  TextareaHTMLAttributes<HTMLTextAreaElement>,
+  "id" | "name" | "children" | "rows"
+> & {
+  formId: string;
+  name: string;
+  label: string;
+  hint?: string;
+  error?: FormMessage;
+  optional?: boolean;
+  rows?: number;
+};
+
+export function TextAreaField({
+  formId,
+  name,
+  label,
+  hint,
+  error,
+  optional,
+  rows = TEXTAREA_DEFAULT_ROWS,
+  ...textarea
+}: TextAreaProps) {
+  const id = fieldId(formId, name);
+  return (
+    <FieldFrame id={id} label={label} hint={hint} error={error} optional={optional}>
+      {(describedBy, invalid) => (
+        <textarea
+          id={id}
+          name={name}
+          rows={Number.isFinite(rows) && rows > 0 ? Math.floor(rows) : TEXTAREA_DEFAULT_ROWS}
+          required={!optional}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy}
+          className={INPUT_CLASS}
+          {...textarea}
+        />
       )}
     </FieldFrame>
   );

@@ -1,14 +1,34 @@
+import { type ComponentType, lazy, Suspense } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "#app/lib/i18n.tsx";
-import { useProductName } from "#app/lib/root-data.ts";
+import { useProductName, useRootData } from "#app/lib/root-data.ts";
 import { LanguageSwitch } from "./language-switch.tsx";
 import { Logo } from "./logo.tsx";
 import { COMPANY_LINKS, LEGAL_LINKS } from "./site-links.ts";
+
+// Not part of the first paint's JavaScript: the server renders them in place, and their code loads
+// while the page hydrates (the consent module only where analytics is configured).
+// A chunk that cannot load (offline, replaced by a new build) leaves its place empty rather than
+// failing the page.
+const nothing = { default: () => null };
+const NewsletterForm = lazy<ComponentType<{ variant: "footer" }>>(() =>
+  import("./newsletter-form.tsx").then(
+    (m) => ({ default: m.NewsletterForm }),
+    () => nothing,
+  ),
+);
+const CookiePreferencesButton = lazy<ComponentType<{ className: string }>>(() =>
+  import("./consent-banner.tsx").then(
+    (m) => ({ default: m.CookiePreferencesButton }),
+    () => nothing,
+  ),
+);
 
 const footerLink = "text-ink underline-offset-2 hover:text-primary-ink hover:underline";
 
 function LegalLinks({ className }: { className: string }) {
   const { t } = useTranslation();
+  const analytics = useRootData()?.analytics;
   return (
     <ul className={className}>
       {LEGAL_LINKS.map((link) => (
@@ -18,6 +38,20 @@ function LegalLinks({ className }: { className: string }) {
           </Link>
         </li>
       ))}
+      {/* Next to the Washington notice: the page where a patient exercises those rights. */}
+      <li>
+        <Link to="/my-profile/health-data" className={footerLink}>
+          {t("dataRights.footerLink")}
+        </Link>
+      </li>
+      {/* Only when an analytics script is configured: otherwise there is nothing to consent to. */}
+      {analytics ? (
+        <li>
+          <Suspense fallback={null}>
+            <CookiePreferencesButton className={`${footerLink} cursor-pointer text-left underline`} />
+          </Suspense>
+        </li>
+      ) : null}
     </ul>
   );
 }
@@ -54,6 +88,13 @@ export function SiteFooter() {
             ))}
           </ul>
         </nav>
+      </div>
+      <div className="border-border border-t">
+        <div className="page-container max-w-xl py-6">
+          <Suspense fallback={null}>
+            <NewsletterForm variant="footer" />
+          </Suspense>
+        </div>
       </div>
       <div className="border-border border-t">
         <p className="page-container py-4 text-ink-muted text-sm">{t("footer.copyright", { product })}</p>

@@ -41,4 +41,5 @@ export const PROFILE_LINKS = Object.freeze([
   { to: "/my-profile/medical-records", key: "medicalRecords" },
   { to: "/my-profile/billing-history", key: "billingHistory" },
   { to: "/my-profile/manage-subscription", key: "manageSubscription" },
+  { to: "/my-profile/health-data", key: "healthData" },
 ] as const satisfies ReadonlyArray<{ to: RoutePath; key: string }>);

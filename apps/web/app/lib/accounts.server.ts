@@ -69,10 +69,11 @@ export async function signUp(
   input: RegisterRequest,
   locale: Locale,
   context: VisitorContext,
+  captcha?: string,
 ): Promise<SignUpResult> {
   const main = toLogin(
     await mainApi().post("/api/auth/register", {
-      body: { ...input, locale },
+      body: { ...input, locale, ...(captcha ? { captcha } : {}) },
       headers: visitorHeaders(context),
     }),
   );
@@ -103,9 +104,13 @@ export async function revokeSession(user: SessionUser): Promise<void> {
 }
 
 /** Asks for a reset link (always 200: the API never says whether the account exists). */
-export async function requestPasswordReset(email: string, context: VisitorContext): Promise<void> {
+export async function requestPasswordReset(
+  email: string,
+  context: VisitorContext,
+  captcha?: string,
+): Promise<void> {
   await publicMainApi().post("/api/auth/forgot-password", {
-    body: { email },
+    body: { email, ...(captcha ? { captcha } : {}) },
     headers: visitorHeaders(context),
   });
 }

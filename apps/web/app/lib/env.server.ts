@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { DEFAULT_SUPPORT_SEGMENT, SEGMENT_PATTERN } from "@ambercare/contracts/communications-constants";
 import {
   apiBaseUrls,
   parseEnv,
@@ -9,6 +10,8 @@ import {
   trustProxySchema,
 } from "@ambercare/contracts/server-env";
 import { z } from "zod";
+import { type AnalyticsState, CONSENT_COOKIE, isConsentChoice } from "./consent.ts";
+import { readCookie } from "./locale.server.ts";
 import type { PublicEnv } from "./root-data.ts";
 
 /**
@@ -27,6 +30,21 @@ export const webEnvSchema = sharedEnvSchema.extend({
     .string()
     .regex(/^[\w.-]{1,64}$/, "letters, digits, '.', '_' or '-', at most 64")
     .optional(),
+  /** The support widget's one segment (spec §1): every widget message is tagged with it. */
+  SUPPORT_SEGMENT: z
+    .string()
+    .regex(SEGMENT_PATTERN, "a lower-case slug such as patient")
+    .default(DEFAULT_SUPPORT_SEGMENT),
+  /**
+   * The analytics script (spec §7). Set: it loads after the visitor accepts in the consent banner,
+   * and the CSP allows exactly its origin (server.mjs). Unset: no script, no banner.
+   */
+  ANALYTICS_SCRIPT_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * Google reCAPTCHA v3's site key, when the API uses reCAPTCHA instead of ALTCHA (the API hands the
+   * key to the page with each challenge). The web server reads it only to open the CSP to Google.
+   */
+  RECAPTCHA_SITE_KEY: z.string().min(1).optional(),
 });
 
 /** The repository root (the package.json with workspaces), so a relative DATA_DIR means one place. */
@@ -72,6 +90,16 @@ let secrets: ServiceSecrets | undefined;
 export function getServiceSecrets(): ServiceSecrets {
   secrets ??= resolveServiceSecrets(env);
   return secrets;
+}
+
+/**
+ * The analytics script and the visitor's consent (spec §7), for the root loader: null when no script
+ * is configured, so neither a script nor a banner appears.
+ */
+export function analyticsState(request: Request): AnalyticsState | null {
+  if (!env.ANALYTICS_SCRIPT_URL) return null;
+  const choice = readCookie(request.headers.get("Cookie"), CONSENT_COOKIE);
+  return { scriptUrl: env.ANALYTICS_SCRIPT_URL, consent: isConsentChoice(choice) ? choice : null };
 }
 
 /** The only values of the environment that reach the browser (through the root loader). */

@@ -1,19 +1,55 @@
-import { emailSchema } from "@ambercare/contracts/auth";
 import { data } from "react-router";
-import { z } from "zod";
+import { isApiError } from "./api-client.server.ts";
+import { SUBSCRIBE_FIELDS } from "./communication-fields.ts";
+import { subscribeForm } from "./communication-forms.server.ts";
+import { addToContacts, captchaOf, describeCommunicationError } from "./communications.server.ts";
+import { isSecureRequest } from "./env.server.ts";
+import { type FormMessage, readFields } from "./forms.ts";
+import { chooseLocale } from "./locale.server.ts";
 
 /**
- * The "notify me" form of the soon pages (/blog, /blog/{page}, /medical-providers). Sign-up for
- * updates is not open yet (the communications issue connects it to the e-mail list): the action
- * checks the address and says so honestly. Nothing is stored, logged or sent.
+ * Newsletter sign-up: the "notify me" form of the soon pages (/blog, /blog/{page},
+ * /medical-providers) and the footer form (routes/newsletter.ts). Both add the address to the
+ * e-mail list with double opt-in (`POST /api/sendgrid/add-to-contacts`, shared public bearer): the
+ * API e-mails a confirmation link, and only a confirmed address receives mail. The answer is the
+ * same whether or not the address was on the list already.
  */
-export type NotifyMeResult = { status: "invalid" } | { status: "notOpenYet" };
+export type NotifyMeResult =
+  | { status: "invalid"; email: string }
+  | { status: "sent" }
+  | { status: "error"; email: string; message: FormMessage; captcha?: true };
 
-const notifyMeForm = z.object({ email: emailSchema });
+export async function subscribe(
+  request: Request,
+  formData: FormData,
+  context: { clientIp?: string } | undefined,
+): Promise<{ result: NotifyMeResult; status: number }> {
+  const values = readFields(formData, SUBSCRIBE_FIELDS);
+  const parsed = subscribeForm.safeParse(values);
+  if (!parsed.success) {
+    return { result: { status: "invalid", email: values.email }, status: 400 };
+  }
+  const { locale } = chooseLocale(request, { secure: isSecureRequest(request) });
+  try {
+    await addToContacts({ email: parsed.data.email, captcha: captchaOf(formData), locale }, context);
+    return { result: { status: "sent" }, status: 200 };
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    const failure = describeCommunicationError(error);
+    return {
+      result: {
+        status: "error",
+        email: values.email,
+        message: failure.message,
+        ...(failure.captcha ? { captcha: true as const } : {}),
+      },
+      status: failure.status,
+    };
+  }
+}
 
-export async function notifyMeAction(request: Request) {
-  const form = await request.formData();
-  const parsed = notifyMeForm.safeParse({ email: form.get("email") ?? "" });
-  if (!parsed.success) return data<NotifyMeResult>({ status: "invalid" }, { status: 400 });
-  return data<NotifyMeResult>({ status: "notOpenYet" });
+/** The soon pages' action. */
+export async function notifyMeAction(request: Request, context?: { clientIp?: string }) {
+  const { result, status } = await subscribe(request, await request.formData(), context);
+  return data<NotifyMeResult>(result, { status });
 }

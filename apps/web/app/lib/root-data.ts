@@ -1,4 +1,5 @@
 import { useRouteLoaderData } from "react-router";
+import type { AnalyticsState } from "./consent.ts";
 import type { Locale, Translations } from "./i18n.tsx";
 
 /** The explicit public subset of the server environment (env.server.ts `getPublicEnv`). */
@@ -19,6 +20,8 @@ export type RootData = {
   siteUrl?: string;
   /** The build this page was rendered by (server.mjs): the latest-build poller compares with it. */
   buildId?: string | null;
+  /** Analytics (spec §7): null when ANALYTICS_SCRIPT_URL is unset (no script, no banner). */
+  analytics?: AnalyticsState | null;
 };
 
 export const DEFAULT_PRODUCT_NAME = "Ambercare";

@@ -27,17 +27,32 @@ function flatten(entries: RouteConfigEntry[], parentPath = "", layout: string | 
 const ALL = flatten(routes);
 const CATCH_ALL = "/*";
 /** Files for search engines (resource routes, lib/seo.ts): not pages of spec §2, no access flags. */
-const RESOURCES = ["/robots.txt", "/sitemap.xml"];
+const SEO_FILES = ["/robots.txt", "/sitemap.xml"];
+/** Resource routes of the site-wide forms and downloads (issue 7): they check access themselves. */
+const FORM_RESOURCES = [
+  "/captcha/challenge",
+  "/cookie-consent",
+  "/my-profile/health-data/export",
+  "/newsletter",
+  "/support-message",
+];
+const RESOURCES = [...SEO_FILES, ...FORM_RESOURCES];
 const PAGES = ALL.filter((route) => route.path !== CATCH_ALL && !RESOURCES.includes(route.path));
 
 const MAIN = "routes/layouts/main.tsx";
 const SOON = "routes/layouts/soon.tsx";
 const SOON_PATHS = ["/blog", "/blog/:page", "/medical-providers"];
-/** Pages beyond spec §2's list: the directory's detail view (a provider's profile). */
+/**
+ * Pages beyond spec §2's list: a provider's profile, the demo checkout, a printable receipt, the
+ * e-mail list confirmation, the health-data rights page and the page after an account is deleted.
+ */
 const EXTRA_PAGES = [
   "/find-a-doctor/:page",
   "/checkout/:checkoutId",
   "/my-profile/billing-history/:invoiceId",
+  "/confirm-subscription",
+  "/my-profile/health-data",
+  "/account-deleted",
 ];
 
 describe("the route table", () => {
@@ -49,16 +64,16 @@ describe("the route table", () => {
     expect(ALL.filter((route) => route.path === CATCH_ALL)).toHaveLength(1);
   });
 
-  it("serves /robots.txt and /sitemap.xml as resource routes outside the layouts", () => {
+  it("serves /robots.txt, /sitemap.xml and the form endpoints as resource routes outside the layouts", () => {
     const resources = ALL.filter((route) => RESOURCES.includes(route.path));
-    expect(resources.map((route) => route.path).sort()).toEqual(RESOURCES);
+    expect(resources.map((route) => route.path).sort()).toEqual([...RESOURCES].sort());
     for (const route of resources) {
       expect(route.layout).toBeNull();
       expect(route.file).toMatch(/\.ts$/);
     }
   });
 
-  it("lists the 48 routes of spec §2 and the extra pages (profile, checkout, receipt), with their flags", () => {
+  it("lists the 48 routes of spec §2 and the extra pages, with their flags", () => {
     expect(ROUTE_PATHS).toHaveLength(48 + EXTRA_PAGES.length);
     const flagged = (flag: "requiresAuthentication" | "notAuthenticated") =>
       ROUTE_PATHS.filter(
@@ -73,6 +88,7 @@ describe("the route table", () => {
         "/my-profile/billing-history",
         "/my-profile/billing-history/:invoiceId",
         "/my-profile/consultations",
+        "/my-profile/health-data",
         "/my-profile/manage-subscription",
         "/my-profile/medical-records",
         "/my-profile/messages",
@@ -108,6 +124,11 @@ const CARE_ANSWERS: Record<string, { status: number; body: unknown }> = {
   "/ambercare/invoices": { status: 200, body: { data: [] } },
   "/ambercare/checkout/some-page": { status: 404, body: { error: "This checkout does not exist." } },
   "/ambercare/invoices/some-page": { status: 404, body: { error: "This invoice does not exist." } },
+  "/ambercare/support-messages": { status: 200, body: { data: [] } },
+  "/ambercare/my-data/consents": {
+    status: 200,
+    body: { data: { optional_processing: { granted: false, recorded_at: null } } },
+  },
 };
 
 let api: Server;
@@ -145,7 +166,9 @@ beforeAll(async () => {
   api.listen(0, "127.0.0.1");
   await once(api, "listening");
   vi.stubEnv("API_URL", `http://127.0.0.1:${(api.address() as AddressInfo).port}`);
-});
+  // Load every route module once here, so the first test does not pay for compiling the app.
+  await Promise.all(PAGES.map((route) => import(/* @vite-ignore */ `${APP_DIR}${route.file}`)));
+}, 120_000);
 afterAll(() => {
   vi.unstubAllEnvs();
   api.closeAllConnections();

@@ -8,7 +8,11 @@
  *   the paths in REDIRECT_HOME_WHEN_LOGGED_IN and told "you are already logged in" on the others
  *   (spec §6: "flagged forbidden when logged in, active redirect only for login and sign-up").
  *
- * The catch-all route (`*`, unknown paths redirect to /) is not a page and has no entry.
+ * Beyond spec §2: /confirm-subscription (the newsletter's double opt-in), /account-deleted and
+ * /my-profile/health-data (Washington My Health My Data), from issue 7 (ADR 017).
+ *
+ * The catch-all route (`*`, unknown paths redirect to /) is not a page and has no entry, nor have the
+ * resource routes (files ending in .ts in routes.ts), which check access themselves.
  * This module is plain data: tests and the e2e suite import it.
  */
 export type RouteAccess = Readonly<{ requiresAuthentication?: true; notAuthenticated?: true }>;
@@ -49,6 +53,8 @@ export const ROUTE_ACCESS = Object.freeze({
   "/thank-you-for-ordering": {},
   "/thank-you-for-subscribing": {},
   "/unsubscribe": {},
+  "/confirm-subscription": {},
+  "/account-deleted": {},
   "/washington-consumer-health-data-privacy-notice": {},
   "/logout": {},
   "/cancel-subscription": { requiresAuthentication: true },
@@ -61,6 +67,7 @@ export const ROUTE_ACCESS = Object.freeze({
   "/my-profile/medical-records": { requiresAuthentication: true },
   "/my-profile/messages": { requiresAuthentication: true },
   "/my-profile/past-appointments": { requiresAuthentication: true },
+  "/my-profile/health-data": { requiresAuthentication: true },
   "/login": { notAuthenticated: true },
   "/sign-up": { notAuthenticated: true },
   "/forgot-password": { notAuthenticated: true },

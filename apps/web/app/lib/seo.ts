@@ -68,6 +68,9 @@ export const ROUTE_SEO = Object.freeze({
   "/forgot-password": page("forgotPassword", "account", false),
   "/my-profile": page("myProfile", "account", false),
   "/unsubscribe": page("unsubscribe", "account", false),
+  // Reached from an e-mailed link or after closing an account: not pages to land on.
+  "/confirm-subscription": page("confirmSubscription", null, false),
+  "/account-deleted": page("accountDeleted", null, false),
   // Steps of a flow, reached from the step before (or an e-mailed link): not pages to land on.
   "/almost-there": page("almostThere", null, false),
   "/reset-password": page("resetPassword", null, false),
@@ -89,6 +92,7 @@ export const ROUTE_SEO = Object.freeze({
   "/my-profile/medical-records": page("medicalRecords", null, false),
   "/my-profile/messages": page("messages", null, false),
   "/my-profile/past-appointments": page("pastAppointments", null, false),
+  "/my-profile/health-data": page("healthData", null, false),
 } satisfies Record<RoutePath, RouteSeo>);
 
 /** Paths robots.txt asks crawlers to stay out of: personal pages and actions. */

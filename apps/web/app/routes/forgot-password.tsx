@@ -1,5 +1,7 @@
+import { CAPTCHA_ACTIONS } from "@ambercare/contracts/communications-constants";
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { AuthPage, FormFooter } from "#app/components/auth-page.tsx";
+import { CaptchaField } from "#app/components/captcha-field.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { EmailField, ErrorSummary, StatusMessage, SubmitButton } from "#app/components/forms.tsx";
 import { AlreadyLoggedIn } from "#app/components/page.tsx";
@@ -7,6 +9,7 @@ import { FORGOT_PASSWORD_FIELDS } from "#app/lib/account-fields.ts";
 import { forgotPasswordForm } from "#app/lib/account-forms.server.ts";
 import { describeAccountError, requestPasswordReset } from "#app/lib/accounts.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { captchaFailure, captchaOf } from "#app/lib/communications.server.ts";
 import {
   errorsOf,
   type FormResult,
@@ -35,7 +38,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { alreadyLoggedIn } = await requireRouteAccess(request, "/forgot-password");
   if (alreadyLoggedIn) return null;
-  const values = readFields(await request.formData(), FORGOT_PASSWORD_FIELDS);
+  const formData = await request.formData();
+  const values = readFields(formData, FORGOT_PASSWORD_FIELDS);
   const parsed = forgotPasswordForm.safeParse(values);
   if (!parsed.success) {
     return data<FormResult<ForgotField>>(
@@ -46,9 +50,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   try {
-    await requestPasswordReset(parsed.data.email, context);
+    await requestPasswordReset(parsed.data.email, context, captchaOf(formData));
   } catch (error) {
     if (!isApiError(error)) throw error;
+    const captcha = captchaFailure(error);
+    if (captcha) {
+      return data<FormResult<ForgotField>>(formError(values, {}, captcha.message), {
+        status: captcha.status,
+      });
+    }
     if (error.status === 429 || error.status === 0 || error.status >= 500) {
       const failure = describeAccountError(error);
       return data<FormResult<ForgotField>>(formError(values, {}, failure.message), {
@@ -82,6 +92,7 @@ export default function ForgotPasswordPage() {
       />
       <Form method="post" noValidate className="flex flex-col gap-5">
         <EmailField formId={FORM_ID} defaultValue={email} error={errors?.fieldErrors.email} />
+        <CaptchaField action={CAPTCHA_ACTIONS.forgotPassword} />
         <div>
           <SubmitButton pendingLabel={t("auth.forgotPassword.submitting")}>
             {sent ? t("auth.forgotPassword.sendAgain") : t("auth.forgotPassword.submit")}

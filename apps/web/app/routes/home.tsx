@@ -309,6 +309,11 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
                 {t("pages.washingtonHealthDataNotice.title")}
               </Link>
             </li>
+            <li>
+              <Link to="/my-profile/health-data" className="link">
+                {t("dataRights.homeLink")}
+              </Link>
+            </li>
           </ul>
         </div>
       </Section>

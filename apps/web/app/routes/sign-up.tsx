@@ -3,8 +3,10 @@ import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
 } from "@ambercare/contracts/account-limits";
+import { CAPTCHA_ACTIONS } from "@ambercare/contracts/communications-constants";
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
 import { AuthPage, FormFooter } from "#app/components/auth-page.tsx";
+import { CaptchaField } from "#app/components/captcha-field.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import {
   CheckboxField,
@@ -18,6 +20,7 @@ import { SIGN_UP_FIELDS } from "#app/lib/account-fields.ts";
 import { signUpForm } from "#app/lib/account-forms.server.ts";
 import { describeAccountError, failureResult, signUp } from "#app/lib/accounts.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { captchaFailure, captchaOf } from "#app/lib/communications.server.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
 import { errorsOf, type FormResult, formError, issuesToFieldErrors, readFields } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
@@ -54,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const secure = isSecureRequest(request);
   const { locale } = chooseLocale(request, { secure });
   try {
-    const result = await signUp(account, locale, context);
+    const result = await signUp(account, locale, context, captchaOf(formData));
     if (result.status === "login-failed") {
       return data<FormResult<SignUpField>>(
         formError(values, {}, { key: "auth.errors.registeredLoginFailed" }),
@@ -66,6 +69,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect(next, { headers: headersWithCookies(loginCookies(result.logins, { secure })) });
   } catch (error) {
     if (!isApiError(error)) throw error;
+    const captcha = captchaFailure(error);
+    if (captcha) {
+      return data<FormResult<SignUpField>>(formError(values, {}, captcha.message), {
+        status: captcha.status,
+      });
+    }
     // 409 → "this e-mail has an account" next to the e-mail; a refused password next to the password.
     const failure = describeAccountError(error);
     return data<FormResult<SignUpField>>(failureResult(values, failure), { status: failure.status });
@@ -144,6 +153,7 @@ export default function SignUpPage() {
           defaultChecked={result?.values.terms === "on"}
           error={result?.fieldErrors.terms}
         />
+        <CaptchaField action={CAPTCHA_ACTIONS.register} />
         <div>
           <SubmitButton pendingLabel={t("auth.signUp.submitting")}>{t("auth.signUp.submit")}</SubmitButton>
         </div>

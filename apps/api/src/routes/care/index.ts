@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { careAccountRoutes } from "#api/routes/care/account.ts";
 import { careAuthRoutes } from "#api/routes/care/auth.ts";
+import { careCommunicationRoutes } from "#api/routes/care/communications.ts";
 import { careMembershipRoutes } from "#api/routes/care/membership.ts";
+import { careMyDataRoutes } from "#api/routes/care/my-data.ts";
 import { careRatingRoutes } from "#api/routes/care/rating.ts";
 import { careStripeWebhookRoutes } from "#api/routes/care/stripe-webhook.ts";
 
@@ -34,6 +36,8 @@ export const careApi: FastifyPluginAsyncZod<CareApiOptions> = async (
       if (stripeWebhookSecret) {
         await product.register(careStripeWebhookRoutes, { webhookSecret: stripeWebhookSecret });
       }
+      await product.register(careCommunicationRoutes);
+      await product.register(careMyDataRoutes);
     },
     { prefix: `/${productSlug}` },
   );

@@ -18,6 +18,7 @@ import {
   TEST_PUBLIC_API_TOKEN,
   TEST_SERVICE_ACCOUNT,
   type TestApp,
+  withCaptcha,
 } from "#api/test-support.ts";
 
 const REGISTER = "/api/v1/api/auth/register";
@@ -49,7 +50,11 @@ function login(email: string, password: string, remoteAddress = freshAddress()) 
 describe("POST /api/v1/api/auth/register", () => {
   it("creates the account and answers 201 with a working main API token", async () => {
     const body = newPatient({ email: "  Jane.Register@Example.ORG " });
-    const res = await t.app.inject({ method: "POST", url: REGISTER, payload: body });
+    const res = await t.app.inject({
+      method: "POST",
+      url: REGISTER,
+      payload: await withCaptcha(t.app, body),
+    });
     expect(res.statusCode).toBe(201);
     const login = loginResponse.parse(res.json());
     expect(login).toMatchObject({ token_type: "Bearer", expires_in: 18_000 });
@@ -92,7 +97,7 @@ describe("POST /api/v1/api/auth/register", () => {
     const res = await t.app.inject({
       method: "POST",
       url: REGISTER,
-      payload: newPatient({ email: first.email.toUpperCase() }),
+      payload: await withCaptcha(t.app, newPatient({ email: first.email.toUpperCase() })),
     });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({ error: AUTH_ERRORS.emailTaken });
@@ -108,7 +113,11 @@ describe("POST /api/v1/api/auth/register", () => {
     ],
     ["the product name", { password: "my ambercare pass" }, AUTH_ERRORS.passwordHasProductName],
   ])("refuses %s as a password with 400 and a clear message", async (_label, overrides, message) => {
-    const res = await t.app.inject({ method: "POST", url: REGISTER, payload: newPatient(overrides) });
+    const res = await t.app.inject({
+      method: "POST",
+      url: REGISTER,
+      payload: await withCaptcha(t.app, newPatient(overrides)),
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: message });
   });
@@ -384,8 +393,8 @@ describe("POST /api/v1/api/auth/logout", () => {
 });
 
 describe("POST /api/v1/api/auth/forgot-password", () => {
-  const forgot = (email: unknown, headers: Record<string, string> = bearer(TEST_PUBLIC_API_TOKEN)) =>
-    t.app.inject({ method: "POST", url: FORGOT, headers, payload: { email } });
+  const forgot = async (email: unknown, headers: Record<string, string> = bearer(TEST_PUBLIC_API_TOKEN)) =>
+    t.app.inject({ method: "POST", url: FORGOT, headers, payload: await withCaptcha(t.app, { email }) });
 
   it("needs the shared public bearer: none, a user's token or another value get 401", async () => {
     const patient = await registerPatient(t.app);

@@ -1,12 +1,13 @@
 import {
-  emailRequest,
+  forgotPasswordRequest,
   loginRequest,
   loginResponse,
   logoutResponse,
-  registerRequest,
+  mainRegisterRequest,
   resetMailResponse,
   userResponse,
 } from "@ambercare/contracts/auth";
+import { CAPTCHA_ACTIONS } from "@ambercare/contracts/communications";
 import { errorEnvelope } from "@ambercare/contracts/envelope";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -17,7 +18,7 @@ const bearer = [{ bearerAuth: [] }];
 /**
  * Spec §7 main API, auth rows (served under /api/v1): register, login, me, logout, forgot-password.
  * Register and login need no token; me and logout take a user's token; forgot-password takes the
- * shared public bearer (spec §6).
+ * shared public bearer (spec §6). Register and forgot-password also need a solved captcha (ADR 016).
  */
 export const mainAuthRoutes: FastifyPluginAsyncZod = async (app) => {
   const accounts = app.accounts;
@@ -29,12 +30,14 @@ export const mainAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["main"],
         summary: "Create a patient account and log in (main API token)",
-        body: registerRequest,
+        body: mainRegisterRequest,
         response: { 201: loginResponse, 400: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope },
       },
     },
     async (request, reply) => {
-      const login = await accounts.register(request.body, "main");
+      const { captcha, ...registration } = request.body;
+      await app.communications.captcha.verify(captcha, CAPTCHA_ACTIONS.register, request.ip);
+      const login = await accounts.register(registration, "main");
       return reply.code(201).send(login);
     },
   );
@@ -93,11 +96,16 @@ export const mainAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["main"],
         summary: "E-mail a password-reset link if the account exists (always 200)",
         security: bearer,
-        body: emailRequest,
+        body: forgotPasswordRequest,
         response: { 200: resetMailResponse, 400: errorEnvelope, 401: errorEnvelope },
       },
     },
     async (request) => {
+      await app.communications.captcha.verify(
+        request.body.captcha,
+        CAPTCHA_ACTIONS.forgotPassword,
+        request.ip,
+      );
       await accounts.requestPasswordReset(request.body.email);
       return { data: { sent: true as const } };
     },

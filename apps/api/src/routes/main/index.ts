@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { mainAuthRoutes } from "#api/routes/main/auth.ts";
+import { captchaRoutes } from "#api/routes/main/captcha.ts";
+import { listRoutes } from "#api/routes/main/lists.ts";
 import { providerRoutes } from "#api/routes/main/provider.ts";
 import { specializationRoutes } from "#api/routes/main/specialization.ts";
 
@@ -11,4 +13,6 @@ export const mainApi: FastifyPluginAsyncZod = async (app) => {
   await app.register(mainAuthRoutes);
   await app.register(specializationRoutes);
   await app.register(providerRoutes);
+  await app.register(captchaRoutes);
+  await app.register(listRoutes);
 };

@@ -10,10 +10,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   return null;
 }
 
-/** The "notify me" form posts here: sign-up for updates is not open yet, and the answer says so. */
-export async function action({ request }: Route.ActionArgs) {
+/** The "notify me" form posts here: the address joins the e-mail list once confirmed (double opt-in). */
+export async function action({ request, context }: Route.ActionArgs) {
   await requireRouteAccess(request, "/blog");
-  return notifyMeAction(request);
+  return notifyMeAction(request, context);
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "blog");

@@ -1,0 +1,302 @@
+import type { Executor } from "@ambercare/db/client";
+import {
+  accessTokens,
+  checkouts,
+  consultations,
+  contactEntries,
+  dataConsents,
+  invoices,
+  passwordResetTokens,
+  ratings,
+  subscriptions,
+  users,
+  visitCredits,
+} from "@ambercare/db/schema";
+import { asc, eq, or } from "drizzle-orm";
+
+/**
+ * Every table that holds a patient's data, each with how it is exported and what a deletion
+ * request does to it (Washington My Health My Data Act; ADR 016). A table added later (membership,
+ * medical records, invoices…) adds one entry here: the export and the deletion pick it up, and a
+ * test checks that every table with a user_id column is listed.
+ */
+
+export type Cell = string | number | boolean | null;
+export type Row = Record<string, Cell>;
+
+export type PatientRef = {
+  userId: string;
+  /** The account's address before deletion (lists and contact entries are kept by address). */
+  email: string;
+  now: Date;
+};
+
+export type DeletionPolicy =
+  /** Deleted outright. */
+  | "erase"
+  /** Kept without anything that identifies the patient. */
+  | "anonymise"
+  /** Kept as the law requires; `keepReason` says why. */
+  | "keep";
+
+export type PatientDataTable = {
+  /** The export's section name. */
+  section: string;
+  /** The SQL tables this entry covers (checked against the schema by a test). */
+  tables: readonly string[];
+  policy: DeletionPolicy;
+  keepReason?: string;
+  export(db: Executor, patient: PatientRef): Promise<Row[]>;
+  /** Applies `policy` inside the deletion's transaction (not called for "keep"). */
+  remove?(tx: Executor, patient: PatientRef): Promise<void>;
+};
+
+const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
+
+/**
+ * The reason billing records survive a deletion request. Invoices and payments must be kept for
+ * tax and accounting law (IRS: at least 7 years); they hold no health data. Billing tables register
+ * here with policy "keep" and this reason.
+ */
+export const BILLING_KEEP_REASON =
+  "Billing records (invoices and payments) are kept for 7 years because tax and accounting law requires it; they contain no health data.";
+
+/**
+ * The users row itself is emptied, not deleted: records kept by law still point at it. The mailing
+ * list and the SendGrid mirror are handled by the mailing-list service (outside the transaction).
+ */
+export const PATIENT_DATA_TABLES: readonly PatientDataTable[] = [
+  {
+    section: "account",
+    tables: ["users", "account_closures"],
+    policy: "anonymise",
+    async export(db, { userId }) {
+      const rows = await db.select().from(users).where(eq(users.id, userId));
+      return rows.map((row) => ({
+        id: row.id,
+        email: row.email,
+        first_name: row.firstName,
+        last_name: row.lastName,
+        date_of_birth: row.dateOfBirth,
+        phone: row.phone,
+        address_line1: row.addressLine1,
+        address_line2: row.addressLine2,
+        city: row.city,
+        state: row.state,
+        zip: row.zip,
+        gender: row.gender,
+        locale: row.locale,
+        profile_completed_at: iso(row.profileCompletedAt),
+        created_at: iso(row.createdAt),
+        updated_at: iso(row.updatedAt),
+      }));
+    },
+    async remove(tx, { userId, now }) {
+      await tx
+        .update(users)
+        .set({
+          // A reserved domain (RFC 6761): no one can register or receive mail at it, and the
+          // original address is free for a new account.
+          email: `closed-${userId}@closed.invalid`,
+          firstName: null,
+          lastName: null,
+          dateOfBirth: null,
+          phone: null,
+          addressLine1: null,
+          addressLine2: null,
+          city: null,
+          state: null,
+          zip: null,
+          gender: null,
+          profileCompletedAt: null,
+          updatedAt: now,
+        })
+        .where(eq(users.id, userId));
+    },
+  },
+  {
+    section: "sessions",
+    tables: ["access_tokens", "password_reset_tokens"],
+    policy: "erase",
+    async export(db, { userId }) {
+      const rows = await db
+        .select()
+        .from(accessTokens)
+        .where(eq(accessTokens.userId, userId))
+        .orderBy(asc(accessTokens.createdAt));
+      // The token hashes are credentials of a kind; the export says when and where, not which.
+      return rows.map((row) => ({
+        surface: row.surface,
+        created_at: iso(row.createdAt),
+        expires_at: iso(row.expiresAt),
+        revoked_at: iso(row.revokedAt),
+      }));
+    },
+    async remove(tx, { userId }) {
+      await tx.delete(accessTokens).where(eq(accessTokens.userId, userId));
+      await tx.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId));
+    },
+  },
+  {
+    section: "consents",
+    tables: ["data_consents"],
+    policy: "erase",
+    async export(db, { userId }) {
+      const rows = await db
+        .select()
+        .from(dataConsents)
+        .where(eq(dataConsents.userId, userId))
+        .orderBy(asc(dataConsents.recordedAt));
+      return rows.map((row) => ({ key: row.key, granted: row.granted, recorded_at: iso(row.recordedAt) }));
+    },
+    async remove(tx, { userId }) {
+      await tx.delete(dataConsents).where(eq(dataConsents.userId, userId));
+    },
+  },
+  {
+    section: "contact_entries",
+    tables: ["contact_entries"],
+    policy: "anonymise",
+    // Only entries written while logged in are the patient's: anyone can type any address into
+    // the contact form, so entries matched by address alone could be someone else's words.
+    async export(db, { userId }) {
+      const rows = await db
+        .select()
+        .from(contactEntries)
+        .where(eq(contactEntries.userId, userId))
+        .orderBy(asc(contactEntries.createdAt));
+      return rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        email: row.email,
+        topic: row.topic,
+        message: row.message,
+        segment: row.segment,
+        source: row.source,
+        created_at: iso(row.createdAt),
+      }));
+    },
+    // Erasing goes further than exporting: entries sent from the account's address while logged
+    // out are emptied too.
+    async remove(tx, { userId, email, now }) {
+      await tx
+        .update(contactEntries)
+        .set({ userId: null, name: null, email: null, message: null, anonymisedAt: now })
+        .where(or(eq(contactEntries.userId, userId), eq(contactEntries.email, email)));
+    },
+  },
+  {
+    section: "consultations",
+    tables: ["consultations"],
+    policy: "anonymise",
+    async export(db, { userId }) {
+      const rows = await db
+        .select()
+        .from(consultations)
+        .where(eq(consultations.userId, userId))
+        .orderBy(asc(consultations.createdAt));
+      return rows.map((row) => ({
+        id: row.id,
+        provider_id: row.providerId,
+        type: row.type,
+        status: row.status,
+        created_at: iso(row.createdAt),
+        completed_at: iso(row.completedAt),
+      }));
+    },
+    // A consultation row holds no free text: once the account row is emptied it identifies no one,
+    // and the provider's visit history stays whole.
+    async remove() {},
+  },
+  {
+    section: "ratings",
+    tables: ["ratings"],
+    policy: "anonymise",
+    async export(db, { userId }) {
+      const rows = await db
+        .select()
+        .from(ratings)
+        .where(eq(ratings.userId, userId))
+        .orderBy(asc(ratings.createdAt));
+      return rows.map((row) => ({
+        id: row.id,
+        provider_id: row.providerId,
+        consultation_id: row.consultationId,
+        stars: row.stars,
+        comment: row.comment,
+        created_at: iso(row.createdAt),
+      }));
+    },
+    // The stars stay in the provider's average; the comment may describe the patient's health.
+    async remove(tx, { userId }) {
+      await tx.update(ratings).set({ comment: null }).where(eq(ratings.userId, userId));
+    },
+  },
+  {
+    section: "memberships",
+    tables: ["subscriptions"],
+    policy: "keep",
+    keepReason: BILLING_KEEP_REASON,
+    async export(db, { userId }) {
+      const rows = await db
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.userId, userId))
+        .orderBy(asc(subscriptions.currentPeriodStart));
+      return rows.map((row) => ({
+        id: row.id,
+        plan: row.plan,
+        interval: row.interval,
+        status: row.status,
+        trial_ends_at: iso(row.trialEndsAt),
+        current_period_start: iso(row.currentPeriodStart),
+        current_period_end: iso(row.currentPeriodEnd),
+        canceled_at: iso(row.canceledAt),
+        ended_at: iso(row.endedAt),
+      }));
+    },
+  },
+  {
+    section: "billing_records",
+    tables: ["invoices", "checkouts"],
+    policy: "keep",
+    keepReason: BILLING_KEEP_REASON,
+    async export(db, { userId }) {
+      const rows = await db
+        .select()
+        .from(invoices)
+        .where(eq(invoices.userId, userId))
+        .orderBy(asc(invoices.issuedAt));
+      return rows.map((row) => ({
+        id: row.id,
+        description: row.description,
+        plan: row.plan,
+        amount_cents: row.amountCents,
+        status: row.status,
+        card: row.cardLast4 ? `${row.cardBrand ?? "card"} •••• ${row.cardLast4}` : null,
+        issued_at: iso(row.issuedAt),
+        paid_at: iso(row.paidAt),
+      }));
+    },
+  },
+  {
+    section: "visit_credits",
+    tables: ["visit_credits"],
+    policy: "keep",
+    keepReason: BILLING_KEEP_REASON,
+    async export(db, { userId }) {
+      const rows = await db
+        .select({ credit: visitCredits, paidAt: checkouts.paidAt })
+        .from(visitCredits)
+        .innerJoin(checkouts, eq(checkouts.id, visitCredits.checkoutId))
+        .where(eq(visitCredits.userId, userId))
+        .orderBy(asc(visitCredits.createdAt));
+      return rows.map(({ credit, paidAt }) => ({
+        id: credit.id,
+        type: credit.type,
+        paid_at: iso(paidAt),
+        consumed_at: iso(credit.consumedAt),
+      }));
+    },
+  },
+];

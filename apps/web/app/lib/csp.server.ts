@@ -1,0 +1,37 @@
+/**
+ * The Content-Security-Policy of every response (server.mjs adds it with the request's nonce): no
+ * inline script or style without the nonce, and no third-party origin unless configured.
+ *
+ * - `analyticsScriptUrl` (ANALYTICS_SCRIPT_URL, spec §7): its origin, exactly, in script-src and
+ *   connect-src. The page loads it only after the visitor's consent (ADR 017).
+ * - `recaptcha` (RECAPTCHA_SITE_KEY set): Google's reCAPTCHA v3 script, its calls and its invisible
+ *   frame. Unset, the self-hosted ALTCHA needs nothing beyond 'self' (its worker included).
+ */
+export type CspOptions = { analyticsScriptUrl?: string | undefined; recaptcha?: boolean };
+
+const GOOGLE = "https://www.google.com";
+const GSTATIC = "https://www.gstatic.com";
+
+export function contentSecurityPolicy(nonce: string, options: CspOptions = {}): string {
+  const analytics = options.analyticsScriptUrl ? new URL(options.analyticsScriptUrl).origin : null;
+  const recaptcha = options.recaptcha === true;
+  const list = (base: string, ...origins: Array<string | null | false>) =>
+    [base, ...origins.filter((origin): origin is string => Boolean(origin))].join(" ");
+  return [
+    "default-src 'self'",
+    list(`script-src 'self' 'nonce-${nonce}'`, analytics, recaptcha && GOOGLE, recaptcha && GSTATIC),
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    list("connect-src 'self'", analytics, recaptcha && GOOGLE),
+    "media-src 'self' blob:",
+    ...(recaptcha ? [list("frame-src 'self'", GOOGLE)] : []),
+    // The service worker (/sw.js), the captcha's proof-of-work worker and the manifest: same-origin.
+    "worker-src 'self'",
+    "manifest-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join("; ");
+}

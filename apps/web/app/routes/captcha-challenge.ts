@@ -1,0 +1,17 @@
+import { isApiError } from "#app/lib/api-client.server.ts";
+import { captchaChallenge } from "#app/lib/communications.server.ts";
+
+/**
+ * `GET /captcha/challenge`: a fresh captcha challenge for the page's protected form (ADR 017). The
+ * browser talks to this server only (ADR 002), which asks the API. Never cached: each challenge is
+ * single-use.
+ */
+export async function loader() {
+  const headers = { "Cache-Control": "no-store" };
+  try {
+    return Response.json(await captchaChallenge(), { headers });
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return Response.json({ error: "The captcha service is not available." }, { status: 503, headers });
+  }
+}
