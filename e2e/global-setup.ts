@@ -29,7 +29,14 @@ export default async function setup(project: TestProject) {
   const [port, apiPort] = [await freePort(), await freePort()];
   const stack = await startStack({
     quiet: !process.env.E2E_VERBOSE,
-    env: { PORT: String(port), API_PORT: String(apiPort), DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    env: {
+      PORT: String(port),
+      API_PORT: String(apiPort),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      // Journeys grant a membership or visit credits with POST /dev/entitlements (never in production).
+      DEV_ENTITLEMENTS: "true",
+    },
   });
   project.provide("baseUrl", stack.webUrl);
   project.provide("apiUrl", stack.apiUrl);

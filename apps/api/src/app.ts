@@ -21,16 +21,22 @@ import {
 import { prepareDummyHash } from "#api/auth/passwords.ts";
 import { createKeyedHash } from "#api/auth/tokens.ts";
 import { type Clock, systemClock } from "#api/clock.ts";
-import { type ApiConfig, mailFrom, siteUrl } from "#api/config.ts";
+import { type ApiConfig, devEntitlementsEnabled, mailFrom, siteUrl } from "#api/config.ts";
 import { REDACT_PATHS, serializeError, serializeRequest } from "#api/logging.ts";
 import { createMailer, type Mailer } from "#api/mail/mailer.ts";
 import { registerErrorHandling } from "#api/plugins/error-handler.ts";
 import { rateLimitPlugin } from "#api/plugins/rate-limit.ts";
 import { tokenSweepPlugin } from "#api/plugins/token-sweep.ts";
 import { careApi } from "#api/routes/care/index.ts";
+import { devEntitlementRoutes } from "#api/routes/dev-entitlements.ts";
 import { healthRoutes } from "#api/routes/health.ts";
 import { mainApi } from "#api/routes/main/index.ts";
 import { type AccountService, createAccountService } from "#api/services/account-service.ts";
+import {
+  type ConsultationEntitlements,
+  createGrantableEntitlements,
+  noEntitlements,
+} from "#api/services/consultation-entitlements.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -50,6 +56,12 @@ export type AppDeps = {
   clock?: Clock;
   /** Where log lines go (tests capture them); stdout otherwise. */
   logStream?: { write(line: string): void };
+  /**
+   * Membership and one-time visit credits, as consultations need them. The membership module
+   * supplies the real one. Without it: nobody is entitled, except that where
+   * `POST /dev/entitlements` is enabled (never in production) grants by hand are honoured.
+   */
+  entitlements?: ConsultationEntitlements;
 };
 
 export type App = FastifyInstance<
@@ -177,7 +189,13 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   // 3. Routes.
   await app.register(healthRoutes);
   await app.register(mainApi, { prefix: "/api/v1" });
-  await app.register(careApi, { productSlug: config.PRODUCT_SLUG });
+  let entitlements = deps.entitlements ?? noEntitlements;
+  if (!deps.entitlements && devEntitlementsEnabled(config)) {
+    const grantable = createGrantableEntitlements();
+    entitlements = grantable;
+    await app.register(devEntitlementRoutes, { entitlements: grantable });
+  }
+  await app.register(careApi, { productSlug: config.PRODUCT_SLUG, entitlements });
 
   return app;
 }

@@ -25,6 +25,11 @@ export const apiEnvSchema = sharedEnvSchema.extend({
    * except in production on PostgreSQL, where a publicly known password must never exist.
    */
   SEED_DEMO_PATIENT: z.stringbool().optional(),
+  /**
+   * Whether `POST /dev/entitlements` exists (end-to-end tests grant a membership or visit credits
+   * with it). Unset: outside production only. Never on a production deployment on PostgreSQL.
+   */
+  DEV_ENTITLEMENTS: z.stringbool().optional(),
 });
 
 export type ApiEnv = z.infer<typeof apiEnvSchema>;
@@ -75,4 +80,12 @@ export function seedsDemoPatient(
   config: Pick<ApiConfig, "SEED_DEMO_PATIENT" | "NODE_ENV" | "DATABASE_URL">,
 ): boolean {
   return config.SEED_DEMO_PATIENT ?? !(config.NODE_ENV === "production" && config.DATABASE_URL !== undefined);
+}
+
+/** DEV_ENTITLEMENTS, defaulting to "not in production", and never in production on PostgreSQL. */
+export function devEntitlementsEnabled(
+  config: Pick<ApiConfig, "DEV_ENTITLEMENTS" | "NODE_ENV" | "DATABASE_URL">,
+): boolean {
+  if (config.NODE_ENV === "production" && config.DATABASE_URL !== undefined) return false;
+  return config.DEV_ENTITLEMENTS ?? config.NODE_ENV !== "production";
 }

@@ -9,6 +9,11 @@ import { createTestDb, type TestDb } from "@ambercare/db/testing";
 import { type App, buildApp } from "#api/app.ts";
 import { type Clock, systemClock } from "#api/clock.ts";
 import { type ApiConfig, loadConfig } from "#api/config.ts";
+import {
+  type ConsultationEntitlements,
+  createGrantableEntitlements,
+  type GrantableEntitlements,
+} from "#api/services/consultation-entitlements.ts";
 import { ensureServiceAccount } from "#api/services/service-account.ts";
 
 /** Test-only helpers (imported by *.test.ts files only). */
@@ -67,6 +72,8 @@ export async function createTestApp(
     db?: TestDb;
     /** Replace the handle the app sees (e.g. one whose ping fails). */
     wrapDb?: (db: DbHandle) => DbHandle;
+    /** Membership and visit credits for consultations (createTestEntitlements()). */
+    entitlements?: ConsultationEntitlements;
   } = {},
 ): Promise<TestApp> {
   const db = options.db ?? (await createTestDb());
@@ -82,6 +89,7 @@ export async function createTestApp(
     db: options.wrapDb ? options.wrapDb(db) : db,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.entitlements ? { entitlements: options.entitlements } : {}),
   });
   return {
     app,
@@ -93,6 +101,15 @@ export async function createTestApp(
       if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Memberships and one-time visit credits granted by the test (`grant(userId, { member: true })`,
+ * `grant(userId, { credits: { video: 1 } })`), standing in for the membership module, which owns
+ * the real data.
+ */
+export function createTestEntitlements(): GrantableEntitlements {
+  return createGrantableEntitlements();
 }
 
 /** A message as a mail client shows it: decoded headers and the text and HTML parts. */

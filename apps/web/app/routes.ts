@@ -65,6 +65,8 @@ export default [
   // Resource routes for search engines (lib/seo.ts): files, not pages, so outside the layouts.
   route("sitemap.xml", "routes/sitemap-xml.ts"),
   route("robots.txt", "routes/robots-txt.ts"),
+  // A patient's uploaded document: bytes, not a page.
+  route("my-profile/medical-records/documents/:id", "routes/my-profile/medical-record-document.ts"),
   // Unknown paths redirect to / (spec §2).
   route("*", "routes/catch-all.tsx"),
 ] satisfies RouteConfig;

@@ -44,8 +44,11 @@ describe("database", () => {
     );
     expect(tables.rows.map((row) => row.table_name)).toEqual([
       "access_tokens",
+      "audit_log",
       "conditions",
+      "consultation_messages",
       "consultations",
+      "medical_documents",
       "password_reset_tokens",
       "provider_conditions",
       "provider_licenses",

@@ -7,6 +7,7 @@ import {
   type InputHTMLAttributes,
   type ReactNode,
   type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
   useEffect,
   useId,
   useRef,
@@ -251,6 +252,70 @@ export function SelectField({ formId, name, label, hint, error, optional, option
             </option>
           ))}
         </select>
+      )}
+    </FieldFrame>
+  );
+}
+
+/** Spec §5 and §9: a textarea shows 5 rows unless told otherwise. */
+export const TEXTAREA_DEFAULT_ROWS = 5;
+
+/** A positive whole number of rows, or the fallback (spec §5: rows and max rows must be numeric). */
+export function textareaRows(value: unknown, fallback: number): number {
+  const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  return typeof number === "number" && Number.isInteger(number) && number > 0 ? number : fallback;
+}
+
+type TextareaProps = Omit<
+  TextareaHTMLAttributes<HTMLTextAreaElement>,
+  "id" | "name" | "rows" | "children"
+> & {
+  formId: string;
+  name: string;
+  label: string;
+  hint?: string;
+  error?: FormMessage;
+  optional?: boolean;
+  /** Rows shown at first (numeric; default 5). */
+  rows?: number | string;
+  /** With JavaScript the box grows with its text up to this many rows (numeric; default: no growth). */
+  maxRows?: number | string;
+};
+
+export function Textarea({
+  formId,
+  name,
+  label,
+  hint,
+  error,
+  optional,
+  rows,
+  maxRows,
+  onInput,
+  ...textarea
+}: TextareaProps) {
+  const id = fieldId(formId, name);
+  const baseRows = textareaRows(rows, TEXTAREA_DEFAULT_ROWS);
+  const limit = Math.max(baseRows, textareaRows(maxRows, baseRows));
+  return (
+    <FieldFrame id={id} label={label} hint={hint} error={error} optional={optional}>
+      {(describedBy, invalid) => (
+        <textarea
+          id={id}
+          name={name}
+          rows={baseRows}
+          required={!optional}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy}
+          className={INPUT_CLASS}
+          onInput={(event) => {
+            const box = event.currentTarget;
+            const lines = box.value.split("\n").length;
+            box.rows = Math.min(limit, Math.max(baseRows, lines));
+            onInput?.(event);
+          }}
+          {...textarea}
+        />
       )}
     </FieldFrame>
   );

@@ -26,8 +26,11 @@ function flatten(entries: RouteConfigEntry[], parentPath = "", layout: string | 
 
 const ALL = flatten(routes);
 const CATCH_ALL = "/*";
-/** Files for search engines (resource routes, lib/seo.ts): not pages of spec §2, no access flags. */
-const RESOURCES = ["/robots.txt", "/sitemap.xml"];
+/**
+ * Files, not pages of spec §2: for search engines (lib/seo.ts), and a patient's document download
+ * (under the medical records page's access rule).
+ */
+const RESOURCES = ["/my-profile/medical-records/documents/:id", "/robots.txt", "/sitemap.xml"];
 const PAGES = ALL.filter((route) => route.path !== CATCH_ALL && !RESOURCES.includes(route.path));
 
 const MAIN = "routes/layouts/main.tsx";
@@ -43,7 +46,7 @@ describe("the route table", () => {
     expect(ALL.filter((route) => route.path === CATCH_ALL)).toHaveLength(1);
   });
 
-  it("serves /robots.txt and /sitemap.xml as resource routes outside the layouts", () => {
+  it("serves /robots.txt, /sitemap.xml and document downloads as resource routes outside the layouts", () => {
     const resources = ALL.filter((route) => RESOURCES.includes(route.path));
     expect(resources.map((route) => route.path).sort()).toEqual(RESOURCES);
     for (const route of resources) {
@@ -97,6 +100,15 @@ const LOGGED_IN = "isLoggedIn=true; fltAccessToken=care-token; accessToken=main-
 let api: Server;
 beforeAll(async () => {
   api = createServer((req, res) => {
+    // The patient's own care-API lists (consultations, documents, audit log): empty for this visitor.
+    const careList = /^\/ambercare\/(consultations|medical-records\/documents|audit-log)(\?|$)/.test(
+      req.url ?? "",
+    );
+    if (careList && req.headers.authorization === "Bearer care-token") {
+      const empty = { data: [], meta: { page: 1, per_page: 1, total: 0 } };
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(empty));
+      return;
+    }
     const ok = req.url === "/api/v1/api/auth/me" && req.headers.authorization === "Bearer main-token";
     const body = ok
       ? {
