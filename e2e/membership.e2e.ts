@@ -1,7 +1,8 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type Account, login, newAccount, signUp, waitForHydration, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage } from "./browser.ts";
+import { dismissPopupBeforehand, fillCard } from "./checkout-helpers.ts";
 
 /**
  * Issue 5's journeys in Chromium against the running web server and API (demo payments): start a
@@ -50,15 +51,6 @@ async function expectAccessible(page: Page): Promise<void> {
   }
 }
 
-type Card = { number: string; expiry?: string; cvc?: string; name?: string };
-
-async function fillCard(page: Page, card: Card): Promise<void> {
-  await page.getByLabel("Card number").fill(card.number);
-  await page.getByLabel("Expiry date").fill(card.expiry ?? "12/34");
-  await page.getByLabel("Security code (CVC)").fill(card.cvc ?? "123");
-  await page.getByLabel("Name on card").fill(card.name ?? "Jane Tester");
-}
-
 /** On /checkout/{id}: the checkout's heading, test-mode banner and order summary. */
 async function expectCheckoutPage(page: Page, due: string): Promise<void> {
   await page.waitForURL((url) => /^\/checkout\/[\w-]+$/.test(url.pathname));
@@ -82,16 +74,6 @@ async function errorSummary(page: Page) {
 async function subscriptionStatus(page: Page): Promise<string> {
   await page.getByRole("heading", { level: 1, name: "Manage subscription" }).waitFor();
   return (await page.getByTestId("subscription-status").textContent()) ?? "";
-}
-
-/**
- * Journeys about something else start with the not-subscribed popup dismissed (as its "Not now"
- * would leave it), so that a slow machine cannot put it over the page they are using.
- */
-async function dismissPopupBeforehand(context: BrowserContext): Promise<void> {
-  await context.addInitScript(() => {
-    sessionStorage.setItem("ambercare.notSubscribedPopup.dismissed", "true");
-  });
 }
 
 /** A new patient, logged in (sign-up ends on /almost-there). */

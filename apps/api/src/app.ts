@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { join } from "node:path";
 import type { DbHandle } from "@ambercare/db/client";
 import helmet from "@fastify/helmet";
 import swagger from "@fastify/swagger";
@@ -38,6 +39,10 @@ import { mainApi } from "#api/routes/main/index.ts";
 import { type AccountService, createAccountService } from "#api/services/account-service.ts";
 import { type CaptchaService, createCaptchaService, type FetchLike } from "#api/services/captcha-service.ts";
 import { createSendLimiter, type SendLimiter } from "#api/services/communication-limits.ts";
+import {
+  type ConsultationEntitlements,
+  membershipEntitlements,
+} from "#api/services/consultation-entitlements.ts";
 import { type ContactService, createContactService } from "#api/services/contact-service.ts";
 import { createListTokens } from "#api/services/list-tokens.ts";
 import { createLoginThrottle } from "#api/services/login-throttle.ts";
@@ -82,6 +87,11 @@ export type AppDeps = {
    * otherwise.
    */
   fetch?: FetchLike;
+  /**
+   * Membership and one-time visit credits as consultations need them; the membership service by
+   * default (tests may pass another).
+   */
+  entitlements?: ConsultationEntitlements;
 };
 
 export type App = FastifyInstance<
@@ -249,6 +259,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   await app.register(careApi, {
     productSlug: config.PRODUCT_SLUG,
     stripeWebhookSecret: config.PAYMENTS === "stripe" ? config.STRIPE_WEBHOOK_SECRET : undefined,
+    entitlements: deps.entitlements ?? membershipEntitlements(app.membership),
   });
   if (config.NODE_ENV !== "production" && isAdvanceable(clock)) {
     await app.register(devClockRoutes, { clock });
@@ -330,6 +341,7 @@ function createCommunications(
       // The same counters as logins: a wrong password here is a failed login of the account.
       throttle: createLoginThrottle({ counters, clock, keyHash: deps.keyHash }),
       settings: { productName: config.PRODUCT_NAME, siteUrl: site },
+      uploadDir: join(config.DATA_DIR, "uploads"),
     }),
   };
 }

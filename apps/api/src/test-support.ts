@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LoginResponse, RegisterRequest } from "@ambercare/contracts/auth";
 import { type AltchaChallenge, captchaChallengeResponse } from "@ambercare/contracts/communications";
+import type { ConsultationType } from "@ambercare/contracts/provider";
 import type { DbHandle } from "@ambercare/db/client";
 import { seedDemoData } from "@ambercare/db/seed";
 import { createTestDb, type TestDb } from "@ambercare/db/testing";
@@ -14,6 +15,7 @@ import { type App, buildApp } from "#api/app.ts";
 import { type Clock, systemClock } from "#api/clock.ts";
 import { type ApiConfig, loadConfig } from "#api/config.ts";
 import type { FetchLike } from "#api/services/captcha-service.ts";
+import type { ConsultationEntitlements } from "#api/services/consultation-entitlements.ts";
 import { ensureServiceAccount } from "#api/services/service-account.ts";
 
 /** Test-only helpers (imported by *.test.ts files only). */
@@ -80,6 +82,8 @@ export async function createTestApp(
     wrapDb?: (db: DbHandle) => DbHandle;
     /** The app's client of third-party HTTP APIs (Stripe, reCAPTCHA, SendGrid). */
     fetch?: FetchLike;
+    /** Membership and visit credits for consultations (createTestEntitlements()). */
+    entitlements?: ConsultationEntitlements;
   } = {},
 ): Promise<TestApp> {
   const db = options.db ?? (await createTestDb());
@@ -97,6 +101,7 @@ export async function createTestApp(
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.entitlements ? { entitlements: options.entitlements } : {}),
   });
   return {
     app,
@@ -106,6 +111,58 @@ export async function createTestApp(
       await app.close();
       if (!options.db) await db.cleanup();
       if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type GrantableEntitlements = ConsultationEntitlements & {
+  grant(
+    userId: string,
+    grant: { member?: boolean; credits?: Partial<Record<ConsultationType, number>> },
+  ): void;
+  credits(userId: string): Record<ConsultationType, number>;
+};
+
+/**
+ * Memberships and one-time visit credits granted by the test (`grant(userId, { member: true })`,
+ * `grant(userId, { credits: { video: 1 } })`), held in memory, standing in for the membership
+ * module so that the consultation rules can be tested on their own. JavaScript runs one callback at
+ * a time, so check-and-decrement cannot interleave; it does not roll back with `tx`, which is why
+ * the consultation service consumes a credit as the last step of its transaction.
+ */
+export function createTestEntitlements(): GrantableEntitlements {
+  const members = new Set<string>();
+  const balances = new Map<string, Record<ConsultationType, number>>();
+  const balance = (userId: string) => {
+    let entry = balances.get(userId);
+    if (!entry) {
+      entry = { chat: 0, video: 0 };
+      balances.set(userId, entry);
+    }
+    return entry;
+  };
+  return {
+    async isMember(userId) {
+      return members.has(userId);
+    },
+    async consumeVisitCredit(_tx, userId, type) {
+      const entry = balance(userId);
+      if (entry[type] < 1) return false;
+      entry[type] -= 1;
+      return true;
+    },
+    async returnVisitCredit(_tx, userId, type) {
+      balance(userId)[type] += 1;
+    },
+    grant(userId, grant) {
+      if (grant.member === true) members.add(userId);
+      if (grant.member === false) members.delete(userId);
+      const entry = balance(userId);
+      entry.chat += grant.credits?.chat ?? 0;
+      entry.video += grant.credits?.video ?? 0;
+    },
+    credits(userId) {
+      return { ...balance(userId) };
     },
   };
 }

@@ -82,6 +82,8 @@ export default [
   route("support-message", "routes/support-message.ts"),
   route("cookie-consent", "routes/cookie-consent.ts"),
   route("my-profile/health-data/export", "routes/health-data-export.ts"),
+  // A patient's uploaded document: bytes, not a page.
+  route("my-profile/medical-records/documents/:id", "routes/my-profile/medical-record-document.ts"),
   // Unknown paths redirect to / (spec §2).
   route("*", "routes/catch-all.tsx"),
 ] satisfies RouteConfig;

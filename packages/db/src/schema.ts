@@ -5,6 +5,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
@@ -252,8 +253,10 @@ export const providerLicenses = pgTable(
 );
 
 /**
- * A patient's consultation with a provider. Minimal for now (ratings need a completed one); the
- * consultations feature extends it.
+ * A patient's chat or video consultation (docs/decisions/018-consultations-and-records.md). The
+ * intake answers are one jsonb document validated by `intakeSchema` (packages/contracts): they are
+ * always read and written whole, never queried field by field, except the state, which has its own
+ * column. provider_id stays null until a provider is chosen or assigned.
  */
 export const consultations = pgTable(
   "consultations",
@@ -262,26 +265,48 @@ export const consultations = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    providerId: uuid("provider_id")
-      .notNull()
-      .references(() => providers.id, { onDelete: "restrict" }),
+    providerId: uuid("provider_id").references(() => providers.id, { onDelete: "restrict" }),
     type: text("type").notNull(),
     status: text("status").notNull().default("requested"),
+    /** USPS code of the state the patient is in during the visit. */
+    state: text("state"),
+    intake: jsonb("intake"),
+    /** One random key per filled-in form, so a double submit creates (and pays) once. */
+    idempotencyKey: uuid("idempotency_key"),
+    /** "membership" or "visit_credit": a canceled visit-credit consultation gives the credit back. */
+    paidWith: text("paid_with").notNull().default("membership"),
+    consentsAcceptedAt: timestamptz("consents_accepted_at"),
+    visitSummary: text("visit_summary"),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
+    updatedAt: timestamptz("updated_at").notNull().defaultNow(),
+    startedAt: timestamptz("started_at"),
     completedAt: timestamptz("completed_at"),
+    canceledAt: timestamptz("canceled_at"),
   },
   (table) => [
     check("consultations_type_known", sql`${table.type} in ('chat', 'video')`),
     check(
       "consultations_status_known",
-      sql`${table.status} in ('requested', 'in_progress', 'completed', 'cancelled')`,
+      sql`${table.status} in ('requested', 'assigned', 'in_progress', 'completed', 'canceled')`,
     ),
+    check("consultations_paid_with_known", sql`${table.paidWith} in ('membership', 'visit_credit')`),
     check(
       "consultations_completed_at_set",
       sql`(${table.status} = 'completed') = (${table.completedAt} is not null)`,
     ),
-    index("consultations_user_id_idx").on(table.userId),
+    check(
+      "consultations_canceled_at_set",
+      sql`(${table.status} = 'canceled') = (${table.canceledAt} is not null)`,
+    ),
+    // A visit past "requested" always has its provider.
+    check(
+      "consultations_provider_when_assigned",
+      sql`${table.status} in ('requested', 'canceled') or ${table.providerId} is not null`,
+    ),
+    check("consultations_state_code", sql`${table.state} ~ '^[A-Z]{2}$'`),
+    index("consultations_user_id_idx").on(table.userId, table.createdAt),
     index("consultations_provider_id_idx").on(table.providerId),
+    uniqueIndex("consultations_user_idempotency_key").on(table.userId, table.idempotencyKey),
   ],
 );
 
@@ -631,3 +656,81 @@ export const accountClosures = pgTable("account_closures", {
   closedAt: timestamptz("closed_at").notNull(),
   reason: text("reason").notNull(),
 });
+
+// Consultations and records
+
+/**
+ * Documents a patient uploads to their medical records. The bytes live in
+ * `$DATA_DIR/uploads/<storage_key>` (outside any web root) under a random key; the content type is
+ * the one detected from the first bytes, never the one the browser claimed.
+ */
+export const medicalDocuments = pgTable(
+  "medical_documents",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    fileName: text("file_name").notNull(),
+    contentType: text("content_type").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    storageKey: text("storage_key").notNull().unique(),
+    sha256: text("sha256").notNull(),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      "medical_documents_content_type_known",
+      sql`${table.contentType} in ('application/pdf', 'image/jpeg', 'image/png')`,
+    ),
+    check("medical_documents_size_range", sql`${table.sizeBytes} between 1 and 10485760`),
+    index("medical_documents_user_id_idx").on(table.userId, table.createdAt),
+  ],
+);
+
+/** One thread per consultation: the patient, the provider and system notices write to it. */
+export const consultationMessages = pgTable(
+  "consultation_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    consultationId: uuid("consultation_id")
+      .notNull()
+      .references(() => consultations.id, { onDelete: "cascade" }),
+    author: text("author").notNull(),
+    /** The account that wrote it; null for system notices. */
+    authorUserId: uuid("author_user_id").references(() => users.id, { onDelete: "set null" }),
+    body: text("body").notNull(),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+  },
+  (table) => [
+    check("consultation_messages_author_known", sql`${table.author} in ('patient', 'provider', 'system')`),
+    check("consultation_messages_body_length", sql`char_length(${table.body}) between 1 and 4000`),
+    index("consultation_messages_consultation_idx").on(table.consultationId, table.createdAt),
+  ],
+);
+
+/**
+ * Who read or wrote a patient's health data, what, when and from where. Rows are only ever
+ * inserted. `user_id` is the patient whose data it is; `actor_user_id` the account that acted
+ * (the same patient, for now). It holds ids and addresses, never the health data itself.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    actorUserId: uuid("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    actorKind: text("actor_kind").notNull(),
+    action: text("action").notNull(),
+    resourceType: text("resource_type").notNull(),
+    resourceId: uuid("resource_id"),
+    ip: text("ip"),
+    at: timestamptz("at").notNull().defaultNow(),
+  },
+  (table) => [
+    check("audit_log_actor_kind_known", sql`${table.actorKind} in ('patient', 'provider', 'system')`),
+    index("audit_log_user_at_idx").on(table.userId, table.at),
+  ],
+);

@@ -281,6 +281,21 @@ export function createMembershipRepository(db: Executor) {
       return result.rows[0]?.id;
     },
 
+    /** Gives back the most recently spent visit of this type (its consultation was canceled). */
+    async returnVisitCredit(userId: string, type: "chat" | "video"): Promise<string | undefined> {
+      const result = await db.execute<{ id: string }>(sql`
+        update ${visitCredits} set consumed_at = null
+        where id = (
+          select id from ${visitCredits}
+          where user_id = ${userId} and type = ${type} and consumed_at is not null
+          order by consumed_at desc, id desc
+          limit 1
+          for update
+        )
+        returning id`);
+      return result.rows[0]?.id;
+    },
+
     /** True the first time an event id is seen; false for a replay. */
     async markWebhookProcessed(eventId: string, type: string, at: Date): Promise<boolean> {
       const rows = await db

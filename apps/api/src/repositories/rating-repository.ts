@@ -2,7 +2,8 @@ import type { Executor } from "@ambercare/db/client";
 import { consultations, providers, ratings } from "@ambercare/db/schema";
 import { eq, sql } from "drizzle-orm";
 
-export type ConsultationForRating = { id: string; userId: string; providerId: string; status: string };
+/** providerId is null only before a provider is assigned, so never on a completed consultation. */
+export type ConsultationForRating = { id: string; userId: string; providerId: string | null; status: string };
 
 export type RatingRow = {
   id: string;

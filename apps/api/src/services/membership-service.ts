@@ -855,6 +855,11 @@ export function createMembershipService(deps: MembershipDeps) {
       );
     },
 
+    /** Gives a spent one-time visit back inside the caller's transaction (a canceled request). */
+    async returnVisitCredit(tx: Executor, userId: string, type: "chat" | "video"): Promise<void> {
+      await createMembershipRepository(tx).returnVisitCredit(userId, type);
+    },
+
     /** Renewals, retries and endings that are due; each membership in its own transaction. */
     async runDue(): Promise<number> {
       const now = clock.now();

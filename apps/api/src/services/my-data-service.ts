@@ -1,3 +1,5 @@
+import { rm } from "node:fs/promises";
+import { basename, join } from "node:path";
 import { AUTH_ERRORS } from "@ambercare/contracts/auth";
 import {
   type AccountDeleted,
@@ -40,6 +42,8 @@ export function createMyDataService(deps: {
   lists: MailingListService;
   throttle: ReturnType<typeof createLoginThrottle>;
   settings: { productName: string; siteUrl: string };
+  /** Where medical documents are stored ($DATA_DIR/uploads): a deletion removes the patient's files. */
+  uploadDir: string;
 }) {
   const { db } = deps;
 
@@ -148,9 +152,10 @@ export function createMyDataService(deps: {
         throw new AppError("CONFLICT", 409, COMMUNICATION_ERRORS.membershipStillActive);
       }
       const unusableHash = await hashPassword(generateToken());
+      const filesToDelete: string[] = [];
       await db.transaction(async (tx) => {
         for (const table of PATIENT_DATA_TABLES) {
-          if (table.policy !== "keep") await table.remove?.(tx, patient);
+          if (table.policy !== "keep") await table.remove?.(tx, { ...patient, filesToDelete });
         }
         await tx.update(users).set({ passwordHash: unusableHash }).where(eq(users.id, patient.userId));
         await tx
@@ -158,6 +163,7 @@ export function createMyDataService(deps: {
           .values({ userId: patient.userId, closedAt: patient.now, reason: "patient_request" })
           .onConflictDoNothing();
       });
+      await Promise.all(filesToDelete.map((key) => rm(join(deps.uploadDir, basename(key)), { force: true })));
       await deps.lists.erase(patient.email);
 
       const link = deps.settings.siteUrl;

@@ -1,18 +1,21 @@
 import type { Executor } from "@ambercare/db/client";
 import {
   accessTokens,
+  auditLog,
   checkouts,
+  consultationMessages,
   consultations,
   contactEntries,
   dataConsents,
   invoices,
+  medicalDocuments,
   passwordResetTokens,
   ratings,
   subscriptions,
   users,
   visitCredits,
 } from "@ambercare/db/schema";
-import { asc, eq, or } from "drizzle-orm";
+import { asc, eq, inArray, or } from "drizzle-orm";
 
 /**
  * Every table that holds a patient's data, each with how it is exported and what a deletion
@@ -26,6 +29,11 @@ export type Row = Record<string, Cell>;
 
 export type PatientRef = {
   userId: string;
+  /**
+   * Stored files (medical documents) whose rows a deletion removed: unlinked once the transaction
+   * has committed, so a rollback never leaves rows without their files.
+   */
+  filesToDelete?: string[];
   /** The account's address before deletion (lists and contact entries are kept by address). */
   email: string;
   now: Date;
@@ -195,18 +203,108 @@ export const PATIENT_DATA_TABLES: readonly PatientDataTable[] = [
         .from(consultations)
         .where(eq(consultations.userId, userId))
         .orderBy(asc(consultations.createdAt));
+      const messages = rows.length
+        ? await db
+            .select()
+            .from(consultationMessages)
+            .where(
+              inArray(
+                consultationMessages.consultationId,
+                rows.map((row) => row.id),
+              ),
+            )
+            .orderBy(asc(consultationMessages.createdAt))
+        : [];
       return rows.map((row) => ({
         id: row.id,
         provider_id: row.providerId,
         type: row.type,
         status: row.status,
+        state: row.state,
+        // The intake answers as the patient gave them (a JSON document).
+        intake: row.intake === null ? null : JSON.stringify(row.intake),
+        visit_summary: row.visitSummary,
+        messages: JSON.stringify(
+          messages
+            .filter((message) => message.consultationId === row.id)
+            .map((message) => ({ author: message.author, body: message.body, at: iso(message.createdAt) })),
+        ),
         created_at: iso(row.createdAt),
         completed_at: iso(row.completedAt),
+        canceled_at: iso(row.canceledAt),
       }));
     },
-    // A consultation row holds no free text: once the account row is emptied it identifies no one,
-    // and the provider's visit history stays whole.
-    async remove() {},
+    // The health data (intake, summary, messages) goes; the bare row (type, status, times) stays so
+    // the provider's visit history and the ratings' averages stay whole, and identifies no one once
+    // the account row is emptied.
+    async remove(tx, { userId }) {
+      const own = await tx
+        .select({ id: consultations.id })
+        .from(consultations)
+        .where(eq(consultations.userId, userId));
+      if (own.length > 0) {
+        await tx.delete(consultationMessages).where(
+          inArray(
+            consultationMessages.consultationId,
+            own.map((row) => row.id),
+          ),
+        );
+      }
+      await tx
+        .update(consultations)
+        .set({ intake: null, visitSummary: null, state: null })
+        .where(eq(consultations.userId, userId));
+    },
+  },
+  {
+    section: "medical_documents",
+    tables: ["medical_documents"],
+    policy: "erase",
+    async export(db, { userId }) {
+      const rows = await db
+        .select()
+        .from(medicalDocuments)
+        .where(eq(medicalDocuments.userId, userId))
+        .orderBy(asc(medicalDocuments.createdAt));
+      // The files themselves are downloaded from the medical records page; the export lists them.
+      return rows.map((row) => ({
+        id: row.id,
+        file_name: row.fileName,
+        content_type: row.contentType,
+        size_bytes: row.sizeBytes,
+        sha256: row.sha256,
+        created_at: iso(row.createdAt),
+      }));
+    },
+    async remove(tx, patient) {
+      const removed = await tx
+        .delete(medicalDocuments)
+        .where(eq(medicalDocuments.userId, patient.userId))
+        .returning({ storageKey: medicalDocuments.storageKey });
+      patient.filesToDelete?.push(...removed.map((row) => row.storageKey));
+    },
+  },
+  {
+    section: "audit_log",
+    tables: ["audit_log"],
+    policy: "keep",
+    keepReason:
+      "The record of who read or changed your health data is kept for 6 years, as HIPAA requires of access logs; it holds no health data itself.",
+    async export(db, { userId }) {
+      const rows = await db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.userId, userId))
+        .orderBy(asc(auditLog.at));
+      return rows.map((row) => ({
+        actor: row.actorKind,
+        action: row.action,
+        resource_type: row.resourceType,
+        resource_id: row.resourceId,
+        ip: row.ip,
+        at: iso(row.at),
+      }));
+    },
   },
   {
     section: "ratings",

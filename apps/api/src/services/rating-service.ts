@@ -26,11 +26,12 @@ export function createRatingService(deps: { db: Database; clock: Clock }) {
         if (consultation.userId !== auth.userId) {
           throw new AppError("FORBIDDEN", 403, PROVIDER_ERRORS.notYourConsultation);
         }
-        if (consultation.status !== "completed") {
+        const providerId = consultation.providerId;
+        if (consultation.status !== "completed" || providerId === null) {
           throw new AppError("CONFLICT", 409, PROVIDER_ERRORS.notCompleted);
         }
         const row = await repository.insertRating({
-          providerId: consultation.providerId,
+          providerId,
           userId: auth.userId,
           consultationId: consultation.id,
           stars: input.stars,
@@ -38,7 +39,7 @@ export function createRatingService(deps: { db: Database; clock: Clock }) {
           createdAt: deps.clock.now(),
         });
         if (!row) throw new AppError("CONFLICT", 409, PROVIDER_ERRORS.alreadyRated);
-        await repository.addToAggregate(consultation.providerId, input.stars);
+        await repository.addToAggregate(providerId, input.stars);
         return row;
       });
       return {

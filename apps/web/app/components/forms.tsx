@@ -3,6 +3,7 @@ import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
 } from "@ambercare/contracts/account-limits";
+import { TEXTAREA_DEFAULT_ROWS } from "@ambercare/contracts/timing";
 import {
   type InputHTMLAttributes,
   type ReactNode,
@@ -206,51 +207,6 @@ export function PasswordField({
   );
 }
 
-/** Spec §5: a textarea's rows must be numeric; 5 when not given. */
-export const TEXTAREA_DEFAULT_ROWS = 5;
-
-type TextAreaProps = Omit<
-  TextareaHTMLAttributes<HTMLTextAreaElement>,
-  "id" | "name" | "children" | "rows"
-> & {
-  formId: string;
-  name: string;
-  label: string;
-  hint?: string;
-  error?: FormMessage;
-  optional?: boolean;
-  rows?: number;
-};
-
-export function TextAreaField({
-  formId,
-  name,
-  label,
-  hint,
-  error,
-  optional,
-  rows = TEXTAREA_DEFAULT_ROWS,
-  ...textarea
-}: TextAreaProps) {
-  const id = fieldId(formId, name);
-  return (
-    <FieldFrame id={id} label={label} hint={hint} error={error} optional={optional}>
-      {(describedBy, invalid) => (
-        <textarea
-          id={id}
-          name={name}
-          rows={Number.isFinite(rows) && rows > 0 ? Math.floor(rows) : TEXTAREA_DEFAULT_ROWS}
-          required={!optional}
-          aria-invalid={invalid || undefined}
-          aria-describedby={describedBy}
-          className={INPUT_CLASS}
-          {...textarea}
-        />
-      )}
-    </FieldFrame>
-  );
-}
-
 type SelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "name" | "children"> & {
   formId: string;
   name: string;
@@ -283,6 +239,67 @@ export function SelectField({ formId, name, label, hint, error, optional, option
             </option>
           ))}
         </select>
+      )}
+    </FieldFrame>
+  );
+}
+
+/** A positive whole number of rows, or the fallback (spec §5: rows and max rows must be numeric). */
+export function textareaRows(value: unknown, fallback: number): number {
+  const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  return typeof number === "number" && Number.isInteger(number) && number > 0 ? number : fallback;
+}
+
+type TextareaProps = Omit<
+  TextareaHTMLAttributes<HTMLTextAreaElement>,
+  "id" | "name" | "rows" | "children"
+> & {
+  formId: string;
+  name: string;
+  label: string;
+  hint?: string;
+  error?: FormMessage;
+  optional?: boolean;
+  /** Rows shown at first (numeric; default 5). */
+  rows?: number | string;
+  /** With JavaScript the box grows with its text up to this many rows (numeric; default: no growth). */
+  maxRows?: number | string;
+};
+
+export function Textarea({
+  formId,
+  name,
+  label,
+  hint,
+  error,
+  optional,
+  rows,
+  maxRows,
+  onInput,
+  ...textarea
+}: TextareaProps) {
+  const id = fieldId(formId, name);
+  const baseRows = textareaRows(rows, TEXTAREA_DEFAULT_ROWS);
+  const limit = Math.max(baseRows, textareaRows(maxRows, baseRows));
+  return (
+    <FieldFrame id={id} label={label} hint={hint} error={error} optional={optional}>
+      {(describedBy, invalid) => (
+        <textarea
+          id={id}
+          name={name}
+          rows={baseRows}
+          required={!optional}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy}
+          className={INPUT_CLASS}
+          onInput={(event) => {
+            const box = event.currentTarget;
+            const lines = box.value.split("\n").length;
+            box.rows = Math.min(limit, Math.max(baseRows, lines));
+            onInput?.(event);
+          }}
+          {...textarea}
+        />
       )}
     </FieldFrame>
   );

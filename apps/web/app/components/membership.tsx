@@ -4,11 +4,10 @@ import {
   TRIAL_DAYS,
 } from "@ambercare/contracts/membership-constants";
 import { PLANS } from "@ambercare/contracts/plans";
-import { TEXTAREA_DEFAULT_ROWS } from "@ambercare/contracts/timing";
-import { type TextareaHTMLAttributes, useId } from "react";
+import { useId } from "react";
 import { Form, Link } from "react-router";
 import { formatAmount } from "#app/lib/billing-format.ts";
-import { type FormErrorResult, type FormMessage, fieldId } from "#app/lib/forms.ts";
+import { type FormErrorResult, fieldId } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import type { StartField } from "#app/lib/membership-forms.ts";
 import { useRootData } from "#app/lib/root-data.ts";
@@ -135,55 +134,6 @@ export function StartMembershipForm({
           </SubmitButton>
         </div>
       </Form>
-    </div>
-  );
-}
-
-/** A multi-line text field; rows default to the spec's 5 (spec §5, §9). */
-export function TextAreaField({
-  formId,
-  name,
-  label,
-  hint,
-  error,
-  rows = TEXTAREA_DEFAULT_ROWS,
-  ...textarea
-}: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "name"> & {
-  formId: string;
-  name: string;
-  label: string;
-  hint?: string;
-  error?: FormMessage;
-}) {
-  const { t } = useTranslation();
-  const id = fieldId(formId, name);
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="font-semibold text-ink">
-        {label} <span className="font-normal text-ink-muted">({t("forms.optional")})</span>
-      </label>
-      {hint ? (
-        <p id={hintId} className="text-ink-muted text-sm">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={errorId} className="font-semibold text-danger">
-          {translateMessage(t, error)}
-        </p>
-      ) : null}
-      <textarea
-        id={id}
-        name={name}
-        rows={rows}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className="w-full rounded-md border-2 border-ink-muted bg-surface px-3 py-2 text-base text-ink aria-[invalid=true]:border-danger"
-        {...textarea}
-      />
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { SUPPORT_FIELDS, type SupportField } from "#app/lib/communication-fields
 import { errorsOf, type FormResult, successOf } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { CaptchaField } from "./captcha-field.tsx";
-import { EmailField, ErrorSummary, StatusMessage, TextAreaField } from "./forms.tsx";
+import { EmailField, ErrorSummary, StatusMessage, Textarea } from "./forms.tsx";
 
 export type SupportPanelProps = { loggedIn: boolean; onClose: () => void };
 
@@ -89,7 +89,7 @@ export function SupportPanel({ loggedIn, onClose }: SupportPanelProps) {
               if (round > 0) setRound(0);
             }}
           >
-            <TextAreaField
+            <Textarea
               formId={FORM_ID}
               name="message"
               label={t("supportWidget.message")}

@@ -36,7 +36,9 @@ const FORM_RESOURCES = [
   "/newsletter",
   "/support-message",
 ];
-const RESOURCES = [...SEO_FILES, ...FORM_RESOURCES];
+/** A patient's document download (under the medical records page's access rule). */
+const DOWNLOADS = ["/my-profile/medical-records/documents/:id"];
+const RESOURCES = [...SEO_FILES, ...FORM_RESOURCES, ...DOWNLOADS];
 const PAGES = ALL.filter((route) => route.path !== CATCH_ALL && !RESOURCES.includes(route.path));
 
 const MAIN = "routes/layouts/main.tsx";
@@ -64,7 +66,7 @@ describe("the route table", () => {
     expect(ALL.filter((route) => route.path === CATCH_ALL)).toHaveLength(1);
   });
 
-  it("serves /robots.txt, /sitemap.xml and the form endpoints as resource routes outside the layouts", () => {
+  it("serves /robots.txt, /sitemap.xml, the form endpoints and downloads as resource routes outside the layouts", () => {
     const resources = ALL.filter((route) => RESOURCES.includes(route.path));
     expect(resources.map((route) => route.path).sort()).toEqual([...RESOURCES].sort());
     for (const route of resources) {
@@ -134,6 +136,15 @@ const CARE_ANSWERS: Record<string, { status: number; body: unknown }> = {
 let api: Server;
 beforeAll(async () => {
   api = createServer((req, res) => {
+    // The patient's own care-API lists (consultations, documents, audit log): empty for this visitor.
+    const careList = /^\/ambercare\/(consultations|medical-records\/documents|audit-log)(\?|$)/.test(
+      req.url ?? "",
+    );
+    if (careList && req.headers.authorization === "Bearer care-token") {
+      const empty = { data: [], meta: { page: 1, per_page: 1, total: 0 } };
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(empty));
+      return;
+    }
     const care = CARE_ANSWERS[req.url ?? ""];
     if (care && req.headers.authorization === "Bearer care-token") {
       res.writeHead(care.status, { "Content-Type": "application/json" }).end(JSON.stringify(care.body));

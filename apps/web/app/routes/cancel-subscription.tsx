@@ -7,8 +7,13 @@ import {
 import { useId } from "react";
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { ErrorSummary, StatusMessage, SubmitButton, translateMessage } from "#app/components/forms.tsx";
-import { TextAreaField } from "#app/components/membership.tsx";
+import {
+  ErrorSummary,
+  StatusMessage,
+  SubmitButton,
+  Textarea,
+  translateMessage,
+} from "#app/components/forms.tsx";
 import { PageHeading } from "#app/components/page.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { formatDate } from "#app/lib/billing-format.ts";
@@ -152,7 +157,8 @@ function FeedbackForm({ result }: { result: FormErrorResult<Field> | undefined }
             );
           })}
         </fieldset>
-        <TextAreaField
+        <Textarea
+          optional
           formId={FORM_ID}
           name="comment"
           label={t("membership.cancel.commentLabel")}

@@ -12,7 +12,7 @@ import {
   SelectField,
   StatusMessage,
   SubmitButton,
-  TextAreaField,
+  Textarea,
   TextField,
 } from "#app/components/forms.tsx";
 import { PageHeading } from "#app/components/page.tsx";
@@ -123,7 +123,7 @@ export default function ContactUsPage() {
             defaultValue={values.topic ?? ""}
             error={errors?.fieldErrors.topic}
           />
-          <TextAreaField
+          <Textarea
             formId={FORM_ID}
             name="message"
             label={t("contact.fields.message")}

@@ -136,11 +136,13 @@ describe("GET /ambercare/my-data/export", () => {
     expect(Object.keys(data.sections).sort()).toEqual(
       [
         "account",
+        "audit_log",
         "billing_records",
         "consents",
         "consultations",
         "contact_entries",
         "mailing_lists",
+        "medical_documents",
         "memberships",
         "ratings",
         "sessions",
@@ -317,13 +319,15 @@ describe("POST /ambercare/my-data/delete", () => {
     expect(res.statusCode).toBe(200);
     const { data } = accountDeletedResponse.parse(res.json());
     expect(data.account_closed).toBe(true);
-    expect(data.erased.sort()).toEqual(["consents", "mailing_lists", "sessions"]);
+    expect(data.erased.sort()).toEqual(["consents", "mailing_lists", "medical_documents", "sessions"]);
     expect(data.anonymised.sort()).toEqual(["account", "consultations", "contact_entries", "ratings"]);
     expect(data.kept).toEqual(
-      ["memberships", "billing_records", "visit_credits"].map((section) => ({
-        section,
-        reason: expect.stringMatching(/tax/),
-      })),
+      [
+        { section: "audit_log", reason: expect.stringMatching(/HIPAA/) },
+        { section: "memberships", reason: expect.stringMatching(/tax/) },
+        { section: "billing_records", reason: expect.stringMatching(/tax/) },
+        { section: "visit_credits", reason: expect.stringMatching(/tax/) },
+      ],
     );
 
     // Sessions ended, login impossible, the address free again.

@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 /** A consultation created directly (the consultations API comes later). */
-async function consultation(userId: string, status: "completed" | "requested" | "cancelled" = "completed") {
+async function consultation(userId: string, status: "completed" | "requested" | "canceled" = "completed") {
   const [row] = await t.db.db
     .insert(consultations)
     .values({
@@ -41,6 +41,7 @@ async function consultation(userId: string, status: "completed" | "requested" | 
       type: "video",
       status,
       completedAt: status === "completed" ? clock.now() : null,
+      canceledAt: status === "canceled" ? clock.now() : null,
     })
     .returning({ id: consultations.id });
   return row!.id;
@@ -152,7 +153,7 @@ describe("POST /ambercare/submit-rating", () => {
   });
 
   it("refuses a consultation that is not completed (409) or does not exist (404)", async () => {
-    for (const status of ["requested", "cancelled"] as const) {
+    for (const status of ["requested", "canceled"] as const) {
       const id = await consultation(alice.user_id, status);
       const res = await submit(alice.access_token, { user_id: alice.user_id, consultation_id: id, stars: 4 });
       expect(res.statusCode).toBe(409);

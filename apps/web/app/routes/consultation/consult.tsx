@@ -1,18 +1,83 @@
+import { PLANS } from "@ambercare/contracts/plans";
+import { Form, Link, useLoaderData } from "react-router";
+import { ChoiceGroup } from "#app/components/choice-group.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { FeaturePage } from "#app/components/page.tsx";
+import { PageHeading } from "#app/components/page.tsx";
+import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/consult";
 
+const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/consultation/consult");
-  return null;
+  const { user } = await requireRouteAccess(request, "/consultation/consult");
+  const url = new URL(request.url);
+  const provider = url.searchParams.get("provider") ?? "";
+  const type = url.searchParams.get("type") === "chat" ? "chat" : "video";
+  return { provider: SLUG.test(provider) ? provider : null, type, loggedIn: user !== null };
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "consult");
 
+const dollars = (cents: number) => `$${(cents / 100).toFixed(0)}`;
+
+/** Step one of a visit: chat or video, and what it costs; the intake form comes next (login required). */
 export default function ConsultPage() {
-  return <FeaturePage page="consult" />;
+  const { t } = useTranslation();
+  const { provider, type, loggedIn } = useLoaderData<typeof loader>();
+  return (
+    <div className="page-container py-10 tablet:py-14">
+      <PageHeading page="consult" />
+      <Form method="get" action="/consultation/form" className="mt-8 flex max-w-3xl flex-col gap-6">
+        {provider ? <input type="hidden" name="provider" value={provider} /> : null}
+        <ChoiceGroup
+          formId="consult"
+          name="type"
+          type="radio"
+          legend={t("consultation.consult.typeLegend")}
+          options={[
+            {
+              value: "chat",
+              label: t("consultation.consult.chat", { price: dollars(PLANS.ppv_chat.priceCents) }),
+            },
+            {
+              value: "video",
+              label: t("consultation.consult.video", { price: dollars(PLANS.ppv_video.priceCents) }),
+            },
+          ]}
+          selected={[type]}
+        />
+        {provider ? <p className="text-ink">{t("consultation.consult.providerChosen")}</p> : null}
+        <section aria-labelledby="consult-cost" className="rounded-md bg-surface-muted px-4 py-3 text-ink">
+          <h2 id="consult-cost" className="font-bold text-xl">
+            {t("consultation.consult.costHeading")}
+          </h2>
+          <p className="mt-2">{t("consultation.consult.includedForMembers")}</p>
+          <p className="mt-2">
+            {t("consultation.consult.oneTime", {
+              chat: dollars(PLANS.ppv_chat.priceCents),
+              video: dollars(PLANS.ppv_video.priceCents),
+            })}{" "}
+            <Link to="/one-time-visit" className="link">
+              {t("consultation.consult.buyVisit")}
+            </Link>
+          </p>
+          <p className="mt-2">
+            <Link to="/membership-trial" className="link">
+              {t("consultation.consult.startTrial")}
+            </Link>
+          </p>
+        </section>
+        {loggedIn ? null : <p className="text-ink-muted">{t("consultation.consult.loginNeeded")}</p>}
+        <div>
+          <button type="submit" className="button-primary">
+            {t("consultation.consult.continue")}
+          </button>
+        </div>
+      </Form>
+    </div>
+  );
 }
 
 export function ErrorBoundary() {

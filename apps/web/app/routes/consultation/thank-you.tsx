@@ -1,5 +1,9 @@
+import { useEffect } from "react";
+import { Link } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { FeaturePage } from "#app/components/page.tsx";
+import { PageHeading } from "#app/components/page.tsx";
+import { useTranslation } from "#app/lib/i18n.tsx";
+import { INTAKE_DRAFT_KEY } from "#app/lib/intake-form.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/thank-you";
@@ -11,8 +15,43 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "consultationThankYou");
 
+const NEXT_STEPS = ["review", "assign", "notify", "visit"] as const;
+
 export default function ConsultationThankYouPage() {
-  return <FeaturePage page="consultationThankYou" />;
+  const { t } = useTranslation();
+  // The request is in: the draft of the intake form has done its job.
+  useEffect(() => {
+    try {
+      sessionStorage.removeItem(INTAKE_DRAFT_KEY);
+    } catch {
+      // Storage disabled: nothing was saved either.
+    }
+  }, []);
+  return (
+    <div className="page-container py-10 tablet:py-14">
+      <PageHeading page="consultationThankYou" />
+      <p
+        role="status"
+        className="mt-6 max-w-3xl rounded-md border-primary border-l-4 bg-surface-muted px-4 py-3 text-ink"
+      >
+        {t("consultation.thankYou.received")}
+      </p>
+      <h2 className="mt-8 font-bold text-2xl text-ink">{t("consultation.thankYou.nextHeading")}</h2>
+      <ol className="mt-4 flex max-w-3xl list-decimal flex-col gap-2 pl-6 text-ink">
+        {NEXT_STEPS.map((step) => (
+          <li key={step}>{t(`consultation.thankYou.next.${step}`)}</li>
+        ))}
+      </ol>
+      <p className="mt-8 flex flex-wrap gap-4">
+        <Link to="/my-profile/consultations" className="button-primary">
+          {t("consultation.thankYou.seeConsultations")}
+        </Link>
+        <Link to="/my-profile/messages" className="button-secondary">
+          {t("consultation.thankYou.messages")}
+        </Link>
+      </p>
+    </div>
+  );
 }
 
 export function ErrorBoundary() {

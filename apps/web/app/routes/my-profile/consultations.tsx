@@ -1,18 +1,88 @@
+import { CANCELABLE_STATUSES } from "@ambercare/contracts/consultation-limits";
+import { data, Form, Link, useActionData, useLoaderData } from "react-router";
+import { ConsultationCard } from "#app/components/consultation-card.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { StatusMessage, SubmitButton, translateMessage } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
+import { isApiError } from "#app/lib/api-client.server.ts";
+import { consultationApi } from "#app/lib/consultations.server.ts";
+import type { FormMessage } from "#app/lib/forms.ts";
+import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/consultations";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/my-profile/consultations");
-  return null;
+const CURRENT = new Set(["requested", "assigned", "in_progress"]);
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user } = await requireRouteAccess(request, "/my-profile/consultations");
+  const all = await consultationApi(request, user, context).list();
+  return { consultations: all.filter((c) => CURRENT.has(c.status)) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = await requireRouteAccess(request, "/my-profile/consultations");
+  const id = String((await request.formData()).get("consultation") ?? "");
+  try {
+    await consultationApi(request, user, context).cancel(id);
+  } catch (error) {
+    if (!isApiError(error) || error.status >= 500 || error.status === 0) throw error;
+    return data<{ ok: boolean; message: FormMessage }>(
+      { ok: false, message: { key: "consultation.list.cancelFailed" } },
+      { status: error.status },
+    );
+  }
+  return { ok: true, message: { key: "consultation.list.canceled" } as FormMessage };
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "consultations");
 
 export default function ConsultationsPage() {
-  return <AccountPage page="consultations" />;
+  const { t } = useTranslation();
+  const { consultations } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <AccountPage page="consultations">
+      <div className="mt-8 flex flex-col gap-4">
+        <StatusMessage message={result?.ok ? result.message : undefined} />
+        {result && !result.ok ? (
+          <p role="alert" className="font-semibold text-danger">
+            {translateMessage(t, result.message)}
+          </p>
+        ) : null}
+        <h2 className="font-bold text-2xl text-ink">{t("consultation.list.currentHeading")}</h2>
+        {consultations.length === 0 ? (
+          <p className="text-ink">
+            {t("consultation.list.none")}{" "}
+            <Link to="/consultation/consult" className="link">
+              {t("consultation.list.request")}
+            </Link>
+          </p>
+        ) : (
+          consultations.map((consultation) => (
+            <ConsultationCard key={consultation.id} consultation={consultation}>
+              <div className="mt-4 flex flex-wrap gap-4">
+                <Link to={`/my-profile/messages?consultation=${consultation.id}`} className="link">
+                  {t("consultation.list.openThread")}
+                </Link>
+                {CANCELABLE_STATUSES.includes(consultation.status) ? (
+                  <Form method="post">
+                    <input type="hidden" name="consultation" value={consultation.id} />
+                    <SubmitButton
+                      className="button-secondary"
+                      pendingLabel={t("consultation.list.canceling")}
+                    >
+                      {t("consultation.list.cancel")}
+                    </SubmitButton>
+                  </Form>
+                ) : null}
+              </div>
+            </ConsultationCard>
+          ))
+        )}
+      </div>
+    </AccountPage>
+  );
 }
 
 export function ErrorBoundary() {

@@ -1,18 +1,275 @@
+import type { ConsultationDetail, IntakeRecord } from "@ambercare/contracts/consultation";
+import { DOCUMENT_MAX_BYTES } from "@ambercare/contracts/consultation-limits";
+import { data, Form, useActionData, useLoaderData } from "react-router";
+import { useDateTime } from "#app/components/consultation-card.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { StatusMessage, SubmitButton, translateMessage, useHydrated } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
+import { isApiError } from "#app/lib/api-client.server.ts";
+import { consultationApi } from "#app/lib/consultations.server.ts";
+import type { FormMessage } from "#app/lib/forms.ts";
+import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
+import { optionKey } from "#app/lib/intake-form.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/medical-records";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/my-profile/medical-records");
-  return null;
+/** The records page shows the intake of this many most recent consultations. */
+const RECORDS_SHOWN = 20;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user } = await requireRouteAccess(request, "/my-profile/medical-records");
+  const api = consultationApi(request, user, context);
+  const list = (await api.list()).filter((c) => c.status !== "canceled").slice(0, RECORDS_SHOWN);
+  const [records, documents, audit] = await Promise.all([
+    Promise.all(list.map((c) => api.get(c.id))),
+    api.documents(),
+    api.auditLog(),
+  ]);
+  return { records, documents, audit: audit.data, auditTotal: audit.meta.total };
+}
+
+type RecordsAction = { ok: boolean; message: FormMessage };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = await requireRouteAccess(request, "/my-profile/medical-records");
+  const form = await request.formData();
+  const api = consultationApi(request, user, context);
+  const fail = (key: TranslationKey, status: number) =>
+    data<RecordsAction>({ ok: false, message: { key } }, { status });
+  try {
+    if (form.get("intent") === "delete") {
+      await api.deleteDocument(String(form.get("document") ?? ""));
+      return { ok: true, message: { key: "records.deleted" } } satisfies RecordsAction;
+    }
+    const file = form.get("document");
+    if (!(file instanceof File) || file.size === 0) return fail("records.errors.noFile", 400);
+    if (file.size > DOCUMENT_MAX_BYTES) return fail("records.errors.tooLarge", 413);
+    await api.uploadDocument(file);
+    return { ok: true, message: { key: "records.uploaded" } } satisfies RecordsAction;
+  } catch (error) {
+    if (!isApiError(error) || error.status >= 500 || error.status === 0) throw error;
+    if (error.status === 415) return fail("records.errors.type", 415);
+    if (error.status === 413) return fail("records.errors.tooLarge", 413);
+    return fail("records.errors.failed", error.status);
+  }
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "medicalRecords");
 
+function IntakeAnswers({ intake }: { intake: IntakeRecord }) {
+  const { t } = useTranslation();
+  const option = (group: string, value: string) =>
+    t(`consultation.options.${group}.${optionKey(value)}` as TranslationKey);
+  const rows: Array<[string, string]> = [
+    [t("consultation.form.fields.gender"), option("gender", intake.gender)],
+    [t("consultation.form.fields.race"), option("race", intake.race)],
+    [t("consultation.form.fields.ethnicity"), option("ethnicity", intake.ethnicity)],
+    [t("consultation.form.fields.state"), t(`profile.states.${intake.state}`)],
+    [t("consultation.form.fields.symptoms"), intake.symptoms.map((s) => option("symptoms", s)).join(", ")],
+    [t("consultation.form.fields.startedOn"), intake.symptoms_started_on],
+  ];
+  if (intake.dependent) {
+    rows.unshift(
+      [t("consultation.form.fields.relationship"), option("relationship", intake.dependent.relationship)],
+      [t("consultation.card.for"), `${intake.dependent.first_name} ${intake.dependent.last_name}`],
+      [t("consultation.form.fields.dependentDateOfBirth"), intake.dependent.date_of_birth],
+    );
+  }
+  if (intake.symptoms_other) rows.push([t("consultation.form.fields.symptomsOther"), intake.symptoms_other]);
+  if (intake.temperature_f !== null && intake.temperature_location) {
+    rows.push([
+      t("consultation.form.fields.temperature"),
+      `${intake.temperature_f} °F (${option("temperatureLocation", intake.temperature_location)})`,
+    ]);
+  }
+  rows.push([
+    t("consultation.form.fields.recentTravel"),
+    intake.recent_travel ? t("consultation.form.yes") : t("consultation.form.no"),
+  ]);
+  if (intake.recent_travel) {
+    rows.push([
+      t("consultation.form.fields.transport"),
+      [intake.travel_destination, intake.transport.map((m) => option("transport", m)).join(", ")]
+        .filter(Boolean)
+        .join(" — "),
+    ]);
+  }
+  rows.push([t("consultation.form.fields.medications"), intake.medications ?? "—"]);
+  rows.push([t("consultation.form.fields.allergies"), intake.allergies ?? "—"]);
+  return (
+    <dl className="mt-2 grid gap-x-4 gap-y-1 text-ink tablet:grid-cols-[14rem_1fr]">
+      {rows.map(([label, value]) => (
+        <div key={label} className="contents">
+          <dt className="font-semibold">{label}</dt>
+          <dd className="whitespace-pre-line break-words">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Record({ record }: { record: ConsultationDetail }) {
+  const { t } = useTranslation();
+  const when = useDateTime();
+  return (
+    <article
+      id={`record-${record.id}`}
+      className="rounded-md border-2 border-border p-4"
+      aria-labelledby={`record-${record.id}-title`}
+    >
+      <h3 id={`record-${record.id}-title`} className="font-bold text-ink text-xl">
+        {t(`consultation.types.${record.type}`)} · {when(record.created_at)} ·{" "}
+        {t(`consultation.statuses.${record.status}`)}
+      </h3>
+      <h4 className="mt-3 font-semibold text-ink">{t("consultation.past.summaryHeading")}</h4>
+      <p className="whitespace-pre-line text-ink">
+        {record.visit_summary ?? t("consultation.past.noSummary")}
+      </p>
+      <h4 className="mt-3 font-semibold text-ink">{t("records.intakeHeading")}</h4>
+      <IntakeAnswers intake={record.intake} />
+    </article>
+  );
+}
+
 export default function MedicalRecordsPage() {
-  return <AccountPage page="medicalRecords" />;
+  const { t } = useTranslation();
+  const { records, documents, audit, auditTotal } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const hydrated = useHydrated();
+  const when = useDateTime();
+  return (
+    <AccountPage page="medicalRecords">
+      <div className="mt-8 flex flex-col gap-10">
+        <section aria-labelledby="records-visits" className="flex flex-col gap-4">
+          <div className="flex flex-wrap items-center justify-between gap-4">
+            <h2 id="records-visits" className="font-bold text-2xl text-ink">
+              {t("records.visitsHeading")}
+            </h2>
+            {hydrated ? (
+              <button type="button" className="button-secondary" onClick={() => window.print()}>
+                {t("records.print")}
+              </button>
+            ) : null}
+          </div>
+          {records.length === 0 ? <p className="text-ink">{t("records.noVisits")}</p> : null}
+          {records.map((record) => (
+            <Record key={record.id} record={record} />
+          ))}
+        </section>
+
+        <section aria-labelledby="records-documents" className="flex flex-col gap-4">
+          <h2 id="records-documents" className="font-bold text-2xl text-ink">
+            {t("records.documentsHeading")}
+          </h2>
+          <StatusMessage message={result?.ok ? result.message : undefined} />
+          {result && !result.ok ? (
+            <p role="alert" className="font-semibold text-danger">
+              {translateMessage(t, result.message)}
+            </p>
+          ) : null}
+          <Form method="post" encType="multipart/form-data" className="flex max-w-md flex-col gap-3">
+            <input type="hidden" name="intent" value="upload" />
+            <label htmlFor="records-document" className="font-semibold text-ink">
+              {t("records.fileLabel")}
+            </label>
+            <p id="records-document-hint" className="text-ink-muted text-sm">
+              {t("records.fileHint")}
+            </p>
+            <input
+              id="records-document"
+              name="document"
+              type="file"
+              required
+              accept="application/pdf,image/jpeg,image/png,.pdf,.jpg,.jpeg,.png"
+              aria-describedby="records-document-hint"
+              className="text-ink"
+            />
+            <div>
+              <SubmitButton intent="upload" className="button-primary" pendingLabel={t("records.uploading")}>
+                {t("records.upload")}
+              </SubmitButton>
+            </div>
+          </Form>
+          {documents.length === 0 ? (
+            <p className="text-ink">{t("records.noDocuments")}</p>
+          ) : (
+            <ul className="flex flex-col gap-2">
+              {documents.map((document) => (
+                <li key={document.id} className="flex flex-wrap items-center gap-4 text-ink">
+                  <a
+                    href={`/my-profile/medical-records/documents/${document.id}`}
+                    className="link break-all"
+                    download
+                  >
+                    {document.file_name}
+                  </a>
+                  <span className="text-ink-muted text-sm">
+                    {t("records.documentMeta", {
+                      size: Math.max(1, Math.round(document.size / 1024)),
+                      date: when(document.created_at),
+                    })}
+                  </span>
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="delete" />
+                    <input type="hidden" name="document" value={document.id} />
+                    <button
+                      type="submit"
+                      className="link"
+                      aria-label={t("records.deleteNamed", { name: document.file_name })}
+                    >
+                      {t("records.delete")}
+                    </button>
+                  </Form>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        <section aria-labelledby="records-audit" className="flex flex-col gap-4">
+          <h2 id="records-audit" className="font-bold text-2xl text-ink">
+            {t("records.auditHeading")}
+          </h2>
+          <p className="text-ink-muted">
+            {t("records.auditIntro", { shown: audit.length, total: auditTotal })}
+          </p>
+          <div className="overflow-x-auto">
+            <table className="min-w-full text-left text-ink text-sm">
+              <thead>
+                <tr>
+                  <th scope="col" className="py-1 pr-4">
+                    {t("records.audit.when")}
+                  </th>
+                  <th scope="col" className="py-1 pr-4">
+                    {t("records.audit.who")}
+                  </th>
+                  <th scope="col" className="py-1 pr-4">
+                    {t("records.audit.what")}
+                  </th>
+                  <th scope="col" className="py-1 pr-4">
+                    {t("records.audit.from")}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {audit.map((entry) => (
+                  <tr key={entry.id} className="border-border border-t">
+                    <td className="py-1 pr-4">{when(entry.at)}</td>
+                    <td className="py-1 pr-4">{t(`records.audit.actors.${entry.actor}`)}</td>
+                    <td className="py-1 pr-4">
+                      {t(`records.audit.actions.${optionKey(entry.action)}` as TranslationKey)}
+                    </td>
+                    <td className="py-1 pr-4">{entry.ip ?? "—"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      </div>
+    </AccountPage>
+  );
 }
 
 export function ErrorBoundary() {

@@ -1,38 +1,163 @@
-import { Link, useLoaderData } from "react-router";
+import { MESSAGE_MAX_LENGTH } from "@ambercare/contracts/consultation-limits";
+import { useEffect, useRef } from "react";
+import { data, Form, Link, useActionData, useLoaderData } from "react-router";
+import { useDateTime } from "#app/components/consultation-card.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { AccountPage, Notice } from "#app/components/page.tsx";
+import { SubmitButton, Textarea, translateMessage } from "#app/components/forms.tsx";
+import { AccountPage } from "#app/components/page.tsx";
+import { isApiError } from "#app/lib/api-client.server.ts";
 import { TOPIC_LABELS } from "#app/lib/communication-fields.ts";
 import { supportMessages } from "#app/lib/communications.server.ts";
+import { consultationApi } from "#app/lib/consultations.server.ts";
+import type { FormMessage } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { useProductName } from "#app/lib/root-data.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/messages";
 
-export async function loader({ request }: Route.LoaderArgs) {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/messages");
-  return { support: await supportMessages(request, user) };
+  const api = consultationApi(request, user, context);
+  const [threads, support] = await Promise.all([api.list(), supportMessages(request, user)]);
+  const wanted = new URL(request.url).searchParams.get("consultation") ?? "";
+  const selected = threads.find((c) => c.id === wanted) ?? threads[0] ?? null;
+  const messages = selected ? await api.messages(selected.id) : [];
+  return { threads, selected, messages, support };
+}
+
+type MessageAction = { ok: boolean; message?: FormMessage; body?: string };
+
+/** The patient writes to a consultation's thread; a reload shows new messages (no live delivery yet). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = await requireRouteAccess(request, "/my-profile/messages");
+  const form = await request.formData();
+  const consultation = String(form.get("consultation") ?? "");
+  const body = String(form.get("body") ?? "");
+  if (!UUID.test(consultation)) throw new Response("Not Found", { status: 404 });
+  if (body.trim() === "") {
+    return data<MessageAction>(
+      { ok: false, message: { key: "messages.errors.empty" }, body },
+      { status: 400 },
+    );
+  }
+  if (body.length > MESSAGE_MAX_LENGTH) {
+    return data<MessageAction>(
+      { ok: false, message: { key: "forms.errors.tooLong", values: { max: MESSAGE_MAX_LENGTH } }, body },
+      { status: 400 },
+    );
+  }
+  try {
+    await consultationApi(request, user, context).writeMessage(consultation, body);
+  } catch (error) {
+    if (!isApiError(error) || error.status >= 500 || error.status === 0) throw error;
+    return data<MessageAction>(
+      { ok: false, message: { key: "messages.errors.failed" }, body },
+      { status: error.status },
+    );
+  }
+  return { ok: true } satisfies MessageAction;
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "messages");
 
-/**
- * The patient's messages: what they wrote to support (the contact form and the support widget),
- * newest first. Threads with doctors come with the consultations.
- */
 export default function MessagesPage() {
   const { t, i18n } = useTranslation();
-  const product = useProductName();
-  const { support } = useLoaderData<typeof loader>();
+  const when = useDateTime();
+  const { threads, selected, messages, support } = useLoaderData<typeof loader>();
   const dateFormat = new Intl.DateTimeFormat(i18n.language === "bg" ? "bg-BG" : "en-US", {
     dateStyle: "long",
     // "long" names the zone; UTC gives the same text on the server and in the browser.
     timeStyle: "long",
     timeZone: "UTC",
   });
+  const result = useActionData<typeof action>();
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (result?.ok) form.current?.reset();
+  }, [result]);
   return (
     <AccountPage page="messages">
-      <section aria-labelledby="messages-support" className="mt-8">
+      {/* Consultation threads have their own section; other conversations (support) get theirs. */}
+      <section aria-labelledby="messages-consultations" className="mt-8 flex flex-col gap-6">
+        <h2 id="messages-consultations" className="font-bold text-2xl text-ink">
+          {t("messages.consultationsHeading")}
+        </h2>
+        {threads.length === 0 ? (
+          <p className="text-ink">{t("messages.noThreads")}</p>
+        ) : (
+          <div className="grid gap-6 laptop:grid-cols-[16rem_1fr]">
+            <nav aria-label={t("messages.threadsLabel")}>
+              <ul className="flex flex-col gap-1">
+                {threads.map((thread) => (
+                  <li key={thread.id}>
+                    <Link
+                      to={`/my-profile/messages?consultation=${thread.id}`}
+                      aria-current={thread.id === selected?.id ? "page" : undefined}
+                      className={`block rounded-md px-3 py-2 no-underline ${
+                        thread.id === selected?.id
+                          ? "bg-primary font-semibold text-on-primary"
+                          : "text-ink hover:bg-surface-muted"
+                      }`}
+                    >
+                      {t(`consultation.types.${thread.type}`)} · {when(thread.created_at)}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+            {selected ? (
+              <div className="flex min-w-0 flex-col gap-4">
+                <h3 className="font-bold text-ink text-xl">
+                  {t("messages.threadTitle", {
+                    type: t(`consultation.types.${selected.type}`),
+                    status: t(`consultation.statuses.${selected.status}`),
+                  })}
+                </h3>
+                {messages.length === 0 ? <p className="text-ink">{t("messages.empty")}</p> : null}
+                <ol className="flex flex-col gap-3">
+                  {messages.map((message) => (
+                    <li key={message.id} className="rounded-md bg-surface-muted px-4 py-3 text-ink">
+                      <p className="font-semibold text-sm">
+                        {t(`messages.authors.${message.author}`)} · {when(message.created_at)}
+                      </p>
+                      <p className="whitespace-pre-line break-words">{message.body}</p>
+                    </li>
+                  ))}
+                </ol>
+                {selected.status === "canceled" ? (
+                  <p className="text-ink-muted">{t("messages.closed")}</p>
+                ) : (
+                  <Form ref={form} method="post" className="flex flex-col gap-3">
+                    {result && !result.ok && result.message ? (
+                      <p role="alert" className="font-semibold text-danger">
+                        {translateMessage(t, result.message)}
+                      </p>
+                    ) : null}
+                    <input type="hidden" name="consultation" value={selected.id} />
+                    <Textarea
+                      formId="message"
+                      name="body"
+                      label={t("messages.write")}
+                      maxLength={MESSAGE_MAX_LENGTH}
+                      maxRows={12}
+                      defaultValue={result && !result.ok ? result.body : ""}
+                    />
+                    <div>
+                      <SubmitButton className="button-primary" pendingLabel={t("messages.sending")}>
+                        {t("messages.send")}
+                      </SubmitButton>
+                    </div>
+                    <p className="text-ink-muted text-sm">{t("messages.reloadHint")}</p>
+                  </Form>
+                )}
+              </div>
+            ) : null}
+          </div>
+        )}
+      </section>
+      <section aria-labelledby="messages-support" className="mt-10">
         <h2 id="messages-support" className="font-bold text-2xl text-ink">
           {t("supportWidget.messagesHeading")}
         </h2>
@@ -71,12 +196,6 @@ export default function MessagesPage() {
             ))}
           </ol>
         )}
-      </section>
-      <section aria-labelledby="messages-consultations" className="mt-10">
-        <h2 id="messages-consultations" className="font-bold text-2xl text-ink">
-          {t("supportWidget.consultationsHeading")}
-        </h2>
-        <Notice>{t("status.featureOnItsWay", { product })}</Notice>
       </section>
     </AccountPage>
   );

@@ -1,0 +1,67 @@
+import type { Consultation } from "@ambercare/contracts/consultation";
+import type { ReactNode } from "react";
+import { useTranslation } from "#app/lib/i18n.tsx";
+
+/** A date and time in the page's language, in UTC so server and browser render the same text. */
+export function useDateTime() {
+  const { i18n } = useTranslation();
+  const format = new Intl.DateTimeFormat(i18n.language === "bg" ? "bg-BG" : "en-US", {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "UTC",
+  });
+  return (iso: string) => `${format.format(new Date(iso))} UTC`;
+}
+
+/** One consultation: type, status, who it is for, provider and times; actions below. */
+export function ConsultationCard({
+  consultation,
+  children,
+}: {
+  consultation: Consultation;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const when = useDateTime();
+  return (
+    <article
+      className="rounded-md border-2 border-border p-4"
+      aria-labelledby={`consultation-${consultation.id}`}
+    >
+      <h3 id={`consultation-${consultation.id}`} className="font-bold text-ink text-xl">
+        {t(`consultation.types.${consultation.type}`)} · {t(`consultation.statuses.${consultation.status}`)}
+      </h3>
+      <dl className="mt-2 grid gap-x-4 gap-y-1 text-ink tablet:grid-cols-[12rem_1fr]">
+        <dt className="font-semibold">{t("consultation.card.for")}</dt>
+        <dd>{consultation.patient_name ?? t("consultation.card.yourself")}</dd>
+        <dt className="font-semibold">{t("consultation.card.provider")}</dt>
+        <dd>
+          {consultation.provider
+            ? `${consultation.provider.name}, ${consultation.provider.credentials}`
+            : t("consultation.card.providerPending")}
+        </dd>
+        <dt className="font-semibold">{t("consultation.card.requested")}</dt>
+        <dd>{when(consultation.created_at)}</dd>
+        {consultation.started_at ? (
+          <>
+            <dt className="font-semibold">{t("consultation.card.started")}</dt>
+            <dd>{when(consultation.started_at)}</dd>
+          </>
+        ) : null}
+        {consultation.completed_at ? (
+          <>
+            <dt className="font-semibold">{t("consultation.card.completed")}</dt>
+            <dd>{when(consultation.completed_at)}</dd>
+          </>
+        ) : null}
+        {consultation.canceled_at ? (
+          <>
+            <dt className="font-semibold">{t("consultation.card.canceled")}</dt>
+            <dd>{when(consultation.canceled_at)}</dd>
+          </>
+        ) : null}
+      </dl>
+      {children}
+    </article>
+  );
+}

@@ -1,0 +1,47 @@
+import type { BrowserContext, Page } from "playwright-core";
+import { waitForPath } from "./auth-helpers.ts";
+
+/** Journeys that pay on the demo checkout page (/checkout/{id}; docs/decisions/015). */
+
+export type Card = { number: string; expiry?: string; cvc?: string; name?: string };
+
+export const SUCCESS_CARD = "4242 4242 4242 4242";
+
+export async function fillCard(page: Page, card: Card): Promise<void> {
+  await page.getByLabel("Card number").fill(card.number);
+  await page.getByLabel("Expiry date").fill(card.expiry ?? "12/34");
+  await page.getByLabel("Security code (CVC)").fill(card.cvc ?? "123");
+  await page.getByLabel("Name on card").fill(card.name ?? "Jane Tester");
+}
+
+/**
+ * Journeys about something else start with the not-subscribed popup dismissed (as its "Not now"
+ * would leave it), so that a slow machine cannot put it over the page they are using.
+ */
+export async function dismissPopupBeforehand(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    sessionStorage.setItem("ambercare.notSubscribedPopup.dismissed", "true");
+  });
+}
+
+/** A logged-in patient starts the monthly trial with the success card. */
+export async function startTrial(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/membership-trial`);
+  await page.getByLabel(/^Monthly/).check();
+  await page.getByRole("button", { name: "Start free trial" }).click();
+  await page.waitForURL((url) => url.pathname.startsWith("/checkout/"));
+  await fillCard(page, { number: SUCCESS_CARD });
+  await page.getByRole("button", { name: "Start free trial" }).click();
+  await waitForPath(page, "/thank-you-for-subscribing");
+}
+
+/** A logged-in patient buys a one-time visit with the success card. */
+export async function buyVisit(page: Page, baseUrl: string, type: "chat" | "video"): Promise<void> {
+  const price = type === "chat" ? "$29" : "$49";
+  await page.goto(`${baseUrl}/one-time-visit`);
+  await page.getByRole("button", { name: `Buy a ${type} visit for ${price}` }).click();
+  await page.waitForURL((url) => url.pathname.startsWith("/checkout/"));
+  await fillCard(page, { number: SUCCESS_CARD });
+  await page.getByRole("button", { name: `Pay ${price}` }).click();
+  await waitForPath(page, "/thank-you-for-ordering");
+}

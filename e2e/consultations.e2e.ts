@@ -1,0 +1,211 @@
+import { randomBytes } from "node:crypto";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { newAccount, signUp, waitForHydration, waitForPath } from "./auth-helpers.ts";
+import { expectNoAxeViolations, launchBrowser, openPage } from "./browser.ts";
+import { buyVisit, dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
+
+/**
+ * Issue 6's journeys in Chromium: a member requests a video visit for a dependent child; a patient
+ * without a membership is refused (402, explained) and succeeds once they have bought a one-time
+ * visit; an uploaded document appears in the medical records and downloads byte-identical. The
+ * membership and the visit are paid on the demo checkout page with the success card.
+ */
+
+const baseUrl = inject("baseUrl");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Refused forms answer 4xx, which the browser reports as a failed resource; nothing else may appear. */
+function unexpected(errors: string[]): string[] {
+  return errors.filter(
+    (e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e),
+  );
+}
+
+/** Fills the intake for Mia, a daughter, with three symptoms and a temperature; stops before submitting. */
+async function fillIntakeForChild(page: Page) {
+  await page.getByRole("radio", { name: /Someone I care for/ }).check();
+  await page.getByLabel("Their relationship to you").selectOption({ label: "Daughter" });
+  await page.getByLabel("Their first name").fill("Mia");
+  await page.getByLabel("Their last name").fill("Tester");
+  await page.getByLabel("Their date of birth").fill("2019-05-02");
+  await page.getByLabel("Gender").selectOption({ label: "Female" });
+  await page.getByLabel("Race").selectOption({ label: "Asian" });
+  await page.getByLabel("Ethnicity").selectOption({ label: "Not Hispanic or Latino" });
+  await page.getByLabel("US state where the patient is now").selectOption({ label: "California" });
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByText("Step 2 of 4").waitFor();
+  for (const symptom of ["Fever", "Cough", "Sore Throat"]) {
+    await page.getByRole("checkbox", { name: symptom, exact: true }).check();
+  }
+  await page.getByLabel("When did the symptoms start?").fill("2026-01-02");
+  await page.getByLabel(/Current temperature/).fill("101.3");
+  await page.getByLabel(/Where was it measured/).selectOption({ label: "Mouth" });
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByText("Step 3 of 4").waitFor();
+  await page.getByRole("radio", { name: "No", exact: true }).check();
+  await page.getByRole("textbox", { name: /Allergies/ }).fill("Penicillin");
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByText("Step 4 of 4").waitFor();
+  await page.getByRole("checkbox", { name: /informed consent/ }).check();
+  await page.getByRole("checkbox", { name: /recording consent/ }).check();
+  await page.getByRole("checkbox", { name: /financial communications/ }).check();
+}
+
+describe("consultations (issue 6)", () => {
+  it("a member requests a video visit for a dependent child and sees it listed", async () => {
+    const account = newAccount();
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      await dismissPopupBeforehand(context);
+      await signUp(page, baseUrl, account);
+      await startTrial(page, baseUrl);
+
+      await page.goto(`${baseUrl}/consultation/consult`);
+      await waitForHydration(page);
+      await expectNoAxeViolations(page);
+      await page.getByRole("radio", { name: /^Video/ }).check();
+      await page.getByRole("button", { name: "Continue to the health questions" }).click();
+      await waitForPath(page, "/consultation/form");
+      await waitForHydration(page);
+      await page.getByText("Step 1 of 4").waitFor();
+      await expectNoAxeViolations(page);
+
+      await fillIntakeForChild(page);
+      // A reload loses nothing: the draft comes back from this tab's storage.
+      await page.reload();
+      await waitForHydration(page);
+      await page.getByRole("button", { name: "Next" }).click();
+      await expect
+        .poll(() => page.getByRole("checkbox", { name: "Cough", exact: true }).isChecked())
+        .toBe(true);
+      await page.getByRole("button", { name: "Next" }).click();
+      await page.getByRole("button", { name: "Next" }).click();
+      expect(await page.getByRole("checkbox", { name: /informed consent/ }).isChecked()).toBe(true);
+      await expectNoAxeViolations(page);
+
+      await page.getByRole("button", { name: "Request the visit" }).click();
+      await waitForPath(page, "/consultation/thank-you");
+      await page.getByRole("heading", { name: "What happens next" }).waitFor();
+      await expectNoAxeViolations(page);
+
+      await page.getByRole("link", { name: "See my consultations" }).click();
+      await waitForPath(page, "/my-profile/consultations");
+      const card = page.getByRole("article").filter({ hasText: "Video visit · Requested" });
+      await card.waitFor();
+      expect(await card.textContent()).toContain("Mia Tester");
+      await expectNoAxeViolations(page);
+
+      // The intake answers are in the medical records.
+      await page.goto(`${baseUrl}/my-profile/medical-records`);
+      const records = page.getByRole("region", { name: "Visits" });
+      for (const text of ["Fever", "Cough", "Sore Throat", "101.3 °F (Mouth)", "Penicillin", "Daughter"]) {
+        expect(await records.textContent()).toContain(text);
+      }
+      await expectNoAxeViolations(page);
+
+      for (const path of ["/my-profile/messages", "/my-profile/past-appointments", "/call-ended"]) {
+        await page.goto(`${baseUrl}${path}`);
+        await waitForHydration(page);
+        await expectNoAxeViolations(page);
+      }
+      expect(unexpected(consoleErrors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("a patient without a membership is told to buy a visit, then succeeds with one", async () => {
+    const account = newAccount();
+    const { context, page, consoleErrors } = await openPage(browser, {
+      viewport: { width: 320, height: 800 },
+    });
+    try {
+      await dismissPopupBeforehand(context);
+      await signUp(page, baseUrl, account);
+      await page.goto(`${baseUrl}/consultation/form?type=video`);
+      await waitForHydration(page);
+      await fillIntakeForChild(page);
+      await page.getByRole("button", { name: "Request the visit" }).click();
+      const explanation = page.getByText(/a visit is included only with a membership/);
+      await explanation.waitFor();
+      expect(await page.getByRole("alert").textContent()).toContain("needs a membership or a one-time visit");
+      expect(await page.getByRole("link", { name: "Buy a one-time visit" }).getAttribute("href")).toBe(
+        "/one-time-visit",
+      );
+      expect(await page.getByRole("link", { name: "Start a membership trial" }).getAttribute("href")).toBe(
+        "/membership-trial",
+      );
+      await expectNoAxeViolations(page);
+
+      // Buy the visit in another tab, as the link offers; this tab keeps the form.
+      const shop = await context.newPage();
+      await buyVisit(shop, baseUrl, "video");
+      await shop.close();
+      // The answers are still there: submit the same form again.
+      expect(await page.getByRole("checkbox", { name: /financial communications/ }).isChecked()).toBe(true);
+      await page.getByRole("button", { name: "Request the visit" }).click();
+      await waitForPath(page, "/consultation/thank-you");
+      await page.goto(`${baseUrl}/my-profile/consultations`);
+      await page.getByRole("article").filter({ hasText: "Video visit · Requested" }).waitFor();
+      expect(unexpected(consoleErrors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("an uploaded document appears in the medical records and downloads byte-identical", async () => {
+    const account = newAccount();
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      await signUp(page, baseUrl, account);
+      await page.goto(`${baseUrl}/my-profile/medical-records`);
+      await waitForHydration(page);
+      const png = Buffer.concat([
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+        randomBytes(64 * 1024),
+      ]);
+      await page
+        .getByLabel("Add a document")
+        .setInputFiles({ name: "x-ray.png", mimeType: "image/png", buffer: png });
+      await page.getByRole("button", { name: "Upload" }).click();
+      await page.getByRole("status").filter({ hasText: "The document was uploaded." }).waitFor();
+      const link = page.getByRole("link", { name: "x-ray.png" });
+      const href = await link.getAttribute("href");
+      expect(href).toMatch(/^\/my-profile\/medical-records\/documents\/[0-9a-f-]{36}$/);
+
+      const download = await context.request.get(`${baseUrl}${href}`);
+      expect(download.status()).toBe(200);
+      expect(download.headers()["content-type"]).toBe("image/png");
+      expect(download.headers()["content-disposition"]).toContain("attachment");
+      expect(download.headers()["x-content-type-options"]).toBe("nosniff");
+      expect(Buffer.compare(await download.body(), png)).toBe(0);
+
+      // A text file dressed as a PDF is refused with a message.
+      await page.getByLabel("Add a document").setInputFiles({
+        name: "notes.pdf",
+        mimeType: "application/pdf",
+        buffer: Buffer.from("just text"),
+      });
+      await page.getByRole("button", { name: "Upload" }).click();
+      await page.getByRole("alert").filter({ hasText: "Upload a PDF, JPEG or PNG file." }).waitFor();
+
+      // The audit log shows the upload and the download.
+      await page.reload();
+      const audit = page.getByRole("region", { name: "Who saw your health data" });
+      expect(await audit.textContent()).toContain("Uploaded a document");
+      expect(await audit.textContent()).toContain("Downloaded a document");
+      await expectNoAxeViolations(page);
+      expect(unexpected(consoleErrors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * Limits and option values of consultations, intake and medical records, with no dependency: the
+ * intake form and the upload form (browser code) import them without pulling zod into the page.
+ * consultation.ts builds its schemas from the same values.
+ */
+export const CONSULTATION_STATUSES = Object.freeze([
+  "requested",
+  "assigned",
+  "in_progress",
+  "completed",
+  "canceled",
+] as const);
+export type ConsultationStatus = (typeof CONSULTATION_STATUSES)[number];
+
+/** A patient may cancel only before a provider has started the visit. */
+export const CANCELABLE_STATUSES: readonly ConsultationStatus[] = Object.freeze(["requested", "assigned"]);
+
+/** How a consultation was paid for: decides whether canceling gives a visit credit back. */
+export const PAYMENT_SOURCES = Object.freeze(["membership", "visit_credit"] as const);
+export type PaymentSource = (typeof PAYMENT_SOURCES)[number];
+
+/** Who the visit is for: the account holder or someone they care for. */
+export const PATIENT_KINDS = Object.freeze(["self", "dependent"] as const);
+export type PatientKind = (typeof PATIENT_KINDS)[number];
+
+export const SYMPTOMS_OTHER_MAX_LENGTH = 1000;
+export const INTAKE_TEXT_MAX_LENGTH = 2000;
+export const TRAVEL_DESTINATION_MAX_LENGTH = 200;
+export const DEPENDENT_NAME_MAX_LENGTH = 100;
+export const MESSAGE_MAX_LENGTH = 4000;
+
+/** Body temperature in degrees Fahrenheit (US patients); outside this range is a typing mistake. */
+export const TEMPERATURE_F_MIN = 90;
+export const TEMPERATURE_F_MAX = 110;
+
+/** Patient uploads: PDF, JPEG or PNG, recognised by their first bytes, at most 10 MB. */
+export const DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
+export const DOCUMENT_CONTENT_TYPES = Object.freeze(["application/pdf", "image/jpeg", "image/png"] as const);
+export type DocumentContentType = (typeof DOCUMENT_CONTENT_TYPES)[number];
+export const DOCUMENT_FILE_NAME_MAX_LENGTH = 200;
+/** The header that carries the (percent-encoded) file name of a raw-body upload. */
+export const DOCUMENT_FILE_NAME_HEADER = "x-file-name";
+
+/** Who wrote a message in a consultation's thread. */
+export const MESSAGE_AUTHORS = Object.freeze(["patient", "provider", "system"] as const);
+export type MessageAuthor = (typeof MESSAGE_AUTHORS)[number];
+
+/** What the audit log records: every read or write of a patient's health data. */
+export const AUDIT_ACTIONS = Object.freeze([
+  "consultation.create",
+  "consultation.list",
+  "consultation.read",
+  "consultation.cancel",
+  "document.upload",
+  "document.list",
+  "document.download",
+  "document.delete",
+  "message.list",
+  "message.create",
+] as const);
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_RESOURCES = Object.freeze(["consultation", "document", "message"] as const);
+export type AuditResource = (typeof AUDIT_RESOURCES)[number];
+
+export const AUDIT_LOG_PAGE_SIZE = 50;

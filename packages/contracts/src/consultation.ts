@@ -1,0 +1,293 @@
+import { z } from "zod";
+import {
+  AUDIT_ACTIONS,
+  AUDIT_RESOURCES,
+  CONSULTATION_STATUSES,
+  DEPENDENT_NAME_MAX_LENGTH,
+  DOCUMENT_CONTENT_TYPES,
+  INTAKE_TEXT_MAX_LENGTH,
+  MESSAGE_AUTHORS,
+  MESSAGE_MAX_LENGTH,
+  PATIENT_KINDS,
+  PAYMENT_SOURCES,
+  SYMPTOMS_OTHER_MAX_LENGTH,
+  TEMPERATURE_F_MAX,
+  TEMPERATURE_F_MIN,
+  TRAVEL_DESTINATION_MAX_LENGTH,
+} from "./consultation-limits.ts";
+import { dataEnvelope, listEnvelope } from "./envelope.ts";
+import { ETHNICITIES, GENDERS, RACES, RELATIONSHIPS, TEMPERATURE_LOCATIONS, TRANSPORTS } from "./options.ts";
+import { CONSULTATION_TYPES } from "./provider.ts";
+import { SYMPTOMS } from "./symptoms.ts";
+import { US_STATE_CODES, type UsStateCode } from "./us-states.ts";
+
+/**
+ * Consultations, their intake, medical documents, message threads and the audit log (care API,
+ * `/{product}/create-consultation`, `/{product}/consultations…`, `/{product}/medical-records…`,
+ * `/{product}/audit-log`). Every option is checked against the spec's lists in options.ts,
+ * symptoms.ts and us-states.ts; docs/decisions/018-consultations-and-records.md explains the rest.
+ */
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((value) => (value ? value : null));
+
+const isoDate = z.iso.date();
+
+export const dependentSchema = z
+  .object({
+    relationship: z.enum(RELATIONSHIPS),
+    first_name: z.string().trim().min(1).max(DEPENDENT_NAME_MAX_LENGTH),
+    last_name: z.string().trim().min(1).max(DEPENDENT_NAME_MAX_LENGTH),
+    date_of_birth: isoDate,
+  })
+  .strict();
+export type Dependent = z.infer<typeof dependentSchema>;
+
+/**
+ * The intake answers as stored and as shown back in medical records. "Who it is for" is the
+ * account holder (`patient: "self"`) or a dependent with relationship, name and date of birth.
+ */
+export const intakeSchema = z
+  .object({
+    patient: z.enum(PATIENT_KINDS),
+    dependent: dependentSchema.nullish().transform((value) => value ?? null),
+    gender: z.enum(GENDERS),
+    race: z.enum(RACES),
+    ethnicity: z.enum(ETHNICITIES),
+    /** Where the patient is now: only providers licensed in this state may take the visit. */
+    state: z.enum(US_STATE_CODES as [UsStateCode, ...UsStateCode[]]),
+    symptoms: z
+      .array(z.enum(SYMPTOMS))
+      .min(1)
+      .max(SYMPTOMS.length)
+      .refine((list) => new Set(list).size === list.length, "Each symptom may be chosen once"),
+    symptoms_other: optionalText(SYMPTOMS_OTHER_MAX_LENGTH),
+    /** The day the symptoms started (not in the future: the service checks against its clock). */
+    symptoms_started_on: isoDate,
+    /** Degrees Fahrenheit with one decimal, or null when not measured. */
+    temperature_f: z
+      .number()
+      .min(TEMPERATURE_F_MIN)
+      .max(TEMPERATURE_F_MAX)
+      .nullish()
+      .transform((v) => v ?? null),
+    temperature_location: z
+      .enum(TEMPERATURE_LOCATIONS)
+      .nullish()
+      .transform((v) => v ?? null),
+    recent_travel: z.boolean(),
+    travel_destination: optionalText(TRAVEL_DESTINATION_MAX_LENGTH),
+    transport: z
+      .array(z.enum(TRANSPORTS))
+      .max(TRANSPORTS.length)
+      .default([])
+      .refine((list) => new Set(list).size === list.length, "Each means of transport may be chosen once"),
+    medications: optionalText(INTAKE_TEXT_MAX_LENGTH),
+    allergies: optionalText(INTAKE_TEXT_MAX_LENGTH),
+  })
+  .strict()
+  .superRefine((intake, ctx) => {
+    if (intake.patient === "dependent" && !intake.dependent) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["dependent"],
+        message: "A dependent needs relationship, name and date of birth",
+      });
+    }
+    if (intake.patient === "self" && intake.dependent) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["dependent"],
+        message: "Leave dependent empty for your own visit",
+      });
+    }
+    if ((intake.temperature_f === null) !== (intake.temperature_location === null)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [intake.temperature_f === null ? "temperature_f" : "temperature_location"],
+        message: "Give the temperature together with where it was measured",
+      });
+    }
+    if (intake.recent_travel && intake.transport.length === 0) {
+      ctx.addIssue({ code: "custom", path: ["transport"], message: "Choose how you travelled" });
+    }
+    if (!intake.recent_travel && (intake.transport.length > 0 || intake.travel_destination)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["recent_travel"],
+        message: "Travel details need recent_travel true",
+      });
+    }
+  });
+export type Intake = z.output<typeof intakeSchema>;
+export type IntakeInput = z.input<typeof intakeSchema>;
+
+/** The intake as the API answers it: the stored answers, every optional field present (null). */
+export const intakeRecord = z
+  .object({
+    patient: z.enum(PATIENT_KINDS),
+    dependent: dependentSchema.nullable(),
+    gender: z.enum(GENDERS),
+    race: z.enum(RACES),
+    ethnicity: z.enum(ETHNICITIES),
+    state: z.enum(US_STATE_CODES as [UsStateCode, ...UsStateCode[]]),
+    symptoms: z.array(z.enum(SYMPTOMS)),
+    symptoms_other: z.string().nullable(),
+    symptoms_started_on: isoDate,
+    temperature_f: z.number().nullable(),
+    temperature_location: z.enum(TEMPERATURE_LOCATIONS).nullable(),
+    recent_travel: z.boolean(),
+    travel_destination: z.string().nullable(),
+    transport: z.array(z.enum(TRANSPORTS)),
+    medications: z.string().nullable(),
+    allergies: z.string().nullable(),
+  })
+  .strict();
+export type IntakeRecord = z.infer<typeof intakeRecord>;
+
+/** Each consent must be given; the server records when. */
+export const consentsSchema = z
+  .object({
+    informed_consent: z.literal(true),
+    audio_video_recording: z.literal(true),
+    financial_communications: z.literal(true),
+  })
+  .strict();
+
+export const createConsultationRequest = z
+  .object({
+    /** One random UUID per filled-in form: a second submit of the same form creates nothing new. */
+    idempotency_key: z.uuid(),
+    type: z.enum(CONSULTATION_TYPES),
+    /** A provider chosen in find-a-doctor; null lets the care team assign one licensed in the state. */
+    provider_slug: z
+      .string()
+      .max(200)
+      .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/)
+      .nullish()
+      .transform((v) => v ?? null),
+    intake: intakeSchema,
+    consents: consentsSchema,
+  })
+  .strict();
+export type CreateConsultationRequest = z.input<typeof createConsultationRequest>;
+
+const providerSummary = z
+  .object({ id: z.uuid(), slug: z.string(), name: z.string(), credentials: z.string() })
+  .strict();
+
+export const consultation = z
+  .object({
+    id: z.uuid(),
+    type: z.enum(CONSULTATION_TYPES),
+    status: z.enum(CONSULTATION_STATUSES),
+    provider: providerSummary.nullable(),
+    state: z.string().length(2),
+    /** "self", or the dependent's first and last name. */
+    patient: z.enum(PATIENT_KINDS),
+    patient_name: z.string().nullable(),
+    paid_with: z.enum(PAYMENT_SOURCES),
+    visit_summary: z.string().nullable(),
+    rated: z.boolean(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    started_at: z.iso.datetime().nullable(),
+    completed_at: z.iso.datetime().nullable(),
+    canceled_at: z.iso.datetime().nullable(),
+  })
+  .strict();
+export type Consultation = z.infer<typeof consultation>;
+
+/** One consultation with its intake answers and when each consent was given. */
+export const consultationDetail = consultation
+  .extend({ intake: intakeRecord, consents_accepted_at: z.iso.datetime() })
+  .strict();
+export type ConsultationDetail = z.output<typeof consultationDetail>;
+
+export const consultationResponse = dataEnvelope(consultation);
+export const consultationDetailResponse = dataEnvelope(consultationDetail);
+export const consultationListResponse = listEnvelope(consultation);
+export type ConsultationListResponse = z.infer<typeof consultationListResponse>;
+
+export const consultationIdParams = z.object({ id: z.uuid() });
+
+export const medicalDocument = z
+  .object({
+    id: z.uuid(),
+    file_name: z.string(),
+    content_type: z.enum(DOCUMENT_CONTENT_TYPES),
+    size: z.number().int().min(1),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    created_at: z.iso.datetime(),
+  })
+  .strict();
+export type MedicalDocument = z.infer<typeof medicalDocument>;
+export const medicalDocumentResponse = dataEnvelope(medicalDocument);
+export const medicalDocumentListResponse = listEnvelope(medicalDocument);
+
+export const message = z
+  .object({
+    id: z.uuid(),
+    consultation_id: z.uuid(),
+    author: z.enum(MESSAGE_AUTHORS),
+    body: z.string(),
+    created_at: z.iso.datetime(),
+  })
+  .strict();
+export type Message = z.infer<typeof message>;
+export const messageResponse = dataEnvelope(message);
+export const messageListResponse = listEnvelope(message);
+export const createMessageRequest = z
+  .object({ body: z.string().trim().min(1).max(MESSAGE_MAX_LENGTH) })
+  .strict();
+
+export const auditEntry = z
+  .object({
+    id: z.uuid(),
+    /** "self" when the patient did it; otherwise the kind of actor (a provider, the system). */
+    actor: z.enum(["self", "provider", "system"]),
+    action: z.enum(AUDIT_ACTIONS),
+    resource_type: z.enum(AUDIT_RESOURCES),
+    resource_id: z.uuid().nullable(),
+    at: z.iso.datetime(),
+    ip: z.string().nullable(),
+  })
+  .strict();
+export type AuditEntry = z.infer<typeof auditEntry>;
+export const auditLogResponse = listEnvelope(auditEntry);
+export const auditLogQuery = z
+  .object({
+    page: z
+      .string()
+      .regex(/^\d{1,6}$/)
+      .transform(Number)
+      .pipe(z.number().int().min(1))
+      .optional()
+      .default(1),
+  })
+  .strict();
+
+export const CONSULTATION_ERRORS = Object.freeze({
+  paymentRequired:
+    "A consultation needs an active membership or a one-time visit of this type. Start a membership trial or buy a one-time visit.",
+  noProviderInState: "No provider is licensed in this state yet",
+  providerNotFound: "Provider not found",
+  providerNotLicensed: "This provider is not licensed in the state you are in",
+  providerTypeNotOffered: "This provider does not offer this type of consultation",
+  notFound: "Consultation not found",
+  notYours: "This consultation belongs to another patient",
+  notCancelable: "Only a consultation that has not started can be canceled",
+  futureDate: "The date cannot be in the future",
+  canceled: "This consultation was canceled",
+  documentNotFound: "Document not found",
+  documentNotYours: "This document belongs to another patient",
+  documentType: "Upload a PDF, JPEG or PNG file",
+  documentTooLarge: "The file is larger than 10 MB",
+  documentEmpty: "The file is empty",
+  documentName: "Give the file a name (the X-File-Name header)",
+} as const);
