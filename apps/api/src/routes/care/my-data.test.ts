@@ -321,14 +321,12 @@ describe("POST /ambercare/my-data/delete", () => {
     expect(data.account_closed).toBe(true);
     expect(data.erased.sort()).toEqual(["consents", "mailing_lists", "medical_documents", "sessions"]);
     expect(data.anonymised.sort()).toEqual(["account", "consultations", "contact_entries", "ratings"]);
-    expect(data.kept).toEqual(
-      [
-        { section: "audit_log", reason: expect.stringMatching(/HIPAA/) },
-        { section: "memberships", reason: expect.stringMatching(/tax/) },
-        { section: "billing_records", reason: expect.stringMatching(/tax/) },
-        { section: "visit_credits", reason: expect.stringMatching(/tax/) },
-      ],
-    );
+    expect(data.kept).toEqual([
+      { section: "audit_log", reason: expect.stringMatching(/HIPAA/) },
+      { section: "memberships", reason: expect.stringMatching(/tax/) },
+      { section: "billing_records", reason: expect.stringMatching(/tax/) },
+      { section: "visit_credits", reason: expect.stringMatching(/tax/) },
+    ]);
 
     // Sessions ended, login impossible, the address free again.
     expect((await get("/api/v1/api/auth/me", patient.access_token)).statusCode).toBe(401);
