@@ -193,6 +193,9 @@ describe("legal pages", () => {
             lang === "en" ? /^[A-Z][a-z]+ \d{1,2}, \d{4}$/ : /^\d{1,2} [а-я]+ \d{4} г\.$/,
           );
 
+          // Scripts load after the first paint (ADR 013); the router takes over the page when they
+          // have run, and a jump made before that would be undone by its first scroll.
+          await waitForHydration(page);
           const toc = page.getByRole("navigation", {
             name: lang === "en" ? "On this page" : "На тази страница",
           });

@@ -221,13 +221,24 @@ describe("payments that fail, one-time visits and the popup", () => {
   });
 
   it("takes a payment without JavaScript, asking again for the card number after a decline", async () => {
+    // Signing up needs JavaScript (the captcha's proof of work): sign up in a browser with it, then
+    // carry the session cookies over to one without.
+    const signedUp = await openPage(browser);
+    try {
+      await newPatient(signedUp.page);
+    } catch (error) {
+      await signedUp.context.close();
+      throw error;
+    }
+    const cookies = await signedUp.context.cookies();
+    await signedUp.context.close();
     const context = await browser.newContext({
       javaScriptEnabled: false,
       viewport: { width: 1280, height: 900 },
     });
+    await context.addCookies(cookies);
     const page = await context.newPage();
     try {
-      await newPatient(page);
       await page.goto(`${baseUrl}/one-time-visit`);
       await page.getByRole("button", { name: "Buy a chat visit for $29" }).click();
       await expectCheckoutPage(page, "$29");
