@@ -11,7 +11,7 @@ import {
   waitForHydration,
   waitForPath,
 } from "./auth-helpers.ts";
-import { expectNoAxeViolations, launchBrowser, openPage } from "./browser.ts";
+import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
 
 /**
  * Issue 3's journey in Chromium against the running web server and API: sign up → complete the
@@ -29,16 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/**
- * Console errors a journey expects: the browser reports each 4xx answer of a refused form (a wrong
- * password is a 401, a failed validation a 400) as a failed resource. Nothing else may appear.
- */
-function unexpected(errors: string[]): string[] {
-  return errors.filter(
-    (e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e),
-  );
-}
 
 async function errorSummary(page: Page) {
   const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });

@@ -52,3 +52,14 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
   });
   expect(violations, `axe violations on ${page.url()}`).toEqual([]);
 }
+
+/**
+ * The console errors a journey does not expect. A refused form answers 4xx (a wrong password 401, a
+ * failed validation 400, a declined card 402), which the browser reports as a failed resource;
+ * nothing else may appear (a CSP violation, a hydration error, an exception).
+ */
+export function unexpected(errors: string[]): string[] {
+  return errors.filter(
+    (e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e),
+  );
+}

@@ -15,7 +15,7 @@ import {
   waitForHydration,
   waitForPath,
 } from "./auth-helpers.ts";
-import { expectNoAxeViolations, launchBrowser, openPage } from "./browser.ts";
+import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
 
 /**
  * Issue 7's journeys in Chromium against the running web server and API: the contact form (with its
@@ -36,13 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** The browser reports each 4xx answer of a refused form as a failed resource; nothing else may appear. */
-function unexpected(errors: string[]): string[] {
-  return errors.filter(
-    (e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e),
-  );
-}
 
 async function statusWith(page: Page, text: string) {
   const status = page.getByRole("status").filter({ hasText: text });

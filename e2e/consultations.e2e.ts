@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { newAccount, signUp, waitForHydration, waitForPath } from "./auth-helpers.ts";
-import { expectNoAxeViolations, launchBrowser, openPage } from "./browser.ts";
+import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
 import { buyVisit, dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
 
 /**
@@ -21,13 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** Refused forms answer 4xx, which the browser reports as a failed resource; nothing else may appear. */
-function unexpected(errors: string[]): string[] {
-  return errors.filter(
-    (e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e),
-  );
-}
 
 /** Fills the intake for Mia, a daughter, with three symptoms and a temperature; stops before submitting. */
 async function fillIntakeForChild(page: Page) {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type Account, login, newAccount, signUp, waitForHydration, waitForPath } from "./auth-helpers.ts";
-import { expectNoAxeViolations, launchBrowser, openPage } from "./browser.ts";
+import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
 import { dismissPopupBeforehand, fillCard } from "./checkout-helpers.ts";
 
 /**
@@ -30,13 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** The browser reports each refused form (a 400 or a declined card's 402) as a failed resource. */
-function unexpected(errors: string[]): string[] {
-  return errors.filter(
-    (e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e),
-  );
-}
 
 /** axe at desktop width and at 320 px, where nothing may stick out sideways either. */
 async function expectAccessible(page: Page): Promise<void> {
