@@ -199,6 +199,21 @@ function StepProgress({ current, hydrated }: { current: number; hydrated: boolea
   );
 }
 
+/** The three consents of the intake, each linking to the page that explains it. */
+const CONSENTS = [
+  { name: "consent_informed", label: "consultation.form.consents.informed", page: "/informed-consent" },
+  {
+    name: "consent_recording",
+    label: "consultation.form.consents.recording",
+    page: "/audio-video-recording-consent-in-ehrs",
+  },
+  {
+    name: "consent_financial",
+    label: "consultation.form.consents.financial",
+    page: "/patient-consent-for-financial-communications",
+  },
+] as const;
+
 export default function ConsultationFormPage() {
   const { t } = useTranslation();
   const { type, provider, idempotencyKey, today } = useLoaderData<typeof loader>();
@@ -519,48 +534,23 @@ export default function ConsultationFormPage() {
             <legend className="mb-4 font-bold text-2xl text-ink">
               {t("consultation.form.steps.consents")}
             </legend>
-            <CheckboxField
-              formId={FORM_ID}
-              name="consent_informed"
-              defaultChecked={asText(values.consent_informed) === "on"}
-              error={errors.consent_informed}
-              label={
-                <>
-                  {t("consultation.form.consents.informed")}{" "}
-                  <Link to="/informed-consent" className="link" target="_blank">
-                    {t("consultation.form.consents.read")}
-                  </Link>
-                </>
-              }
-            />
-            <CheckboxField
-              formId={FORM_ID}
-              name="consent_recording"
-              defaultChecked={asText(values.consent_recording) === "on"}
-              error={errors.consent_recording}
-              label={
-                <>
-                  {t("consultation.form.consents.recording")}{" "}
-                  <Link to="/audio-video-recording-consent-in-ehrs" className="link" target="_blank">
-                    {t("consultation.form.consents.read")}
-                  </Link>
-                </>
-              }
-            />
-            <CheckboxField
-              formId={FORM_ID}
-              name="consent_financial"
-              defaultChecked={asText(values.consent_financial) === "on"}
-              error={errors.consent_financial}
-              label={
-                <>
-                  {t("consultation.form.consents.financial")}{" "}
-                  <Link to="/patient-consent-for-financial-communications" className="link" target="_blank">
-                    {t("consultation.form.consents.read")}
-                  </Link>
-                </>
-              }
-            />
+            {CONSENTS.map((consent) => (
+              <CheckboxField
+                key={consent.name}
+                formId={FORM_ID}
+                name={consent.name}
+                defaultChecked={asText(values[consent.name]) === "on"}
+                error={errors[consent.name]}
+                label={
+                  <>
+                    {t(consent.label)}{" "}
+                    <Link to={consent.page} className="link" target="_blank">
+                      {t("consultation.form.consents.read")}
+                    </Link>
+                  </>
+                }
+              />
+            ))}
           </fieldset>
 
           <div className="flex flex-wrap gap-4">
