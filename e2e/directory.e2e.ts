@@ -288,7 +288,8 @@ describe("specializations and conditions", () => {
       const slug = new URLSearchParams(href.split("?")[1]).get("condition") as string;
       const matches = await apiSearch({ condition: slug });
       expect(matches.meta.total).toBeGreaterThan(0);
-      expect((await cardNames(page)).length).toBe(Math.min(20, matches.meta.total));
+      // The URL changes as the navigation starts; the cards follow when its data has arrived.
+      await expect.poll(async () => (await cardNames(page)).length).toBe(Math.min(20, matches.meta.total));
     } finally {
       await context.close();
     }
