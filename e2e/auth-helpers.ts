@@ -42,12 +42,11 @@ export async function waitForPath(page: Page, path: string): Promise<void> {
   await page.waitForURL((url) => url.pathname === path);
 }
 
-/** Waits until React has hydrated the page (the password fields' Show button exists only then). */
+/** Waits until React has hydrated the page and rendered its JavaScript-only controls. */
 export async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const root = document.querySelector("main");
-    return root !== null && Object.keys(root).some((key) => key.startsWith("__react"));
-  });
+  // The root layout marks <html> in the render after hydration: the router and its scroll
+  // restoration are listening by then, and the JavaScript-only controls have appeared.
+  await page.waitForFunction(() => document.documentElement.hasAttribute("data-hydrated"));
 }
 
 /**

@@ -214,13 +214,15 @@ describe("legal pages", () => {
             expect(await heading.getAttribute("id")).toBe(id);
             // The page scrolled the heading to the top, or as far as it goes (the last sections).
             await expect
-              .poll(() =>
-                heading.evaluate((h) => {
-                  const { top, bottom } = h.getBoundingClientRect();
-                  const end = document.documentElement.scrollHeight - 2;
-                  const atEnd = window.scrollY + window.innerHeight >= end;
-                  return top >= 0 && bottom <= window.innerHeight && (top < 120 || atEnd);
-                }),
+              .poll(
+                () =>
+                  heading.evaluate((h) => {
+                    const { top, bottom } = h.getBoundingClientRect();
+                    const end = document.documentElement.scrollHeight - 2;
+                    const atEnd = window.scrollY + window.innerHeight >= end;
+                    return top >= 0 && bottom <= window.innerHeight && (top < 120 || atEnd);
+                  }),
+                { timeout: 5_000 },
               )
               .toBe(true);
           }

@@ -10,6 +10,7 @@ import {
 } from "react-router";
 import { DeferredScripts } from "#app/components/deferred-scripts.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { useHydrated } from "#app/components/hydrated.ts";
 import { PlatformClient } from "#app/components/platform-client.tsx";
 import { SupportWidget } from "#app/components/support-widget.tsx";
 import { analyticsState, getPublicEnv, isSecureRequest } from "#app/lib/env.server.ts";
@@ -96,8 +97,12 @@ export function Layout({ children }: { children: ReactNode }) {
         : createI18n(DEFAULT_LOCALE, { errors: fallbackErrors }),
     [locale, translations],
   );
+  // Set in the render that follows hydration, the same one in which every JavaScript-only control
+  // appears: from then on the page is interactive and its layout final (styles and the browser
+  // journeys rely on it).
+  const hydrated = useHydrated();
   return (
-    <html lang={i18n.language} dir="ltr">
+    <html lang={i18n.language} dir="ltr" data-hydrated={hydrated ? "" : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
