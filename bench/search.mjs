@@ -1,23 +1,28 @@
 #!/usr/bin/env -S npx tsx
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector";
 // Provider search under load: seeds 100 000 providers into PostgreSQL and into PGlite, runs one fixed
 // mix of 1 000 searches through the real HTTP API (Fastify listening on a free loopback port) at 64
 // concurrent connections, and prints p50/p95/p99 and throughput beside the same searches run
 // directly on the database (provider service → repository → SQL, no HTTP). Prints figures; gates
 // nothing.
 //
-// Usage: npm run search -w @ambercare/bench [-- --providers 100000 --concurrency 64 --only pg|pglite]
+// Usage: npm run search -w @ambercare/bench [-- --providers 100000 --concurrency 64 --only pg|pglite
+//        --profile DIR]
 // PostgreSQL: TEST_DATABASE_URL or DATABASE_URL when set (a database `ambercare_bench_…` is created
 // on that server and dropped afterwards), else a throwaway cluster (scripts/lib/postgres.mjs).
-import { Agent, request } from "node:http";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { Worker } from "node:worker_threads";
 import { sql } from "drizzle-orm";
+import Fastify from "fastify";
 import pg from "pg";
 import { buildApp } from "../apps/api/src/app.ts";
+import { systemClock } from "../apps/api/src/clock.ts";
 import { loadConfig } from "../apps/api/src/config.ts";
 import { createProviderRepository } from "../apps/api/src/repositories/provider-repository.ts";
+import { createProviderDirectory } from "../apps/api/src/services/provider-directory.ts";
 import { createProviderService } from "../apps/api/src/services/provider-service.ts";
 import { providerListQuery } from "../packages/contracts/src/provider.ts";
 import { US_STATE_CODES } from "../packages/contracts/src/us-states.ts";
@@ -34,6 +39,7 @@ function option(name, fallback) {
 }
 const PROVIDERS = Number(option("providers", "100000"));
 const ONLY = option("only", "");
+const PROFILE = option("profile", "");
 const SEARCHES = 1_000;
 const WARM_UP = 200;
 const CONCURRENCY = Number(option("concurrency", "64"));
@@ -123,24 +129,40 @@ async function runConcurrently(items, concurrency, task) {
   return { durations, wallMs: performance.now() - started };
 }
 
-function get(agent, port, path, visitor) {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { agent, host: "127.0.0.1", port, path, headers: { "X-Forwarded-For": visitor } },
-      (res) => {
-        const chunks = [];
-        res.on("data", (chunk) => chunks.push(chunk));
-        res.on("end", () => {
-          if (res.statusCode !== 200) {
-            reject(new Error(`GET ${path} answered ${res.statusCode}: ${Buffer.concat(chunks).toString()}`));
-            return;
-          }
-          resolve(Buffer.concat(chunks).length);
-        });
-      },
+/**
+ * With --profile DIR: a CPU profile of the API's thread while it serves the searches, written to
+ * DIR/search-<database>.cpuprofile (open it in Chrome's DevTools, Performance tab).
+ */
+async function startProfile() {
+  const session = new Session();
+  session.connect();
+  const post = (method, params) =>
+    new Promise((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
     );
-    req.on("error", reject);
-    req.end();
+  await post("Profiler.enable");
+  await post("Profiler.start");
+  return async (name) => {
+    const { profile } = await post("Profiler.stop");
+    session.disconnect();
+    mkdirSync(PROFILE, { recursive: true });
+    const file = join(PROFILE, `${name}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    console.log(`  CPU profile: ${file}`);
+  };
+}
+
+/**
+ * Sends the warm-up, then `paths`, at CONCURRENCY connections from a worker thread; each duration
+ * of `paths` and their wall time.
+ */
+function loadFromWorker(port, warmUp, paths) {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./search-load.mjs", import.meta.url), {
+      workerData: { port, warmUp, paths, concurrency: CONCURRENCY, visitors: VISITORS },
+    });
+    worker.once("message", resolve);
+    worker.once("error", reject);
   });
 }
 
@@ -165,14 +187,30 @@ async function measure(handle, label) {
   const mix = searchMix(SEARCHES);
   const warmUp = searchMix(WARM_UP, MIX_SEED + 1);
 
-  // Direct: the same searches through the provider service on the database (all its SQL: the page,
-  // the count, and the specializations/conditions/licences of the page), one at a time.
-  const service = createProviderService(createProviderRepository(handle.db));
+  // Direct: the same searches through the provider service, one at a time: on the database (all its
+  // SQL: the page, the count, and the specializations/conditions/licences of the page), then on the
+  // in-memory copy of the directory the API answers from (ADR 019).
+  const repository = createProviderRepository(handle.db);
   const parse = (query) =>
     providerListQuery.parse(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])));
-  for (const query of warmUp) await service.search(parse(query));
   const parsed = mix.map(parse);
-  const direct = await runConcurrently(parsed, 1, (query) => service.search(query));
+  const onDatabase = createProviderService(repository);
+  for (const query of warmUp) await onDatabase.search(parse(query));
+  const direct = await runConcurrently(parsed, 1, (query) => onDatabase.search(query));
+
+  const directory = createProviderDirectory(repository, { clock: systemClock });
+  globalThis.gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const loadStarted = performance.now();
+  await directory.load();
+  const loadMs = performance.now() - loadStarted;
+  globalThis.gc?.();
+  const directoryBytes = process.memoryUsage().heapUsed - heapBefore;
+  await directory.close();
+  const inMemory = createProviderService(repository, directory);
+  for (const query of warmUp) await inMemory.search(parse(query));
+  const memory = await runConcurrently(parsed, 1, (query) => inMemory.search(query));
+  sampleAnswer ??= await inMemory.search(parse({}));
 
   const dataDir = mkdtempSync(join(tmpdir(), "ambercare-bench-api-"));
   const config = loadConfig({
@@ -185,29 +223,52 @@ async function measure(handle, label) {
   });
   const app = await buildApp(config, { db: handle });
   await app.listen({ host: "127.0.0.1", port: 0 });
+  // As on a running server: the directory is in memory before the searches start.
+  await app.providerDirectory.load();
   const { port } = app.server.address();
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const paths = mix.map((query) => `/api/v1/api/provider?${new URLSearchParams(query)}`);
-  const visitorOf = (worker) => `198.51.100.${(worker % VISITORS) + 1}`;
+  const pathOf = (query) => `/api/v1/api/provider?${new URLSearchParams(query)}`;
   try {
-    await runConcurrently(
-      warmUp.map((query) => `/api/v1/api/provider?${new URLSearchParams(query)}`),
-      CONCURRENCY,
-      (path, worker) => get(agent, port, path, visitorOf(worker)),
-    );
-    const http = await runConcurrently(paths, CONCURRENCY, (path, worker) =>
-      get(agent, port, path, visitorOf(worker)),
-    );
+    const stopProfile = PROFILE ? await startProfile() : null;
+    const http = await loadFromWorker(port, warmUp.map(pathOf), mix.map(pathOf));
+    await stopProfile?.(`search-${label}`);
     return {
       label,
       seedMs,
+      loadMs,
+      directoryBytes,
       http: summarize(http.durations, http.wallMs),
       direct: summarize(direct.durations, direct.wallMs),
+      memory: summarize(memory.durations, memory.wallMs),
     };
   } finally {
-    agent.destroy();
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The ceiling of this machine for the same load: a bare Fastify answering the mix's paths with one
+ * stored search answer (no database, no rate limiter, no search), from the same worker client.
+ * Whatever the search costs, the API's figures cannot beat these.
+ */
+async function measureCeiling(sampleAnswer) {
+  const body = JSON.stringify(sampleAnswer);
+  const app = Fastify({ logger: false });
+  app.get("/api/v1/api/provider", async (_request, reply) => reply.type("application/json").send(body));
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const pathOf = (query) => `/api/v1/api/provider?${new URLSearchParams(query)}`;
+  try {
+    const http = await loadFromWorker(
+      app.server.address().port,
+      searchMix(WARM_UP, MIX_SEED + 1).map(pathOf),
+      searchMix(SEARCHES).map(pathOf),
+    );
+    return {
+      label: `Bare Fastify, stored ${Buffer.byteLength(body)}-byte answer`,
+      http: summarize(http.durations, http.wallMs),
+    };
+  } finally {
+    await app.close();
   }
 }
 
@@ -236,7 +297,9 @@ async function postgresTarget() {
   return { url: cluster.url, stop: async () => cluster.stop() };
 }
 
+let sampleAnswer = null;
 const ms = (value) => `${value.toFixed(1)} ms`;
+const ms2 = (value) => `${value.toFixed(2)} ms`;
 const results = [];
 
 if (ONLY !== "pglite") {
@@ -264,16 +327,24 @@ if (ONLY !== "pg") {
   }
 }
 
+const ceiling = sampleAnswer ? await measureCeiling(sampleAnswer) : null;
+
 const [load1] = loadavg();
 console.log(
-  `\nProvider search: ${PROVIDERS} providers, ${SEARCHES} searches (fixed mix, seed ${MIX_SEED}), HTTP at ${CONCURRENCY} concurrent connections; direct = the same searches on the database, one at a time. ${availableParallelism()} CPUs, load average ${load1.toFixed(1)} at the end (other processes share the machine).\n`,
+  `\nProvider search: ${PROVIDERS} providers, ${SEARCHES} searches (fixed mix, seed ${MIX_SEED}), HTTP at ${CONCURRENCY} concurrent connections from a worker thread; direct = the same searches through the provider service one at a time, on the database (SQL) and on the in-memory directory. ${availableParallelism()} CPUs, load average ${load1.toFixed(1)} at the end (other processes share the machine).\n`,
 );
 console.log(
-  "| Database | Seed | HTTP p50 | HTTP p95 | HTTP p99 | HTTP throughput | Direct p50 | Direct p95 | Direct p99 | Direct total |",
+  "| Database | Seed | Directory load | Directory heap | HTTP p50 | HTTP p95 | HTTP p99 | HTTP throughput | SQL p50 | SQL p95 | SQL p99 | Memory p50 | Memory p99 |",
 );
-console.log("|---|---|---|---|---|---|---|---|---|---|");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const r of results) {
   console.log(
-    `| ${r.label} | ${(r.seedMs / 1000).toFixed(0)} s | ${ms(r.http.p50)} | ${ms(r.http.p95)} | ${ms(r.http.p99)} | ${r.http.throughput.toFixed(0)} req/s | ${ms(r.direct.p50)} | ${ms(r.direct.p95)} | ${ms(r.direct.p99)} | ${(r.direct.wallMs / 1000).toFixed(2)} s |`,
+    `| ${r.label} | ${(r.seedMs / 1000).toFixed(0)} s | ${(r.loadMs / 1000).toFixed(1)} s | ${(r.directoryBytes / 2 ** 20).toFixed(0)} MiB | ${ms(r.http.p50)} | ${ms(r.http.p95)} | ${ms(r.http.p99)} | ${r.http.throughput.toFixed(0)} req/s | ${ms(r.direct.p50)} | ${ms(r.direct.p95)} | ${ms(r.direct.p99)} | ${ms2(r.memory.p50)} | ${ms2(r.memory.p99)} |`,
+  );
+}
+if (ceiling) {
+  const c = ceiling.http;
+  console.log(
+    `\nCeiling of this machine (${ceiling.label}, same client): p50 ${ms(c.p50)}, p95 ${ms(c.p95)}, p99 ${ms(c.p99)}, ${c.throughput.toFixed(0)} req/s.`,
   );
 }

@@ -32,6 +32,7 @@ import { registerErrorHandling } from "#api/plugins/error-handler.ts";
 import { rateLimitPlugin } from "#api/plugins/rate-limit.ts";
 import { tokenSweepPlugin } from "#api/plugins/token-sweep.ts";
 import { createAttemptCounterRepository } from "#api/repositories/attempt-counter-repository.ts";
+import { createProviderRepository } from "#api/repositories/provider-repository.ts";
 import { careApi } from "#api/routes/care/index.ts";
 import { devClockRoutes } from "#api/routes/dev-clock.ts";
 import { healthRoutes } from "#api/routes/health.ts";
@@ -49,6 +50,7 @@ import { createLoginThrottle } from "#api/services/login-throttle.ts";
 import { createMailingListService, type MailingListService } from "#api/services/mailing-list-service.ts";
 import { createMembershipService, type MembershipService } from "#api/services/membership-service.ts";
 import { createMyDataService, type MyDataService } from "#api/services/my-data-service.ts";
+import { createProviderDirectory, type ProviderDirectory } from "#api/services/provider-directory.ts";
 import { createSendgridMirror, type ListMirror } from "#api/services/sendgrid-mirror.ts";
 
 declare module "fastify" {
@@ -64,6 +66,8 @@ declare module "fastify" {
     membership: MembershipService;
     /** Captcha, contact messages, e-mail lists and data rights (issue 7, ADR 016). */
     communications: Communications;
+    /** The provider directory held in memory for searches (ADR 019). */
+    providerDirectory: ProviderDirectory;
   }
 }
 
@@ -247,6 +251,16 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     "communications",
     createCommunications(app, config, { clock, mailer, keyHash, fetch: deps.fetch }),
   );
+  const providerDirectory = createProviderDirectory(createProviderRepository(deps.db.db), {
+    clock,
+    onError: (error) => app.log.warn({ err: error }, "loading the provider directory failed"),
+  });
+  app.decorate("providerDirectory", providerDirectory);
+  // Loaded in the background once the server is ready; searches ask the database until then.
+  app.addHook("onReady", async () => {
+    void providerDirectory.load();
+  });
+  app.addHook("onClose", async () => providerDirectory.close());
   await app.register(captchaSweepPlugin, { captcha: app.communications.captcha });
   app.decorateRequest("auth", null);
   app.addHook("onReady", prepareDummyHash);

@@ -44,6 +44,9 @@ export type ProviderLink = {
   sortOrder: number;
 };
 
+/** A specialization or condition of the catalogue. */
+export type CatalogueRow = { id: number; slug: string; nameEn: string; nameBg: string };
+
 const columns = {
   id: providers.id,
   slug: providers.slug,
@@ -102,6 +105,16 @@ function whereOf(filters: ProviderFilters): SQL | undefined {
   return parts.length === 0 ? undefined : and(...parts);
 }
 
+/** The directory's default order: best rated, most rated, then by name (providers_rating_order_idx). */
+const ratingOrder = [
+  sql`${providers.ratingAverage} desc nulls last`,
+  sql`${providers.ratingCount} desc nulls last`,
+  asc(providers.lastName),
+  asc(providers.firstName),
+  asc(providers.id),
+];
+const nameOrder = [asc(providers.lastName), asc(providers.firstName), asc(providers.id)];
+
 export function createProviderRepository(db: Executor) {
   return {
     /** One page of matching providers and the number of all matches. */
@@ -112,17 +125,8 @@ export function createProviderRepository(db: Executor) {
       offset: number,
     ): Promise<{ rows: ProviderRow[]; total: number }> {
       const where = whereOf(filters);
-      const byName = [asc(providers.lastName), asc(providers.firstName), asc(providers.id)];
-      const order =
-        sort === "rating"
-          ? // The columns and null ordering of providers_rating_order_idx, so PostgreSQL reads the
-            // page off that index.
-            [
-              sql`${providers.ratingAverage} desc nulls last`,
-              sql`${providers.ratingCount} desc nulls last`,
-              ...byName,
-            ]
-          : byName;
+      // The columns and null ordering of an index, so PostgreSQL reads the page off it.
+      const order = sort === "rating" ? ratingOrder : nameOrder;
       // The page's ids first, from the ordering index alone (an index-only scan skips the rows
       // before the page without reading them), then those rows: a deep page costs no more than the
       // first.
@@ -142,6 +146,80 @@ export function createProviderRepository(db: Executor) {
         db.select({ n: count() }).from(providers).where(where),
       ]);
       return { rows, total: counted?.n ?? 0 };
+    },
+
+    /** Every provider, in the directory's default order (the ordering is the database's collation). */
+    async allInRatingOrder(): Promise<ProviderRow[]> {
+      return db
+        .select(columns)
+        .from(providers)
+        .orderBy(...ratingOrder);
+    },
+
+    /** Every provider's id in name order. */
+    async idsInNameOrder(): Promise<string[]> {
+      const rows = await db
+        .select({ id: providers.id })
+        .from(providers)
+        .orderBy(...nameOrder);
+      return rows.map((row) => row.id);
+    },
+
+    /** Every provider ↔ specialization, condition and licence link. */
+    async allLinks(): Promise<{
+      specializations: { providerId: string; id: number }[];
+      conditions: { providerId: string; id: number }[];
+      licenses: { providerId: string; state: string }[];
+    }> {
+      const [specs, conds, licenses] = await Promise.all([
+        db
+          .select({
+            providerId: providerSpecializations.providerId,
+            id: providerSpecializations.specializationId,
+          })
+          .from(providerSpecializations),
+        db
+          .select({ providerId: providerConditions.providerId, id: providerConditions.conditionId })
+          .from(providerConditions),
+        db
+          .select({ providerId: providerLicenses.providerId, state: providerLicenses.state })
+          .from(providerLicenses)
+          .orderBy(asc(providerLicenses.state)),
+      ]);
+      return { specializations: specs, conditions: conds, licenses };
+    },
+
+    /** The specialization and condition catalogues; specializations in their display order. */
+    async catalogue(): Promise<{ specializations: CatalogueRow[]; conditions: CatalogueRow[] }> {
+      const pick = <T extends typeof specializations | typeof conditions>(table: T) => ({
+        id: table.id,
+        slug: table.slug,
+        nameEn: table.nameEn,
+        nameBg: table.nameBg,
+      });
+      const [specs, conds] = await Promise.all([
+        db
+          .select(pick(specializations))
+          .from(specializations)
+          .orderBy(asc(specializations.sortOrder), asc(specializations.slug)),
+        db.select(pick(conditions)).from(conditions),
+      ]);
+      return { specializations: specs, conditions: conds };
+    },
+
+    /**
+     * A cheap summary that changes whenever a provider is added or removed or receives a rating:
+     * other API instances compare it to notice that their copy of the directory is out of date.
+     */
+    async fingerprint(): Promise<string> {
+      const [row] = await db
+        .select({
+          providers: count(),
+          ratings: sql<string>`coalesce(sum(${providers.ratingCount}), 0)::text`,
+          latest: sql<string>`coalesce(max(${providers.createdAt})::text, '')`,
+        })
+        .from(providers);
+      return `${row?.providers ?? 0}/${row?.ratings ?? 0}/${row?.latest ?? ""}`;
     },
 
     async findBySlug(slug: string): Promise<ProviderRow | undefined> {

@@ -13,7 +13,12 @@ export type SubmitRatingInput = z.output<typeof submitRatingRequest>;
  * Ratings (spec §7 `submit-rating`): a patient rates a completed consultation of their own, once.
  * The rating and the provider's new average are written in one transaction.
  */
-export function createRatingService(deps: { db: Database; clock: Clock }) {
+export function createRatingService(deps: {
+  db: Database;
+  clock: Clock;
+  /** After a rating is committed: the provider's average and order in the directory changed. */
+  onProviderChanged?: () => void;
+}) {
   return {
     async submit(auth: AuthContext, input: SubmitRatingInput): Promise<Rating> {
       if (auth.isServiceAccount || auth.userId !== input.user_id.toLowerCase()) {
@@ -42,6 +47,7 @@ export function createRatingService(deps: { db: Database; clock: Clock }) {
         await repository.addToAggregate(providerId, input.stars);
         return row;
       });
+      deps.onProviderChanged?.();
       return {
         id: rating.id,
         provider_id: rating.providerId,

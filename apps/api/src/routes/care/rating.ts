@@ -10,7 +10,11 @@ import { createRatingService } from "#api/services/rating-service.ts";
  */
 export const careRatingRoutes: FastifyPluginAsyncZod = async (app) => {
   const guards = createAuthGuards(app.accounts.sessions);
-  const ratings = createRatingService({ db: app.db.db, clock: app.clock });
+  const ratings = createRatingService({
+    db: app.db.db,
+    clock: app.clock,
+    onProviderChanged: () => app.providerDirectory.invalidate(),
+  });
 
   app.post(
     "/submit-rating",

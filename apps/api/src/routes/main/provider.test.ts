@@ -1,10 +1,12 @@
-import { providerListResponse, providerResponse } from "@ambercare/contracts/provider";
+import { providerListQuery, providerListResponse, providerResponse } from "@ambercare/contracts/provider";
 import { US_STATE_CODES } from "@ambercare/contracts/us-states";
 import { providers } from "@ambercare/db/schema";
 import { SEED_CONDITIONS, SEED_SPECIALIZATIONS } from "@ambercare/db/seed-data";
 import { DEFAULT_PROVIDER_SEED, DEMO_PROVIDER_COUNT, generateProvider } from "@ambercare/db/seed-providers";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createProviderRepository } from "#api/repositories/provider-repository.ts";
+import { createProviderService } from "#api/services/provider-service.ts";
 import { createTestApp, type TestApp } from "#api/test-support.ts";
 
 const URL = "/api/v1/api/provider";
@@ -19,6 +21,10 @@ let t: TestApp;
 
 beforeAll(async () => {
   t = await createTestApp({ env: { RATE_LIMIT_MAX: "100000" } });
+  // Searches are answered from the in-memory copy of the directory once it is loaded (ADR 019);
+  // the database answers before that, and the describe block at the end compares the two.
+  await t.app.ready();
+  await t.app.providerDirectory.load();
 });
 
 afterAll(async () => {
@@ -266,6 +272,8 @@ describe("GET /api/v1/api/provider", () => {
     await rate(b.slug, 2, 10, 5);
     await rate(c.slug, 3, 12, 4);
     await rate(d.slug, 1, 3, 3);
+    // Changed behind the API's back: the copy would notice within 5 s; the test does not wait.
+    await t.app.providerDirectory.refresh();
     try {
       const { data } = await search({ per_page: 5 });
       expect(data.slice(0, 4).map((p) => p.slug)).toEqual([b.slug, c.slug, a.slug, d.slug]);
@@ -275,6 +283,7 @@ describe("GET /api/v1/api/provider", () => {
       expect(explicit.data).toEqual(data);
     } finally {
       for (const p of [a, b, c, d]) await rate(p.slug, 0, 0, 0);
+      await t.app.providerDirectory.refresh();
     }
   });
 
@@ -327,5 +336,81 @@ describe("GET /api/v1/api/provider/{slug}", () => {
     const slug = demo[0]!.slug;
     expect((await t.app.inject({ method: "GET", url: `${URL}/${slug}?lang=xx` })).statusCode).toBe(400);
     expect((await t.app.inject({ method: "GET", url: `${URL}/${slug}?page=2` })).statusCode).toBe(400);
+  });
+});
+
+describe("the in-memory directory (ADR 019)", () => {
+  /** The same search answered by the database alone (provider repository → SQL). */
+  const fromDatabase = (query: Record<string, string | number | boolean>) =>
+    createProviderService(createProviderRepository(t.db.db)).search(
+      providerListQuery.parse(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]))),
+    );
+
+  const someone = demo[7]!;
+  const queries: Record<string, string | number | boolean>[] = [
+    {},
+    { page: 3 },
+    { per_page: 50, page: 6 },
+    { page: 40 },
+    { sort: "name" },
+    { sort: "name", page: 4, per_page: 17 },
+    { lang: "bg" },
+    { lang: "bg", sort: "name", page: 2 },
+    ...SEED_SPECIALIZATIONS.slice(0, 6).map((s) => ({ specialization: s.slug })),
+    ...SEED_CONDITIONS.slice(0, 6).map((c) => ({ condition: c.slug, sort: "name" })),
+    ...["CA", "NY", "TX", "WY", "AK"].map((state) => ({ state })),
+    { type: "chat" },
+    { type: "video", available_today: true },
+    { available_today: false, sort: "name" },
+    { q: someone.firstName.slice(0, 2) },
+    { q: someone.lastName.toUpperCase() },
+    { q: `${someone.firstName.toLowerCase()}  ${someone.lastName.slice(0, 3)}` },
+    { q: "a" },
+    { q: "%" },
+    { q: "zzzz" },
+    { specialization: someone.specializationSlugs[0]!, state: someone.states[0]!, type: "video" },
+    { condition: "no-such-condition" },
+    { specialization: SEED_SPECIALIZATIONS[0]!.slug, state: "CA", available_today: true, sort: "name" },
+  ];
+
+  const labelOf = (query: Record<string, string | number | boolean>) =>
+    Object.entries(query)
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join("&");
+
+  it.each(queries.map((query) => [labelOf(query), query] as const))(
+    "answers ?%s exactly as the database does",
+    async (_label, query) => {
+      const [copy, database] = [await search(query), await fromDatabase(query)];
+      expect(copy).toEqual(database);
+    },
+  );
+
+  it("keeps answering from its copy after a change elsewhere, and from the database once invalidated", async () => {
+    const target = demo[42]!;
+    const before = await search({ per_page: 1 });
+    expect(before.data[0]?.slug).not.toBe(target.slug);
+    // Another instance (or an operator) changes the database; this copy still answers as before.
+    await t.db.db
+      .update(providers)
+      .set({ ratingCount: 1, ratingSum: 5, ratingAverage: 5 })
+      .where(eq(providers.slug, target.slug));
+    try {
+      expect((await search({ per_page: 1 })).data[0]?.slug).toBe(before.data[0]?.slug);
+      // A rating through this instance invalidates the copy: the database answers until it reloads.
+      t.app.providerDirectory.invalidate();
+      expect((await search({ per_page: 1 })).data[0]?.slug).toBe(target.slug);
+      await t.app.providerDirectory.load();
+      expect((await search({ per_page: 1 })).data[0]).toMatchObject({
+        slug: target.slug,
+        rating: { average: 5, count: 1 },
+      });
+    } finally {
+      await t.db.db
+        .update(providers)
+        .set({ ratingCount: 0, ratingSum: 0, ratingAverage: 0 })
+        .where(eq(providers.slug, target.slug));
+      await t.app.providerDirectory.refresh();
+    }
   });
 });

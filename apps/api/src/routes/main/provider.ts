@@ -15,7 +15,7 @@ import { createProviderService } from "#api/services/provider-service.ts";
  * detail view `GET /api/provider/{slug}` for a shareable provider page.
  */
 export const providerRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createProviderService(createProviderRepository(app.db.db));
+  const service = createProviderService(createProviderRepository(app.db.db), app.providerDirectory);
 
   app.get(
     "/api/provider",
@@ -31,6 +31,10 @@ export const providerRoutes: FastifyPluginAsyncZod = async (app) => {
           500: errorEnvelope,
         },
       },
+      // The busiest public call: checking each answer against the schema cost more than the search
+      // itself (ADR 019). The service builds every field explicitly from typed rows, and the tests
+      // parse its answers with the same schema.
+      serializerCompiler: () => (data) => JSON.stringify(data),
     },
     async (request) => service.search(request.query),
   );
