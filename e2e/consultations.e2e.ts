@@ -64,7 +64,12 @@ describe("consultations (issue 6)", () => {
       await page.goto(`${baseUrl}/consultation/consult`);
       await waitForHydration(page);
       await expectNoAxeViolations(page);
-      await page.getByRole("radio", { name: /^Video/ }).check();
+      // A member is told the visit is included, and is not offered one to buy.
+      await page.getByText("Your membership includes this visit").waitFor();
+      expect(await page.getByRole("link", { name: "Buy a one-time visit" }).count()).toBe(0);
+      await page
+        .getByRole("radio", { name: "Video — see a doctor face to face (included in your membership)" })
+        .check();
       await page.getByRole("button", { name: "Continue to the health questions" }).click();
       await waitForPath(page, "/consultation/form");
       await waitForHydration(page);
@@ -123,6 +128,15 @@ describe("consultations (issue 6)", () => {
     try {
       await dismissPopupBeforehand(context);
       await signUp(page, baseUrl, account);
+      // The first step shows what a visit costs without a membership, and where to get one.
+      await page.goto(`${baseUrl}/consultation/consult`);
+      await page
+        .getByRole("radio", { name: "Video — see a doctor face to face (one-time visit $49)" })
+        .waitFor();
+      expect(await page.getByRole("link", { name: "Buy a one-time visit" }).getAttribute("href")).toBe(
+        "/one-time-visit",
+      );
+      expect(await page.getByText("Your membership includes this visit").count()).toBe(0);
       await page.goto(`${baseUrl}/consultation/form?type=video`);
       await waitForHydration(page);
       await fillIntakeForChild(page);

@@ -5,6 +5,7 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { PageHeading } from "#app/components/page.tsx";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
+import { useRootData } from "#app/lib/root-data.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/consult";
 
@@ -26,6 +27,11 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(0)}`;
 export default function ConsultPage() {
   const { t } = useTranslation();
   const { provider, type, loggedIn } = useLoaderData<typeof loader>();
+  // A member's visits are included (also during the trial or a canceled membership's paid period,
+  // as the API decides): no prices, no offer to buy what the patient already has.
+  const member = useRootData()?.user.isSubscribed === true;
+  const chatPrice = dollars(PLANS.ppv_chat.priceCents);
+  const videoPrice = dollars(PLANS.ppv_video.priceCents);
   return (
     <div className="page-container py-10 tablet:py-14">
       <PageHeading page="consult" />
@@ -39,11 +45,15 @@ export default function ConsultPage() {
           options={[
             {
               value: "chat",
-              label: t("consultation.consult.chat", { price: dollars(PLANS.ppv_chat.priceCents) }),
+              label: member
+                ? t("consultation.consult.chatIncluded")
+                : t("consultation.consult.chat", { price: chatPrice }),
             },
             {
               value: "video",
-              label: t("consultation.consult.video", { price: dollars(PLANS.ppv_video.priceCents) }),
+              label: member
+                ? t("consultation.consult.videoIncluded")
+                : t("consultation.consult.video", { price: videoPrice }),
             },
           ]}
           selected={[type]}
@@ -53,21 +63,24 @@ export default function ConsultPage() {
           <h2 id="consult-cost" className="font-bold text-xl">
             {t("consultation.consult.costHeading")}
           </h2>
-          <p className="mt-2">{t("consultation.consult.includedForMembers")}</p>
-          <p className="mt-2">
-            {t("consultation.consult.oneTime", {
-              chat: dollars(PLANS.ppv_chat.priceCents),
-              video: dollars(PLANS.ppv_video.priceCents),
-            })}{" "}
-            <Link to="/one-time-visit" className="link">
-              {t("consultation.consult.buyVisit")}
-            </Link>
-          </p>
-          <p className="mt-2">
-            <Link to="/membership-trial" className="link">
-              {t("consultation.consult.startTrial")}
-            </Link>
-          </p>
+          {member ? (
+            <p className="mt-2">{t("consultation.consult.includedInYours")}</p>
+          ) : (
+            <>
+              <p className="mt-2">{t("consultation.consult.includedForMembers")}</p>
+              <p className="mt-2">
+                {t("consultation.consult.oneTime", { chat: chatPrice, video: videoPrice })}{" "}
+                <Link to="/one-time-visit" className="link">
+                  {t("consultation.consult.buyVisit")}
+                </Link>
+              </p>
+              <p className="mt-2">
+                <Link to="/membership-trial" className="link">
+                  {t("consultation.consult.startTrial")}
+                </Link>
+              </p>
+            </>
+          )}
         </section>
         {loggedIn ? null : <p className="text-ink-muted">{t("consultation.consult.loginNeeded")}</p>}
         <div>
