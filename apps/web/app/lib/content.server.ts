@@ -1,5 +1,6 @@
 import content from "virtual:ambercare/content";
 import type { ContentDocument } from "./content-types.ts";
+import { EXAMPLE_CONTACT_EMAIL_DOMAIN, EXAMPLE_CONTACT_PHONE, env } from "./env.server.ts";
 import type { Locale } from "./i18n.tsx";
 import { requestLocale } from "./locale.server.ts";
 import { invariantResponse } from "./misc.ts";
@@ -27,11 +28,66 @@ export const CONTENT_PAGES = [
 ] as const;
 export type ContentPageSlug = (typeof CONTENT_PAGES)[number];
 
+export type ClinicContacts = { emailDomain: string; phone: string; postalAddress?: string | undefined };
+
+/** Where the Markdown leaves the postal address to the operator, in each language. */
+export const POSTAL_ADDRESS_MARKS = [
+  "[postal address — to be completed by the operator]",
+  "[пощенски адрес — попълва се от оператора]",
+] as const;
+
+/**
+ * The Markdown names the example mailboxes (`privacy@ambercare.example`) and phone number; a page
+ * shows the clinic's own (CONTACT_EMAIL_DOMAIN, CONTACT_PHONE; ADR 020), in text and in links alike.
+ */
+export function withClinicContacts(document: ContentDocument, contacts: ClinicContacts): ContentDocument {
+  const replace = (text: string) => {
+    let result = text
+      .replaceAll(`@${EXAMPLE_CONTACT_EMAIL_DOMAIN}`, `@${contacts.emailDomain}`)
+      .replaceAll(EXAMPLE_CONTACT_PHONE, contacts.phone);
+    if (contacts.postalAddress) {
+      // The text goes into HTML as is: escape it.
+      const address = escapeHtml(contacts.postalAddress);
+      for (const mark of POSTAL_ADDRESS_MARKS) result = result.replaceAll(mark, address);
+    }
+    return result;
+  };
+  const copy = (value: unknown): unknown => {
+    if (typeof value === "string") return replace(value);
+    if (Array.isArray(value)) return value.map(copy);
+    if (value && typeof value === "object") {
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, copy(item)]));
+    }
+    return value;
+  };
+  return copy(document) as ContentDocument;
+}
+
+const clinicContacts: ClinicContacts = {
+  emailDomain: env.CONTACT_EMAIL_DOMAIN,
+  phone: env.CONTACT_PHONE,
+  postalAddress: env.CONTACT_POSTAL_ADDRESS,
+};
+
+function escapeHtml(text: string): string {
+  return text.replaceAll(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+const withContactsCache = new WeakMap<ContentDocument, ContentDocument>();
+/** The document with this server's contacts, made once per document (the settings never change). */
+function localized(document: ContentDocument): ContentDocument {
+  let result = withContactsCache.get(document);
+  if (!result) {
+    result = withClinicContacts(document, clinicContacts);
+    withContactsCache.set(document, result);
+  }
+  return result;
+}
+
 /** A content page in the visitor's language; a missing file fails loudly (the parity test prevents it). */
 export function getContentPage(locale: Locale, slug: ContentPageSlug): ContentDocument {
   const document = content[locale].pages[slug];
   if (!document) throw new Error(`content/${locale}/${slug}.md is missing`);
-  return document;
+  return localized(document);
 }
 
 /** What a list of openings shows. */
@@ -51,7 +107,7 @@ export function requireOpening(locale: Locale, slug: string | undefined): Conten
       ? content[locale].careers[slug]
       : undefined;
   invariantResponse(opening, "Page Not Found", { status: 404 });
-  return opening;
+  return localized(opening);
 }
 
 /** Slugs of every opening (the same in both languages: the parity test checks it). */

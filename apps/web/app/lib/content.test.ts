@@ -3,7 +3,14 @@ import { join } from "node:path";
 import { formatUsd, PLANS } from "@ambercare/contracts/plans";
 import { describe, expect, it } from "vitest";
 import { CONTENT_DIR } from "../../vite-plugin-content.ts";
-import { CONTENT_PAGES, getContentPage, listOpenings, requireOpening } from "./content.server.ts";
+import {
+  CONTENT_PAGES,
+  getContentPage,
+  listOpenings,
+  POSTAL_ADDRESS_MARKS,
+  requireOpening,
+  withClinicContacts,
+} from "./content.server.ts";
 import {
   CAREERS_SLUG,
   CONTENT_LOCALES,
@@ -12,6 +19,7 @@ import {
   markdownSlugs,
 } from "./content-source.server.ts";
 import type { ContentDocument } from "./content-types.ts";
+import { EXAMPLE_CONTACT_EMAIL_DOMAIN, EXAMPLE_CONTACT_PHONE } from "./env.server.ts";
 import { isRoutePath } from "./route-access.ts";
 
 /**
@@ -184,5 +192,72 @@ describe("the content module the server is built with (virtual:ambercare/content
       }
       expect((thrown as { init?: { status?: number } }).init?.status, String(slug)).toBe(404);
     }
+  });
+});
+
+describe("the clinic's contact details (ADR 020)", () => {
+  const raw = (locale: string, page: string) => readFileSync(join(CONTENT_DIR, locale, `${page}.md`), "utf8");
+
+  it("names only the example mailboxes and phone number in the Markdown, never a placeholder", () => {
+    for (const locale of CONTENT_LOCALES) {
+      for (const page of files(locale)) {
+        const text = raw(locale, page);
+        expect(text, `${locale}/${page}.md`).not.toMatch(/X{3}|\?{3}|TODO|TBD/);
+        for (const [, domain] of text.matchAll(/[a-z]+@([a-z0-9.-]+\.[a-z]+)/g)) {
+          expect(domain, `${locale}/${page}.md`).toBe(EXAMPLE_CONTACT_EMAIL_DOMAIN);
+        }
+        for (const [phone] of text.matchAll(/\b1-\d{3}-\d{3}-\d{4}\b/g)) {
+          // Public hotlines (988, Poison Control, HHS) stay; the clinic's own number is the example.
+          if (phone.slice(2, 5) === "800" && phone.endsWith("555-0199"))
+            expect(phone).toBe(EXAMPLE_CONTACT_PHONE);
+        }
+      }
+    }
+    expect(raw("en", "non-discrimination-notice")).toContain(EXAMPLE_CONTACT_PHONE);
+  });
+
+  it("shows the clinic's mail domain and phone number in text and links, every language and page", () => {
+    const contacts = { emailDomain: "clinic.example.org", phone: "1-888-555-0142" };
+    for (const locale of CONTENT_LOCALES) {
+      for (const page of CONTENT_PAGES) {
+        const shown = JSON.stringify(withClinicContacts(tree[locale].pages[page]!, contacts));
+        expect(shown, `${locale}/${page}`).not.toContain(EXAMPLE_CONTACT_EMAIL_DOMAIN);
+        expect(shown, `${locale}/${page}`).not.toContain(EXAMPLE_CONTACT_PHONE);
+      }
+      const notice = JSON.stringify(
+        withClinicContacts(tree[locale].pages["non-discrimination-notice"]!, contacts),
+      );
+      expect(notice).toContain("1-888-555-0142 (TTY: 711)");
+      expect(notice).toContain("mailto:civilrights@clinic.example.org");
+      // Without an address the mark stays, so the page says what is missing.
+      expect(notice).toContain(locale === "en" ? POSTAL_ADDRESS_MARKS[0] : POSTAL_ADDRESS_MARKS[1]);
+    }
+  });
+
+  it("puts the clinic's postal address where the text leaves it to the operator, as text", () => {
+    const contacts = {
+      emailDomain: "clinic.example.org",
+      phone: "1-888-555-0142",
+      postalAddress: "1 Main St <Suite 2>, Springfield, IL 62701",
+    };
+    for (const locale of CONTENT_LOCALES) {
+      for (const page of [
+        "privacy-policy",
+        "terms-of-use",
+        "ada-policy",
+        "non-discrimination-notice",
+      ] as const) {
+        const shown = JSON.stringify(withClinicContacts(tree[locale].pages[page]!, contacts));
+        expect(shown, `${locale}/${page}`).toContain("1 Main St &#60;Suite 2&#62;, Springfield, IL 62701");
+        for (const mark of POSTAL_ADDRESS_MARKS) expect(shown).not.toContain(mark);
+      }
+    }
+  });
+
+  it("leaves the documents it was given untouched", () => {
+    const page = tree.en.pages["ada-policy"]!;
+    const before = JSON.stringify(page);
+    withClinicContacts(page, { emailDomain: "clinic.example.org", phone: "1-888-555-0142" });
+    expect(JSON.stringify(page)).toBe(before);
   });
 });

@@ -14,6 +14,10 @@ import { type AnalyticsState, CONSENT_COOKIE, isConsentChoice } from "./consent.
 import { readCookie } from "./locale.server.ts";
 import type { PublicEnv } from "./root-data.ts";
 
+/** Reserved for examples (RFC 2606 .example; 555-0100–0199 are fictional numbers). */
+export const EXAMPLE_CONTACT_EMAIL_DOMAIN = "ambercare.example";
+export const EXAMPLE_CONTACT_PHONE = "1-800-555-0199";
+
 /**
  * The web server's environment, parsed once by zod when the server bundle loads: a wrong variable
  * stops the boot with a message naming it. Server-only: never import this from browser code.
@@ -45,6 +49,24 @@ export const webEnvSchema = sharedEnvSchema.extend({
    * key to the page with each challenge). The web server reads it only to open the CSP to Google.
    */
   RECAPTCHA_SITE_KEY: z.string().min(1).optional(),
+  /**
+   * The clinic's contact details on the site's pages (ADR 020): the domain of the mailboxes the
+   * content names (support@, privacy@, accessibility@, civilrights@, careers@), the postal address
+   * and the phone number of the notices. The defaults are reserved example values.
+   */
+  CONTACT_EMAIL_DOMAIN: z
+    .string()
+    .regex(
+      /^(?=.{3,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i,
+      "a domain such as clinic.example.org",
+    )
+    .default(EXAMPLE_CONTACT_EMAIL_DOMAIN),
+  /** Replaces the "[postal address — to be completed by the operator]" marks of the legal pages. */
+  CONTACT_POSTAL_ADDRESS: z.string().trim().min(5).max(200).optional(),
+  CONTACT_PHONE: z
+    .string()
+    .regex(/^\+?[0-9][0-9 ()-]{6,24}$/, "digits, spaces, dashes or parentheses, such as 1-800-555-0199")
+    .default(EXAMPLE_CONTACT_PHONE),
 });
 
 /** The repository root (the package.json with workspaces), so a relative DATA_DIR means one place. */

@@ -2,6 +2,7 @@ import { Link, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { useHydrated } from "#app/components/forms.tsx";
 import { formatAmount, formatCardBrand, formatDate } from "#app/lib/billing-format.ts";
+import { env } from "#app/lib/env.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { getInvoice } from "#app/lib/membership.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -22,7 +23,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const invoice = await orNotFound(() => getInvoice(request, user, params.invoiceId));
   const { first_name, last_name, email } = user.account;
   const patient = [first_name, last_name].filter(Boolean).join(" ") || email;
-  return { invoice, patient };
+  return { invoice, patient, supportEmail: `support@${env.CONTACT_EMAIL_DOMAIN}` };
 }
 
 export const meta: Route.MetaFunction = (args) =>
@@ -30,7 +31,6 @@ export const meta: Route.MetaFunction = (args) =>
 
 /** The operator's name as the site's legal pages state it. */
 const PROVIDER_LEGAL_NAME = "Ambercare, Inc.";
-const SUPPORT_EMAIL = "support@ambercare.example";
 
 function Row({ term, children }: { term: string; children: React.ReactNode }) {
   return (
@@ -43,7 +43,7 @@ function Row({ term, children }: { term: string; children: React.ReactNode }) {
 
 export default function ReceiptPage() {
   const { t, i18n } = useTranslation();
-  const { invoice, patient } = useLoaderData<typeof loader>();
+  const { invoice, patient, supportEmail } = useLoaderData<typeof loader>();
   const product = useProductName();
   const siteUrl = useRootData()?.siteUrl;
   const hydrated = useHydrated();
@@ -72,7 +72,7 @@ export default function ReceiptPage() {
             <br />
             {t("billing.receipt.providerService")}
             <br />
-            {SUPPORT_EMAIL}
+            {supportEmail}
             {siteUrl ? (
               <>
                 <br />
