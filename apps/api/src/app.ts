@@ -23,6 +23,7 @@ import { prepareDummyHash } from "#api/auth/passwords.ts";
 import { createKeyedHash } from "#api/auth/tokens.ts";
 import { type Clock, createOffsetClock, isAdvanceable, systemClock } from "#api/clock.ts";
 import { type ApiConfig, apiPublicUrl, mailFrom, siteUrl, webUrl } from "#api/config.ts";
+import type { FetchLike } from "#api/http-client.ts";
 import { REDACT_PATHS, serializeError, serializeRequest } from "#api/logging.ts";
 import { createMailer, type Mailer } from "#api/mail/mailer.ts";
 import { createDemoPayments } from "#api/payments/demo.ts";
@@ -38,7 +39,7 @@ import { devClockRoutes } from "#api/routes/dev-clock.ts";
 import { healthRoutes } from "#api/routes/health.ts";
 import { mainApi } from "#api/routes/main/index.ts";
 import { type AccountService, createAccountService } from "#api/services/account-service.ts";
-import { type CaptchaService, createCaptchaService, type FetchLike } from "#api/services/captcha-service.ts";
+import { type CaptchaService, createCaptchaService } from "#api/services/captcha-service.ts";
 import { createSendLimiter, type SendLimiter } from "#api/services/communication-limits.ts";
 import {
   type ConsultationEntitlements,

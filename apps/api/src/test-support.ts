@@ -14,7 +14,7 @@ import { SMTPServer, type SMTPServerAddress } from "smtp-server";
 import { type App, buildApp } from "#api/app.ts";
 import { type Clock, systemClock } from "#api/clock.ts";
 import { type ApiConfig, loadConfig } from "#api/config.ts";
-import type { FetchLike } from "#api/services/captcha-service.ts";
+import type { FetchLike } from "#api/http-client.ts";
 import type { ConsultationEntitlements } from "#api/services/consultation-entitlements.ts";
 import { ensureServiceAccount } from "#api/services/service-account.ts";
 

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { PlanKey } from "@ambercare/contracts/plans";
+import type { FetchLike } from "#api/http-client.ts";
 import { safeEqual } from "#api/plugins/auth.ts";
-import type { FetchLike } from "#api/services/captcha-service.ts";
 
 /**
  * The Stripe adapter (PAYMENTS=stripe): Checkout Sessions through Stripe's HTTP API (called with an

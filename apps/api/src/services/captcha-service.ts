@@ -11,12 +11,11 @@ import { lte } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Clock } from "#api/clock.ts";
 import { AppError } from "#api/errors.ts";
+import type { FetchLike } from "#api/http-client.ts";
 
 /** How long a challenge can be solved and its solution used (ADR 016). */
 export const CAPTCHA_TTL_MS = 10 * 60_000;
 export const RECAPTCHA_VERIFY_URL = "https://www.google.com/recaptcha/api/siteverify";
-
-export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 export type CaptchaSettings =
   | { provider: "altcha"; hmacKey: string; maxNumber: number }

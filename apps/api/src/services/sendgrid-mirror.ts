@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
-import type { FetchLike } from "#api/services/captcha-service.ts";
+import type { FetchLike } from "#api/http-client.ts";
 
 export const SENDGRID_API = "https://api.sendgrid.com";
 
