@@ -37,6 +37,18 @@ describe("generated providers", () => {
     expect([...states].sort()).toEqual([...US_STATE_CODES].sort());
   });
 
+  it("have English bios with the right article before every role (an osteopathic physician)", () => {
+    const demo = Array.from({ length: DEMO_PROVIDER_COUNT }, (_, i) =>
+      generateProvider(DEFAULT_PROVIDER_SEED, i),
+    );
+    const roles = new Set(demo.map((p) => p.credentials));
+    expect(roles).toEqual(new Set(["MD", "DO", "NP", "PA"]));
+    for (const provider of demo) {
+      expect(provider.bioEn, provider.slug).not.toMatch(/(?<!\p{L})a [aeiou]/iu);
+      expect(provider.bioEn, provider.slug).not.toMatch(/(?<!\p{L})an [^aeiou]/iu);
+    }
+  });
+
   it("are believable: 1–5 licences, conditions of their own specializations, English first", () => {
     const specOf = new Map(SEED_CONDITIONS.map((c) => [c.slug, c.specializationSlug]));
     for (const p of demo) {

@@ -322,10 +322,10 @@ export function generateProvider(seed: number, index: number): GeneratedProvider
   const title = credentials === "MD" || credentials === "DO" ? "Dr. " : "";
   const titleBg = credentials === "MD" || credentials === "DO" ? "Д-р " : "";
   const role = {
-    MD: { en: "physician", bg: "лекар" },
-    DO: { en: "osteopathic physician", bg: "лекар остеопат" },
-    NP: { en: "nurse practitioner", bg: "медицинска сестра с право на практика" },
-    PA: { en: "physician assistant", bg: "асистент на лекар" },
+    MD: { en: "a physician", bg: "лекар" },
+    DO: { en: "an osteopathic physician", bg: "лекар остеопат" },
+    NP: { en: "a nurse practitioner", bg: "медицинска сестра с право на практика" },
+    PA: { en: "a physician assistant", bg: "асистент на лекар" },
   }[credentials];
   const specsEn = specs.map((s) => SPECIALTY_PHRASES[s.slug]!.en).join(" and ");
   const specsBg = specs.map((s) => SPECIALTY_PHRASES[s.slug]!.bg).join(" и ");
@@ -336,7 +336,7 @@ export function generateProvider(seed: number, index: number): GeneratedProvider
     lastName,
     credentials,
     photoPath: null,
-    bioEn: `${title}${firstName} ${lastName} is a ${role.en} in ${specsEn} with ${years} years of experience, and ${FOCUS_EN[focus]}.`,
+    bioEn: `${title}${firstName} ${lastName} is ${role.en} in ${specsEn} with ${years} years of experience, and ${FOCUS_EN[focus]}.`,
     bioBg: `${titleBg}${firstName} ${lastName} е ${role.bg} в областта „${specsBg}“ с ${years} години опит и ${FOCUS_BG[focus]}.`,
     languages,
     offersChat,
