@@ -64,3 +64,6 @@ export const AUDIT_RESOURCES = Object.freeze(["consultation", "document", "messa
 export type AuditResource = (typeof AUDIT_RESOURCES)[number];
 
 export const AUDIT_LOG_PAGE_SIZE = 50;
+
+/** The medical records page shows the intake answers of this many most recent visits. */
+export const VISIT_RECORDS_SHOWN = 20;

@@ -214,6 +214,9 @@ export const consultationDetailResponse = dataEnvelope(consultationDetail);
 export const consultationListResponse = listEnvelope(consultation);
 export type ConsultationListResponse = z.infer<typeof consultationListResponse>;
 
+/** `GET /{product}/medical-records/visits`: the most recent visits that were not canceled, with their intake. */
+export const visitRecordsResponse = listEnvelope(consultationDetail);
+
 export const consultationIdParams = z.object({ id: z.uuid() });
 
 export const medicalDocument = z

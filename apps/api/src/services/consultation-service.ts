@@ -201,6 +201,21 @@ export function createConsultationService(deps: {
       return rows.map(toConsultation);
     },
 
+    /**
+     * The records of the most recent visits that were not canceled, intake answers included, in
+     * one call: each visit read is audited as if it had been opened on its own.
+     */
+    async visitRecords(caller: Caller, limit: number): Promise<ConsultationDetail[]> {
+      patientOnly(caller.auth);
+      const rows = (await createConsultationRepository(deps.db).listForUser(caller.auth.userId))
+        .filter((row) => row.status !== "canceled")
+        .slice(0, limit);
+      await deps.db.transaction(async (tx) => {
+        for (const row of rows) await audit(tx, caller, "consultation.read", "consultation", row.id);
+      });
+      return Promise.all(rows.map(detail));
+    },
+
     async get(caller: Caller, id: string): Promise<ConsultationDetail> {
       const row = await ownConsultation(caller, id);
       await audit(deps.db, caller, "consultation.read", "consultation", row.id);

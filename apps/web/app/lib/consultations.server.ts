@@ -29,6 +29,16 @@ export function consultationApi(request: Request, user: SessionUser, context: Co
       const body = await care.get<ListEnvelope<Consultation>>(careProductPath("/consultations"), { headers });
       return body.data;
     },
+    /** The most recent visits that were not canceled, with their intake answers, in one call. */
+    async visitRecords(): Promise<ConsultationDetail[]> {
+      const body = await care.get<ListEnvelope<ConsultationDetail>>(
+        careProductPath("/medical-records/visits"),
+        {
+          headers,
+        },
+      );
+      return body.data;
+    },
     async get(id: string): Promise<ConsultationDetail> {
       const body = await care.get<{ data: ConsultationDetail }>(careProductPath(`/consultations/${id}`), {
         headers,

@@ -136,8 +136,9 @@ const CARE_ANSWERS: Record<string, { status: number; body: unknown }> = {
 let api: Server;
 beforeAll(async () => {
   api = createServer((req, res) => {
-    // The patient's own care-API lists (consultations, documents, audit log): empty for this visitor.
-    const careList = /^\/ambercare\/(consultations|medical-records\/documents|audit-log)(\?|$)/.test(
+    // The patient's own care-API lists (consultations, visit records, documents, audit log): empty
+    // for this visitor.
+    const careList = /^\/ambercare\/(consultations|medical-records\/(documents|visits)|audit-log)(\?|$)/.test(
       req.url ?? "",
     );
     if (careList && req.headers.authorization === "Bearer care-token") {

@@ -6,7 +6,9 @@ import {
   consultationListResponse,
   consultationResponse,
   type IntakeInput,
+  visitRecordsResponse,
 } from "@ambercare/contracts/consultation";
+import { VISIT_RECORDS_SHOWN } from "@ambercare/contracts/consultation-limits";
 import { INVALID_ACCESS_TOKEN } from "@ambercare/contracts/envelope";
 import {
   ETHNICITIES,
@@ -429,6 +431,55 @@ describe("consultations of a patient", () => {
 
     const other = await member();
     expect((await get(other.access_token, "/ambercare/audit-log")).json().data).toEqual([]);
+  });
+});
+
+describe("GET /ambercare/medical-records/visits", () => {
+  it("needs a patient's own token", async () => {
+    expect((await t.app.inject({ method: "GET", url: "/ambercare/medical-records/visits" })).statusCode).toBe(
+      401,
+    );
+  });
+
+  it("gives the patient's recent visits with their intake, newest first, without canceled ones, each read audited", async () => {
+    const ann = await member();
+    const first = (await create(ann.access_token, request())).json().data;
+    clock.advance(60_000);
+    const canceled = (await create(ann.access_token, request())).json().data;
+    await post(ann.access_token, `/ambercare/consultations/${canceled.id}/cancel`);
+    clock.advance(60_000);
+    const latest = (
+      await create(ann.access_token, request({ intake: intake({ allergies: "Latex" }) }))
+    ).json().data;
+    const someoneElse = await member();
+    await create(someoneElse.access_token, request());
+
+    const res = await get(ann.access_token, "/ambercare/medical-records/visits");
+    expect(res.statusCode, res.body).toBe(200);
+    const body = visitRecordsResponse.parse(res.json());
+    expect(body.data.map((visit) => visit.id)).toEqual([latest.id, first.id]);
+    expect(body.meta.total).toBe(2);
+    expect(body.data[0]?.intake.allergies).toBe("Latex");
+    // The same records as opening each visit on its own.
+    const one = (await get(ann.access_token, `/ambercare/consultations/${first.id}`)).json().data;
+    expect(body.data[1]).toEqual(one);
+
+    const reads = await t.db.db
+      .select({ resourceId: auditLog.resourceId })
+      .from(auditLog)
+      .where(and(eq(auditLog.userId, ann.user_id), eq(auditLog.action, "consultation.read")));
+    // Two from the records call, one from opening the first visit.
+    expect(reads.map((row) => row.resourceId).sort()).toEqual([latest.id, first.id, first.id].sort());
+  });
+
+  it(`shows at most ${VISIT_RECORDS_SHOWN} visits`, async () => {
+    const bo = await member();
+    for (let i = 0; i <= VISIT_RECORDS_SHOWN; i++) {
+      clock.advance(1_000);
+      await create(bo.access_token, request());
+    }
+    const body = (await get(bo.access_token, "/ambercare/medical-records/visits")).json();
+    expect(body.data).toHaveLength(VISIT_RECORDS_SHOWN);
   });
 });
 

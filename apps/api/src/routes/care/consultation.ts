@@ -9,8 +9,9 @@ import {
   createMessageRequest,
   messageListResponse,
   messageResponse,
+  visitRecordsResponse,
 } from "@ambercare/contracts/consultation";
-import { AUDIT_LOG_PAGE_SIZE } from "@ambercare/contracts/consultation-limits";
+import { AUDIT_LOG_PAGE_SIZE, VISIT_RECORDS_SHOWN } from "@ambercare/contracts/consultation-limits";
 import { errorEnvelope } from "@ambercare/contracts/envelope";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -85,6 +86,23 @@ export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOpt
     },
     async (request) => {
       const data = await consultations.list(callerOf(request));
+      return { data, meta: listMeta(data.length) };
+    },
+  );
+
+  app.get(
+    "/medical-records/visits",
+    {
+      onRequest: guards.user,
+      schema: {
+        tags: ["care"],
+        summary: `The caller's ${VISIT_RECORDS_SHOWN} most recent visits that were not canceled, with their intake answers`,
+        security: bearer,
+        response: { 200: visitRecordsResponse, ...failures },
+      },
+    },
+    async (request) => {
+      const data = await consultations.visitRecords(callerOf(request), VISIT_RECORDS_SHOWN);
       return { data, meta: listMeta(data.length) };
     },
   );

@@ -14,18 +14,12 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/medical-records";
 
-/** The records page shows the intake of this many most recent consultations. */
-const RECORDS_SHOWN = 20;
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/medical-records");
   const api = consultationApi(request, user, context);
-  const list = (await api.list()).filter((c) => c.status !== "canceled").slice(0, RECORDS_SHOWN);
-  const [records, documents, audit] = await Promise.all([
-    Promise.all(list.map((c) => api.get(c.id))),
-    api.documents(),
-    api.auditLog(),
-  ]);
+  const [records, documents] = await Promise.all([api.visitRecords(), api.documents()]);
+  // After those reads, so the log shown includes the ones this very visit to the page made.
+  const audit = await api.auditLog();
   return { records, documents, audit: audit.data, auditTotal: audit.meta.total };
 }
 
