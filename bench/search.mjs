@@ -111,21 +111,15 @@ function summarize(durations, wallMs) {
   };
 }
 
-/** Runs `task(item, worker)` over the items with `concurrency` workers; returns each duration. */
-async function runConcurrently(items, concurrency, task) {
-  const durations = new Array(items.length);
-  let next = 0;
+/** Runs `task(item)` over the items one at a time; each duration and the wall time. */
+async function timeEach(items, task) {
+  const durations = [];
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, worker) => {
-      while (next < items.length) {
-        const index = next++;
-        const t0 = performance.now();
-        await task(items[index], worker);
-        durations[index] = performance.now() - t0;
-      }
-    }),
-  );
+  for (const item of items) {
+    const t0 = performance.now();
+    await task(item);
+    durations.push(performance.now() - t0);
+  }
   return { durations, wallMs: performance.now() - started };
 }
 
@@ -196,7 +190,7 @@ async function measure(handle, label) {
   const parsed = mix.map(parse);
   const onDatabase = createProviderService(repository);
   for (const query of warmUp) await onDatabase.search(parse(query));
-  const direct = await runConcurrently(parsed, 1, (query) => onDatabase.search(query));
+  const direct = await timeEach(parsed, (query) => onDatabase.search(query));
 
   const directory = createProviderDirectory(repository, { clock: systemClock });
   globalThis.gc?.();
@@ -209,7 +203,7 @@ async function measure(handle, label) {
   await directory.close();
   const inMemory = createProviderService(repository, directory);
   for (const query of warmUp) await inMemory.search(parse(query));
-  const memory = await runConcurrently(parsed, 1, (query) => inMemory.search(query));
+  const memory = await timeEach(parsed, (query) => inMemory.search(query));
   sampleAnswer ??= await inMemory.search(parse({}));
 
   const dataDir = mkdtempSync(join(tmpdir(), "ambercare-bench-api-"));

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import {
+  ADDRESS_LINE_MAX_LENGTH,
+  CITY_MAX_LENGTH,
   EMAIL_MAX_LENGTH,
   NAME_MAX_LENGTH,
   PASSWORD_MAX_LENGTH,
@@ -103,9 +105,9 @@ export const profileFields = z.object({
   last_name: name,
   date_of_birth: isoDateSchema,
   phone: phoneSchema,
-  address_line1: z.string().trim().min(1).max(200),
-  address_line2: z.string().trim().max(200).optional(),
-  city: z.string().trim().min(1).max(100),
+  address_line1: z.string().trim().min(1).max(ADDRESS_LINE_MAX_LENGTH),
+  address_line2: z.string().trim().max(ADDRESS_LINE_MAX_LENGTH).optional(),
+  city: z.string().trim().min(1).max(CITY_MAX_LENGTH),
   state: z.enum(US_STATE_CODES as [string, ...string[]]),
   zip: zipSchema,
   gender: z.enum(GENDERS),

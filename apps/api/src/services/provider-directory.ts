@@ -42,6 +42,7 @@ type Snapshot = {
   video: Bits;
   availableToday: Bits;
   notAvailableToday: Bits;
+  empty: Bits;
   /** Lower-cased names with their entry position, sorted by code unit for prefix ranges. */
   firstNames: NameKey[];
   lastNames: NameKey[];
@@ -190,6 +191,7 @@ async function loadSnapshot(repository: ProviderRepository, now: number): Promis
     video,
     availableToday,
     notAvailableToday,
+    empty: newBits(words),
     firstNames,
     lastNames,
     fullNames,
@@ -199,7 +201,8 @@ async function loadSnapshot(repository: ProviderRepository, now: number): Promis
 /** The matches of `filters` as a bit set, or null for "every provider". */
 function matchesOf(snapshot: Snapshot, filters: ProviderFilters): Bits | null {
   const sets: Bits[] = [];
-  const empty = newBits(snapshot.words);
+  // An unknown slug matches nobody (as in SQL); the shared empty set stands for it.
+  const empty = snapshot.empty;
   if (filters.namePrefix !== undefined) {
     const named = newBits(snapshot.words);
     const prefix = filters.namePrefix;

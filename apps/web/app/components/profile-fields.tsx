@@ -1,3 +1,8 @@
+import {
+  ADDRESS_LINE_MAX_LENGTH,
+  CITY_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+} from "@ambercare/contracts/account-limits";
 import type { User } from "@ambercare/contracts/auth";
 import { GENDERS } from "@ambercare/contracts/options";
 import { US_STATES } from "@ambercare/contracts/us-states";
@@ -48,7 +53,7 @@ export function ProfileFields({
         name="first_name"
         label={t("forms.fields.firstName")}
         autoComplete="given-name"
-        maxLength={100}
+        maxLength={NAME_MAX_LENGTH}
         defaultValue={values.first_name}
         error={errors?.first_name}
       />
@@ -57,7 +62,7 @@ export function ProfileFields({
         name="last_name"
         label={t("forms.fields.lastName")}
         autoComplete="family-name"
-        maxLength={100}
+        maxLength={NAME_MAX_LENGTH}
         defaultValue={values.last_name}
         error={errors?.last_name}
       />
@@ -90,7 +95,7 @@ export function ProfileFields({
           label={t("forms.fields.addressLine1")}
           hint={t("forms.hints.addressLine1")}
           autoComplete="address-line1"
-          maxLength={200}
+          maxLength={ADDRESS_LINE_MAX_LENGTH}
           defaultValue={values.address_line1}
           error={errors?.address_line1}
         />
@@ -102,7 +107,7 @@ export function ProfileFields({
           label={t("forms.fields.addressLine2")}
           hint={t("forms.hints.addressLine2")}
           autoComplete="address-line2"
-          maxLength={200}
+          maxLength={ADDRESS_LINE_MAX_LENGTH}
           optional
           defaultValue={values.address_line2}
           error={errors?.address_line2}
@@ -113,7 +118,7 @@ export function ProfileFields({
         name="city"
         label={t("forms.fields.city")}
         autoComplete="address-level2"
-        maxLength={100}
+        maxLength={CITY_MAX_LENGTH}
         defaultValue={values.city}
         error={errors?.city}
       />

@@ -1,6 +1,7 @@
 import content from "virtual:ambercare/content";
 import type { ContentDocument } from "./content-types.ts";
 import { EXAMPLE_CONTACT_EMAIL_DOMAIN, EXAMPLE_CONTACT_PHONE, env } from "./env.server.ts";
+import { escapeHtml } from "./html.ts";
 import type { Locale } from "./i18n.tsx";
 import { requestLocale } from "./locale.server.ts";
 import { invariantResponse } from "./misc.ts";
@@ -68,10 +69,6 @@ const clinicContacts: ClinicContacts = {
   phone: env.CONTACT_PHONE,
   postalAddress: env.CONTACT_POSTAL_ADDRESS,
 };
-
-function escapeHtml(text: string): string {
-  return text.replaceAll(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 const withContactsCache = new WeakMap<ContentDocument, ContentDocument>();
 /** The document with this server's contacts, made once per document (the settings never change). */
 function localized(document: ContentDocument): ContentDocument {

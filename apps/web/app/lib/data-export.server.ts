@@ -1,14 +1,11 @@
 import type { MyDataExport } from "@ambercare/contracts/communications";
+import { escapeHtml } from "./html.ts";
 import { type Locale, lookup, type Translations } from "./i18n.tsx";
 
 /**
  * The readable HTML copy of a patient's data export (Washington My Health My Data): one table per
  * section, plain semantic HTML with no script or style, so it opens anywhere and prints well.
  */
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function text(translations: Translations, key: string, values: Record<string, string> = {}): string {
   const found = lookup(translations, key) ?? key;

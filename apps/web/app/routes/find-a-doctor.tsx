@@ -1,3 +1,4 @@
+import { PROVIDER_QUERY_MAX_LENGTH } from "@ambercare/contracts/provider";
 import { US_STATES } from "@ambercare/contracts/us-states";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { Pagination, ProviderCard } from "#app/components/directory.tsx";
@@ -117,7 +118,7 @@ function Filters({
             name="q"
             type="search"
             autoComplete="off"
-            maxLength={100}
+            maxLength={PROVIDER_QUERY_MAX_LENGTH}
             defaultValue={values.q ?? ""}
             aria-describedby={`${FORM_ID}-q-hint`}
             className={CONTROL}

@@ -1,4 +1,5 @@
 import { formatUsd, PLANS } from "@ambercare/contracts/plans";
+import { PROVIDER_QUERY_MAX_LENGTH } from "@ambercare/contracts/provider";
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
@@ -111,7 +112,7 @@ function DoctorSearch() {
           name="q"
           type="search"
           autoComplete="off"
-          maxLength={100}
+          maxLength={PROVIDER_QUERY_MAX_LENGTH}
           aria-describedby="home-search-hint"
           className="min-h-11 w-full rounded-md border-2 border-ink-muted bg-surface px-3 py-2 text-base text-ink"
         />

@@ -1,4 +1,8 @@
-import { DEFAULT_RETURN_PATHS, TEST_CARDS } from "@ambercare/contracts/membership-constants";
+import {
+  CARD_NAME_MAX_LENGTH,
+  DEFAULT_RETURN_PATHS,
+  TEST_CARDS,
+} from "@ambercare/contracts/membership-constants";
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { ErrorSummary, SubmitButton, TextField, useHydrated } from "#app/components/forms.tsx";
@@ -214,7 +218,7 @@ export default function CheckoutPage() {
                   name="name"
                   label={t("billing.checkout.fields.name")}
                   autoComplete="cc-name"
-                  maxLength={100}
+                  maxLength={CARD_NAME_MAX_LENGTH}
                   defaultValue={values.name}
                   error={fieldErrors.name}
                 />
