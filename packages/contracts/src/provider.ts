@@ -1,5 +1,14 @@
 import { z } from "zod";
 import { dataEnvelope, listEnvelope } from "./envelope.ts";
+import {
+  CONSULTATION_TYPES,
+  PER_PAGE_DEFAULT,
+  PER_PAGE_MAX,
+  PROVIDER_CREDENTIALS,
+  PROVIDER_QUERY_MAX_LENGTH,
+  PROVIDER_SORTS,
+  RATING_COMMENT_MAX_LENGTH,
+} from "./provider-limits.ts";
 import { contentLanguage } from "./specialization.ts";
 import { US_STATE_CODES, type UsStateCode } from "./us-states.ts";
 
@@ -8,15 +17,7 @@ import { US_STATE_CODES, type UsStateCode } from "./us-states.ts";
  * `GET /api/v1/api/provider/{slug}`, and the care API's `POST /{product}/submit-rating`.
  */
 
-export const PROVIDER_SORTS = ["rating", "name"] as const;
-export type ProviderSort = (typeof PROVIDER_SORTS)[number];
-export const CONSULTATION_TYPES = ["chat", "video"] as const;
-export type ConsultationType = (typeof CONSULTATION_TYPES)[number];
-export const PROVIDER_CREDENTIALS = ["MD", "DO", "NP", "PA"] as const;
-export const PER_PAGE_DEFAULT = 20;
-export const PER_PAGE_MAX = 50;
-export const PROVIDER_QUERY_MAX_LENGTH = 100;
-export const RATING_COMMENT_MAX_LENGTH = 1000;
+export * from "./provider-limits.ts";
 
 /**
  * A form that works without JavaScript submits every field, empty ones as `name=`: an empty value

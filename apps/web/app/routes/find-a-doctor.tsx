@@ -1,4 +1,4 @@
-import { PROVIDER_QUERY_MAX_LENGTH } from "@ambercare/contracts/provider";
+import { PROVIDER_QUERY_MAX_LENGTH } from "@ambercare/contracts/provider-limits";
 import { US_STATES } from "@ambercare/contracts/us-states";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { Pagination, ProviderCard } from "#app/components/directory.tsx";

@@ -1,5 +1,5 @@
 import { formatUsd, PLANS } from "@ambercare/contracts/plans";
-import { PROVIDER_QUERY_MAX_LENGTH } from "@ambercare/contracts/provider";
+import { PROVIDER_QUERY_MAX_LENGTH } from "@ambercare/contracts/provider-limits";
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";

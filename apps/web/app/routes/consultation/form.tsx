@@ -16,7 +16,7 @@ import {
   TEMPERATURE_LOCATIONS,
   TRANSPORTS,
 } from "@ambercare/contracts/options";
-import { CONSULTATION_TYPES } from "@ambercare/contracts/provider";
+import { CONSULTATION_TYPES } from "@ambercare/contracts/provider-limits";
 import { SYMPTOMS } from "@ambercare/contracts/symptoms";
 import { US_STATES } from "@ambercare/contracts/us-states";
 import { useEffect, useRef, useState } from "react";

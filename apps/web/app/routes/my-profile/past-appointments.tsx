@@ -1,4 +1,4 @@
-import { RATING_COMMENT_MAX_LENGTH } from "@ambercare/contracts/provider";
+import { RATING_COMMENT_MAX_LENGTH } from "@ambercare/contracts/provider-limits";
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { ConsultationCard } from "#app/components/consultation-card.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
