@@ -7,7 +7,10 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 
-const BUILD_DIR = resolve(fileURLToPath(new URL(".", import.meta.url)), process.env.WEB_BUILD_DIR ?? "build");
+const BUILD_DIR = resolve(
+  fileURLToPath(new URL(".//", import.meta.url)),
+  process.env.WEB_BUILD_DIR ?? "build",
+);
 
 /** @type {import("react-router").ServerBuild} */
 const build = await import(pathToFileURL(join(BUILD_DIR, "server/index.js")).href);

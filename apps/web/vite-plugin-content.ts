@@ -1,18 +1,18 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Plugin } from "vite";
-import { contentFiles, loadContent } from "./app/lib/content-source.server.ts";
+import { contentFiles, loadContent } from "./app/features/content/content-source.server.ts";
 
 /**
  * `virtual:ambercare/content`: the site's Markdown (content/{en,bg}/**.md) rendered to sanitised
- * HTML at build time (app/lib/markdown.server.ts), exported as plain data. Only
- * app/lib/content.server.ts imports it, so the content lands in the server bundle alone and neither
+ * HTML at build time (app/features/content/markdown.server.ts), exported as plain data. Only
+ * app/features/content/content.server.ts imports it, so the content lands in the server bundle alone and neither
  * bundle contains a Markdown library. In development a change to a content file reloads the page.
  */
 export const CONTENT_MODULE_ID = "virtual:ambercare/content";
 const RESOLVED_ID = `\0${CONTENT_MODULE_ID}`;
 
-export const CONTENT_DIR = resolve(fileURLToPath(new URL(".", import.meta.url)), "content");
+export const CONTENT_DIR = resolve(fileURLToPath(new URL(".//", import.meta.url)), "content");
 
 export function ambercareContent(contentDir: string = CONTENT_DIR): Plugin {
   return {

@@ -18,7 +18,7 @@ import type * as ImageService from "./app/lib/image-service.server.ts";
  *   entry, root and layout chunks and their imports; plus the CSS, icons, web manifest and offline
  *   pages — and a version hashed from all of it, which names the worker's caches.
  */
-const WEB_DIR = fileURLToPath(new URL(".", import.meta.url));
+const WEB_DIR = fileURLToPath(new URL(".//", import.meta.url));
 const SW_ENTRY = resolve(WEB_DIR, "app/service-worker/sw.ts");
 const LOCALES = ["en", "bg"] as const;
 const PRODUCT_NAME = "Ambercare";

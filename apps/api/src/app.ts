@@ -19,40 +19,49 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
-import { prepareDummyHash } from "#api/auth/passwords.ts";
-import { createKeyedHash } from "#api/auth/tokens.ts";
-import { type Clock, createOffsetClock, isAdvanceable, systemClock } from "#api/clock.ts";
-import { type ApiConfig, apiPublicUrl, mailFrom, siteUrl, webUrl } from "#api/config.ts";
-import type { FetchLike } from "#api/http-client.ts";
-import { REDACT_PATHS, serializeError, serializeRequest } from "#api/logging.ts";
-import { createMailer, type Mailer } from "#api/mail/mailer.ts";
-import { createDemoPayments } from "#api/payments/demo.ts";
-import { createStripePayments } from "#api/payments/stripe.ts";
-import { captchaSweepPlugin } from "#api/plugins/captcha-sweep.ts";
-import { registerErrorHandling } from "#api/plugins/error-handler.ts";
-import { rateLimitPlugin } from "#api/plugins/rate-limit.ts";
-import { tokenSweepPlugin } from "#api/plugins/token-sweep.ts";
-import { createAttemptCounterRepository } from "#api/repositories/attempt-counter-repository.ts";
-import { createProviderRepository } from "#api/repositories/provider-repository.ts";
-import { careApi } from "#api/routes/care/index.ts";
-import { devClockRoutes } from "#api/routes/dev-clock.ts";
-import { healthRoutes } from "#api/routes/health.ts";
-import { mainApi } from "#api/routes/main/index.ts";
-import { type AccountService, createAccountService } from "#api/services/account-service.ts";
-import { type CaptchaService, createCaptchaService } from "#api/services/captcha-service.ts";
-import { createSendLimiter, type SendLimiter } from "#api/services/communication-limits.ts";
+import { createSendgridMirror, type ListMirror } from "#api/integrations/email-lists/sendgrid-mirror.ts";
+import { createDemoPayments } from "#api/integrations/payments/demo-payments.ts";
+import { createStripePayments } from "#api/integrations/payments/stripe-payments.ts";
+import { type AccountService, createAccountService } from "#api/modules/accounts/account-service.ts";
+import { createLoginThrottle } from "#api/modules/accounts/login-throttle.ts";
+import { prepareDummyHash } from "#api/modules/accounts/passwords.ts";
+import { tokenSweepPlugin } from "#api/modules/accounts/token-sweep.ts";
+import { createKeyedHash } from "#api/modules/accounts/tokens.ts";
+import { type CaptchaService, createCaptchaService } from "#api/modules/communications/captcha-service.ts";
+import { captchaSweepPlugin } from "#api/modules/communications/captcha-sweep.ts";
+import { createSendLimiter, type SendLimiter } from "#api/modules/communications/communication-limits.ts";
+import { type ContactService, createContactService } from "#api/modules/communications/contact-service.ts";
+import { createListTokens } from "#api/modules/communications/list-tokens.ts";
+import {
+  createMailingListService,
+  type MailingListService,
+} from "#api/modules/communications/mailing-list-service.ts";
+import {
+  createProviderDirectory,
+  type ProviderDirectory,
+} from "#api/modules/directory/provider-directory.ts";
+import { createProviderRepository } from "#api/modules/directory/provider-repository.ts";
 import {
   type ConsultationEntitlements,
   membershipEntitlements,
-} from "#api/services/consultation-entitlements.ts";
-import { type ContactService, createContactService } from "#api/services/contact-service.ts";
-import { createListTokens } from "#api/services/list-tokens.ts";
-import { createLoginThrottle } from "#api/services/login-throttle.ts";
-import { createMailingListService, type MailingListService } from "#api/services/mailing-list-service.ts";
-import { createMembershipService, type MembershipService } from "#api/services/membership-service.ts";
-import { createMyDataService, type MyDataService } from "#api/services/my-data-service.ts";
-import { createProviderDirectory, type ProviderDirectory } from "#api/services/provider-directory.ts";
-import { createSendgridMirror, type ListMirror } from "#api/services/sendgrid-mirror.ts";
+} from "#api/modules/membership/consultation-entitlements.ts";
+import {
+  createMembershipService,
+  type MembershipService,
+} from "#api/modules/membership/membership-service.ts";
+import { createMyDataService, type MyDataService } from "#api/modules/my-data/my-data-service.ts";
+import { createAttemptCounterRepository } from "#api/platform/attempt-counter-repository.ts";
+import { type Clock, createOffsetClock, isAdvanceable, systemClock } from "#api/platform/clock.ts";
+import { type ApiConfig, apiPublicUrl, mailFrom, siteUrl, webUrl } from "#api/platform/config.ts";
+import { devClockRoutes } from "#api/platform/dev-clock-routes.ts";
+import { registerErrorHandling } from "#api/platform/error-handler.ts";
+import { healthRoutes } from "#api/platform/health-routes.ts";
+import type { FetchLike } from "#api/platform/http-client.ts";
+import { REDACT_PATHS, serializeError, serializeRequest } from "#api/platform/logging.ts";
+import { createMailer, type Mailer } from "#api/platform/mail/mailer.ts";
+import { rateLimitPlugin } from "#api/platform/rate-limit.ts";
+import { careApi } from "#api/surfaces/care-api.ts";
+import { mainApi } from "#api/surfaces/main-api.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -205,7 +214,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   if (config.NODE_ENV === "production" && !config.SMTP_URL) {
     app.log.warn("SMTP_URL is not set: e-mail is written to files and reset links appear in this log");
   }
-  // Any secret every instance shares will do (auth/tokens.ts); this one already exists.
+  // Any secret every instance shares will do (modules/accounts/tokens.ts); this one already exists.
   const keyHash = createKeyedHash(config.PUBLIC_API_TOKEN);
   app.decorate(
     "accounts",

@@ -3,9 +3,9 @@ import { createDb, type DbHandle } from "@ambercare/db/client";
 import { runMigrations } from "@ambercare/db/migrate";
 import { isDatabaseEmpty, seedDemoData } from "@ambercare/db/seed";
 import { type App, buildApp } from "#api/app.ts";
-import { systemClock } from "#api/clock.ts";
-import { type ApiConfig, loadConfig, seedsDemoPatient } from "#api/config.ts";
-import { ensureServiceAccount } from "#api/services/service-account.ts";
+import { ensureServiceAccount } from "#api/modules/accounts/service-account.ts";
+import { systemClock } from "#api/platform/clock.ts";
+import { type ApiConfig, loadConfig, seedsDemoPatient } from "#api/platform/config.ts";
 
 /**
  * Starts the API: config, database (migrated; seeded when empty; the service account made to match

@@ -12,11 +12,11 @@ import { createTestDb, type TestDb } from "@ambercare/db/testing";
 import { solveChallenge } from "altcha-lib/v1";
 import { SMTPServer, type SMTPServerAddress } from "smtp-server";
 import { type App, buildApp } from "#api/app.ts";
-import { type Clock, systemClock } from "#api/clock.ts";
-import { type ApiConfig, loadConfig } from "#api/config.ts";
-import type { FetchLike } from "#api/http-client.ts";
-import type { ConsultationEntitlements } from "#api/services/consultation-entitlements.ts";
-import { ensureServiceAccount } from "#api/services/service-account.ts";
+import { ensureServiceAccount } from "#api/modules/accounts/service-account.ts";
+import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
+import { type Clock, systemClock } from "#api/platform/clock.ts";
+import { type ApiConfig, loadConfig } from "#api/platform/config.ts";
+import type { FetchLike } from "#api/platform/http-client.ts";
 
 /** Test-only helpers (imported by *.test.ts files only). */
 

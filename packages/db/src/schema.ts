@@ -342,7 +342,7 @@ export const ratings = pgTable(
 /**
  * A patient's membership. At most one is not ended per patient (partial unique index); ended ones
  * stay for the history and the invoices. Status changes only through the transition table in
- * apps/api/src/services/subscription-states.ts, each one written to subscription_history. The saved
+ * apps/api/src/modules/membership/subscription-states.ts, each one written to subscription_history. The saved
  * card is its brand, last 4 digits and the payment provider's token, never the number.
  */
 export const subscriptions = pgTable(

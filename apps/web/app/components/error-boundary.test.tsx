@@ -7,11 +7,11 @@ import {
   StaticRouterProvider,
 } from "react-router";
 import { describe, expect, it } from "vitest";
+import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { createI18n, I18nProvider, type Locale } from "#app/lib/i18n.tsx";
 import { invariantResponse } from "#app/lib/misc.ts";
 import bg from "#app/locales/bg.json";
 import en from "#app/locales/en.json";
-import { GeneralErrorBoundary } from "./error-boundary.tsx";
 
 const TRANSLATIONS = { en, bg };
 

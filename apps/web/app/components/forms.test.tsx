@@ -1,10 +1,6 @@
 import type { ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { formError } from "#app/lib/forms.ts";
-import { createI18n, I18nProvider, type Locale } from "#app/lib/i18n.tsx";
-import bg from "#app/locales/bg.json";
-import en from "#app/locales/en.json";
 import {
   CheckboxField,
   ErrorSummary,
@@ -12,7 +8,11 @@ import {
   SelectField,
   StatusMessage,
   TextField,
-} from "./forms.tsx";
+} from "#app/components/forms.tsx";
+import { formError } from "#app/lib/forms.ts";
+import { createI18n, I18nProvider, type Locale } from "#app/lib/i18n.tsx";
+import bg from "#app/locales/bg.json";
+import en from "#app/locales/en.json";
 
 function render(node: ReactNode, locale: Locale = "en"): string {
   return renderToString(

@@ -15,10 +15,10 @@ import {
   useState,
 } from "react";
 import { useNavigation } from "react-router";
+import { translateMessage, useHydrated } from "#app/components/hydrated.ts";
 import type { FormErrorResult, FormMessage } from "#app/lib/forms.ts";
 import { fieldId } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
-import { translateMessage, useHydrated } from "./hydrated.ts";
 
 /**
  * Accessible form controls for the account pages (and the forms to come): every control has a

@@ -1,8 +1,8 @@
 import { VIEWPORT_BREAKPOINTS } from "@ambercare/contracts/theme";
 import { useEffect, useRef, useState } from "react";
+import { Image } from "#app/components/image.tsx";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { useMediaQuery, useViewMode } from "#app/lib/view-mode.ts";
-import { Image } from "./image.tsx";
 
 /**
  * The home page hero's media (spec §1): the still illustration in the reduced view (the default on

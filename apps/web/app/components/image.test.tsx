@@ -1,9 +1,9 @@
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { HERO_MEDIA_QUERY, HeroMedia } from "#app/components/hero-media.tsx";
+import { Image } from "#app/components/image.tsx";
 import { createI18n, I18nProvider } from "#app/lib/i18n.tsx";
 import en from "#app/locales/en.json";
-import { HERO_MEDIA_QUERY, HeroMedia } from "./hero-media.tsx";
-import { Image } from "./image.tsx";
 
 function imgTags(html: string): string[] {
   return [...html.matchAll(/<img\b[^>]*>/g)].map((m) => m[0]);

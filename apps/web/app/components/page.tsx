@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import { Link, NavLink } from "react-router";
+import { PROFILE_LINKS } from "#app/components/site-links.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import type { PageKey } from "#app/lib/meta.ts";
 import { useProductName } from "#app/lib/root-data.ts";
-import { PROFILE_LINKS } from "./site-links.ts";
 
 /** The page's one <h1> and its lead paragraph (the page's description). */
 export function PageHeading({ page, children }: { page: PageKey; children?: ReactNode }) {

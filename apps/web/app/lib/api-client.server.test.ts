@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ApiError, buildUrl, createApiClient } from "./api-client.server.ts";
+import { ApiError, buildUrl, createApiClient } from "#app/lib/api-client.server.ts";
 
 type Seen = { method: string; url: string; authorization?: string; contentType?: string; body: string };
 

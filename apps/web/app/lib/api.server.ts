@@ -1,7 +1,11 @@
-import { type ApiClient, type ApiClientOptions, createApiClient } from "./api-client.server.ts";
-import { apiBases, env, getServiceSecrets } from "./env.server.ts";
-import { createServiceTokens, describeLoginFailure, type ServiceTokens } from "./service-token.server.ts";
-import { logoutEvent, type SessionUser } from "./session.server.ts";
+import { type ApiClient, type ApiClientOptions, createApiClient } from "#app/lib/api-client.server.ts";
+import { apiBases, env, getServiceSecrets } from "#app/lib/env.server.ts";
+import {
+  createServiceTokens,
+  describeLoginFailure,
+  type ServiceTokens,
+} from "#app/lib/service-token.server.ts";
+import { logoutEvent, type SessionUser } from "#app/lib/session.server.ts";
 
 /**
  * The API clients loaders and actions use (docs/decisions/002: the web server is the only client of

@@ -4,7 +4,7 @@ import {
   BUILD_ID_POLL_INTERVAL_MS,
   createBuildIdPoller,
   fullLoadTarget,
-} from "./build-update.ts";
+} from "#app/lib/build-update.ts";
 
 function visibility(initial: DocumentVisibilityState = "visible") {
   const listeners = new Set<() => void>();

@@ -1,5 +1,5 @@
 import type { ClientInstrumentation } from "react-router";
-import { setPendingNavigationTarget } from "./chunk-reload.ts";
+import { setPendingNavigationTarget } from "#app/lib/chunk-reload.ts";
 
 /**
  * The latest-build check of spec §4. The server reports the build it runs at `GET /build-id.json`

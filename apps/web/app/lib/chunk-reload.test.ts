@@ -7,7 +7,7 @@ import {
   decideChunkReload,
   guardRouteModules,
   parseChunkReloadRecords,
-} from "./chunk-reload.ts";
+} from "#app/lib/chunk-reload.ts";
 
 const T0 = 1_800_000_000_000;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy } from "./csp.server.ts";
+import { contentSecurityPolicy } from "#app/lib/csp.server.ts";
 
 function directives(policy: string): Map<string, string[]> {
   return new Map(

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { deferModuleBootstrap, PAINT_WAIT_FALLBACK_MS } from "./deferred-bootstrap.ts";
+import { deferModuleBootstrap, PAINT_WAIT_FALLBACK_MS } from "#app/lib/deferred-bootstrap.ts";
 
 // React Router 7.18's inline module script for a page of three routes (lazy route discovery), as
 // `<Scripts>` writes it.

@@ -10,9 +10,9 @@ import {
   trustProxySchema,
 } from "@ambercare/contracts/server-env";
 import { z } from "zod";
-import { type AnalyticsState, CONSENT_COOKIE, isConsentChoice } from "./consent.ts";
-import { readCookie } from "./locale.server.ts";
-import type { PublicEnv } from "./root-data.ts";
+import { type AnalyticsState, CONSENT_COOKIE, isConsentChoice } from "#app/lib/consent.ts";
+import { readCookie } from "#app/lib/locale.server.ts";
+import type { PublicEnv } from "#app/lib/root-data.ts";
 
 /** Reserved for examples (RFC 2606 .example; 555-0100–0199 are fictional numbers). */
 export const EXAMPLE_CONTACT_EMAIL_DOMAIN = "ambercare.example";

@@ -1,21 +1,19 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import bg from "#app/locales/bg.json";
-import en from "#app/locales/en.json";
 import {
   CHANGE_PASSWORD_FIELDS,
   LOGIN_FIELDS,
   PROFILE_FIELDS,
   RESET_PASSWORD_FIELDS,
   SIGN_UP_FIELDS,
-} from "./account-fields.ts";
+} from "#app/features/accounts/account-fields.ts";
 import {
   changePasswordForm,
   loginForm,
   profileForm,
   resetPasswordForm,
   signUpForm,
-} from "./account-forms.server.ts";
+} from "#app/features/accounts/account-forms.server.ts";
 import {
   type FieldErrors,
   type FormMessage,
@@ -24,8 +22,10 @@ import {
   issuesToFieldErrors,
   readFields,
   safeValues,
-} from "./forms.ts";
-import { createI18n, lookup } from "./i18n.tsx";
+} from "#app/lib/forms.ts";
+import { createI18n, lookup } from "#app/lib/i18n.tsx";
+import bg from "#app/locales/bg.json";
+import en from "#app/locales/en.json";
 
 function formData(entries: Record<string, string>): FormData {
   const form = new FormData();

@@ -1,4 +1,4 @@
-import type { TranslationKey, TranslationValues } from "./i18n.tsx";
+import type { TranslationKey, TranslationValues } from "#app/lib/i18n.tsx";
 
 /**
  * Form state shared by actions and their components (no server code: the browser imports it).

@@ -1,6 +1,6 @@
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { createI18n, I18nProvider, interpolate, isLocale, lookup, useTranslation } from "./i18n.tsx";
+import { createI18n, I18nProvider, interpolate, isLocale, lookup, useTranslation } from "#app/lib/i18n.tsx";
 
 function Greeting() {
   const { t, i18n } = useTranslation();

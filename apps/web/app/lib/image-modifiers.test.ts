@@ -10,7 +10,7 @@ import {
   parseImageModifiers,
   responsiveImage,
   serializeImageModifiers,
-} from "./image-modifiers.ts";
+} from "#app/lib/image-modifiers.ts";
 
 describe("parseImageModifiers", () => {
   it("reads every modifier of spec §7 in long form and by alias", () => {

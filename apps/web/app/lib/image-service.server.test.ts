@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ImageModifierError, MAX_SOURCE_BYTES } from "./image-modifiers.ts";
+import { ImageModifierError, MAX_SOURCE_BYTES } from "#app/lib/image-modifiers.ts";
 import {
   clampToMaxDimension,
   createImageService,
   ImageRequestError,
   limiter,
-} from "./image-service.server.ts";
+} from "#app/lib/image-service.server.ts";
 
 // Real files, real ipx and sharp: only the directories are temporary.
 let root: string;

@@ -13,7 +13,7 @@ import {
   normalizeSourcePath,
   parseImageModifiers,
   serializeImageModifiers,
-} from "./image-modifiers.ts";
+} from "#app/lib/image-modifiers.ts";
 
 /**
  * The same-origin image service of spec §7: `GET /_img/{modifiers}/{path}` (syntax in

@@ -6,7 +6,7 @@ import {
   langCookie,
   parseAcceptLanguage,
   readCookie,
-} from "./locale.server.ts";
+} from "#app/lib/locale.server.ts";
 
 function request(path: string, headers: Record<string, string> = {}): Request {
   return new Request(`http://localhost${path}`, { headers });

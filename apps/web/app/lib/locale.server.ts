@@ -1,6 +1,6 @@
+import { DEFAULT_LOCALE, isLocale, type Locale, type Translations } from "#app/lib/i18n.tsx";
 import bg from "#app/locales/bg.json";
 import en from "#app/locales/en.json";
-import { DEFAULT_LOCALE, isLocale, type Locale, type Translations } from "./i18n.tsx";
 
 /** Both languages live on the server only; the browser gets the active one from the root loader. */
 const TRANSLATIONS: Readonly<Record<Locale, Translations>> = Object.freeze({ en, bg });

@@ -1,7 +1,7 @@
 import { isRouteErrorResponse, type MetaDescriptor } from "react-router";
-import { isLocale, LOCALES, lookup, type Translations } from "./i18n.tsx";
-import { DEFAULT_PRODUCT_NAME, type RootData } from "./root-data.ts";
-import { alternateLinks, isIndexable, localizedUrl, OG_LOCALES } from "./seo.ts";
+import { isLocale, LOCALES, lookup, type Translations } from "#app/lib/i18n.tsx";
+import { DEFAULT_PRODUCT_NAME, type RootData } from "#app/lib/root-data.ts";
+import { alternateLinks, isIndexable, localizedUrl, OG_LOCALES } from "#app/lib/seo.ts";
 
 export type PageKey = keyof Translations["pages"];
 

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { isApiError } from "./api-client.server.ts";
+import { isApiError } from "#app/lib/api-client.server.ts";
 
 /**
  * Runs a lookup of one record by id and turns "no such record for you" into the site's 404 page:

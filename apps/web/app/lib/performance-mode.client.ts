@@ -1,5 +1,10 @@
 import { PERFORMANCE_THRESHOLDS } from "@ambercare/contracts/performance";
-import { type Decision, decideViewMode, IdleSampler, type PerformanceSignals } from "./performance-mode.ts";
+import {
+  type Decision,
+  decideViewMode,
+  IdleSampler,
+  type PerformanceSignals,
+} from "#app/lib/performance-mode.ts";
 
 /**
  * Gathers the performance helper's signals in the browser (spec §1, §9) and decides with

@@ -1,6 +1,6 @@
 import { PERFORMANCE_THRESHOLDS as T } from "@ambercare/contracts/performance";
 import { describe, expect, it } from "vitest";
-import { decideViewMode, IdleSampler } from "./performance-mode.ts";
+import { decideViewMode, IdleSampler } from "#app/lib/performance-mode.ts";
 
 describe("decideViewMode", () => {
   it("chooses the full view when every signal is good or unknown", () => {

@@ -1,4 +1,4 @@
-import { createBuildIdPoller, fetchBuildId, markBuildStale } from "./build-update.ts";
+import { createBuildIdPoller, fetchBuildId, markBuildStale } from "#app/lib/build-update.ts";
 
 /**
  * The browser side of the web platform that waits until the page has loaded (platform-client.tsx

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProgress, type ProgressEvent, trackedFetch } from "./progress.ts";
+import { createProgress, type ProgressEvent, trackedFetch } from "#app/lib/progress.ts";
 
 let server: Server;
 let origin: string;

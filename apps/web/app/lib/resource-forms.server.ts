@@ -1,4 +1,4 @@
-import { safeRedirect } from "./misc.ts";
+import { safeRedirect } from "#app/lib/misc.ts";
 
 /**
  * Helpers for the small resource routes that the site-wide forms post to (the footer newsletter,

@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from "react-router";
-import type { AnalyticsState } from "./consent.ts";
-import type { Locale, Translations } from "./i18n.tsx";
+import type { AnalyticsState } from "#app/lib/consent.ts";
+import type { Locale, Translations } from "#app/lib/i18n.tsx";
 
 /** The explicit public subset of the server environment (env.server.ts `getPublicEnv`). */
 export type PublicEnv = { productName: string };

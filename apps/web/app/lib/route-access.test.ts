@@ -5,8 +5,13 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  REDIRECT_HOME_WHEN_LOGGED_IN,
+  ROUTE_ACCESS,
+  ROUTE_PATHS,
+  type RoutePath,
+} from "#app/lib/route-access.ts";
 import routes from "#app/routes.ts";
-import { REDIRECT_HOME_WHEN_LOGGED_IN, ROUTE_ACCESS, ROUTE_PATHS, type RoutePath } from "./route-access.ts";
 
 const APP_DIR = fileURLToPath(new URL("../", import.meta.url));
 

@@ -1,4 +1,4 @@
-import { env } from "./env.server.ts";
+import { env } from "#app/lib/env.server.ts";
 
 /**
  * The site's public origin for canonical URLs, hreflang alternates, /sitemap.xml and /robots.txt:

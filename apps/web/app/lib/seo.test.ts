@@ -1,12 +1,12 @@
 import type { MetaDescriptor } from "react-router";
 import { describe, expect, it } from "vitest";
+import { pageMeta } from "#app/lib/meta.ts";
+import type { RootData } from "#app/lib/root-data.ts";
+import { ROUTE_PATHS } from "#app/lib/route-access.ts";
+import { isIndexable, ROBOTS_DISALLOW, ROUTE_SEO, routePatternOf, SITEMAP_GROUPS } from "#app/lib/seo.ts";
+import { indexablePaths, robotsTxt, sitemapXml } from "#app/lib/sitemap-xml.server.ts";
 import bg from "#app/locales/bg.json";
 import en from "#app/locales/en.json";
-import { pageMeta } from "./meta.ts";
-import type { RootData } from "./root-data.ts";
-import { ROUTE_PATHS } from "./route-access.ts";
-import { isIndexable, ROBOTS_DISALLOW, ROUTE_SEO, routePatternOf, SITEMAP_GROUPS } from "./seo.ts";
-import { indexablePaths, robotsTxt, sitemapXml } from "./sitemap-xml.server.ts";
 
 const SITE = "https://ambercare.example";
 

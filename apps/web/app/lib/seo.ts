@@ -1,5 +1,5 @@
-import { LOCALES, type Locale, type Translations } from "./i18n.tsx";
-import type { RoutePath } from "./route-access.ts";
+import { LOCALES, type Locale, type Translations } from "#app/lib/i18n.tsx";
+import type { RoutePath } from "#app/lib/route-access.ts";
 
 /**
  * How search engines and the /sitemap page see each route of spec §2, in one table beside the

@@ -2,8 +2,8 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ApiError } from "./api-client.server.ts";
-import { createServiceTokens, describeLoginFailure } from "./service-token.server.ts";
+import { ApiError } from "#app/lib/api-client.server.ts";
+import { createServiceTokens, describeLoginFailure } from "#app/lib/service-token.server.ts";
 
 /**
  * A real HTTP server playing the care API: `/auth/login` (public bearer + service credential) and a

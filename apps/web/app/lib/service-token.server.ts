@@ -1,6 +1,6 @@
 import { loginResponse } from "@ambercare/contracts/auth";
 import { z } from "zod";
-import { type ApiClient, createApiClient, isApiError } from "./api-client.server.ts";
+import { type ApiClient, createApiClient, isApiError } from "#app/lib/api-client.server.ts";
 
 /**
  * The care API's built-in service credential (spec §5): a public care call (password reset…) made

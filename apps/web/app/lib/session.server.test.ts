@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { SESSION_COOKIES } from "@ambercare/contracts/session";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { safeRedirect } from "./misc.ts";
+import { safeRedirect } from "#app/lib/misc.ts";
 import {
   clearSessionCookies,
   getUser,
@@ -16,7 +16,7 @@ import {
   requireUser,
   type SessionApiDeps,
   sessionCookie,
-} from "./session.server.ts";
+} from "#app/lib/session.server.ts";
 
 const FULL = "isLoggedIn=true; fltAccessToken=care-token; accessToken=main-token; userID=7; fltUserId=9";
 

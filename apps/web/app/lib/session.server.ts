@@ -8,17 +8,17 @@ import {
 } from "@ambercare/contracts/session";
 import { redirect } from "react-router";
 import { z } from "zod";
-import { createApiClient } from "./api-client.server.ts";
-import { apiBases, env, isSecureRequest } from "./env.server.ts";
-import { readCookie } from "./locale.server.ts";
-import { safeRedirect } from "./misc.ts";
+import { createApiClient } from "#app/lib/api-client.server.ts";
+import { apiBases, env, isSecureRequest } from "#app/lib/env.server.ts";
+import { readCookie } from "#app/lib/locale.server.ts";
+import { safeRedirect } from "#app/lib/misc.ts";
 import {
   REDIRECT_HOME_WHEN_LOGGED_IN,
   type ROUTE_ACCESS,
   type RouteAccess,
   type RoutePath,
   routeAccess,
-} from "./route-access.ts";
+} from "#app/lib/route-access.ts";
 
 /**
  * The session lives in the cookies of spec §3 (names from SESSION_COOKIES), all HttpOnly,

@@ -1,6 +1,6 @@
-import { LOCALES } from "./i18n.tsx";
-import type { RoutePath } from "./route-access.ts";
-import { alternateLinks, localizedUrl, ROBOTS_DISALLOW, ROUTE_SEO } from "./seo.ts";
+import { LOCALES } from "#app/lib/i18n.tsx";
+import type { RoutePath } from "#app/lib/route-access.ts";
+import { alternateLinks, localizedUrl, ROBOTS_DISALLOW, ROUTE_SEO } from "#app/lib/seo.ts";
 
 /**
  * /sitemap.xml and /robots.txt (sitemaps.org 0.9 with xhtml:link hreflang alternates). Every

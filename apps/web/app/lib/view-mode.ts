@@ -1,5 +1,5 @@
 import { useEffect, useSyncExternalStore } from "react";
-import type { Decision, ViewMode } from "./performance-mode.ts";
+import type { Decision, ViewMode } from "#app/lib/performance-mode.ts";
 
 /**
  * The view the performance helper chose for this page load, as a tiny store with a React hook.
@@ -47,7 +47,7 @@ export function startViewModeDetection(): void {
   if (started || typeof window === "undefined") return;
   started = true;
   whenLoadedAndIdle(() => {
-    import("./performance-mode.client.ts").then(
+    import("#app/lib/performance-mode.client.ts").then(
       ({ detectViewMode }) => {
         detectViewMode(setDecision);
       },

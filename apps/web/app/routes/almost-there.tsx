@@ -1,11 +1,15 @@
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
-import { AuthPage } from "#app/components/auth-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { ErrorSummary, SubmitButton } from "#app/components/forms.tsx";
-import { ProfileFields, profileValues } from "#app/components/profile-fields.tsx";
-import { PROFILE_FIELDS, type ProfileField } from "#app/lib/account-fields.ts";
-import { profileForm } from "#app/lib/account-forms.server.ts";
-import { completeProfile, describeAccountError, failureResult } from "#app/lib/accounts.server.ts";
+import { PROFILE_FIELDS, type ProfileField } from "#app/features/accounts/account-fields.ts";
+import { profileForm } from "#app/features/accounts/account-forms.server.ts";
+import {
+  completeProfile,
+  describeAccountError,
+  failureResult,
+} from "#app/features/accounts/accounts.server.ts";
+import { AuthPage } from "#app/features/accounts/auth-page.tsx";
+import { ProfileFields, profileValues } from "#app/features/accounts/profile-fields.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { errorsOf, type FormResult, formError, issuesToFieldErrors, readFields } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";

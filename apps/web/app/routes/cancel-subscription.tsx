@@ -15,17 +15,17 @@ import {
   translateMessage,
 } from "#app/components/forms.tsx";
 import { PageHeading } from "#app/components/page.tsx";
-import { isApiError } from "#app/lib/api-client.server.ts";
-import { formatDate } from "#app/lib/billing-format.ts";
-import { type FormErrorResult, fieldId, formError } from "#app/lib/forms.ts";
-import { useTranslation } from "#app/lib/i18n.tsx";
+import { formatDate } from "#app/features/membership/billing-format.ts";
 import {
   cancelSubscription,
   lookupSubscription,
   membershipFailure,
   sendCancelFeedback,
   subscriptionCookies,
-} from "#app/lib/membership.server.ts";
+} from "#app/features/membership/membership.server.ts";
+import { isApiError } from "#app/lib/api-client.server.ts";
+import { type FormErrorResult, fieldId, formError } from "#app/lib/forms.ts";
+import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { headersWithCookies, requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/cancel-subscription";

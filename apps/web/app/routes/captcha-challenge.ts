@@ -1,5 +1,5 @@
+import { captchaChallenge } from "#app/features/communications/communications.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
-import { captchaChallenge } from "#app/lib/communications.server.ts";
 
 /**
  * `GET /captcha/challenge`: a fresh captcha challenge for the page's protected form (ADR 017). The

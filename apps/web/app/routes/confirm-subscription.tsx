@@ -3,8 +3,11 @@ import { data, Form, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { ErrorSummary, StatusMessage, SubmitButton } from "#app/components/forms.tsx";
 import { Notice, PageHeading } from "#app/components/page.tsx";
+import {
+  confirmSubscription,
+  describeCommunicationError,
+} from "#app/features/communications/communications.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
-import { confirmSubscription, describeCommunicationError } from "#app/lib/communications.server.ts";
 import { type FormResult, formError } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";

@@ -4,7 +4,6 @@ import {
   CONTACT_NAME_MAX_LENGTH,
 } from "@ambercare/contracts/communications-constants";
 import { data, Form, useActionData } from "react-router";
-import { CaptchaField } from "#app/components/captcha-field.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import {
   EmailField,
@@ -16,16 +15,21 @@ import {
   TextField,
 } from "#app/components/forms.tsx";
 import { PageHeading } from "#app/components/page.tsx";
-import { isApiError } from "#app/lib/api-client.server.ts";
+import { CaptchaField } from "#app/features/communications/captcha-field.tsx";
 import {
   CONTACT_FIELDS,
   CONTACT_TOPICS,
   type ContactField,
   communicationFieldErrors,
   TOPIC_LABELS,
-} from "#app/lib/communication-fields.ts";
-import { contactForm } from "#app/lib/communication-forms.server.ts";
-import { captchaOf, describeCommunicationError, saveContactEntry } from "#app/lib/communications.server.ts";
+} from "#app/features/communications/communication-fields.ts";
+import { contactForm } from "#app/features/communications/communication-forms.server.ts";
+import {
+  captchaOf,
+  describeCommunicationError,
+  saveContactEntry,
+} from "#app/features/communications/communications.server.ts";
+import { isApiError } from "#app/lib/api-client.server.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
 import { errorsOf, type FormResult, formError, formSuccess, readFields, successOf } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";

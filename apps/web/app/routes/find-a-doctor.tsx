@@ -1,7 +1,6 @@
 import { PROVIDER_QUERY_MAX_LENGTH } from "@ambercare/contracts/provider-limits";
 import { US_STATES } from "@ambercare/contracts/us-states";
 import { data, Form, Link, redirect, useLocation } from "react-router";
-import { Pagination, ProviderCard } from "#app/components/directory.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { Notice, PageHeading } from "#app/components/page.tsx";
 import {
@@ -10,7 +9,8 @@ import {
   type NamedOption,
   type SearchValues,
   searchDirectory,
-} from "#app/lib/directory.server.ts";
+} from "#app/features/directory/directory.server.ts";
+import { Pagination, ProviderCard } from "#app/features/directory/directory.tsx";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { requestLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";

@@ -1,15 +1,15 @@
 import { CAPTCHA_ACTIONS } from "@ambercare/contracts/communications-constants";
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
-import { AuthPage, FormFooter } from "#app/components/auth-page.tsx";
-import { CaptchaField } from "#app/components/captcha-field.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { EmailField, ErrorSummary, StatusMessage, SubmitButton } from "#app/components/forms.tsx";
 import { AlreadyLoggedIn } from "#app/components/page.tsx";
-import { FORGOT_PASSWORD_FIELDS } from "#app/lib/account-fields.ts";
-import { forgotPasswordForm } from "#app/lib/account-forms.server.ts";
-import { describeAccountError, requestPasswordReset } from "#app/lib/accounts.server.ts";
+import { FORGOT_PASSWORD_FIELDS } from "#app/features/accounts/account-fields.ts";
+import { forgotPasswordForm } from "#app/features/accounts/account-forms.server.ts";
+import { describeAccountError, requestPasswordReset } from "#app/features/accounts/accounts.server.ts";
+import { AuthPage, FormFooter } from "#app/features/accounts/auth-page.tsx";
+import { CaptchaField } from "#app/features/communications/captcha-field.tsx";
+import { captchaFailure, captchaOf } from "#app/features/communications/communications.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
-import { captchaFailure, captchaOf } from "#app/lib/communications.server.ts";
 import {
   errorsOf,
   type FormResult,

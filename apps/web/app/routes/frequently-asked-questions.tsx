@@ -1,7 +1,7 @@
-import { ContentHeader, ContentHtml, TableOfContents } from "#app/components/content-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { FaqList, faqPageJsonLd } from "#app/components/faq.tsx";
-import { loadContentPage } from "#app/lib/content.server.ts";
+import { loadContentPage } from "#app/features/content/content.server.ts";
+import { ContentHeader, ContentHtml, TableOfContents } from "#app/features/content/content-page.tsx";
+import { FaqList, faqPageJsonLd } from "#app/features/content/faq.tsx";
 import { contentMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/frequently-asked-questions";

@@ -1,5 +1,5 @@
-import { exportMyData } from "#app/lib/communications.server.ts";
-import { exportHtml } from "#app/lib/data-export.server.ts";
+import { exportMyData } from "#app/features/communications/communications.server.ts";
+import { exportHtml } from "#app/features/my-data/data-export.server.ts";
 import { env } from "#app/lib/env.server.ts";
 import { getTranslations, requestLocale } from "#app/lib/locale.server.ts";
 import { requireUser } from "#app/lib/session.server.ts";

@@ -3,16 +3,16 @@ import { PROVIDER_QUERY_MAX_LENGTH } from "@ambercare/contracts/provider-limits"
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { FaqList } from "#app/components/faq.tsx";
 import { HeroMedia } from "#app/components/hero-media.tsx";
-import { getContentPage } from "#app/lib/content.server.ts";
-import type { ContentQuestion } from "#app/lib/content-types.ts";
+import { getContentPage } from "#app/features/content/content.server.ts";
+import type { ContentQuestion } from "#app/features/content/content-types.ts";
+import { FaqList } from "#app/features/content/faq.tsx";
+import { fetchSpecializations } from "#app/features/directory/specializations.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { requestLocale } from "#app/lib/locale.server.ts";
 import { medicalOrganizationJsonLd, pageMeta } from "#app/lib/meta.ts";
 import { useProductName } from "#app/lib/root-data.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
-import { fetchSpecializations } from "#app/lib/specializations.server.ts";
 import type { Route } from "./+types/home";
 
 /** The FAQ's questions the home page shows, as [group, question] positions (the same in every language). */

@@ -1,11 +1,11 @@
 import { PASSWORD_MAX_LENGTH } from "@ambercare/contracts/account-limits";
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
-import { AuthPage, FormFooter } from "#app/components/auth-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { EmailField, ErrorSummary, PasswordField, SubmitButton } from "#app/components/forms.tsx";
-import { LOGIN_FIELDS } from "#app/lib/account-fields.ts";
-import { loginForm } from "#app/lib/account-forms.server.ts";
-import { describeAccountError, failureResult, logIn } from "#app/lib/accounts.server.ts";
+import { LOGIN_FIELDS } from "#app/features/accounts/account-fields.ts";
+import { loginForm } from "#app/features/accounts/account-forms.server.ts";
+import { describeAccountError, failureResult, logIn } from "#app/features/accounts/accounts.server.ts";
+import { AuthPage, FormFooter } from "#app/features/accounts/auth-page.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
 import { errorsOf, type FormResult, formError, issuesToFieldErrors, readFields } from "#app/lib/forms.ts";

@@ -1,5 +1,5 @@
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { revokeSession } from "#app/lib/accounts.server.ts";
+import { revokeSession } from "#app/features/accounts/accounts.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { logout, requireRouteAccess } from "#app/lib/session.server.ts";

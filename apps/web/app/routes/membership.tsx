@@ -1,10 +1,10 @@
 import { TRIAL_DAYS } from "@ambercare/contracts/membership-constants";
 import { Link, useActionData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { BenefitsList, StartMembershipForm } from "#app/components/membership.tsx";
 import { PageHeading } from "#app/components/page.tsx";
+import { BenefitsList, StartMembershipForm } from "#app/features/membership/membership.tsx";
+import { startMembership } from "#app/features/membership/membership-actions.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
-import { startMembership } from "#app/lib/membership-actions.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/membership";

@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
-import type { NewsletterOutcome } from "#app/components/newsletter-form.tsx";
-import { subscribe } from "#app/lib/notify-me.server.ts";
+import type { NewsletterOutcome } from "#app/features/communications/newsletter-form.tsx";
+import { subscribe } from "#app/features/communications/notify-me.server.ts";
 import { backTo, isNavigation } from "#app/lib/resource-forms.server.ts";
 import type { Route } from "./+types/newsletter";
 

@@ -1,6 +1,6 @@
-import { ContentPage } from "#app/components/content-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { loadContentPage } from "#app/lib/content.server.ts";
+import { loadContentPage } from "#app/features/content/content.server.ts";
+import { ContentPage } from "#app/features/content/content-page.tsx";
 import { contentMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/non-discrimination-notice";

@@ -1,12 +1,16 @@
 import { resetPasswordRequest } from "@ambercare/contracts/auth";
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
-import { AuthPage } from "#app/components/auth-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { ErrorSummary, NewPasswordFields, StatusMessage, SubmitButton } from "#app/components/forms.tsx";
 import { AlreadyLoggedIn } from "#app/components/page.tsx";
-import { RESET_PASSWORD_FIELDS } from "#app/lib/account-fields.ts";
-import { resetPasswordForm } from "#app/lib/account-forms.server.ts";
-import { describeAccountError, failureResult, resetPassword } from "#app/lib/accounts.server.ts";
+import { RESET_PASSWORD_FIELDS } from "#app/features/accounts/account-fields.ts";
+import { resetPasswordForm } from "#app/features/accounts/account-forms.server.ts";
+import {
+  describeAccountError,
+  failureResult,
+  resetPassword,
+} from "#app/features/accounts/accounts.server.ts";
+import { AuthPage } from "#app/features/accounts/auth-page.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import {
   errorsOf,

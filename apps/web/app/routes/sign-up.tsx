@@ -5,8 +5,6 @@ import {
 } from "@ambercare/contracts/account-limits";
 import { CAPTCHA_ACTIONS } from "@ambercare/contracts/communications-constants";
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
-import { AuthPage, FormFooter } from "#app/components/auth-page.tsx";
-import { CaptchaField } from "#app/components/captcha-field.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import {
   CheckboxField,
@@ -16,11 +14,13 @@ import {
   SubmitButton,
   TextField,
 } from "#app/components/forms.tsx";
-import { SIGN_UP_FIELDS } from "#app/lib/account-fields.ts";
-import { signUpForm } from "#app/lib/account-forms.server.ts";
-import { describeAccountError, failureResult, signUp } from "#app/lib/accounts.server.ts";
+import { SIGN_UP_FIELDS } from "#app/features/accounts/account-fields.ts";
+import { signUpForm } from "#app/features/accounts/account-forms.server.ts";
+import { describeAccountError, failureResult, signUp } from "#app/features/accounts/accounts.server.ts";
+import { AuthPage, FormFooter } from "#app/features/accounts/auth-page.tsx";
+import { CaptchaField } from "#app/features/communications/captcha-field.tsx";
+import { captchaFailure, captchaOf } from "#app/features/communications/communications.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
-import { captchaFailure, captchaOf } from "#app/lib/communications.server.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
 import { errorsOf, type FormResult, formError, issuesToFieldErrors, readFields } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";

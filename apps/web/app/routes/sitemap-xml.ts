@@ -1,4 +1,4 @@
-import { openingSlugs } from "#app/lib/content.server.ts";
+import { openingSlugs } from "#app/features/content/content.server.ts";
 import { siteUrl } from "#app/lib/seo.server.ts";
 import { indexablePaths, sitemapXml } from "#app/lib/sitemap-xml.server.ts";
 import type { Route } from "./+types/sitemap-xml";

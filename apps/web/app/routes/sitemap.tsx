@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { PageHeading } from "#app/components/page.tsx";
-import { listOpenings } from "#app/lib/content.server.ts";
+import { listOpenings } from "#app/features/content/content.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { requestLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";

@@ -1,11 +1,11 @@
 import { data, Link } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { Notice, PageHeading } from "#app/components/page.tsx";
+import { fetchSpecializations } from "#app/features/directory/specializations.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { requestLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
-import { fetchSpecializations } from "#app/lib/specializations.server.ts";
 import type { Route } from "./+types/specializations";
 
 /** The specializations of the main API (the same list as the find-a-doctor filter). */

@@ -1,13 +1,17 @@
 import { CONTACT_NAME_MAX_LENGTH } from "@ambercare/contracts/communications-constants";
 import { data, redirect } from "react-router";
-import { isApiError } from "#app/lib/api-client.server.ts";
 import {
   communicationFieldErrors,
   SUPPORT_FIELDS,
   type SupportField,
-} from "#app/lib/communication-fields.ts";
-import { supportForm } from "#app/lib/communication-forms.server.ts";
-import { captchaOf, describeCommunicationError, saveContactEntry } from "#app/lib/communications.server.ts";
+} from "#app/features/communications/communication-fields.ts";
+import { supportForm } from "#app/features/communications/communication-forms.server.ts";
+import {
+  captchaOf,
+  describeCommunicationError,
+  saveContactEntry,
+} from "#app/features/communications/communications.server.ts";
+import { isApiError } from "#app/lib/api-client.server.ts";
 import { env, isSecureRequest } from "#app/lib/env.server.ts";
 import { type FormResult, formError, formSuccess, readFields } from "#app/lib/forms.ts";
 import { chooseLocale } from "#app/lib/locale.server.ts";

@@ -3,8 +3,11 @@ import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { ErrorSummary, StatusMessage, SubmitButton } from "#app/components/forms.tsx";
 import { PageHeading } from "#app/components/page.tsx";
+import {
+  changeSubscription,
+  describeCommunicationError,
+} from "#app/features/communications/communications.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
-import { changeSubscription, describeCommunicationError } from "#app/lib/communications.server.ts";
 import { type FormResult, formError } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";

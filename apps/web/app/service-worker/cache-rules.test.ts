@@ -7,7 +7,7 @@ import {
   shouldCacheResponse,
   staleCaches,
   strategyFor,
-} from "./cache-rules.ts";
+} from "#app/service-worker/cache-rules.ts";
 
 const ORIGIN = "https://ambercare.test";
 const get = (path: string, mode = "no-cors") => ({ method: "GET", url: `${ORIGIN}${path}`, mode });

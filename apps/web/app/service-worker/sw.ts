@@ -17,7 +17,7 @@ import {
   shouldCache,
   staleCaches,
   strategyFor,
-} from "./cache-rules.ts";
+} from "#app/service-worker/cache-rules.ts";
 
 type SwManifest = {
   version: string;

@@ -1,7 +1,7 @@
-import { ComingSoon } from "#app/components/coming-soon.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { notifyMeAction } from "#app/features/communications/notify-me.server.ts";
+import { ComingSoon } from "#app/features/content/coming-soon.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { notifyMeAction } from "#app/lib/notify-me.server.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/page";
 

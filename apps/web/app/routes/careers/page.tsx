@@ -1,8 +1,8 @@
 import { Link } from "react-router";
-import { ContentPage } from "#app/components/content-page.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { OpeningFacts } from "#app/components/opening-facts.tsx";
-import { requireOpening } from "#app/lib/content.server.ts";
+import { requireOpening } from "#app/features/content/content.server.ts";
+import { ContentPage } from "#app/features/content/content-page.tsx";
+import { OpeningFacts } from "#app/features/content/opening-facts.tsx";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { requestLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";

@@ -6,18 +6,23 @@ import {
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { ErrorSummary, SubmitButton, TextField, useHydrated } from "#app/components/forms.tsx";
-import { isApiError } from "#app/lib/api-client.server.ts";
-import { formatAmount } from "#app/lib/billing-format.ts";
-import { type FormErrorResult, formError, readFields } from "#app/lib/forms.ts";
-import { useTranslation } from "#app/lib/i18n.tsx";
+import { formatAmount } from "#app/features/membership/billing-format.ts";
 import {
   getCheckout,
   lookupSubscription,
   membershipFailure,
   payCheckout,
   subscriptionCookies,
-} from "#app/lib/membership.server.ts";
-import { CARD_FIELDS, type CardField, checkCard, echoedCardValues } from "#app/lib/membership-forms.ts";
+} from "#app/features/membership/membership.server.ts";
+import {
+  CARD_FIELDS,
+  type CardField,
+  checkCard,
+  echoedCardValues,
+} from "#app/features/membership/membership-forms.ts";
+import { isApiError } from "#app/lib/api-client.server.ts";
+import { type FormErrorResult, formError, readFields } from "#app/lib/forms.ts";
+import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { safeRedirect } from "#app/lib/misc.ts";
 import { orNotFound } from "#app/lib/not-found.server.ts";

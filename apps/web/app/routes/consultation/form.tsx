@@ -33,12 +33,8 @@ import {
   useHydrated,
 } from "#app/components/forms.tsx";
 import { PageHeading } from "#app/components/page.tsx";
-import { mainApi } from "#app/lib/api.server.ts";
-import { isApiError } from "#app/lib/api-client.server.ts";
-import { consultationApi } from "#app/lib/consultations.server.ts";
-import type { FieldErrors, FormErrorResult, FormMessage } from "#app/lib/forms.ts";
-import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
-import { readIntake, validateIntake } from "#app/lib/intake-form.server.ts";
+import { consultationApi } from "#app/features/consultations/consultations.server.ts";
+import { readIntake, validateIntake } from "#app/features/consultations/intake-form.server.ts";
 import {
   INTAKE_DRAFT_KEY,
   INTAKE_FIELD_STEPS,
@@ -48,7 +44,11 @@ import {
   type IntakeValues,
   MULTI_FIELDS,
   optionKey,
-} from "#app/lib/intake-form.ts";
+} from "#app/features/consultations/intake-form.ts";
+import { mainApi } from "#app/lib/api.server.ts";
+import { isApiError } from "#app/lib/api-client.server.ts";
+import type { FieldErrors, FormErrorResult, FormMessage } from "#app/lib/forms.ts";
+import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/form";

@@ -1,15 +1,15 @@
 import { US_STATES } from "@ambercare/contracts/us-states";
 import type { ReactNode } from "react";
 import { data, Link } from "react-router";
+import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { Notice } from "#app/components/page.tsx";
+import { fetchProvider } from "#app/features/directory/directory.server.ts";
 import {
   AvailableToday,
   ConsultationTypes,
   ProviderAvatar,
   ProviderRating,
-} from "#app/components/directory.tsx";
-import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { Notice } from "#app/components/page.tsx";
-import { fetchProvider } from "#app/lib/directory.server.ts";
+} from "#app/features/directory/directory.tsx";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { requestLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";

@@ -1,8 +1,8 @@
 import { Outlet } from "react-router";
-import { NotSubscribedPopup } from "#app/components/not-subscribed-popup.tsx";
-import { SiteFooter } from "#app/components/site-footer.tsx";
-import { SiteHeader } from "#app/components/site-header.tsx";
+import { NotSubscribedPopup } from "#app/features/membership/not-subscribed-popup.tsx";
 import { useTranslation } from "#app/lib/i18n.tsx";
+import { SiteFooter } from "#app/routes/layouts/site-footer.tsx";
+import { SiteHeader } from "#app/routes/layouts/site-header.tsx";
 
 /** The main layout (spec §2): skip link, header with navigation, the page, footer. */
 export default function MainLayout() {

@@ -1,10 +1,10 @@
 import { Outlet } from "react-router";
 import { LanguageSwitch } from "#app/components/language-switch.tsx";
 import { Logo } from "#app/components/logo.tsx";
-import { NotSubscribedPopup } from "#app/components/not-subscribed-popup.tsx";
 import { ProgressBar } from "#app/components/progress-bar.tsx";
-import { SlimFooter } from "#app/components/site-footer.tsx";
+import { NotSubscribedPopup } from "#app/features/membership/not-subscribed-popup.tsx";
 import { useTranslation } from "#app/lib/i18n.tsx";
+import { SlimFooter } from "#app/routes/layouts/site-footer.tsx";
 
 /** The "soon" layout (spec §2: /blog, /blog/{page}, /medical-providers): slim header, centred content. */
 export default function SoonLayout() {

@@ -9,15 +9,19 @@ import {
   SubmitButton,
 } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
-import { isApiError } from "#app/lib/api-client.server.ts";
-import { communicationFieldErrors, DELETE_FIELDS, type DeleteField } from "#app/lib/communication-fields.ts";
-import { deleteForm } from "#app/lib/communication-forms.server.ts";
+import {
+  communicationFieldErrors,
+  DELETE_FIELDS,
+  type DeleteField,
+} from "#app/features/communications/communication-fields.ts";
+import { deleteForm } from "#app/features/communications/communication-forms.server.ts";
 import {
   deleteMyData,
   describeCommunicationError,
   getConsents,
   setConsents,
-} from "#app/lib/communications.server.ts";
+} from "#app/features/communications/communications.server.ts";
+import { isApiError } from "#app/lib/api-client.server.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
 import { errorsOf, type FormResult, formError, formSuccess, readFields, successOf } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";

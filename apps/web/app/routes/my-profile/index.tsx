@@ -10,15 +10,19 @@ import {
   SubmitButton,
 } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
-import { ProfileFields, profileValues } from "#app/components/profile-fields.tsx";
-import { CHANGE_PASSWORD_FIELDS, PROFILE_FIELDS, type ProfileField } from "#app/lib/account-fields.ts";
-import { changePasswordForm, profileForm } from "#app/lib/account-forms.server.ts";
+import {
+  CHANGE_PASSWORD_FIELDS,
+  PROFILE_FIELDS,
+  type ProfileField,
+} from "#app/features/accounts/account-fields.ts";
+import { changePasswordForm, profileForm } from "#app/features/accounts/account-forms.server.ts";
 import {
   changePassword,
   describeAccountError,
   failureResult,
   updateProfile,
-} from "#app/lib/accounts.server.ts";
+} from "#app/features/accounts/accounts.server.ts";
+import { ProfileFields, profileValues } from "#app/features/accounts/profile-fields.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import {
   errorsOf,

@@ -7,20 +7,20 @@ import {
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { ErrorSummary, StatusMessage, SubmitButton } from "#app/components/forms.tsx";
-import { StartMembershipForm } from "#app/components/membership.tsx";
 import { AccountPage } from "#app/components/page.tsx";
-import { isApiError } from "#app/lib/api-client.server.ts";
-import { formatAmount, formatCardBrand, formatDate } from "#app/lib/billing-format.ts";
-import { type FormErrorResult, type FormMessage, formError, formSuccess } from "#app/lib/forms.ts";
-import { useTranslation } from "#app/lib/i18n.tsx";
+import { formatAmount, formatCardBrand, formatDate } from "#app/features/membership/billing-format.ts";
 import {
   changeInterval,
   lookupSubscription,
   membershipFailure,
   resumeSubscription,
   subscriptionCookies,
-} from "#app/lib/membership.server.ts";
-import { type StartResult, startMembership } from "#app/lib/membership-actions.server.ts";
+} from "#app/features/membership/membership.server.ts";
+import { StartMembershipForm } from "#app/features/membership/membership.tsx";
+import { type StartResult, startMembership } from "#app/features/membership/membership-actions.server.ts";
+import { isApiError } from "#app/lib/api-client.server.ts";
+import { type FormErrorResult, type FormMessage, formError, formSuccess } from "#app/lib/forms.ts";
+import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { headersWithCookies, requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/manage-subscription";

@@ -1,5 +1,5 @@
+import { consultationApi } from "#app/features/consultations/consultations.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
-import { consultationApi } from "#app/lib/consultations.server.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/medical-record-document";
 

@@ -1,15 +1,15 @@
 import type { ConsultationDetail, IntakeRecord } from "@ambercare/contracts/consultation";
 import { DOCUMENT_MAX_BYTES } from "@ambercare/contracts/consultation-limits";
 import { data, Form, useActionData, useLoaderData } from "react-router";
-import { useDateTime } from "#app/components/consultation-card.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { StatusMessage, SubmitButton, translateMessage, useHydrated } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
+import { useDateTime } from "#app/features/consultations/consultation-card.tsx";
+import { consultationApi } from "#app/features/consultations/consultations.server.ts";
+import { optionKey } from "#app/features/consultations/intake-form.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
-import { consultationApi } from "#app/lib/consultations.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
-import { optionKey } from "#app/lib/intake-form.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/medical-records";

@@ -1,14 +1,14 @@
 import { MESSAGE_MAX_LENGTH } from "@ambercare/contracts/consultation-limits";
 import { useEffect, useRef } from "react";
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
-import { useDateTime } from "#app/components/consultation-card.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { SubmitButton, Textarea, translateMessage } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
+import { TOPIC_LABELS } from "#app/features/communications/communication-fields.ts";
+import { supportMessages } from "#app/features/communications/communications.server.ts";
+import { useDateTime } from "#app/features/consultations/consultation-card.tsx";
+import { consultationApi } from "#app/features/consultations/consultations.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
-import { TOPIC_LABELS } from "#app/lib/communication-fields.ts";
-import { supportMessages } from "#app/lib/communications.server.ts";
-import { consultationApi } from "#app/lib/consultations.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";

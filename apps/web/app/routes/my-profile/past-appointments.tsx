@@ -1,6 +1,5 @@
 import { RATING_COMMENT_MAX_LENGTH } from "@ambercare/contracts/provider-limits";
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
-import { ConsultationCard } from "#app/components/consultation-card.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import {
   SelectField,
@@ -10,8 +9,9 @@ import {
   translateMessage,
 } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
+import { ConsultationCard } from "#app/features/consultations/consultation-card.tsx";
+import { consultationApi } from "#app/features/consultations/consultations.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
-import { consultationApi } from "#app/lib/consultations.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";

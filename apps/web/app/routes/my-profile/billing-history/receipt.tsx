@@ -1,10 +1,10 @@
 import { Link, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { useHydrated } from "#app/components/forms.tsx";
-import { formatAmount, formatCardBrand, formatDate } from "#app/lib/billing-format.ts";
+import { formatAmount, formatCardBrand, formatDate } from "#app/features/membership/billing-format.ts";
+import { getInvoice } from "#app/features/membership/membership.server.ts";
 import { env } from "#app/lib/env.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
-import { getInvoice } from "#app/lib/membership.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { orNotFound } from "#app/lib/not-found.server.ts";
 import { useProductName, useRootData } from "#app/lib/root-data.ts";

@@ -1,0 +1,327 @@
+import {
+  AUTH_ERRORS,
+  type ChangePasswordRequest,
+  type CompleteProfileRequest,
+  type Locale,
+  type LoginRequest,
+  type LoginResponse,
+  type RegisterRequest,
+  type ResetPasswordRequest,
+  type UpdateUserRequest,
+  type User,
+} from "@ambercare/contracts/auth";
+import type { Database } from "@ambercare/db/client";
+import type { FastifyBaseLogger } from "fastify";
+import { createLoginThrottle, type LoginThrottleLimits } from "#api/modules/accounts/login-throttle.ts";
+import {
+  hashPassword,
+  needsRehash,
+  passwordProblem,
+  verifyDummyPassword,
+  verifyPassword,
+} from "#api/modules/accounts/passwords.ts";
+import { type AuthContext, createSessionService } from "#api/modules/accounts/session-service.ts";
+import type { Surface } from "#api/modules/accounts/token-repository.ts";
+import { createTokenRepository } from "#api/modules/accounts/token-repository.ts";
+import { generateToken, hashToken } from "#api/modules/accounts/tokens.ts";
+import {
+  createUserRepository,
+  type ProfileChanges,
+  type UserRow,
+} from "#api/modules/accounts/user-repository.ts";
+import { createAttemptCounterRepository } from "#api/platform/attempt-counter-repository.ts";
+import type { Clock } from "#api/platform/clock.ts";
+import { AppError } from "#api/platform/errors.ts";
+import type { Mailer } from "#api/platform/mail/mailer.ts";
+import { type MailTemplate, renderMail } from "#api/platform/mail/templates.ts";
+
+/** A reset link works for one hour. */
+export const RESET_TOKEN_TTL_MS = 60 * 60_000;
+/** At most this many reset e-mails per account per hour, so nobody can flood a patient's inbox. */
+export const RESET_MAILS_PER_HOUR = 5;
+
+export type AccountSettings = {
+  productName: string;
+  productSlug: string;
+  /** Normalised (lower-case) SERVICE_ACCOUNT_EMAIL. */
+  serviceAccountEmail: string;
+  /** Origin of the site, for links in e-mails: PUBLIC_URL, or http://localhost:$PORT. */
+  siteUrl: string;
+};
+
+export type AccountServiceDeps = {
+  db: Database;
+  clock: Clock;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  settings: AccountSettings;
+  keyHash: (purpose: string, value: string) => string;
+  loginLimits?: LoginThrottleLimits;
+};
+
+/** The user as both APIs return it (userSchema): never the hash, never the service flag. */
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    email: row.email,
+    first_name: row.firstName,
+    last_name: row.lastName,
+    date_of_birth: row.dateOfBirth,
+    phone: row.phone,
+    address_line1: row.addressLine1,
+    address_line2: row.addressLine2,
+    city: row.city,
+    state: row.state,
+    zip: row.zip,
+    gender: row.gender,
+    locale: row.locale,
+    profile_completed: row.profileCompletedAt !== null,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+function forbiddenUnlessOwn(auth: AuthContext, userId: string): void {
+  // The service account is nobody's patient: its token reads and changes no account. A UUID may
+  // arrive in capitals; PostgreSQL returns it in lower case.
+  if (auth.isServiceAccount || auth.userId !== userId.toLowerCase()) {
+    throw new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly);
+  }
+}
+
+function badRequest(message: string): AppError {
+  return new AppError("BAD_REQUEST", 400, message);
+}
+
+function incorrectCredentials(): AppError {
+  return new AppError("INVALID_CREDENTIALS", 401, AUTH_ERRORS.incorrectCredentials);
+}
+
+type ProfileInput = Omit<Partial<CompleteProfileRequest>, "user_id"> & { locale?: Locale | undefined };
+
+/** Request fields → columns; an empty second address line clears it. */
+function profileChanges(input: ProfileInput): ProfileChanges {
+  const changes: ProfileChanges = {};
+  if (input.first_name !== undefined) changes.firstName = input.first_name;
+  if (input.last_name !== undefined) changes.lastName = input.last_name;
+  if (input.date_of_birth !== undefined) changes.dateOfBirth = input.date_of_birth;
+  if (input.phone !== undefined) changes.phone = input.phone;
+  if (input.address_line1 !== undefined) changes.addressLine1 = input.address_line1;
+  if (input.address_line2 !== undefined) changes.addressLine2 = input.address_line2 || null;
+  if (input.city !== undefined) changes.city = input.city;
+  if (input.state !== undefined) changes.state = input.state;
+  if (input.zip !== undefined) changes.zip = input.zip;
+  if (input.gender !== undefined) changes.gender = input.gender;
+  if (input.locale !== undefined) changes.locale = input.locale;
+  return changes;
+}
+
+/**
+ * Accounts and sessions of both APIs (issue "Accounts and sessions"): registration, login with
+ * throttling, logout, password reset by e-mail, password change, and the patient's profile.
+ */
+export function createAccountService(deps: AccountServiceDeps) {
+  const { db, clock, settings } = deps;
+  const users = createUserRepository(db);
+  const tokens = createTokenRepository(db);
+  const sessions = createSessionService({ tokens, clock });
+  const counters = createAttemptCounterRepository(db);
+  const throttle = createLoginThrottle({
+    counters,
+    clock,
+    keyHash: deps.keyHash,
+    ...(deps.loginLimits ? { limits: deps.loginLimits } : {}),
+  });
+  const productNames = [settings.productName, settings.productSlug];
+
+  function checkPassword(password: string, email: string): void {
+    const problem = passwordProblem(password, { email, productNames });
+    if (problem) throw badRequest(problem);
+  }
+
+  function sendMail(
+    template: MailTemplate,
+    user: { email: string; locale: Locale; firstName: string | null },
+    link: string,
+  ): void {
+    const rendered = renderMail(template, user.locale, {
+      productName: settings.productName,
+      firstName: user.firstName,
+      link,
+    });
+    deps.mailer.dispatch({ ...rendered, to: user.email, template, link });
+  }
+
+  function checkDateOfBirth(date: string | undefined): void {
+    // ISO dates compare as strings; "today" is the injected clock's UTC day.
+    if (date !== undefined && date > clock.now().toISOString().slice(0, 10)) {
+      throw badRequest(AUTH_ERRORS.dateOfBirthInFuture);
+    }
+  }
+
+  async function loadUser(userId: string): Promise<User> {
+    const row = await users.findById(userId);
+    if (!row) throw new AppError("NOT_FOUND", 404, "Not found");
+    return toUser(row);
+  }
+
+  return {
+    sessions,
+
+    /** A new patient account and its first session; the welcome e-mail goes out in the background. */
+    async register(input: RegisterRequest, surface: Surface): Promise<LoginResponse> {
+      checkPassword(input.password, input.email);
+      const passwordHash = await hashPassword(input.password);
+      const locale = input.locale ?? "en";
+      const { login, user } = await db.transaction(async (tx) => {
+        const created = await createUserRepository(tx).insert({
+          email: input.email,
+          passwordHash,
+          firstName: input.first_name,
+          lastName: input.last_name,
+          locale,
+          isServiceAccount: false,
+          createdAt: clock.now(),
+        });
+        if (!created) throw new AppError("CONFLICT", 409, AUTH_ERRORS.emailTaken);
+        const issued = await createSessionService({ tokens: createTokenRepository(tx), clock }).issue(
+          created.id,
+          surface,
+        );
+        return { login: issued, user: created };
+      });
+      sendMail("welcome", user, `${settings.siteUrl}/almost-there`);
+      return login;
+    },
+
+    /**
+     * The same 401 text, and about the same time, for an unknown e-mail and a wrong password. The
+     * service account logs in on the care API only. Its failures do not count against its account:
+     * its password is a long random secret nobody guesses, while locking it would stop every public
+     * care call of the site (the address limit still applies).
+     */
+    async login(input: LoginRequest, surface: Surface, ip: string): Promise<LoginResponse> {
+      const isServiceEmail = input.email === settings.serviceAccountEmail;
+      const attempt = await throttle.begin({ email: input.email, ip, countAccount: !isServiceEmail });
+      const account = await users.findCredentialsByEmail(input.email);
+      const passwordOk = account
+        ? await verifyPassword(account.passwordHash, input.password)
+        : await verifyDummyPassword(input.password);
+      if (!account || !passwordOk || (account.isServiceAccount && surface !== "care")) {
+        throw incorrectCredentials();
+      }
+      await attempt.succeeded();
+      if (needsRehash(account.passwordHash)) {
+        await users.updatePasswordHash(account.id, await hashPassword(input.password), clock.now());
+      }
+      return sessions.issue(account.id, surface);
+    },
+
+    async logout(auth: AuthContext): Promise<void> {
+      await sessions.revoke(auth.tokenHash);
+    },
+
+    async me(auth: AuthContext): Promise<User> {
+      forbiddenUnlessOwn(auth, auth.userId);
+      return loadUser(auth.userId);
+    },
+
+    /**
+     * Sends a single-use reset link valid for 1 hour, replacing any unused older one. Says nothing
+     * about whether the account exists: the caller always answers 200.
+     */
+    async requestPasswordReset(email: string): Promise<void> {
+      // Counted for every address, known or not, so both cases cost the same database work.
+      const sent = await counters.hit(deps.keyHash("reset-mail", email), RESET_TOKEN_TTL_MS, clock.now());
+      const account = await users.findCredentialsByEmail(email);
+      if (!account || account.isServiceAccount) return;
+      if (sent.hits > RESET_MAILS_PER_HOUR) {
+        deps.log.warn("password reset e-mail not sent: hourly limit for the account reached");
+        return;
+      }
+      const token = generateToken();
+      const now = clock.now();
+      await db.transaction(async (tx) => {
+        const txTokens = createTokenRepository(tx);
+        await txTokens.deleteUnusedResetTokens(account.id);
+        await txTokens.insertResetToken({
+          tokenHash: hashToken(token),
+          userId: account.id,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS),
+        });
+      });
+      sendMail("password-reset", account, `${settings.siteUrl}/reset-password?token=${token}`);
+    },
+
+    /**
+     * Sets a new password with a reset token. The token is checked and the new password validated
+     * before the token is spent, so a refused password does not cost the patient the link. Every
+     * session of the account ends: whoever knew the old password is logged out.
+     */
+    async resetPassword(input: ResetPasswordRequest): Promise<void> {
+      const tokenHash = hashToken(input.token);
+      const usable = await tokens.findUsableResetToken(tokenHash, clock.now());
+      const account = usable && (await users.findCredentialsById(usable.userId));
+      if (!account) throw badRequest(AUTH_ERRORS.resetLinkInvalid);
+      checkPassword(input.password, account.email);
+      const passwordHash = await hashPassword(input.password);
+      await db.transaction(async (tx) => {
+        const txTokens = createTokenRepository(tx);
+        const now = clock.now();
+        const consumed = await txTokens.consumeResetToken(tokenHash, now);
+        if (!consumed) throw badRequest(AUTH_ERRORS.resetLinkInvalid);
+        await createUserRepository(tx).updatePasswordHash(consumed.userId, passwordHash, now);
+        await txTokens.revokeUserAccessTokens(consumed.userId, now);
+        await txTokens.deleteUnusedResetTokens(consumed.userId);
+      });
+      // Following the link proved the mailbox: earlier failed logins no longer lock the patient out.
+      await throttle.forgetAccount(account.email);
+    },
+
+    /**
+     * Changes the password of the token's own account. A wrong current password counts as a failed
+     * login, so a stolen token cannot be used to guess the password at leisure.
+     */
+    async changePassword(auth: AuthContext, input: ChangePasswordRequest, ip: string): Promise<void> {
+      forbiddenUnlessOwn(auth, input.user_id);
+      const account = await users.findCredentialsById(input.user_id);
+      if (!account) throw new AppError("NOT_FOUND", 404, "Not found");
+      const attempt = await throttle.begin({ email: account.email, ip, countAccount: true });
+      if (!(await verifyPassword(account.passwordHash, input.old_password))) {
+        throw badRequest(AUTH_ERRORS.wrongCurrentPassword);
+      }
+      await attempt.succeeded();
+      checkPassword(input.new_password, account.email);
+      await users.updatePasswordHash(account.id, await hashPassword(input.new_password), clock.now());
+    },
+
+    async getUser(auth: AuthContext, userId: string): Promise<User> {
+      forbiddenUnlessOwn(auth, userId);
+      return loadUser(userId);
+    },
+
+    async updateUser(auth: AuthContext, input: UpdateUserRequest): Promise<User> {
+      forbiddenUnlessOwn(auth, input.user_id);
+      checkDateOfBirth(input.date_of_birth);
+      const changes = profileChanges(input);
+      if (Object.keys(changes).length === 0) return loadUser(input.user_id);
+      const row = await users.updateProfile(input.user_id, changes, clock.now());
+      if (!row) throw new AppError("NOT_FOUND", 404, "Not found");
+      return toUser(row);
+    },
+
+    /** Sets every required profile field and marks the profile complete (the first time only). */
+    async completeProfile(auth: AuthContext, input: CompleteProfileRequest): Promise<User> {
+      forbiddenUnlessOwn(auth, input.user_id);
+      checkDateOfBirth(input.date_of_birth);
+      const now = clock.now();
+      const row = await users.updateProfile(input.user_id, profileChanges(input), now, {
+        markCompleted: true,
+      });
+      if (!row) throw new AppError("NOT_FOUND", 404, "Not found");
+      return toUser(row);
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

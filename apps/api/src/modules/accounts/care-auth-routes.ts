@@ -1,0 +1,131 @@
+import {
+  changePasswordRequest,
+  emailRequest,
+  loginRequest,
+  loginResponse,
+  passwordChangedResponse,
+  registerRequest,
+  resetMailResponse,
+  resetPasswordRequest,
+} from "@ambercare/contracts/auth";
+import { errorEnvelope } from "@ambercare/contracts/envelope";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { authOf, createAuthGuards, requirePublicBearer } from "#api/modules/accounts/auth-guards.ts";
+
+export type CareAuthOptions = { productSlug: string };
+
+const bearer = [{ bearerAuth: [] }];
+
+/**
+ * Spec §7 care API, `/auth/…` rows (mounted under /auth): login takes the shared public bearer;
+ * register and the two reset calls take the service account's token (the web server makes them
+ * for a visitor who is not logged in, spec §5); change-password takes the patient's own token.
+ */
+export const careAuthRoutes: FastifyPluginAsyncZod<CareAuthOptions> = async (app, { productSlug }) => {
+  const accounts = app.accounts;
+  const guards = createAuthGuards(accounts.sessions);
+
+  app.post(
+    "/login",
+    {
+      onRequest: requirePublicBearer,
+      schema: {
+        tags: ["care"],
+        summary: "Log in with e-mail and password (care API token); the service account logs in here",
+        security: bearer,
+        body: loginRequest,
+        response: { 200: loginResponse, 400: errorEnvelope, 401: errorEnvelope, 429: errorEnvelope },
+      },
+    },
+    async (request) => accounts.login(request.body, "care", request.ip),
+  );
+
+  app.post(
+    `/register-${productSlug}`,
+    {
+      onRequest: guards.service,
+      schema: {
+        tags: ["care"],
+        summary: "Create a patient account and log in (care API token); service token",
+        security: bearer,
+        body: registerRequest,
+        response: {
+          201: loginResponse,
+          400: errorEnvelope,
+          401: errorEnvelope,
+          403: errorEnvelope,
+          409: errorEnvelope,
+        },
+      },
+    },
+    async (request, reply) => {
+      const login = await accounts.register(request.body, "care");
+      return reply.code(201).send(login);
+    },
+  );
+
+  app.post(
+    `/${productSlug}/reset-password/token`,
+    {
+      onRequest: guards.service,
+      schema: {
+        tags: ["care"],
+        summary: "E-mail a password-reset link if the account exists (always 200); service token",
+        security: bearer,
+        body: emailRequest,
+        response: { 200: resetMailResponse, 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope },
+      },
+    },
+    async (request) => {
+      await accounts.requestPasswordReset(request.body.email);
+      return { data: { sent: true as const } };
+    },
+  );
+
+  app.post(
+    `/${productSlug}/reset-password`,
+    {
+      onRequest: guards.service,
+      schema: {
+        tags: ["care"],
+        summary: "Set a new password with the token from the reset e-mail; ends every session",
+        security: bearer,
+        body: resetPasswordRequest,
+        response: {
+          200: passwordChangedResponse,
+          400: errorEnvelope,
+          401: errorEnvelope,
+          403: errorEnvelope,
+        },
+      },
+    },
+    async (request) => {
+      await accounts.resetPassword(request.body);
+      return { data: { password_changed: true as const } };
+    },
+  );
+
+  app.post(
+    `/${productSlug}/change-password`,
+    {
+      onRequest: guards.user,
+      schema: {
+        tags: ["care"],
+        summary: "Change the password of the token's own account",
+        security: bearer,
+        body: changePasswordRequest,
+        response: {
+          200: passwordChangedResponse,
+          400: errorEnvelope,
+          401: errorEnvelope,
+          403: errorEnvelope,
+          429: errorEnvelope,
+        },
+      },
+    },
+    async (request) => {
+      await accounts.changePassword(authOf(request), request.body, request.ip);
+      return { data: { password_changed: true as const } };
+    },
+  );
+};

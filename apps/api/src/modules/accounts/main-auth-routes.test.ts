@@ -1,0 +1,450 @@
+import { AUTH_ERRORS, loginResponse, userResponse } from "@ambercare/contracts/auth";
+import { DEMO_PATIENT } from "@ambercare/contracts/demo";
+import { INVALID_ACCESS_TOKEN } from "@ambercare/contracts/envelope";
+import { ACCESS_TOKEN_TTL_S } from "@ambercare/contracts/session";
+import { accessTokens, users } from "@ambercare/db/schema";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashToken } from "#api/modules/accounts/tokens.ts";
+import { createManualClock } from "#api/platform/clock.ts";
+import {
+  bearer,
+  createTestApp,
+  mailFilesTo,
+  newPatient,
+  readMailFiles,
+  registerPatient,
+  serviceToken,
+  TEST_PUBLIC_API_TOKEN,
+  TEST_SERVICE_ACCOUNT,
+  type TestApp,
+  withCaptcha,
+} from "#api/test-support.ts";
+
+const REGISTER = "/api/v1/api/auth/register";
+const LOGIN = "/api/v1/api/auth/login";
+const ME = "/api/v1/api/auth/me";
+const LOGOUT = "/api/v1/api/auth/logout";
+const FORGOT = "/api/v1/api/auth/forgot-password";
+
+const clock = createManualClock(new Date("2025-05-01T08:00:00Z"));
+let t: TestApp;
+/** Each test that fails logins uses its own client address, so address limits do not interfere. */
+let nextAddress = 1;
+const freshAddress = () => `198.51.100.${nextAddress++}`;
+
+beforeAll(async () => {
+  t = await createTestApp({ clock, env: { RATE_LIMIT_MAX: "100000" } });
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+const me = (token: string) => t.app.inject({ method: "GET", url: ME, headers: bearer(token) });
+
+function login(email: string, password: string, remoteAddress = freshAddress()) {
+  return t.app.inject({ method: "POST", url: LOGIN, payload: { email, password }, remoteAddress });
+}
+
+describe("POST /api/v1/api/auth/register", () => {
+  it("creates the account and answers 201 with a working main API token", async () => {
+    const body = newPatient({ email: "  Jane.Register@Example.ORG " });
+    const res = await t.app.inject({
+      method: "POST",
+      url: REGISTER,
+      payload: await withCaptcha(t.app, body),
+    });
+    expect(res.statusCode).toBe(201);
+    const login = loginResponse.parse(res.json());
+    expect(login).toMatchObject({ token_type: "Bearer", expires_in: 18_000 });
+    expect(login.access_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const who = await me(login.access_token);
+    expect(who.statusCode).toBe(200);
+    const { data } = userResponse.parse(who.json());
+    expect(data).toMatchObject({
+      id: login.user_id,
+      email: "jane.register@example.org",
+      first_name: "Jane",
+      last_name: "Doe",
+      locale: "en",
+      profile_completed: false,
+      date_of_birth: null,
+      created_at: "2025-05-01T08:00:00.000Z",
+    });
+
+    // Stored: an argon2id hash (never the password) and only the token's SHA-256.
+    const [row] = await t.db.db
+      .select({ hash: users.passwordHash })
+      .from(users)
+      .where(eq(users.id, login.user_id));
+    expect(row?.hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    const tokens = await t.db.db
+      .select({ tokenHash: accessTokens.tokenHash, surface: accessTokens.surface })
+      .from(accessTokens)
+      .where(eq(accessTokens.userId, login.user_id));
+    expect(tokens).toEqual([{ tokenHash: hashToken(login.access_token), surface: "main" }]);
+  });
+
+  it("keeps the chosen e-mail language", async () => {
+    const { access_token } = await registerPatient(t.app, { locale: "bg" });
+    expect((await me(access_token)).json().data.locale).toBe("bg");
+  });
+
+  it("answers 409 for an address that is taken, in any letter case, without saying more", async () => {
+    const first = await registerPatient(t.app);
+    const res = await t.app.inject({
+      method: "POST",
+      url: REGISTER,
+      payload: await withCaptcha(t.app, newPatient({ email: first.email.toUpperCase() })),
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ error: AUTH_ERRORS.emailTaken });
+  });
+
+  it.each([
+    ["a common password", { password: "password123" }, AUTH_ERRORS.passwordTooCommon],
+    ["a common password in capitals", { password: "SUPERMAN1" }, AUTH_ERRORS.passwordTooCommon],
+    [
+      "the e-mail address",
+      { email: "casey.long@example.org", password: "Casey.Long@example.org" },
+      AUTH_ERRORS.passwordIsEmail,
+    ],
+    ["the product name", { password: "my ambercare pass" }, AUTH_ERRORS.passwordHasProductName],
+  ])("refuses %s as a password with 400 and a clear message", async (_label, overrides, message) => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: REGISTER,
+      payload: await withCaptcha(t.app, newPatient(overrides)),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: message });
+  });
+
+  it("takes any long enough password, with no composition rules", async () => {
+    await registerPatient(t.app, { password: "aaaaaaaabbbbbbbbc" });
+    await registerPatient(t.app, { password: "x".repeat(128) });
+  });
+
+  const big = "x".repeat(10_240);
+  it.each([
+    ["no body fields", {}],
+    ["a missing password", { email: "a@example.org", first_name: "A", last_name: "B" }],
+    ["a number as e-mail", { ...newPatient(), email: 42 }],
+    ["an array as name", { ...newPatient(), first_name: ["Jane"] }],
+    ["an invalid e-mail", { ...newPatient(), email: "not-an-email" }],
+    ["a 7-character password", { ...newPatient(), password: "1234567" }],
+    ["a 129-character password", { ...newPatient(), password: "p".repeat(129) }],
+    ["a 10 kB name", { ...newPatient(), first_name: big }],
+    ["a 10 kB e-mail", { ...newPatient(), email: `${big}@example.org` }],
+    ["a 10 kB password", { ...newPatient(), password: big }],
+    ["an unknown field", { ...newPatient(), is_service_account: true }],
+    ["an unknown locale", { ...newPatient(), locale: "fr" }],
+    ["a blank name", { ...newPatient(), last_name: "   " }],
+  ])("answers 400 { error } for %s", async (_label, payload) => {
+    const res = await t.app.inject({ method: "POST", url: REGISTER, payload });
+    expect(res.statusCode).toBe(400);
+    expect(Object.keys(res.json())).toEqual(["error"]);
+    expect(res.json().error).toMatch(/^Invalid /);
+  });
+});
+
+describe("POST /api/v1/api/auth/login", () => {
+  it("answers 200 with a fresh token for every login; each works on its own", async () => {
+    const patient = await registerPatient(t.app);
+    const first = await login(patient.email, patient.password);
+    const second = await login(patient.email.toUpperCase(), patient.password);
+    expect(first.statusCode).toBe(200);
+    expect(second.statusCode).toBe(200);
+    const a = loginResponse.parse(first.json());
+    const b = loginResponse.parse(second.json());
+    expect(a.user_id).toBe(patient.user_id);
+    expect(new Set([patient.access_token, a.access_token, b.access_token]).size).toBe(3);
+    for (const token of [patient.access_token, a.access_token, b.access_token]) {
+      expect((await me(token)).statusCode).toBe(200);
+    }
+  });
+
+  it("answers a wrong password and an unknown e-mail with the same 401", async () => {
+    const patient = await registerPatient(t.app);
+    const wrong = await login(patient.email, "not the password");
+    const unknown = await login("nobody-here@example.org", patient.password);
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ error: "Incorrect e-mail or password" });
+    expect(unknown.body).toBe(wrong.body);
+  });
+
+  it("logs the demo patient in with the documented credentials, profile complete", async () => {
+    const res = await login(DEMO_PATIENT.email, DEMO_PATIENT.password);
+    expect(res.statusCode).toBe(200);
+    const { data } = userResponse.parse((await me(res.json().access_token)).json());
+    expect(data).toMatchObject({ email: DEMO_PATIENT.email, first_name: "Dana", profile_completed: true });
+  });
+
+  it("does not log the service account in on the main API", async () => {
+    const res = await login(TEST_SERVICE_ACCOUNT.email, TEST_SERVICE_ACCOUNT.password);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ error: AUTH_ERRORS.incorrectCredentials });
+  });
+
+  it.each([
+    ["a missing password", { email: "a@example.org" }],
+    ["a number as password", { email: "a@example.org", password: 12345678 }],
+    ["a 10 kB password", { email: "a@example.org", password: "x".repeat(10_240) }],
+    ["an unknown field", { email: "a@example.org", password: "whatever1", remember: true }],
+    ["an empty password", { email: "a@example.org", password: "" }],
+  ])("answers 400 { error } for %s", async (_label, payload) => {
+    const res = await t.app.inject({ method: "POST", url: LOGIN, payload });
+    expect(res.statusCode).toBe(400);
+    expect(typeof res.json().error).toBe("string");
+  });
+
+  it("never sends a password or its hash back", async () => {
+    const patient = await registerPatient(t.app);
+    const bodies = [
+      (await login(patient.email, patient.password)).body,
+      (await me(patient.access_token)).body,
+    ];
+    for (const body of bodies) {
+      expect(body).not.toContain("password");
+      expect(body).not.toContain("$argon2");
+      expect(body).not.toContain(patient.password);
+    }
+  });
+});
+
+describe("login throttling", () => {
+  it("locks an account after 5 failures for 15 minutes with 429 and Retry-After; a success clears it", async () => {
+    const patient = await registerPatient(t.app);
+    // Failures from several addresses: the account limit does not depend on where they come from.
+    for (let i = 0; i < 4; i++) {
+      expect((await login(patient.email, `wrong-${i}-password`)).statusCode).toBe(401);
+    }
+    // A success forgets the failures so far.
+    expect((await login(patient.email, patient.password)).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++) {
+      expect((await login(patient.email, `wrong-${i}-password`)).statusCode).toBe(401);
+    }
+    const locked = await login(patient.email, patient.password);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toEqual({ error: "Too many login attempts. Try again in 15 minutes." });
+    expect(locked.headers["retry-after"]).toBe("900");
+
+    clock.advance(10 * 60_000);
+    const later = await login(patient.email, patient.password);
+    expect(later.statusCode).toBe(429);
+    expect(later.json()).toEqual({ error: "Too many login attempts. Try again in 5 minutes." });
+    expect(later.headers["retry-after"]).toBe("300");
+
+    clock.advance(5 * 60_000);
+    expect((await login(patient.email, patient.password)).statusCode).toBe(200);
+  });
+
+  it("throttles an unknown e-mail the same way, so a 429 does not reveal an account", async () => {
+    for (let i = 0; i < 5; i++) {
+      expect((await login("ghost@example.org", "wrong-password")).statusCode).toBe(401);
+    }
+    expect((await login("ghost@example.org", "wrong-password")).statusCode).toBe(429);
+    clock.advance(15 * 60_000);
+  });
+
+  it("limits one address to 20 failures across accounts; other addresses are unaffected", async () => {
+    const patient = await registerPatient(t.app);
+    const attacker = freshAddress();
+    for (let i = 0; i < 20; i++) {
+      const res = await login(`victim-${i}@example.org`, "wrong-password", attacker);
+      expect(res.statusCode).toBe(401);
+    }
+    const blocked = await login(patient.email, patient.password, attacker);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().error).toMatch(/^Too many login attempts\. Try again in \d+ minutes?\.$/);
+    expect((await login(patient.email, patient.password, freshAddress())).statusCode).toBe(200);
+    clock.advance(15 * 60_000);
+    expect((await login(patient.email, patient.password, attacker)).statusCode).toBe(200);
+  });
+
+  it("does not count the web server's own address (no X-Forwarded-For) per address", async () => {
+    for (let i = 0; i < 22; i++) {
+      const res = await login(`typo-${i}@example.org`, "wrong-password", "127.0.0.1");
+      expect(res.statusCode).toBe(401);
+    }
+  });
+
+  it("uses the visitor's address that the web server forwards", async () => {
+    const visitor = freshAddress();
+    for (let i = 0; i < 20; i++) {
+      const res = await t.app.inject({
+        method: "POST",
+        url: LOGIN,
+        payload: { email: `forwarded-${i}@example.org`, password: "wrong-password" },
+        headers: { "x-forwarded-for": visitor },
+      });
+      expect(res.statusCode).toBe(401);
+    }
+    const blocked = await t.app.inject({
+      method: "POST",
+      url: LOGIN,
+      payload: { email: "forwarded-x@example.org", password: "wrong-password" },
+      headers: { "x-forwarded-for": visitor },
+    });
+    expect(blocked.statusCode).toBe(429);
+    clock.advance(15 * 60_000);
+  });
+
+  it("counts attempts sent in parallel: a burst cannot slip past the limit", async () => {
+    const patient = await registerPatient(t.app);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => login(patient.email, `wrong-${i}-password`)),
+    );
+    const codes = answers.map((res) => res.statusCode).sort();
+    expect(codes.filter((code) => code === 401)).toHaveLength(5);
+    expect(codes.filter((code) => code === 429)).toHaveLength(7);
+    clock.advance(15 * 60_000);
+  });
+});
+
+describe("GET /api/v1/api/auth/me", () => {
+  it.each([
+    ["no Authorization header", {}],
+    ["an empty header", { authorization: "" }],
+    ["an empty bearer", { authorization: "Bearer " }],
+    ["another scheme", { authorization: "Basic dXNlcjpwYXNz" }],
+    ["an unknown token", bearer("x".repeat(43))],
+    ["the public bearer", bearer(TEST_PUBLIC_API_TOKEN)],
+  ])("answers 401 'Invalid access token' for %s", async (_label, headers) => {
+    const res = await t.app.inject({ method: "GET", url: ME, headers });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ error: INVALID_ACCESS_TOKEN });
+    expect(res.headers["www-authenticate"]).toMatch(/^Bearer/);
+  });
+
+  it("stops accepting a token 5 hours after its login", async () => {
+    const patient = await registerPatient(t.app);
+    clock.advance(ACCESS_TOKEN_TTL_S * 1000 - 1_000);
+    expect((await me(patient.access_token)).statusCode).toBe(200);
+    clock.advance(1_000);
+    const expired = await me(patient.access_token);
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json()).toEqual({ error: INVALID_ACCESS_TOKEN });
+  });
+
+  it("answers 403 to the service account's token: it is nobody's account", async () => {
+    const res = await me(await serviceToken(t.app));
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ error: AUTH_ERRORS.ownAccountOnly });
+  });
+});
+
+describe("POST /api/v1/api/auth/logout", () => {
+  it("revokes the token: it no longer works anywhere, and other sessions go on", async () => {
+    const patient = await registerPatient(t.app);
+    const other = (await login(patient.email, patient.password)).json().access_token as string;
+    const res = await t.app.inject({ method: "POST", url: LOGOUT, headers: bearer(patient.access_token) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ data: { logged_out: true } });
+
+    expect((await me(patient.access_token)).statusCode).toBe(401);
+    const care = await t.app.inject({
+      method: "GET",
+      url: `/ambercare/get-user-details/${patient.user_id}`,
+      headers: bearer(patient.access_token),
+    });
+    expect(care.statusCode).toBe(401);
+    const again = await t.app.inject({ method: "POST", url: LOGOUT, headers: bearer(patient.access_token) });
+    expect(again.statusCode).toBe(401);
+    expect((await me(other)).statusCode).toBe(200);
+  });
+
+  it("revokes a care API token too, so the web can end both sessions here", async () => {
+    const patient = await registerPatient(t.app);
+    const care = await t.app.inject({
+      method: "POST",
+      url: "/auth/login",
+      headers: bearer(TEST_PUBLIC_API_TOKEN),
+      payload: { email: patient.email, password: patient.password },
+    });
+    const careToken = care.json().access_token as string;
+    const res = await t.app.inject({
+      method: "POST",
+      url: LOGOUT,
+      headers: bearer(careToken),
+      payload: {},
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await me(careToken)).statusCode).toBe(401);
+  });
+
+  it("answers 401 without a token and 400 for an unexpected body", async () => {
+    const anonymous = await t.app.inject({ method: "POST", url: LOGOUT });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toEqual({ error: INVALID_ACCESS_TOKEN });
+    const patient = await registerPatient(t.app);
+    const odd = await t.app.inject({
+      method: "POST",
+      url: LOGOUT,
+      headers: bearer(patient.access_token),
+      payload: { everywhere: "x".repeat(10_240) },
+    });
+    expect(odd.statusCode).toBe(400);
+    expect((await me(patient.access_token)).statusCode).toBe(200);
+  });
+});
+
+describe("POST /api/v1/api/auth/forgot-password", () => {
+  const forgot = async (email: unknown, headers: Record<string, string> = bearer(TEST_PUBLIC_API_TOKEN)) =>
+    t.app.inject({ method: "POST", url: FORGOT, headers, payload: await withCaptcha(t.app, { email }) });
+
+  it("needs the shared public bearer: none, a user's token or another value get 401", async () => {
+    const patient = await registerPatient(t.app);
+    for (const headers of [{}, bearer(patient.access_token), bearer(`${TEST_PUBLIC_API_TOKEN}x`)]) {
+      const res = await forgot(patient.email, headers);
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ error: INVALID_ACCESS_TOKEN });
+    }
+  });
+
+  it("answers 200 { sent: true } whether or not the account exists, and mails only an account", async () => {
+    await t.app.mailer.drain();
+    const before = readMailFiles(t.dataDir).length;
+    const patient = await registerPatient(t.app);
+    await t.app.mailer.drain();
+    expect(readMailFiles(t.dataDir)).toHaveLength(before + 1); // the welcome e-mail
+
+    const known = await forgot(patient.email.toUpperCase());
+    const unknown = await forgot("no-such-patient@example.org");
+    expect(known.statusCode).toBe(200);
+    expect(known.json()).toEqual({ data: { sent: true } });
+    expect(unknown.body).toBe(known.body);
+
+    await t.app.mailer.drain();
+    const mails = readMailFiles(t.dataDir);
+    expect(mails).toHaveLength(before + 2);
+    const [welcome, reset] = mailFilesTo(t.dataDir, patient.email).sort((a, b) =>
+      a.file.includes("welcome") ? -1 : b.file.includes("welcome") ? 1 : 0,
+    );
+    expect(welcome?.file).toMatch(/^2025-05-01T\d\d-\d\d-\d\d-\d{3}Z-welcome-[0-9a-f]{6}\.eml$/);
+    expect(reset?.file).toMatch(/-password-reset-[0-9a-f]{6}\.eml$/);
+    expect(reset?.text).toMatch(/\/reset-password\?token=[A-Za-z0-9_-]{43}/);
+  });
+
+  it("sends nothing for the service account's address", async () => {
+    await t.app.mailer.drain();
+    const before = readMailFiles(t.dataDir).length;
+    expect((await forgot(TEST_SERVICE_ACCOUNT.email)).statusCode).toBe(200);
+    await t.app.mailer.drain();
+    expect(readMailFiles(t.dataDir)).toHaveLength(before);
+  });
+
+  it.each([
+    ["a missing e-mail", undefined],
+    ["a number", 7],
+    ["a 10 kB string", `${"x".repeat(10_240)}@example.org`],
+    ["an invalid address", "nope"],
+  ])("answers 400 { error } for %s", async (_label, email) => {
+    const res = await forgot(email);
+    expect(res.statusCode).toBe(400);
+    expect(typeof res.json().error).toBe("string");
+  });
+});

@@ -1,0 +1,40 @@
+import type { LoginResponse } from "@ambercare/contracts/auth";
+import { ACCESS_TOKEN_TTL_S } from "@ambercare/contracts/session";
+import type { Surface, TokenOwner, TokenRepository } from "#api/modules/accounts/token-repository.ts";
+import { generateToken, hashToken } from "#api/modules/accounts/tokens.ts";
+import type { Clock } from "#api/platform/clock.ts";
+
+/** Who a request's bearer token belongs to (set by the auth guards in auth-guards.ts). */
+export type AuthContext = TokenOwner & { tokenHash: string };
+
+/** Bearer tokens of both APIs: opaque, random, stored hashed, expiring with the session (5 h). */
+export function createSessionService(deps: { tokens: TokenRepository; clock: Clock }) {
+  return {
+    /** A fresh token for every login: sessions never share one. */
+    async issue(userId: string, surface: Surface): Promise<LoginResponse> {
+      const token = generateToken();
+      const createdAt = deps.clock.now();
+      await deps.tokens.insertAccessToken({
+        tokenHash: hashToken(token),
+        userId,
+        surface,
+        createdAt,
+        expiresAt: new Date(createdAt.getTime() + ACCESS_TOKEN_TTL_S * 1000),
+      });
+      return { access_token: token, token_type: "Bearer", expires_in: ACCESS_TOKEN_TTL_S, user_id: userId };
+    },
+
+    /** The owner of a live token, or undefined for an unknown, expired or revoked one. */
+    async authenticate(token: string): Promise<AuthContext | undefined> {
+      const tokenHash = hashToken(token);
+      const owner = await deps.tokens.findLiveAccessToken(tokenHash, deps.clock.now());
+      return owner && { ...owner, tokenHash };
+    },
+
+    async revoke(tokenHash: string): Promise<void> {
+      await deps.tokens.revokeAccessToken(tokenHash, deps.clock.now());
+    },
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

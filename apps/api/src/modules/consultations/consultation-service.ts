@@ -1,0 +1,287 @@
+import { AUTH_ERRORS } from "@ambercare/contracts/auth";
+import {
+  CONSULTATION_ERRORS,
+  type Consultation,
+  type ConsultationDetail,
+  type createConsultationRequest,
+  type Intake,
+  intakeSchema,
+  type Message,
+} from "@ambercare/contracts/consultation";
+import {
+  type AuditAction,
+  type AuditResource,
+  CANCELABLE_STATUSES,
+  type ConsultationStatus,
+  type MessageAuthor,
+  type PaymentSource,
+} from "@ambercare/contracts/consultation-limits";
+import type { ConsultationType } from "@ambercare/contracts/provider";
+import type { Database, Executor } from "@ambercare/db/client";
+import type { z } from "zod";
+import type { AuthContext } from "#api/modules/accounts/session-service.ts";
+import {
+  type ConsultationRow,
+  createConsultationRepository,
+} from "#api/modules/consultations/consultation-repository.ts";
+import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
+import { createAuditRepository } from "#api/platform/audit-log.ts";
+import type { Clock } from "#api/platform/clock.ts";
+import { AppError } from "#api/platform/errors.ts";
+
+export type CreateConsultationInput = z.output<typeof createConsultationRequest>;
+
+/** Who is asking and from where: every read or write of health data is audited with both. */
+export type Caller = { auth: AuthContext; ip: string | null };
+
+/** A thrown marker: the same form was sent twice at once and the other request won. */
+class DuplicateSubmit extends Error {}
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+/** "YYYY-MM-DD" of `now` in UTC; a date in the intake may not be after it. */
+const today = (now: Date) => now.toISOString().slice(0, 10);
+
+export function toConsultation(row: ConsultationRow): Consultation {
+  const intake = row.intake as Partial<Intake> | null;
+  const dependent = intake?.patient === "dependent" ? intake.dependent : null;
+  return {
+    id: row.id,
+    type: row.type as ConsultationType,
+    status: row.status as ConsultationStatus,
+    provider:
+      row.providerId && row.providerSlug
+        ? {
+            id: row.providerId,
+            slug: row.providerSlug,
+            name: `${row.providerFirstName} ${row.providerLastName}`,
+            credentials: row.providerCredentials ?? "",
+          }
+        : null,
+    state: row.state ?? "",
+    patient: dependent ? "dependent" : "self",
+    patient_name: dependent ? `${dependent.first_name} ${dependent.last_name}` : null,
+    paid_with: row.paidWith as PaymentSource,
+    visit_summary: row.visitSummary,
+    rated: row.ratingId !== null,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    started_at: iso(row.startedAt),
+    completed_at: iso(row.completedAt),
+    canceled_at: iso(row.canceledAt),
+  };
+}
+
+/**
+ * Consultations (issue "Consultations and records"): creating one needs a membership or an unused
+ * one-time visit credit of the same type, consumed once per filled-in form; patients see and cancel
+ * only their own; every read or write of intake and messages is written to the audit log.
+ */
+export function createConsultationService(deps: {
+  db: Database;
+  clock: Clock;
+  entitlements: ConsultationEntitlements;
+}) {
+  const patientOnly = (auth: AuthContext) => {
+    if (auth.isServiceAccount) throw new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly);
+  };
+
+  const audit = (
+    db: Executor,
+    caller: Caller,
+    action: AuditAction,
+    resourceType: AuditResource,
+    resourceId: string | null,
+  ) =>
+    createAuditRepository(db).record({
+      userId: caller.auth.userId,
+      actorUserId: caller.auth.userId,
+      actorKind: "patient",
+      action,
+      resourceType,
+      resourceId,
+      ip: caller.ip,
+      at: deps.clock.now(),
+    });
+
+  /** The caller's own consultation; 404 when there is none, 403 when it is another patient's. */
+  async function ownConsultation(caller: Caller, id: string): Promise<ConsultationRow> {
+    patientOnly(caller.auth);
+    const row = await createConsultationRepository(deps.db).findById(id.toLowerCase());
+    if (!row) throw new AppError("NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
+    if (row.userId !== caller.auth.userId) throw new AppError("FORBIDDEN", 403, CONSULTATION_ERRORS.notYours);
+    return row;
+  }
+
+  async function detail(row: ConsultationRow): Promise<ConsultationDetail> {
+    return {
+      ...toConsultation(row),
+      intake: intakeSchema.parse(row.intake),
+      consents_accepted_at: (row.consentsAcceptedAt ?? row.createdAt).toISOString(),
+    };
+  }
+
+  return {
+    /**
+     * Creates the consultation; `created` is false when this form (idempotency key) was already
+     * sent, and the earlier consultation is returned without paying twice.
+     */
+    async create(
+      caller: Caller,
+      input: CreateConsultationInput,
+    ): Promise<{ created: boolean; consultation: Consultation }> {
+      patientOnly(caller.auth);
+      const { intake, type } = input;
+      const now = deps.clock.now();
+      if (intake.symptoms_started_on > today(now) || (intake.dependent?.date_of_birth ?? "") > today(now)) {
+        throw new AppError("BAD_REQUEST", 400, CONSULTATION_ERRORS.futureDate);
+      }
+      const userId = caller.auth.userId;
+      const key = input.idempotency_key.toLowerCase();
+      const repository = createConsultationRepository(deps.db);
+      const earlier = await repository.findByIdempotencyKey(userId, key);
+      if (earlier) return { created: false, consultation: toConsultation(earlier) };
+
+      let providerId: string | null = null;
+      if (input.provider_slug) {
+        const provider = await repository.providerBySlug(input.provider_slug, intake.state);
+        if (!provider) throw new AppError("UNPROCESSABLE", 422, CONSULTATION_ERRORS.providerNotFound);
+        if (!provider.licensedInState) {
+          throw new AppError("UNPROCESSABLE", 422, CONSULTATION_ERRORS.providerNotLicensed);
+        }
+        if (!(type === "chat" ? provider.offersChat : provider.offersVideo)) {
+          throw new AppError("UNPROCESSABLE", 422, CONSULTATION_ERRORS.providerTypeNotOffered);
+        }
+        providerId = provider.id;
+      } else if (!(await repository.anyProviderIn(intake.state, type))) {
+        throw new AppError("UNPROCESSABLE", 422, CONSULTATION_ERRORS.noProviderInState);
+      }
+
+      const member = await deps.entitlements.isMember(userId);
+      let id: string;
+      try {
+        id = await deps.db.transaction(async (tx) => {
+          // The row first: a concurrent submit of the same form waits here on the unique index and
+          // then finds it taken, so only one of them ever reaches the credit.
+          const inserted = await createConsultationRepository(tx).insert({
+            userId,
+            providerId,
+            type,
+            status: "requested",
+            state: intake.state,
+            intake,
+            idempotencyKey: key,
+            paidWith: member ? "membership" : "visit_credit",
+            consentsAcceptedAt: now,
+            createdAt: now,
+            updatedAt: now,
+          });
+          if (!inserted) throw new DuplicateSubmit();
+          // Last step of the transaction: once a credit is taken, nothing here can fail any more.
+          await audit(tx, caller, "consultation.create", "consultation", inserted);
+          if (!member && !(await deps.entitlements.consumeVisitCredit(tx, userId, type))) {
+            throw new AppError("PAYMENT_REQUIRED", 402, CONSULTATION_ERRORS.paymentRequired);
+          }
+          return inserted;
+        });
+      } catch (error) {
+        if (!(error instanceof DuplicateSubmit)) throw error;
+        const winner = await repository.findByIdempotencyKey(userId, key);
+        if (!winner) throw error;
+        return { created: false, consultation: toConsultation(winner) };
+      }
+      const row = await repository.findById(id);
+      return { created: true, consultation: toConsultation(row!) };
+    },
+
+    async list(caller: Caller): Promise<Consultation[]> {
+      patientOnly(caller.auth);
+      const rows = await createConsultationRepository(deps.db).listForUser(caller.auth.userId);
+      await audit(deps.db, caller, "consultation.list", "consultation", null);
+      return rows.map(toConsultation);
+    },
+
+    /**
+     * The records of the most recent visits that were not canceled, intake answers included, in
+     * one call: each visit read is audited as if it had been opened on its own.
+     */
+    async visitRecords(caller: Caller, limit: number): Promise<ConsultationDetail[]> {
+      patientOnly(caller.auth);
+      const rows = (await createConsultationRepository(deps.db).listForUser(caller.auth.userId))
+        .filter((row) => row.status !== "canceled")
+        .slice(0, limit);
+      await deps.db.transaction(async (tx) => {
+        for (const row of rows) await audit(tx, caller, "consultation.read", "consultation", row.id);
+      });
+      return Promise.all(rows.map(detail));
+    },
+
+    async get(caller: Caller, id: string): Promise<ConsultationDetail> {
+      const row = await ownConsultation(caller, id);
+      await audit(deps.db, caller, "consultation.read", "consultation", row.id);
+      return detail(row);
+    },
+
+    /** Cancels a consultation that has not started; a visit credit it used is given back. */
+    async cancel(caller: Caller, id: string): Promise<Consultation> {
+      patientOnly(caller.auth);
+      const consultationId = id.toLowerCase();
+      await deps.db.transaction(async (tx) => {
+        const repository = createConsultationRepository(tx);
+        const row = await repository.lock(consultationId);
+        if (!row) throw new AppError("NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
+        if (row.userId !== caller.auth.userId) {
+          throw new AppError("FORBIDDEN", 403, CONSULTATION_ERRORS.notYours);
+        }
+        if (!CANCELABLE_STATUSES.includes(row.status as ConsultationStatus)) {
+          throw new AppError("CONFLICT", 409, CONSULTATION_ERRORS.notCancelable);
+        }
+        await repository.cancel(row.id, deps.clock.now());
+        await audit(tx, caller, "consultation.cancel", "consultation", row.id);
+        if (row.paidWith === "visit_credit") {
+          await deps.entitlements.returnVisitCredit(tx, row.userId, row.type as ConsultationType);
+        }
+      });
+      const row = await createConsultationRepository(deps.db).findById(consultationId);
+      return toConsultation(row!);
+    },
+
+    async messages(caller: Caller, id: string): Promise<Message[]> {
+      const row = await ownConsultation(caller, id);
+      const rows = await createConsultationRepository(deps.db).messages(row.id);
+      await audit(deps.db, caller, "message.list", "consultation", row.id);
+      return rows.map((message) => ({
+        id: message.id,
+        consultation_id: message.consultationId,
+        author: message.author as MessageAuthor,
+        body: message.body,
+        created_at: message.createdAt.toISOString(),
+      }));
+    },
+
+    async writeMessage(caller: Caller, id: string, body: string): Promise<Message> {
+      const row = await ownConsultation(caller, id);
+      if (row.status === "canceled") throw new AppError("CONFLICT", 409, CONSULTATION_ERRORS.canceled);
+      const message = await deps.db.transaction(async (tx) => {
+        const inserted = await createConsultationRepository(tx).insertMessage({
+          consultationId: row.id,
+          author: "patient",
+          authorUserId: caller.auth.userId,
+          body,
+          createdAt: deps.clock.now(),
+        });
+        await audit(tx, caller, "message.create", "message", inserted.id);
+        return inserted;
+      });
+      return {
+        id: message.id,
+        consultation_id: message.consultationId,
+        author: "patient",
+        body: message.body,
+        created_at: message.createdAt.toISOString(),
+      };
+    },
+  };
+}
+
+export type ConsultationService = ReturnType<typeof createConsultationService>;

@@ -1,0 +1,137 @@
+import {
+  CONSULTATION_ERRORS,
+  medicalDocumentListResponse,
+  medicalDocumentResponse,
+} from "@ambercare/contracts/consultation";
+import {
+  DOCUMENT_CONTENT_TYPES,
+  DOCUMENT_FILE_NAME_HEADER,
+  DOCUMENT_MAX_BYTES,
+} from "@ambercare/contracts/consultation-limits";
+import { errorEnvelope } from "@ambercare/contracts/envelope";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
+import { callerOf } from "#api/modules/consultations/consultation-routes.ts";
+import { createMedicalDocumentService } from "#api/modules/consultations/medical-document-service.ts";
+import { AppError } from "#api/platform/errors.ts";
+
+const bearer = [{ bearerAuth: [] }];
+const failures = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope };
+const documentParams = z.object({ id: z.uuid() });
+
+/** `filename*` (RFC 6266/8187) carries any name; `filename` an ASCII fallback for old clients. */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.replaceAll(/[^\x20-\x7e]|["\\%]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/**
+ * Patient-uploaded documents (docs/decisions/018). An upload is the file itself as the raw request
+ * body (no multipart): `Content-Type: application/octet-stream` (or the file's own type, which is
+ * not trusted) and its name, percent-encoded, in `X-File-Name`. The type is decided by the first
+ * bytes; anything but PDF, JPEG or PNG is 415, more than 10 MB is 413.
+ */
+export const careMedicalRecordRoutes: FastifyPluginAsyncZod = async (app) => {
+  const guards = createAuthGuards(app.accounts.sessions);
+  const documents = createMedicalDocumentService({
+    db: app.db.db,
+    clock: app.clock,
+    dataDir: app.config.DATA_DIR,
+  });
+
+  // This plugin's scope only: nowhere else does the API take a raw body.
+  app.addContentTypeParser(
+    ["application/octet-stream", ...DOCUMENT_CONTENT_TYPES],
+    { parseAs: "buffer", bodyLimit: DOCUMENT_MAX_BYTES },
+    (_request, body, done) => done(null, body),
+  );
+
+  app.post(
+    "/medical-records/documents",
+    {
+      onRequest: guards.user,
+      bodyLimit: DOCUMENT_MAX_BYTES,
+      schema: {
+        tags: ["care"],
+        summary: "Upload a PDF, JPEG or PNG (at most 10 MB) as the raw body, its name in X-File-Name",
+        security: bearer,
+        response: { 201: medicalDocumentResponse, 413: errorEnvelope, 415: errorEnvelope, ...failures },
+      },
+    },
+    async (request, reply) => {
+      const header = request.headers[DOCUMENT_FILE_NAME_HEADER];
+      let fileName: string | undefined;
+      try {
+        fileName = typeof header === "string" ? decodeURIComponent(header) : undefined;
+      } catch {
+        throw new AppError("BAD_REQUEST", 400, CONSULTATION_ERRORS.documentName);
+      }
+      // JSON, text or a form arrive parsed, not as bytes: none of them is a document.
+      if (request.body !== undefined && !Buffer.isBuffer(request.body)) {
+        throw new AppError("UNSUPPORTED_MEDIA_TYPE", 415, CONSULTATION_ERRORS.documentType);
+      }
+      const body = request.body ?? Buffer.alloc(0);
+      const data = await documents.upload(callerOf(request), fileName, body);
+      return reply.code(201).send({ data });
+    },
+  );
+
+  app.get(
+    "/medical-records/documents",
+    {
+      onRequest: guards.user,
+      schema: {
+        tags: ["care"],
+        summary: "The caller's uploaded documents, newest first",
+        security: bearer,
+        response: { 200: medicalDocumentListResponse, ...failures },
+      },
+    },
+    async (request) => {
+      const data = await documents.list(callerOf(request));
+      return { data, meta: { page: 1, per_page: Math.max(data.length, 1), total: data.length } };
+    },
+  );
+
+  app.get(
+    "/medical-records/documents/:id",
+    {
+      onRequest: guards.user,
+      schema: {
+        tags: ["care"],
+        summary: "Download one of the caller's documents (as an attachment, with its detected type)",
+        security: bearer,
+        params: documentParams,
+        // No response schema: the body is the file's bytes, and failures are the usual { error }.
+      },
+    },
+    async (request, reply) => {
+      const { document, bytes } = await documents.download(callerOf(request), request.params.id);
+      return reply
+        .header("content-type", document.content_type)
+        .header("content-disposition", contentDisposition(document.file_name))
+        .header("x-content-type-options", "nosniff")
+        .header("cache-control", "private, no-store")
+        .send(bytes);
+    },
+  );
+
+  app.delete(
+    "/medical-records/documents/:id",
+    {
+      onRequest: guards.user,
+      schema: {
+        tags: ["care"],
+        summary: "Delete one of the caller's documents",
+        security: bearer,
+        params: documentParams,
+        response: { 204: z.null(), ...failures },
+      },
+    },
+    async (request, reply) => {
+      await documents.remove(callerOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,61 @@
+import { errorEnvelope } from "@ambercare/contracts/envelope";
+import {
+  providerDetailQuery,
+  providerListQuery,
+  providerListResponse,
+  providerResponse,
+  providerSlugParams,
+} from "@ambercare/contracts/provider";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { createProviderRepository } from "#api/modules/directory/provider-repository.ts";
+import { createProviderService } from "#api/modules/directory/provider-service.ts";
+
+/**
+ * Spec §7: `GET /api/provider` on the main API (served at /api/v1/api/provider), public, and the
+ * detail view `GET /api/provider/{slug}` for a shareable provider page.
+ */
+export const providerRoutes: FastifyPluginAsyncZod = async (app) => {
+  const service = createProviderService(createProviderRepository(app.db.db), app.providerDirectory);
+
+  app.get(
+    "/api/provider",
+    {
+      schema: {
+        tags: ["main"],
+        summary: "Search the provider directory (filters, sort, pagination)",
+        querystring: providerListQuery,
+        response: {
+          200: providerListResponse,
+          400: errorEnvelope,
+          429: errorEnvelope,
+          500: errorEnvelope,
+        },
+      },
+      // The busiest public call: checking each answer against the schema cost more than the search
+      // itself (ADR 019). The service builds every field explicitly from typed rows, and the tests
+      // parse its answers with the same schema.
+      serializerCompiler: () => (data) => JSON.stringify(data),
+    },
+    async (request) => service.search(request.query),
+  );
+
+  app.get(
+    "/api/provider/:slug",
+    {
+      schema: {
+        tags: ["main"],
+        summary: "One provider, by slug",
+        params: providerSlugParams,
+        querystring: providerDetailQuery,
+        response: {
+          200: providerResponse,
+          400: errorEnvelope,
+          404: errorEnvelope,
+          429: errorEnvelope,
+          500: errorEnvelope,
+        },
+      },
+    },
+    async (request) => ({ data: await service.get(request.params.slug, request.query.lang) }),
+  );
+};

@@ -1,0 +1,111 @@
+import type { Provider, ProviderListQuery, ProviderListResponse } from "@ambercare/contracts/provider";
+import { type PROVIDER_CREDENTIALS, PROVIDER_ERRORS } from "@ambercare/contracts/provider";
+import type { ContentLanguage } from "@ambercare/contracts/specialization";
+import type {
+  CatalogueItem,
+  DirectoryEntry,
+  ProviderDirectory,
+} from "#api/modules/directory/provider-directory.ts";
+import type {
+  ProviderFilters,
+  ProviderRepository,
+  ProviderRow,
+} from "#api/modules/directory/provider-repository.ts";
+import { AppError } from "#api/platform/errors.ts";
+
+type Credentials = (typeof PROVIDER_CREDENTIALS)[number];
+
+/** Names of one language, and that language's alphabetical order for the conditions. */
+function languageOf(lang: ContentLanguage) {
+  const collator = new Intl.Collator(lang, { sensitivity: "base" });
+  const name = (item: CatalogueItem) => ({
+    slug: item.slug,
+    name: lang === "bg" ? item.nameBg : item.nameEn,
+  });
+  return { collator, name };
+}
+const LANGUAGES = { en: languageOf("en"), bg: languageOf("bg") } as const;
+
+function toProvider(entry: DirectoryEntry, lang: ContentLanguage): Provider {
+  const { row } = entry;
+  const { collator, name } = LANGUAGES[lang];
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: `${row.firstName} ${row.lastName}`,
+    first_name: row.firstName,
+    last_name: row.lastName,
+    // The check constraint providers_credentials_known guarantees the value.
+    credentials: row.credentials as Credentials,
+    photo: row.photoPath,
+    bio: lang === "bg" ? row.bioBg : row.bioEn,
+    specializations: entry.specializations.map(name),
+    conditions: entry.conditions.map(name).sort((a, b) => collator.compare(a.name, b.name)),
+    states: entry.states,
+    languages: row.languages,
+    offers_chat: row.offersChat,
+    offers_video: row.offersVideo,
+    available_today: row.availableToday,
+    rating: { average: Number(row.ratingAverage), count: row.ratingCount },
+  };
+}
+
+/**
+ * Directory searches and provider pages. With `directory` (the in-memory copy, ADR 019) they are
+ * answered from memory once it is loaded; the database answers until then.
+ */
+export function createProviderService(repository: ProviderRepository, directory?: ProviderDirectory) {
+  /** Rows → entries with their specializations, conditions and licences, read from the database. */
+  async function withLinks(rows: ProviderRow[]): Promise<DirectoryEntry[]> {
+    const ids = rows.map((row) => row.id);
+    const [specs, conds, licenses] = await Promise.all([
+      repository.specializationsOf(ids),
+      repository.conditionsOf(ids),
+      repository.licensesOf(ids),
+    ]);
+    const entries = new Map<string, DirectoryEntry>(
+      rows.map((row) => [row.id, { row, specializations: [], conditions: [], states: [] }]),
+    );
+    for (const link of specs) entries.get(link.providerId)?.specializations.push(link);
+    for (const link of conds) entries.get(link.providerId)?.conditions.push(link);
+    for (const license of licenses) entries.get(license.providerId)?.states.push(license.state);
+    return [...entries.values()];
+  }
+
+  return {
+    /** One page of the directory; a page past the end is empty but still reports the total. */
+    async search(query: ProviderListQuery): Promise<ProviderListResponse> {
+      const filters: ProviderFilters = {
+        namePrefix: query.q?.toLowerCase().replaceAll(/\s+/g, " "),
+        specialization: query.specialization,
+        condition: query.condition,
+        state: query.state,
+        type: query.type,
+        availableToday: query.available_today,
+      };
+      const offset = (query.page - 1) * query.per_page;
+      let found = directory?.search(filters, query.sort, query.per_page, offset) ?? null;
+      if (!found) {
+        const { rows, total } = await repository.search(filters, query.sort, query.per_page, offset);
+        found = { entries: await withLinks(rows), total };
+      }
+      return {
+        data: found.entries.map((entry) => toProvider(entry, query.lang)),
+        meta: { page: query.page, per_page: query.per_page, total: found.total },
+      };
+    },
+
+    async get(slug: string, lang: ContentLanguage): Promise<Provider> {
+      // undefined: the copy has no such provider; null: no copy to ask.
+      let entry = directory ? directory.bySlug(slug) : null;
+      if (entry === null) {
+        const row = await repository.findBySlug(slug);
+        entry = row ? (await withLinks([row]))[0] : undefined;
+      }
+      if (!entry) throw new AppError("NOT_FOUND", 404, PROVIDER_ERRORS.notFound);
+      return toProvider(entry, lang);
+    },
+  };
+}
+
+export type ProviderService = ReturnType<typeof createProviderService>;

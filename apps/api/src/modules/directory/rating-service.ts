@@ -1,0 +1,62 @@
+import { AUTH_ERRORS } from "@ambercare/contracts/auth";
+import { PROVIDER_ERRORS, type Rating, type submitRatingRequest } from "@ambercare/contracts/provider";
+import type { Database } from "@ambercare/db/client";
+import type { z } from "zod";
+import type { AuthContext } from "#api/modules/accounts/session-service.ts";
+import { createRatingRepository } from "#api/modules/directory/rating-repository.ts";
+import type { Clock } from "#api/platform/clock.ts";
+import { AppError } from "#api/platform/errors.ts";
+
+export type SubmitRatingInput = z.output<typeof submitRatingRequest>;
+
+/**
+ * Ratings (spec §7 `submit-rating`): a patient rates a completed consultation of their own, once.
+ * The rating and the provider's new average are written in one transaction.
+ */
+export function createRatingService(deps: {
+  db: Database;
+  clock: Clock;
+  /** After a rating is committed: the provider's average and order in the directory changed. */
+  onProviderChanged?: () => void;
+}) {
+  return {
+    async submit(auth: AuthContext, input: SubmitRatingInput): Promise<Rating> {
+      if (auth.isServiceAccount || auth.userId !== input.user_id.toLowerCase()) {
+        throw new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly);
+      }
+      const rating = await deps.db.transaction(async (tx) => {
+        const repository = createRatingRepository(tx);
+        const consultation = await repository.lockConsultation(input.consultation_id.toLowerCase());
+        if (!consultation) throw new AppError("NOT_FOUND", 404, PROVIDER_ERRORS.consultationNotFound);
+        if (consultation.userId !== auth.userId) {
+          throw new AppError("FORBIDDEN", 403, PROVIDER_ERRORS.notYourConsultation);
+        }
+        const providerId = consultation.providerId;
+        if (consultation.status !== "completed" || providerId === null) {
+          throw new AppError("CONFLICT", 409, PROVIDER_ERRORS.notCompleted);
+        }
+        const row = await repository.insertRating({
+          providerId,
+          userId: auth.userId,
+          consultationId: consultation.id,
+          stars: input.stars,
+          comment: input.comment,
+          createdAt: deps.clock.now(),
+        });
+        if (!row) throw new AppError("CONFLICT", 409, PROVIDER_ERRORS.alreadyRated);
+        await repository.addToAggregate(providerId, input.stars);
+        return row;
+      });
+      deps.onProviderChanged?.();
+      return {
+        id: rating.id,
+        provider_id: rating.providerId,
+        stars: rating.stars,
+        comment: rating.comment,
+        created_at: rating.createdAt.toISOString(),
+      };
+    },
+  };
+}
+
+export type RatingService = ReturnType<typeof createRatingService>;

@@ -1,0 +1,33 @@
+import type { ContentLanguage, Specialization } from "@ambercare/contracts/specialization";
+import type { SpecializationRepository } from "#api/modules/directory/specialization-repository.ts";
+
+export function createSpecializationService(repository: SpecializationRepository) {
+  return {
+    /**
+     * The catalogue in one language: specializations in their display order, each condition list
+     * in alphabetical order of that language (so Bulgarian readers get Bulgarian order).
+     */
+    async list(lang: ContentLanguage): Promise<Specialization[]> {
+      const [specializationRows, conditionRows] = await Promise.all([
+        repository.listSpecializations(),
+        repository.listConditions(),
+      ]);
+      const collator = new Intl.Collator(lang, { sensitivity: "base" });
+      const bySpecialization = new Map<number, { slug: string; name: string }[]>();
+      for (const row of conditionRows) {
+        const list = bySpecialization.get(row.specializationId) ?? [];
+        list.push({ slug: row.slug, name: lang === "bg" ? row.nameBg : row.nameEn });
+        bySpecialization.set(row.specializationId, list);
+      }
+      return specializationRows.map((row) => ({
+        id: row.id,
+        slug: row.slug,
+        name: lang === "bg" ? row.nameBg : row.nameEn,
+        description: lang === "bg" ? row.descriptionBg : row.descriptionEn,
+        conditions: (bySpecialization.get(row.id) ?? []).sort((a, b) => collator.compare(a.name, b.name)),
+      }));
+    },
+  };
+}
+
+export type SpecializationService = ReturnType<typeof createSpecializationService>;

@@ -1,0 +1,239 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EnvError } from "@ambercare/contracts/server-env";
+import { afterEach, describe, expect, it } from "vitest";
+import { apiPublicUrl, loadConfig, REPOSITORY_ROOT, seedsDemoPatient } from "#api/platform/config.ts";
+
+const secrets = {
+  PUBLIC_API_TOKEN: "public-token-0123456789abcdefgh",
+  SERVICE_ACCOUNT_EMAIL: "service@example.org",
+  SERVICE_ACCOUNT_PASSWORD: "a-long-service-password",
+  CAPTCHA_HMAC_KEY: "captcha-hmac-key-0123456789abcdefgh",
+  LIST_TOKEN_SECRET: "list-token-secret-0123456789abcdefgh",
+};
+
+function configError(env: Record<string, string>): EnvError {
+  try {
+    loadConfig({ NODE_ENV: "test", ...secrets, ...env }, { root: "/srv/ambercare" });
+  } catch (error) {
+    if (error instanceof EnvError) return error;
+    throw error;
+  }
+  throw new Error("expected loadConfig to throw");
+}
+
+describe("loadConfig", () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("applies the documented defaults", () => {
+    const config = loadConfig({ NODE_ENV: "test", ...secrets }, { root: "/srv/ambercare" });
+    expect(config).toMatchObject({
+      API_PORT: 4000,
+      API_HOST: "127.0.0.1",
+      DATA_DIR: "/srv/ambercare/.data",
+      PRODUCT_SLUG: "ambercare",
+      PRODUCT_NAME: "Ambercare",
+      LOG_LEVEL: "info",
+      RATE_LIMIT_MAX: 300,
+      TRUST_PROXY: ["loopback"],
+      SUPPORT_EMAIL: "support@ambercare.example",
+      SUPPORT_SEGMENT: "patient",
+      ALTCHA_MAX_NUMBER: 100_000,
+      RECAPTCHA_MIN_SCORE: 0.5,
+      mainApiBase: "http://127.0.0.1:4000/api/v1",
+      careApiBase: "http://127.0.0.1:4000",
+      ...secrets,
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.SMTP_URL).toBeUndefined();
+    expect(config.RECAPTCHA_SITE_KEY).toBeUndefined();
+    expect(config.SENDGRID_API_KEY).toBeUndefined();
+    expect(apiPublicUrl(config)).toBe("http://localhost:4000");
+  });
+
+  it("reads every variable it knows", () => {
+    const config = loadConfig(
+      {
+        NODE_ENV: "production",
+        ...secrets,
+        API_PORT: "8080",
+        API_HOST: "0.0.0.0",
+        API_URL: "https://api.example.org/",
+        CARE_API_URL: "https://care.example.org",
+        DATA_DIR: "/var/lib/ambercare",
+        DATABASE_URL: "postgres://app:pw@db:5432/ambercare",
+        PRODUCT_SLUG: "ambercare",
+        SMTP_URL: "smtps://user:pw@smtp.example.org:465",
+        LOG_LEVEL: "warn",
+        RATE_LIMIT_MAX: "120",
+        TRUST_PROXY: "10.0.0.0/8, loopback",
+        SUPPORT_EMAIL: "help@example.org",
+        SUPPORT_SEGMENT: "members",
+        ALTCHA_MAX_NUMBER: "50000",
+        RECAPTCHA_SITE_KEY: "site-key",
+        RECAPTCHA_SECRET: "recaptcha-secret",
+        RECAPTCHA_MIN_SCORE: "0.7",
+        SENDGRID_API_KEY: "SG.key",
+        SENDGRID_LIST_ID: "list-1",
+        API_PUBLIC_URL: "https://api.example.org/",
+      },
+      { root: "/" },
+    );
+    expect(apiPublicUrl(config)).toBe("https://api.example.org");
+    expect(config).toMatchObject({
+      API_PORT: 8080,
+      API_HOST: "0.0.0.0",
+      DATA_DIR: "/var/lib/ambercare",
+      DATABASE_URL: "postgres://app:pw@db:5432/ambercare",
+      SMTP_URL: "smtps://user:pw@smtp.example.org:465",
+      LOG_LEVEL: "warn",
+      RATE_LIMIT_MAX: 120,
+      TRUST_PROXY: ["10.0.0.0/8", "loopback"],
+      SUPPORT_EMAIL: "help@example.org",
+      SUPPORT_SEGMENT: "members",
+      ALTCHA_MAX_NUMBER: 50_000,
+      RECAPTCHA_SITE_KEY: "site-key",
+      RECAPTCHA_SECRET: "recaptcha-secret",
+      RECAPTCHA_MIN_SCORE: 0.7,
+      SENDGRID_API_KEY: "SG.key",
+      SENDGRID_LIST_ID: "list-1",
+      mainApiBase: "https://api.example.org/api/v1",
+      careApiBase: "https://care.example.org",
+    });
+  });
+
+  it("parses TRUST_PROXY as a boolean or a hop count too", () => {
+    const base = { NODE_ENV: "test", ...secrets };
+    expect(loadConfig({ ...base, TRUST_PROXY: "true" }).TRUST_PROXY).toBe(true);
+    expect(loadConfig({ ...base, TRUST_PROXY: "false" }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ ...base, TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
+  });
+
+  it.each([
+    ["API_PORT", "not-a-port"],
+    ["API_PORT", "70000"],
+    ["RATE_LIMIT_MAX", "0"],
+    ["RATE_LIMIT_MAX", "lots"],
+    ["DATABASE_URL", "mysql://db/ambercare"],
+    ["SMTP_URL", "http://mail.example.org"],
+    ["TRUST_PROXY", "everyone"],
+    ["LOG_LEVEL", "loud"],
+    ["PRODUCT_SLUG", "Amber Care"],
+    ["API_URL", "ftp://api.example.org"],
+    ["PUBLIC_API_TOKEN", "short"],
+    ["CAPTCHA_HMAC_KEY", "short"],
+    ["LIST_TOKEN_SECRET", "short"],
+    ["SUPPORT_EMAIL", "not-an-address"],
+    ["SUPPORT_SEGMENT", "Two Words"],
+    ["RECAPTCHA_MIN_SCORE", "2"],
+    ["ALTCHA_MAX_NUMBER", "10"],
+  ])("names %s when it is wrong (%s)", (name, value) => {
+    const error = configError({ [name]: value });
+    expect(error.message).toContain(`${name}:`);
+  });
+
+  it("never echoes a wrong value, which may be a secret", () => {
+    const error = configError({ DATABASE_URL: "mysql://root:hunter2@db/ambercare" });
+    expect(error.message).not.toContain("hunter2");
+  });
+
+  it("requires the service secrets in production on PostgreSQL, naming each", () => {
+    const error = (() => {
+      try {
+        loadConfig({
+          NODE_ENV: "production",
+          DATABASE_URL: "postgres://app@db.internal:5432/ambercare",
+          PUBLIC_API_TOKEN: secrets.PUBLIC_API_TOKEN,
+        });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(EnvError);
+    expect((error as Error).message).toMatch(/SERVICE_ACCOUNT_EMAIL: required in production/);
+    expect((error as Error).message).toMatch(/SERVICE_ACCOUNT_PASSWORD: required in production/);
+    expect((error as Error).message).not.toContain("PUBLIC_API_TOKEN");
+  });
+
+  it("wants both reCAPTCHA keys or neither", () => {
+    expect(configError({ RECAPTCHA_SITE_KEY: "site-key" }).message).toMatch(
+      /RECAPTCHA_SITE_KEY, RECAPTCHA_SECRET/,
+    );
+    expect(configError({ RECAPTCHA_SECRET: "secret" }).message).toMatch(/set both/);
+  });
+
+  it("requires the captcha and list-token keys in production on PostgreSQL", () => {
+    const { CAPTCHA_HMAC_KEY: _captcha, LIST_TOKEN_SECRET: _list, ...service } = secrets;
+    const error = (() => {
+      try {
+        loadConfig({
+          NODE_ENV: "production",
+          DATABASE_URL: "postgres://app@db.internal:5432/ambercare",
+          ...service,
+        });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(EnvError);
+    expect((error as Error).message).toMatch(/CAPTCHA_HMAC_KEY: required in production/);
+    expect((error as Error).message).toMatch(/LIST_TOKEN_SECRET: required in production/);
+  });
+
+  it("generates the captcha and list-token keys beside the service secrets, keeping those", () => {
+    const root = mkdtempSync(join(tmpdir(), "ambercare-config-"));
+    dirs.push(root);
+    const first = loadConfig({ NODE_ENV: "development", DATA_DIR: "./.data" }, { root });
+    const file = join(root, ".data", "dev-secrets.json");
+    const stored = JSON.parse(readFileSync(file, "utf8"));
+    expect(stored).toMatchObject({
+      PUBLIC_API_TOKEN: first.PUBLIC_API_TOKEN,
+      SERVICE_ACCOUNT_PASSWORD: first.SERVICE_ACCOUNT_PASSWORD,
+      CAPTCHA_HMAC_KEY: first.CAPTCHA_HMAC_KEY,
+      LIST_TOKEN_SECRET: first.LIST_TOKEN_SECRET,
+    });
+    expect(first.CAPTCHA_HMAC_KEY).not.toBe(first.LIST_TOKEN_SECRET);
+    expect(statSync(file).mode & 0o077).toBe(0);
+    const second = loadConfig({ NODE_ENV: "development", DATA_DIR: "./.data" }, { root });
+    expect(second.CAPTCHA_HMAC_KEY).toBe(first.CAPTCHA_HMAC_KEY);
+    expect(second.LIST_TOKEN_SECRET).toBe(first.LIST_TOKEN_SECRET);
+  });
+
+  it("resolves a relative DATA_DIR from the repository root, not the working directory", () => {
+    const config = loadConfig({ NODE_ENV: "test", ...secrets, DATA_DIR: "./.data-e2e" });
+    expect(config.DATA_DIR).toBe(join(REPOSITORY_ROOT, ".data-e2e"));
+    expect(existsSync(join(REPOSITORY_ROOT, "apps", "api", "src", "platform", "config.ts"))).toBe(true);
+  });
+
+  it("otherwise generates the secrets once in DATA_DIR and reuses them", () => {
+    const root = mkdtempSync(join(tmpdir(), "ambercare-config-"));
+    dirs.push(root);
+    const env = { NODE_ENV: "production", DATA_DIR: "./.data" };
+    const first = loadConfig(env, { root });
+    expect(first.DATA_DIR).toBe(join(root, ".data"));
+    expect(existsSync(join(root, ".data", "dev-secrets.json"))).toBe(true);
+    expect(first.PUBLIC_API_TOKEN.length).toBeGreaterThanOrEqual(24);
+    const second = loadConfig(env, { root });
+    expect(second.PUBLIC_API_TOKEN).toBe(first.PUBLIC_API_TOKEN);
+    expect(
+      JSON.parse(readFileSync(join(root, ".data", "dev-secrets.json"), "utf8")).SERVICE_ACCOUNT_PASSWORD,
+    ).toBe(second.SERVICE_ACCOUNT_PASSWORD);
+  });
+});
+
+describe("seedsDemoPatient", () => {
+  it("seeds the demo patient except in production on PostgreSQL, unless told", () => {
+    const pg = "postgres://app@db.internal:5432/ambercare";
+    expect(seedsDemoPatient({ NODE_ENV: "development", DATABASE_URL: undefined })).toBe(true);
+    expect(seedsDemoPatient({ NODE_ENV: "production", DATABASE_URL: undefined })).toBe(true);
+    expect(seedsDemoPatient({ NODE_ENV: "production", DATABASE_URL: pg })).toBe(false);
+    expect(seedsDemoPatient({ NODE_ENV: "production", DATABASE_URL: pg, SEED_DEMO_PATIENT: true })).toBe(
+      true,
+    );
+    expect(seedsDemoPatient({ NODE_ENV: "development", SEED_DEMO_PATIENT: false })).toBe(false);
+  });
+});

@@ -1,0 +1,192 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DEFAULT_SUPPORT_SEGMENT, SEGMENT_PATTERN } from "@ambercare/contracts/communications-constants";
+import {
+  apiBaseUrls,
+  EnvError,
+  parseEnv,
+  resolveServiceSecrets,
+  type ServiceSecrets,
+  sharedEnvSchema,
+  trustProxySchema,
+} from "@ambercare/contracts/server-env";
+import { z } from "zod";
+
+/** DATABASE_URL, DATA_DIR, ports, product and secrets come from the shared schema. */
+export const apiEnvSchema = sharedEnvSchema.extend({
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  /** The From header of e-mail; default `${PRODUCT_NAME} <no-reply@host of PUBLIC_URL or localhost>`. */
+  MAIL_FROM: z.string().trim().min(3).max(200).optional(),
+  /** Requests per minute per client address, across all API processes. */
+  RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(300),
+  // The web server (the BFF) calls the API from the same host and forwards the visitor's address in
+  // X-Forwarded-For, so rate limits apply per visitor; a remote client can never spoof it this way.
+  TRUST_PROXY: trustProxySchema.default(["loopback"]),
+  /**
+   * Whether a fresh database also gets the demo patient (DEMO_PATIENT in contracts). Unset: yes,
+   * except in production on PostgreSQL, where a publicly known password must never exist.
+   */
+  SEED_DEMO_PATIENT: z.stringbool().optional(),
+  /**
+   * Where the web app is, for checkout pages and return links; default PUBLIC_URL, else
+   * http://localhost:PORT (the web server's port).
+   */
+  WEB_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** demo: the in-app checkout page and test cards (offline); stripe: Stripe Checkout and webhooks. */
+  PAYMENTS: z.enum(["demo", "stripe"]).default("demo"),
+  STRIPE_SECRET_KEY: z.string().trim().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
+  STRIPE_PRICE_MONTHLY: z.string().trim().min(1).optional(),
+  STRIPE_PRICE_YEARLY: z.string().trim().min(1).optional(),
+  STRIPE_PRICE_PPV_CHAT: z.string().trim().min(1).optional(),
+  STRIPE_PRICE_PPV_VIDEO: z.string().trim().min(1).optional(),
+  /** Where contact-form and support-widget messages are sent. */
+  SUPPORT_EMAIL: z.email().default("support@ambercare.example"),
+  /** The one segment the support widget tags its messages with (spec §1). */
+  SUPPORT_SEGMENT: z.string().regex(SEGMENT_PATTERN).default(DEFAULT_SUPPORT_SEGMENT),
+  /** HMAC key of ALTCHA challenges (ADR 016); generated into dev-secrets.json outside production. */
+  CAPTCHA_HMAC_KEY: z.string().min(32, "at least 32 characters").optional(),
+  /** Proof-of-work size of an ALTCHA challenge: a browser tries maxnumber/2 hashes on average. */
+  ALTCHA_MAX_NUMBER: z.coerce.number().int().min(100).max(10_000_000).default(100_000),
+  /** Google reCAPTCHA v3 replaces ALTCHA when both are set. */
+  RECAPTCHA_SITE_KEY: z.string().min(1).optional(),
+  RECAPTCHA_SECRET: z.string().min(1).optional(),
+  /** The lowest reCAPTCHA v3 score accepted (0 = bot, 1 = human). */
+  RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
+  /** HMAC key of unsubscribe links; generated into dev-secrets.json outside production. */
+  LIST_TOKEN_SECRET: z.string().min(32, "at least 32 characters").optional(),
+  /** Mirrors list changes to SendGrid Marketing Contacts when set (the local list stays the truth). */
+  SENDGRID_API_KEY: z.string().min(1).optional(),
+  /** The SendGrid list confirmed addresses are added to; all contacts when unset. */
+  SENDGRID_LIST_ID: z.string().min(1).optional(),
+  /**
+   * The API's origin as mail clients reach it, for RFC 8058 one-click unsubscribe links; default
+   * API_URL, else http://localhost:API_PORT.
+   */
+  API_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+});
+
+/** With PAYMENTS=stripe, every one of these must be set. */
+export const STRIPE_VARIABLES = [
+  "STRIPE_SECRET_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+  "STRIPE_PRICE_MONTHLY",
+  "STRIPE_PRICE_YEARLY",
+  "STRIPE_PRICE_PPV_CHAT",
+  "STRIPE_PRICE_PPV_VIDEO",
+] as const;
+
+export type ApiEnv = z.infer<typeof apiEnvSchema>;
+
+/** Secrets only the API needs (ADR 016); resolved like the service secrets (ADR 003). */
+export type ApiSecrets = { CAPTCHA_HMAC_KEY: string; LIST_TOKEN_SECRET: string };
+
+export type ApiConfig = Omit<ApiEnv, keyof ServiceSecrets | keyof ApiSecrets> &
+  ServiceSecrets &
+  ApiSecrets & {
+    /** Absolute path. */
+    DATA_DIR: string;
+    /** Where the web server reaches each API surface (for logs and docs). */
+    mainApiBase: string;
+    careApiBase: string;
+  };
+
+/** The repository root: a relative DATA_DIR is relative to it, whichever process reads it. */
+export const REPOSITORY_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+
+/**
+ * Parses the environment once at boot. Throws `EnvError` (its message names each faulty
+ * variable, never its value) when a variable is wrong, or when a secret is missing in a
+ * production deployment on PostgreSQL.
+ */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  options: { root?: string } = {},
+): ApiConfig {
+  const parsed = parseEnv(apiEnvSchema, env);
+  if (parsed.PAYMENTS === "stripe") {
+    const missing = STRIPE_VARIABLES.filter((name) => parsed[name] === undefined);
+    if (missing.length > 0) throw new EnvError(`PAYMENTS=stripe needs ${missing.join(", ")}`);
+  }
+  // The API runs with its own folder as cwd (npm workspaces, scripts/lib/stack.mjs), so a
+  // cwd-relative DATA_DIR would split the data between the API, the web and `npm run seed`.
+  const withDataDir = { ...parsed, DATA_DIR: resolve(options.root ?? REPOSITORY_ROOT, parsed.DATA_DIR) };
+  if ((withDataDir.RECAPTCHA_SITE_KEY === undefined) !== (withDataDir.RECAPTCHA_SECRET === undefined)) {
+    throw new EnvError(
+      "Invalid environment variables:\n  RECAPTCHA_SITE_KEY, RECAPTCHA_SECRET: set both (reCAPTCHA) or neither (ALTCHA)",
+    );
+  }
+  const secrets = resolveServiceSecrets(withDataDir);
+  const apiSecrets = resolveApiSecrets(withDataDir);
+  return { ...withDataDir, ...secrets, ...apiSecrets, ...apiBaseUrls(withDataDir) };
+}
+
+/**
+ * CAPTCHA_HMAC_KEY and LIST_TOKEN_SECRET: required in a production deployment on PostgreSQL, as
+ * the service secrets are (ADR 003); elsewhere generated once into `$DATA_DIR/dev-secrets.json`
+ * beside them (the file the service secrets live in).
+ */
+export function resolveApiSecrets(env: ApiEnv & { DATA_DIR: string }): ApiSecrets {
+  const given = { CAPTCHA_HMAC_KEY: env.CAPTCHA_HMAC_KEY, LIST_TOKEN_SECRET: env.LIST_TOKEN_SECRET };
+  const missing = Object.entries(given)
+    .filter(([, v]) => v === undefined)
+    .map(([k]) => k as keyof ApiSecrets);
+  if (missing.length === 0) return given as ApiSecrets;
+  if (env.NODE_ENV === "production" && env.DATABASE_URL !== undefined) {
+    const lines = missing.map((k) => `  ${k}: required in production on PostgreSQL (DATABASE_URL is set)`);
+    throw new EnvError(`Invalid environment variables:\n${lines.join("\n")}`);
+  }
+  const file = join(env.DATA_DIR, "dev-secrets.json");
+  let stored: Record<string, unknown> = {};
+  try {
+    stored = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  } catch {
+    mkdirSync(env.DATA_DIR, { recursive: true });
+  }
+  const absent = missing.filter((k) => typeof stored[k] !== "string");
+  if (absent.length > 0) {
+    for (const k of absent) stored[k] = randomBytes(32).toString("base64url");
+    // Written aside and renamed, so the web process never reads half a file.
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify(stored, null, 2), { mode: 0o600 });
+    renameSync(temporary, file);
+  }
+  return {
+    CAPTCHA_HMAC_KEY: given.CAPTCHA_HMAC_KEY ?? (stored.CAPTCHA_HMAC_KEY as string),
+    LIST_TOKEN_SECRET: given.LIST_TOKEN_SECRET ?? (stored.LIST_TOKEN_SECRET as string),
+  };
+}
+
+/** The API's public origin for links mail clients open (RFC 8058 one-click). No trailing slash. */
+export function apiPublicUrl(config: Pick<ApiConfig, "API_PUBLIC_URL" | "API_URL" | "API_PORT">): string {
+  return (config.API_PUBLIC_URL ?? config.API_URL ?? `http://localhost:${config.API_PORT}`).replace(
+    /\/+$/,
+    "",
+  );
+}
+
+/** The site's origin for links in e-mails: PUBLIC_URL, or the local web server. No trailing slash. */
+export function siteUrl(config: Pick<ApiConfig, "PUBLIC_URL" | "PORT">): string {
+  return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, "");
+}
+
+export function mailFrom(config: Pick<ApiConfig, "MAIL_FROM" | "PUBLIC_URL" | "PRODUCT_NAME">): string {
+  if (config.MAIL_FROM) return config.MAIL_FROM;
+  const host = config.PUBLIC_URL ? new URL(config.PUBLIC_URL).hostname : "localhost";
+  // Quoted, so a product name with a comma or a dot stays one display name.
+  return `"${config.PRODUCT_NAME.replaceAll(/["\\]/g, "")}" <no-reply@${host}>`;
+}
+
+/** SEED_DEMO_PATIENT, defaulting to "not in production on PostgreSQL". */
+export function seedsDemoPatient(
+  config: Pick<ApiConfig, "SEED_DEMO_PATIENT" | "NODE_ENV" | "DATABASE_URL">,
+): boolean {
+  return config.SEED_DEMO_PATIENT ?? !(config.NODE_ENV === "production" && config.DATABASE_URL !== undefined);
+}
+
+/** The web app's origin for checkout pages and return links. No trailing slash. */
+export function webUrl(config: Pick<ApiConfig, "WEB_URL" | "PUBLIC_URL" | "PORT">): string {
+  return config.WEB_URL?.replace(/\/+$/, "") ?? siteUrl(config);
+}

@@ -1,0 +1,96 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import {
+  hasZodFastifySchemaValidationErrors,
+  ResponseSerializationError,
+  type ZodFastifySchemaValidationError,
+} from "fastify-type-provider-zod";
+import { AppError } from "#api/platform/errors.ts";
+
+export const INTERNAL_SERVER_ERROR = "Internal Server Error";
+export const NOT_FOUND = "Not found";
+
+type HttpFailure = { status: number; message: string };
+
+const CONTEXT_LABEL: Record<string, string> = {
+  body: "body field",
+  querystring: "query parameter",
+  params: "path parameter",
+  headers: "header",
+};
+
+/** "Invalid query parameter "lang": Invalid option: expected one of "en"|"bg"" */
+export function describeValidationErrors(
+  issues: ZodFastifySchemaValidationError[],
+  context: string | undefined,
+): string {
+  const label = CONTEXT_LABEL[context ?? ""] ?? "input";
+  const parts = issues.slice(0, 3).map((issue) => {
+    const field = issue.instancePath.replace(/^\//, "").replaceAll("/", ".");
+    return field === ""
+      ? `Invalid ${label.split(" ")[0]}: ${issue.message}`
+      : `Invalid ${label} "${field}": ${issue.message}`;
+  });
+  if (issues.length > 3) parts.push(`and ${issues.length - 3} more`);
+  return parts.join("; ");
+}
+
+/**
+ * Fastify's own 4xx errors (body parsing, content type, size) in words for the client; their
+ * default messages are fine for a developer but vary between versions.
+ */
+const FASTIFY_CLIENT_ERRORS: Record<string, HttpFailure> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: "Request body is not valid JSON" },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: "Request body is empty" },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: "Unsupported content type" },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: "Content-Length does not match the body" },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: "Request body is too large" },
+  FST_ERR_CTP_INVALID_TYPE: { status: 400, message: "Invalid content type" },
+};
+
+function toHttpFailure(error: unknown): HttpFailure {
+  if (error instanceof AppError) return { status: error.status, message: error.message };
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return { status: 400, message: describeValidationErrors(error.validation, error.validationContext) };
+  }
+  if (error instanceof ResponseSerializationError) return { status: 500, message: INTERNAL_SERVER_ERROR };
+  const fastifyError = error as Partial<FastifyError> | null;
+  const code = typeof fastifyError?.code === "string" ? fastifyError.code : undefined;
+  const known = code ? FASTIFY_CLIENT_ERRORS[code] : undefined;
+  if (known) return known;
+  const status = fastifyError?.statusCode;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    // A JSON.parse SyntaxError reaches here with statusCode 400 and a parser message.
+    if (error instanceof SyntaxError) return { status: 400, message: "Request body is not valid JSON" };
+    const message =
+      typeof fastifyError?.message === "string" && fastifyError.message
+        ? fastifyError.message
+        : "Bad request";
+    return { status, message };
+  }
+  return { status: 500, message: INTERNAL_SERVER_ERROR };
+}
+
+/**
+ * The one error handler: every failure leaves as `{ "error": "…" }`. A 5xx is logged with its
+ * request id (in the logger's bindings) and answers with a fixed message, so no internals leak.
+ */
+export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const { status, message } = toHttpFailure(error);
+  if (error instanceof AppError) reply.headers(error.headers);
+  if (status >= 500) {
+    request.log.error({ err: error }, status === 500 ? "request failed" : message);
+  }
+  return reply.code(status).send({ error: status === 500 ? INTERNAL_SERVER_ERROR : message });
+}
+
+/** Registered on the root instance so it covers every route, the 404 handler and both APIs. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(
+    // Throttle route scanning like any other request.
+    { preHandler: app.rateLimit() },
+    async () => {
+      throw new AppError("NOT_FOUND", 404, NOT_FOUND);
+    },
+  );
+}

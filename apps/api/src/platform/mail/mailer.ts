@@ -1,0 +1,149 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { FastifyBaseLogger } from "fastify";
+import { createTransport } from "nodemailer";
+import type { Clock } from "#api/platform/clock.ts";
+import type { RenderedMail } from "#api/platform/mail/templates.ts";
+
+export type OutgoingMail = RenderedMail & {
+  to: string;
+  /** The template's name, for the log line (never the recipient or the content). */
+  template: string;
+  /** Extra headers, e.g. List-Unsubscribe on marketing mail (RFC 8058). */
+  headers?: Readonly<Record<string, string>>;
+  /** Where a reply goes (the sender of a contact message, for the support team). */
+  replyTo?: string;
+  /** The message's link, logged in development only (see createMailer). */
+  link: string;
+};
+
+export type Mailer = {
+  /** "smtp" with SMTP_URL, "file" without. */
+  readonly kind: "smtp" | "file";
+  /** Delivers now; rejects when delivery fails. */
+  send(mail: OutgoingMail): Promise<void>;
+  /**
+   * Delivers in the background, so a request's answer (and its timing) never depends on the mail
+   * server, and a delivery failure cannot tell a caller whether an account exists. Failures are
+   * logged without the recipient's address.
+   */
+  dispatch(mail: OutgoingMail): void;
+  /** Resolves once every dispatched message has been delivered or has failed. */
+  drain(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export type MailerOptions = {
+  /** smtp:// or smtps:// URL; unset → `.eml` files under `${dataDir}/mail`. */
+  smtpUrl?: string | undefined;
+  dataDir: string;
+  /** The From header, e.g. `Ambercare <no-reply@care.example.org>`. */
+  from: string;
+  clock: Clock;
+  log: FastifyBaseLogger;
+};
+
+/** Where the `.eml` files of development go. */
+export function mailDirectory(dataDir: string): string {
+  return join(dataDir, "mail");
+}
+
+/**
+ * Nodemailer over SMTP when SMTP_URL is set. Without it, every message is written to
+ * `$DATA_DIR/mail/<time>-<template>-<random>.eml` and its subject and link are logged, so a developer
+ * can follow a reset link without a mail server. That log line carries a live reset token: this
+ * mode is for development and demos only, and a real deployment must set SMTP_URL (the API warns at
+ * start when NODE_ENV=production runs without it).
+ */
+export function createMailer(options: MailerOptions): Mailer {
+  const pending = new Set<Promise<void>>();
+  const smtp = options.smtpUrl
+    ? createTransport(
+        {
+          url: options.smtpUrl,
+          // A slow or dead mail server must not hold messages (or shutdown) for minutes.
+          connectionTimeout: 10_000,
+          greetingTimeout: 10_000,
+          socketTimeout: 30_000,
+        },
+        { from: options.from },
+      )
+    : undefined;
+  const composer = createTransport(
+    { streamTransport: true, buffer: true, newline: "unix" },
+    { from: options.from },
+  );
+  const directory = mailDirectory(options.dataDir);
+
+  async function writeFileMail(mail: OutgoingMail): Promise<void> {
+    const info = await composer.sendMail(message(mail, options.clock));
+    const stamp = options.clock.now().toISOString().replaceAll(/[:.]/g, "-");
+    const file = join(directory, `${stamp}-${mail.template}-${randomBytes(3).toString("hex")}.eml`);
+    await mkdir(directory, { recursive: true });
+    await writeFile(file, info.message as Buffer, { mode: 0o600 });
+    options.log.info(
+      { mailFile: file, subject: mail.subject, link: mail.link },
+      "e-mail written to a file (SMTP_URL is not set)",
+    );
+  }
+
+  async function send(mail: OutgoingMail): Promise<void> {
+    if (smtp) {
+      await smtp.sendMail(message(mail, options.clock));
+      options.log.info({ template: mail.template }, "e-mail sent");
+    } else {
+      await writeFileMail(mail);
+    }
+  }
+
+  return {
+    kind: smtp ? "smtp" : "file",
+    send,
+    dispatch(mail) {
+      const delivery = send(mail).catch((error: unknown) => {
+        options.log.error({ template: mail.template, ...describeMailError(error) }, "e-mail delivery failed");
+      });
+      pending.add(delivery);
+      void delivery.finally(() => pending.delete(delivery));
+    },
+    async drain() {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+    async close() {
+      await this.drain();
+      smtp?.close();
+      composer.close();
+    },
+  };
+}
+
+function message(mail: OutgoingMail, clock: Clock) {
+  return {
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    date: clock.now(),
+    ...(mail.headers ? { headers: { ...mail.headers } } : {}),
+    ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
+  };
+}
+
+/**
+ * What may be logged about a failed delivery. An SMTP error's message often quotes the recipient
+ * ("550 <jane@…>: mailbox unavailable"), so only its codes are kept.
+ */
+export function describeMailError(error: unknown): Record<string, string | number> {
+  if (!(error instanceof Error)) return { errorType: typeof error };
+  const out: Record<string, string | number> = { errorType: error.constructor?.name || error.name };
+  const { code, responseCode, command } = error as {
+    code?: unknown;
+    responseCode?: unknown;
+    command?: unknown;
+  };
+  if (typeof code === "string") out.code = code;
+  if (typeof responseCode === "number") out.responseCode = responseCode;
+  if (typeof command === "string") out.command = command.split(" ")[0] ?? command;
+  return out;
+}

@@ -1,0 +1,51 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { careAccountRoutes } from "#api/modules/accounts/account-routes.ts";
+import { careAuthRoutes } from "#api/modules/accounts/care-auth-routes.ts";
+import { careCommunicationRoutes } from "#api/modules/communications/communication-routes.ts";
+import { careConsultationRoutes } from "#api/modules/consultations/consultation-routes.ts";
+import { careMedicalRecordRoutes } from "#api/modules/consultations/medical-record-routes.ts";
+import { careRatingRoutes } from "#api/modules/directory/rating-routes.ts";
+import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
+import { careMembershipRoutes } from "#api/modules/membership/membership-routes.ts";
+import { careStripeWebhookRoutes } from "#api/modules/membership/stripe-webhook-routes.ts";
+import { careMyDataRoutes } from "#api/modules/my-data/my-data-routes.ts";
+
+export type CareApiOptions = {
+  productSlug: string;
+  /** Set with PAYMENTS=stripe: the webhook endpoint exists only then. */
+  stripeWebhookSecret?: string | undefined;
+  /** Who may have a consultation (membership or a one-time visit credit). */
+  entitlements: ConsultationEntitlements;
+};
+
+/**
+ * The care API (spec §7 "Second API"), mounted at the root: `/auth/…` and `/${PRODUCT_SLUG}/…`.
+ * Each endpoint registers into one of the two encapsulated scopes below so that its hooks (bearer
+ * checks) stay inside it.
+ */
+export const careApi: FastifyPluginAsyncZod<CareApiOptions> = async (
+  app,
+  { productSlug, stripeWebhookSecret, entitlements },
+) => {
+  await app.register(
+    async (auth) => {
+      await auth.register(careAuthRoutes, { productSlug });
+    },
+    { prefix: "/auth" },
+  );
+  await app.register(
+    async (product) => {
+      await product.register(careAccountRoutes);
+      await product.register(careRatingRoutes);
+      await product.register(careMembershipRoutes);
+      if (stripeWebhookSecret) {
+        await product.register(careStripeWebhookRoutes, { webhookSecret: stripeWebhookSecret });
+      }
+      await product.register(careCommunicationRoutes);
+      await product.register(careMyDataRoutes);
+      await product.register(careConsultationRoutes, { entitlements });
+      await product.register(careMedicalRecordRoutes);
+    },
+    { prefix: `/${productSlug}` },
+  );
+};

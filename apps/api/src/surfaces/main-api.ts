@@ -1,0 +1,18 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { mainAuthRoutes } from "#api/modules/accounts/main-auth-routes.ts";
+import { captchaRoutes } from "#api/modules/communications/captcha-routes.ts";
+import { listRoutes } from "#api/modules/communications/list-routes.ts";
+import { providerRoutes } from "#api/modules/directory/provider-routes.ts";
+import { specializationRoutes } from "#api/modules/directory/specialization-routes.ts";
+
+/**
+ * The main API (spec §7 "Main API"), mounted under /api/v1; its own paths start with /api/…,
+ * hence /api/v1/api/auth/login. Encapsulated: hooks added here never reach the care API.
+ */
+export const mainApi: FastifyPluginAsyncZod = async (app) => {
+  await app.register(mainAuthRoutes);
+  await app.register(specializationRoutes);
+  await app.register(providerRoutes);
+  await app.register(captchaRoutes);
+  await app.register(listRoutes);
+};

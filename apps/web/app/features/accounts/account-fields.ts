@@ -1,0 +1,37 @@
+import type { Gender } from "@ambercare/contracts/options";
+import type { TranslationKey } from "#app/lib/i18n.tsx";
+
+/**
+ * The fields of the account forms (their input names, the API's snake_case), in form order. Plain
+ * data for the pages; the schemas that validate them are in account-forms.server.ts, so zod stays
+ * out of the browser bundle.
+ */
+
+export const LOGIN_FIELDS = ["email", "password"] as const;
+export const SIGN_UP_FIELDS = ["first_name", "last_name", "email", "password", "terms"] as const;
+export const FORGOT_PASSWORD_FIELDS = ["email"] as const;
+export const RESET_PASSWORD_FIELDS = ["token", "new_password", "confirm_password"] as const;
+export const CHANGE_PASSWORD_FIELDS = ["current_password", "new_password", "confirm_password"] as const;
+
+export const PROFILE_FIELDS = [
+  "first_name",
+  "last_name",
+  "date_of_birth",
+  "phone",
+  "address_line1",
+  "address_line2",
+  "city",
+  "state",
+  "zip",
+  "gender",
+] as const;
+export type ProfileField = (typeof PROFILE_FIELDS)[number];
+
+/** The label of each gender of spec §3 (the API value stays the spec's spelling). */
+export const GENDER_LABELS: Readonly<Record<Gender, TranslationKey>> = {
+  male: "profile.genders.male",
+  female: "profile.genders.female",
+  Unspecified: "profile.genders.unspecified",
+  Undisclosed: "profile.genders.undisclosed",
+  "Prefer Not to Answer": "profile.genders.preferNotToAnswer",
+};

@@ -1,0 +1,195 @@
+import { AUTH_ERRORS } from "@ambercare/contracts/auth";
+import {
+  type AccountDeleted,
+  accountDeletedResponse,
+  COMMUNICATION_ERRORS,
+  type Consents,
+  type ConsentsRequest,
+  type ContactEntryRequest,
+  captchaChallengeResponse,
+  consentsResponse,
+  type ListStatus,
+  listStatusResponse,
+  type MyDataExport,
+  myDataExportResponse,
+  type SupportMessage,
+  supportMessagesResponse,
+} from "@ambercare/contracts/communications";
+import { retryAfterMinutes } from "#app/features/accounts/accounts.server.ts";
+import { CAPTCHA_FIELD } from "#app/features/communications/captcha.ts";
+import {
+  careApi,
+  careLoginApi,
+  careProductPath,
+  careService,
+  mainApi,
+  publicMainApi,
+  userApis,
+  visitorHeaders,
+} from "#app/lib/api.server.ts";
+import { type ApiError, isApiError } from "#app/lib/api-client.server.ts";
+import type { FormMessage } from "#app/lib/forms.ts";
+import type { Locale } from "#app/lib/i18n.tsx";
+import type { SessionUser, VerifiedUser } from "#app/lib/session.server.ts";
+
+/**
+ * The communication calls of issue 7 for the routes' actions and loaders (docs/decisions/017):
+ * captcha challenge, contact entries and support messages, the e-mail list with double opt-in,
+ * and the Washington My Health My Data rights. Each throws `ApiError` when the API refuses;
+ * `describeCommunicationError()` turns that into a message in the visitor's language.
+ */
+
+type VisitorContext = { clientIp?: string } | undefined;
+
+/** The `captcha` value the form's hidden field carried ("" when JavaScript did not run). */
+export function captchaOf(formData: FormData): string | undefined {
+  const value = formData.get(CAPTCHA_FIELD);
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** A challenge for the browser: the API's answer, checked against the contract. */
+export async function captchaChallenge(): Promise<unknown> {
+  return captchaChallengeResponse.parse(await mainApi().get("/api/captcha/challenge"));
+}
+
+/**
+ * Saves a contact entry (the /contact-us form or the support widget). A logged-in patient sends it
+ * with their own token (the entry is theirs and appears in /my-profile/messages); anyone else with
+ * the care API's service token (spec §5). `null`: the service login failed.
+ */
+export async function saveContactEntry(
+  request: Request,
+  user: SessionUser | VerifiedUser | null,
+  entry: ContactEntryRequest,
+  context: VisitorContext,
+): Promise<{ id: string } | null> {
+  const path = careProductPath("/save-contact-entry");
+  const headers = visitorHeaders(context);
+  if (user) {
+    const userId = user.careUserId ?? ("account" in user ? user.account.id : null) ?? user.userId;
+    const body = userId ? { ...entry, user_id: userId } : entry;
+    return (await userApis(request, user).care.post<{ data: { id: string } }>(path, { body, headers })).data;
+  }
+  const answer = await careService.call((care) =>
+    care.post<{ data: { id: string } }>(path, { body: entry, headers }),
+  );
+  return answer === null ? null : answer.data;
+}
+
+/** The patient's own contact entries and widget messages, newest first. */
+export async function supportMessages(request: Request, user: VerifiedUser): Promise<SupportMessage[]> {
+  const answer = await userApis(request, user).care.get(careProductPath("/support-messages"));
+  return supportMessagesResponse.parse(answer).data;
+}
+
+/** Adds an address to the newsletter: the API e-mails a confirmation link (double opt-in). */
+export async function addToContacts(
+  input: { email: string; captcha: string | undefined; locale: Locale },
+  context: VisitorContext,
+): Promise<void> {
+  await publicMainApi().post("/api/sendgrid/add-to-contacts", {
+    body: { email: input.email, locale: input.locale, ...(input.captcha ? { captcha: input.captcha } : {}) },
+    headers: visitorHeaders(context),
+  });
+}
+
+/** Confirms a subscription with the token of the confirmation e-mail. */
+export async function confirmSubscription(token: string): Promise<ListStatus> {
+  const answer = await careLoginApi().post(careProductPath("/confirm-subscription"), { body: { token } });
+  return listStatusResponse.parse(answer).data;
+}
+
+/** Unsubscribes (or resubscribes) the address of an unsubscribe link (spec §6: shared public bearer). */
+export async function changeSubscription(
+  change: "unsubscribe" | "resubscribe",
+  input: { email: string; token: string },
+): Promise<ListStatus> {
+  const answer = await careLoginApi().post(careProductPath(`/${change}`), { body: input });
+  return listStatusResponse.parse(answer).data;
+}
+
+/** Everything the API holds about the patient (Washington My Health My Data). */
+export async function exportMyData(request: Request, user: VerifiedUser): Promise<MyDataExport> {
+  const answer = await userApis(request, user).care.get(careProductPath("/my-data/export"));
+  return myDataExportResponse.parse(answer).data;
+}
+
+export async function getConsents(request: Request, user: VerifiedUser): Promise<Consents> {
+  const answer = await userApis(request, user).care.get(careProductPath("/my-data/consents"));
+  return consentsResponse.parse(answer).data;
+}
+
+export async function setConsents(
+  request: Request,
+  user: VerifiedUser,
+  body: ConsentsRequest,
+): Promise<Consents> {
+  const answer = await userApis(request, user).care.post(careProductPath("/my-data/consents"), { body });
+  return consentsResponse.parse(answer).data;
+}
+
+/**
+ * Closes the account and erases its health data. The password is checked again by the API. Called
+ * without the logout seam: a wrong password must come back to the form, whatever its status; the
+ * caller decides what a 401 means.
+ */
+export async function deleteMyData(
+  user: VerifiedUser,
+  password: string,
+  context: VisitorContext,
+): Promise<AccountDeleted> {
+  const answer = await careApi(user.careAccessToken).post(careProductPath("/my-data/delete"), {
+    body: { password },
+    headers: visitorHeaders(context),
+  });
+  return accountDeletedResponse.parse(answer).data;
+}
+
+/** Where a refused call's message belongs: the captcha, a field, or the whole form. */
+export type CommunicationFailure = { message: FormMessage; status: number; captcha?: true; field?: string };
+
+/**
+ * Maps a refused call to a translated message. The API's texts are fixed in COMMUNICATION_ERRORS and
+ * matched exactly; unreachable or 5xx → "service unavailable" (503); 429 → "too many attempts". Only
+ * an unknown 4xx shows the API's own (English) text, as a last resort — or `fallback` when given
+ * (spec §8: unsubscribe failures read 'Failed to unsubscribe').
+ */
+export function describeCommunicationError(error: ApiError, fallback?: FormMessage): CommunicationFailure {
+  const status = error.status === 0 || error.status >= 500 ? 503 : error.status;
+  if (status === 503) return { message: { key: "auth.errors.serviceUnavailable" }, status };
+  switch (error.message) {
+    case COMMUNICATION_ERRORS.captchaMissing:
+      return { message: { key: "captcha.errors.missing" }, status, captcha: true };
+    case COMMUNICATION_ERRORS.captchaInvalid:
+      return { message: { key: "captcha.errors.invalid" }, status, captcha: true };
+    case COMMUNICATION_ERRORS.captchaUsed:
+    case COMMUNICATION_ERRORS.captchaExpired:
+      return { message: { key: "captcha.errors.expired" }, status, captcha: true };
+    case COMMUNICATION_ERRORS.contactRateLimited:
+      return { message: { key: "contact.errors.rateLimited" }, status };
+    case COMMUNICATION_ERRORS.subscribeRateLimited:
+      return { message: { key: "lists.errors.rateLimited" }, status };
+    case COMMUNICATION_ERRORS.listTokenInvalid:
+      return { message: { key: "lists.errors.linkInvalid" }, status };
+    case COMMUNICATION_ERRORS.confirmationInvalid:
+      return { message: { key: "lists.errors.confirmationInvalid" }, status };
+    case COMMUNICATION_ERRORS.membershipStillActive:
+      return { message: { key: "dataRights.errors.membershipStillActive" }, status };
+    case AUTH_ERRORS.wrongCurrentPassword:
+    case AUTH_ERRORS.incorrectCredentials:
+      return { message: { key: "dataRights.errors.wrongPassword" }, status, field: "password" };
+  }
+  if (status === 429) {
+    return { message: { key: "auth.errors.throttled", values: { count: retryAfterMinutes(error) } }, status };
+  }
+  if (fallback) return { message: fallback, status };
+  return { message: error.message ? { text: error.message } : { key: "auth.errors.unexpected" }, status };
+}
+
+/** The captcha's own failures (missing, forged, replayed, expired), for forms that map other errors themselves. */
+export function captchaFailure(error: ApiError): CommunicationFailure | null {
+  const failure = describeCommunicationError(error);
+  return failure.captcha ? failure : null;
+}
+
+export { isApiError };

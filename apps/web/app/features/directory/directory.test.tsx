@@ -1,0 +1,70 @@
+import type { Provider } from "@ambercare/contracts/provider";
+import type { ReactNode } from "react";
+import { renderToString } from "react-dom/server";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+import { Pagination, ProviderCard, ProviderRating } from "#app/features/directory/directory.tsx";
+import { createI18n, I18nProvider, type Locale } from "#app/lib/i18n.tsx";
+import bg from "#app/locales/bg.json";
+import en from "#app/locales/en.json";
+
+function render(node: ReactNode, locale: Locale = "en"): string {
+  const router = createMemoryRouter([{ path: "*", element: node }]);
+  return renderToString(
+    <I18nProvider i18n={createI18n(locale, locale === "en" ? en : bg)}>
+      <RouterProvider router={router} />
+    </I18nProvider>,
+  ).replace(/<!-- -->/g, "");
+}
+
+const provider: Provider = {
+  id: "6f1c2b1e-3d4a-4b5c-8d9e-0a1b2c3d4e5f",
+  slug: "ana-petrova-7",
+  name: "Ana Petrova",
+  first_name: "Ana",
+  last_name: "Petrova",
+  credentials: "MD",
+  photo: null,
+  bio: "Dr. Ana Petrova is a physician.",
+  specializations: [{ slug: "dermatology", name: "Dermatology" }],
+  conditions: [{ slug: "acne", name: "Acne" }],
+  states: ["CA", "NY"],
+  languages: ["en", "bg"],
+  offers_chat: true,
+  offers_video: false,
+  available_today: true,
+  rating: { average: 4.46, count: 12 },
+};
+
+describe("the directory's pieces", () => {
+  it("say the rating in words and hide the stars from screen readers", () => {
+    const html = render(<ProviderRating rating={provider.rating} />);
+    expect(html).toContain('<span aria-hidden="true"');
+    expect(html).toContain("★★★★☆");
+    expect(html).toContain("Rated 4.5 out of 5");
+    expect(html).toContain("(12 ratings)");
+    expect(render(<ProviderRating rating={{ average: 0, count: 0 }} />)).toContain("No ratings yet");
+    expect(render(<ProviderRating rating={{ average: 5, count: 1 }} />, "bg")).toContain("Оценка 5,0 от 5");
+  });
+
+  it("show initials, never a stock photo, for a provider without one, and link the name", () => {
+    const html = render(<ProviderCard provider={provider} />);
+    expect(html).toMatch(/<span aria-hidden="true"[^>]*>AP<\/span>/);
+    expect(html).not.toContain("<img");
+    expect(html).toContain('href="/find-a-doctor/ana-petrova-7"');
+    expect(html).toContain("Ana Petrova, MD");
+    expect(html).toContain("CA, NY");
+    expect(html).toContain("Chat");
+    expect(html).not.toContain(">Video<");
+    expect(html).toContain("Available today");
+  });
+
+  it("mark the current page and keep the search in every page link", () => {
+    const html = render(<Pagination page={2} pageCount={5} search="?state=CA&page=2" />);
+    expect(html).toContain('<nav aria-label="Pages of results"');
+    expect(html).toMatch(/aria-label="Page 2" aria-current="page"/);
+    expect(html).toContain('href="/find-a-doctor?state=CA"');
+    expect(html).toContain('href="/find-a-doctor?state=CA&amp;page=3"');
+    expect(render(<Pagination page={1} pageCount={1} search="" />)).toBe("");
+  });
+});

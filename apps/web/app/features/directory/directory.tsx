@@ -1,0 +1,214 @@
+import type { Provider } from "@ambercare/contracts/provider";
+import { Link } from "react-router";
+import { Image } from "#app/components/image.tsx";
+import { useTranslation } from "#app/lib/i18n.tsx";
+
+/**
+ * The pieces of the provider directory: a provider's picture (photo, or initials when there is
+ * none), rating, card in the results, and the pagination of the results.
+ */
+
+/** "AP" for Ana Petrova: what stands in for a photo (never a stock face). */
+export function initialsOf(provider: Pick<Provider, "first_name" | "last_name">): string {
+  return `${provider.first_name.charAt(0)}${provider.last_name.charAt(0)}`.toUpperCase();
+}
+
+/** Decorative beside the provider's name, which the page always shows next to it. */
+export function ProviderAvatar({ provider, size }: { provider: Provider; size: "md" | "lg" }) {
+  const px = size === "lg" ? 112 : 64;
+  if (provider.photo) {
+    return (
+      <Image
+        src={provider.photo}
+        alt=""
+        width={px}
+        height={px}
+        fit="cover"
+        className="shrink-0 overflow-hidden rounded-full"
+      />
+    );
+  }
+  return (
+    <span
+      aria-hidden="true"
+      className={`flex shrink-0 items-center justify-center rounded-full border-2 border-primary bg-surface-muted font-bold text-primary-ink ${
+        size === "lg" ? "size-28 text-4xl" : "size-16 text-xl"
+      }`}
+    >
+      {initialsOf(provider)}
+    </span>
+  );
+}
+
+/** Stars for the eye (hidden from screen readers) and the same facts in words for everyone. */
+export function ProviderRating({ rating }: { rating: Provider["rating"] }) {
+  const { t, i18n } = useTranslation();
+  if (rating.count === 0) {
+    return <p className="text-ink-muted text-sm">{t("directory.card.noRatings")}</p>;
+  }
+  const filled = Math.round(rating.average);
+  const average = new Intl.NumberFormat(i18n.language, {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  }).format(rating.average);
+  return (
+    <p className="flex flex-wrap items-center gap-x-2 text-sm text-ink">
+      <span aria-hidden="true" className="text-base text-primary-ink tracking-wider">
+        {"★".repeat(filled)}
+        {"☆".repeat(5 - filled)}
+      </span>
+      <span>{t("directory.card.rating", { rating: average })}</span>
+      <span className="text-ink-muted">({t("directory.card.ratings", { count: rating.count })})</span>
+    </p>
+  );
+}
+
+export function ConsultationTypes({ provider }: { provider: Provider }) {
+  const { t } = useTranslation();
+  const types = [
+    provider.offers_chat ? t("directory.types.chat") : null,
+    provider.offers_video ? t("directory.types.video") : null,
+  ].filter((type): type is string => type !== null);
+  return (
+    <ul className="flex flex-wrap gap-2">
+      {types.map((type) => (
+        <li
+          key={type}
+          className="rounded-full border border-border bg-surface-muted px-3 py-0.5 text-ink text-sm"
+        >
+          {type}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function AvailableToday({ provider }: { provider: Provider }) {
+  const { t } = useTranslation();
+  return provider.available_today ? (
+    <p className="font-semibold text-ink text-sm">
+      <span aria-hidden="true" className="mr-1 inline-block size-2.5 rounded-full bg-primary-ink" />
+      {t("directory.card.availableToday")}
+    </p>
+  ) : (
+    <p className="text-ink-muted text-sm">{t("directory.card.notAvailableToday")}</p>
+  );
+}
+
+/** One provider in the results: name (the link to the profile), rating and the facts to choose by. */
+export function ProviderCard({ provider }: { provider: Provider }) {
+  const { t } = useTranslation();
+  const headingId = `provider-${provider.slug}`;
+  return (
+    <article
+      aria-labelledby={headingId}
+      className="flex h-full flex-col gap-3 rounded-lg border border-border bg-surface p-5"
+    >
+      <div className="flex items-start gap-4">
+        <ProviderAvatar provider={provider} size="md" />
+        <div className="min-w-0">
+          <h3 id={headingId} className="font-semibold text-ink text-lg">
+            <Link to={`/find-a-doctor/${provider.slug}`} className="link">
+              {provider.name}, {provider.credentials}
+            </Link>
+          </h3>
+          <ProviderRating rating={provider.rating} />
+        </div>
+      </div>
+      <dl className="grid gap-x-3 gap-y-1 text-sm mobile-l:grid-cols-[auto_1fr]">
+        <dt className="font-semibold text-ink">{t("directory.card.specializations")}</dt>
+        <dd className="text-ink">{provider.specializations.map((s) => s.name).join(", ")}</dd>
+        <dt className="font-semibold text-ink">{t("directory.card.licensedIn")}</dt>
+        <dd className="break-words text-ink">{provider.states.join(", ")}</dd>
+        <dt className="font-semibold text-ink">{t("directory.card.offers")}</dt>
+        <dd>
+          <ConsultationTypes provider={provider} />
+        </dd>
+      </dl>
+      <AvailableToday provider={provider} />
+    </article>
+  );
+}
+
+/** Page numbers to offer: the first, the last, and the current one with its neighbours. */
+export function pageWindow(page: number, pageCount: number): Array<number | "gap"> {
+  const wanted = new Set([1, pageCount, page - 1, page, page + 1]);
+  const pages = [...wanted].filter((p) => p >= 1 && p <= pageCount).sort((a, b) => a - b);
+  const out: Array<number | "gap"> = [];
+  for (const [i, p] of pages.entries()) {
+    const before = pages[i - 1];
+    if (before !== undefined && p - before > 1) out.push("gap");
+    out.push(p);
+  }
+  return out;
+}
+
+/** The same search, on another page (page 1 carries no `page` parameter). */
+export function pageHref(search: string, page: number): string {
+  const params = new URLSearchParams(search);
+  if (page <= 1) params.delete("page");
+  else params.set("page", String(page));
+  const query = params.toString();
+  return query ? `/find-a-doctor?${query}` : "/find-a-doctor";
+}
+
+const PAGE_LINK =
+  "inline-flex min-h-11 min-w-11 items-center justify-center rounded-md border-2 px-3 no-underline";
+
+export function Pagination({ page, pageCount, search }: { page: number; pageCount: number; search: string }) {
+  const { t } = useTranslation();
+  if (pageCount <= 1) return null;
+  return (
+    <nav aria-label={t("directory.pagination.label")} className="mt-8">
+      <ul className="flex flex-wrap items-center gap-2">
+        {page > 1 ? (
+          <li>
+            <Link
+              to={pageHref(search, page - 1)}
+              rel="prev"
+              aria-label={t("directory.pagination.previousLabel")}
+              className={`${PAGE_LINK} border-border text-ink hover:bg-surface-muted`}
+            >
+              {t("directory.pagination.previous")}
+            </Link>
+          </li>
+        ) : null}
+        {pageWindow(page, pageCount).map((item, index) =>
+          item === "gap" ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a gap has no identity but its place
+            <li key={`gap-${index}`} className="px-1 text-ink-muted">
+              …
+            </li>
+          ) : (
+            <li key={item}>
+              <Link
+                to={pageHref(search, item)}
+                aria-label={t("directory.pagination.page", { page: item })}
+                aria-current={item === page ? "page" : undefined}
+                className={`${PAGE_LINK} ${
+                  item === page
+                    ? "border-primary bg-primary font-bold text-on-primary"
+                    : "border-border text-ink hover:bg-surface-muted"
+                }`}
+              >
+                {item}
+              </Link>
+            </li>
+          ),
+        )}
+        {page < pageCount ? (
+          <li>
+            <Link
+              to={pageHref(search, page + 1)}
+              rel="next"
+              aria-label={t("directory.pagination.nextLabel")}
+              className={`${PAGE_LINK} border-border text-ink hover:bg-surface-muted`}
+            >
+              {t("directory.pagination.next")}
+            </Link>
+          </li>
+        ) : null}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,242 @@
+import {
+  type BillingInterval,
+  type CancelReason,
+  type Checkout,
+  checkoutSchema,
+  type Invoice,
+  invoiceSchema,
+  MEMBERSHIP_ERRORS,
+  type Subscription,
+  subscriptionSchema,
+  type VisitPlanKey,
+} from "@ambercare/contracts/membership";
+import type { SessionCookieName } from "@ambercare/contracts/session";
+import { z } from "zod";
+import type { CardDetails, CardField } from "#app/features/membership/membership-forms.ts";
+import {
+  flagsFromCookies,
+  type SubscriptionFlags,
+  subscriptionCookieValues,
+  subscriptionFlags,
+} from "#app/features/membership/subscription-flags.ts";
+import { careProductPath, userApis } from "#app/lib/api.server.ts";
+import { type ApiError, isApiError } from "#app/lib/api-client.server.ts";
+import { isSecureRequest } from "#app/lib/env.server.ts";
+import type { FormMessage } from "#app/lib/forms.ts";
+import type { TranslationKey } from "#app/lib/i18n.tsx";
+import { logoutEvent, readSession, type SessionUser, sessionCookie } from "#app/lib/session.server.ts";
+
+/**
+ * The membership and billing calls of the care API (spec §7, issue "Membership and billing") for the
+ * routes' loaders and actions, always with the patient's own token (`userApis`): a 401 is the logout
+ * event. Each call throws `ApiError` when the API refuses; `membershipFailure()` turns it into a
+ * message in the visitor's language. Answers are read leniently (a field the API adds later is
+ * dropped, not an error).
+ */
+
+const subscriptionAnswer = z.object({ data: z.object(subscriptionSchema.shape).nullable() });
+const subscriptionChangeAnswer = z.object({ data: z.object(subscriptionSchema.shape) });
+const checkoutUrlAnswer = z.object({ data: z.object({ checkout_url: z.string().min(1) }) });
+const checkoutAnswer = z.object({ data: z.object(checkoutSchema.shape) });
+const payAnswer = z.object({ data: z.object({ status: z.literal("paid"), return_url: z.string() }) });
+const invoicesAnswer = z.object({ data: z.array(z.object(invoiceSchema.shape)) });
+const invoiceAnswer = z.object({ data: z.object(invoiceSchema.shape) });
+
+/** The care API's id of the patient: every membership call names it (`user_id`). */
+function careUserId(request: Request, user: SessionUser): string {
+  // A session without it cannot make a membership call: treat it as lost (logout event).
+  if (!user.careUserId) throw logoutEvent(request);
+  return user.careUserId;
+}
+
+/** `GET /{product}/get-subscription/{userId}`: the patient's latest membership, or null. */
+export async function lookupSubscription(request: Request, user: SessionUser): Promise<Subscription | null> {
+  const { care } = userApis(request, user);
+  const id = encodeURIComponent(careUserId(request, user));
+  return subscriptionAnswer.parse(await care.get(careProductPath(`/get-subscription/${id}`))).data;
+}
+
+/** Set-Cookie values recording the subscription flags of spec §3 for this session. */
+export function subscriptionCookies(request: Request, subscription: Subscription | null): string[] {
+  const secure = isSecureRequest(request);
+  const values = subscriptionCookieValues(subscriptionFlags(subscription));
+  return Object.entries(values).map(([name, value]) =>
+    sessionCookie(name as SessionCookieName, value, { secure }),
+  );
+}
+
+/**
+ * The session's subscription flags: from the cookies when this session has looked them up already,
+ * else from one lookup (whose cookies are returned to be set). A failed lookup leaves the status
+ * unknown (`flags: null`): a public page never fails or logs anyone out because of it.
+ */
+export async function sessionSubscription(
+  request: Request,
+  user: SessionUser | null,
+): Promise<{ flags: SubscriptionFlags | null; cookies: string[] }> {
+  if (!user) return { flags: null, cookies: [] };
+  const cached = flagsFromCookies(readSession(request));
+  if (cached) return { flags: cached, cookies: [] };
+  try {
+    const subscription = await lookupSubscription(request, user);
+    return { flags: subscriptionFlags(subscription), cookies: subscriptionCookies(request, subscription) };
+  } catch (error) {
+    if (error instanceof Response) return { flags: null, cookies: [] };
+    if (isApiError(error) || error instanceof z.ZodError) return { flags: null, cookies: [] };
+    throw error;
+  }
+}
+
+/** `POST /{product}/subscription-checkout/`: the page where the patient pays (or starts the trial). */
+export async function startSubscriptionCheckout(
+  request: Request,
+  user: SessionUser,
+  input: { interval: BillingInterval; lastUrl: string },
+): Promise<string> {
+  const { care } = userApis(request, user);
+  const body = { user_id: careUserId(request, user), interval: input.interval, last_url: input.lastUrl };
+  return checkoutUrlAnswer.parse(await care.post(careProductPath("/subscription-checkout/"), { body })).data
+    .checkout_url;
+}
+
+/** `POST /{product}/visit-checkout/`: the page where the patient pays for one consultation. */
+export async function startVisitCheckout(
+  request: Request,
+  user: SessionUser,
+  input: { plan: VisitPlanKey; lastUrl: string },
+): Promise<string> {
+  const { care } = userApis(request, user);
+  const body = { user_id: careUserId(request, user), plan: input.plan, last_url: input.lastUrl };
+  return checkoutUrlAnswer.parse(await care.post(careProductPath("/visit-checkout/"), { body })).data
+    .checkout_url;
+}
+
+export async function getCheckout(
+  request: Request,
+  user: SessionUser,
+  checkoutId: string,
+): Promise<Checkout> {
+  const { care } = userApis(request, user);
+  return checkoutAnswer.parse(await care.get(careProductPath(`/checkout/${encodeURIComponent(checkoutId)}`)))
+    .data;
+}
+
+/** `POST /{product}/checkout/{id}/pay` (demo payments): where to go once paid. */
+export async function payCheckout(
+  request: Request,
+  user: SessionUser,
+  checkoutId: string,
+  card: CardDetails,
+): Promise<{ returnUrl: string }> {
+  const { care } = userApis(request, user);
+  const answer = payAnswer.parse(
+    await care.post(careProductPath(`/checkout/${encodeURIComponent(checkoutId)}/pay`), { body: card }),
+  );
+  return { returnUrl: answer.data.return_url };
+}
+
+async function changeSubscription(
+  request: Request,
+  user: SessionUser,
+  path: `/${string}`,
+  extra: Record<string, string> = {},
+): Promise<Subscription> {
+  const { care } = userApis(request, user);
+  const body = { user_id: careUserId(request, user), ...extra };
+  return subscriptionChangeAnswer.parse(await care.post(careProductPath(path), { body })).data;
+}
+
+export function cancelSubscription(request: Request, user: SessionUser): Promise<Subscription> {
+  return changeSubscription(request, user, "/cancel-subscription/");
+}
+
+export function resumeSubscription(request: Request, user: SessionUser): Promise<Subscription> {
+  return changeSubscription(request, user, "/resume-subscription/");
+}
+
+export function changeInterval(
+  request: Request,
+  user: SessionUser,
+  interval: BillingInterval,
+): Promise<Subscription> {
+  return changeSubscription(request, user, "/change-interval/", { interval });
+}
+
+/** `POST /{product}/cancel-subscription/feedback`: why the patient leaves (the comment is optional). */
+export async function sendCancelFeedback(
+  request: Request,
+  user: SessionUser,
+  input: { subscriptionId: string; reason: CancelReason; comment: string },
+): Promise<void> {
+  const { care } = userApis(request, user);
+  const body = {
+    user_id: careUserId(request, user),
+    subscription_id: input.subscriptionId,
+    reason: input.reason,
+    ...(input.comment ? { comment: input.comment } : {}),
+  };
+  await care.post(careProductPath("/cancel-subscription/feedback"), { body });
+}
+
+/** `GET /{product}/invoices`: the patient's own invoices, newest first. */
+export async function listInvoices(request: Request, user: SessionUser): Promise<Invoice[]> {
+  const { care } = userApis(request, user);
+  return invoicesAnswer.parse(await care.get(careProductPath("/invoices"))).data;
+}
+
+export async function getInvoice(request: Request, user: SessionUser, invoiceId: string): Promise<Invoice> {
+  const { care } = userApis(request, user);
+  return invoiceAnswer.parse(await care.get(careProductPath(`/invoices/${encodeURIComponent(invoiceId)}`)))
+    .data;
+}
+
+/** The API's `{ error }` texts with a translation; any other text is shown as the API wrote it. */
+const TRANSLATED: Readonly<Record<string, TranslationKey>> = {
+  [MEMBERSHIP_ERRORS.cardDeclined]: "billing.errors.cardDeclined",
+  [MEMBERSHIP_ERRORS.insufficientFunds]: "billing.errors.insufficientFunds",
+  [MEMBERSHIP_ERRORS.invalidCardNumber]: "billing.checkout.errors.cardNumber.invalid",
+  [MEMBERSHIP_ERRORS.invalidExpiry]: "billing.checkout.errors.expiry.invalid",
+  [MEMBERSHIP_ERRORS.cardExpired]: "billing.checkout.errors.expiry.expired",
+  [MEMBERSHIP_ERRORS.invalidCvc]: "billing.checkout.errors.cvc.invalid",
+  [MEMBERSHIP_ERRORS.nameRequired]: "billing.checkout.errors.name.required",
+  [MEMBERSHIP_ERRORS.checkoutExpired]: "billing.errors.checkoutExpired",
+  [MEMBERSHIP_ERRORS.alreadySubscribed]: "billing.errors.alreadySubscribed",
+  [MEMBERSHIP_ERRORS.noSubscription]: "billing.errors.noSubscription",
+  [MEMBERSHIP_ERRORS.notCanceled]: "billing.errors.notCanceled",
+  [MEMBERSHIP_ERRORS.cannotCancel]: "billing.errors.cannotCancel",
+  [MEMBERSHIP_ERRORS.cannotResume]: "billing.errors.cannotResume",
+  [MEMBERSHIP_ERRORS.cannotChangeInterval]: "billing.errors.cannotChangeInterval",
+  [MEMBERSHIP_ERRORS.demoPaymentsOnly]: "billing.errors.demoPaymentsOnly",
+};
+
+/** The card field an API validation message belongs to, so it shows next to that field. */
+const CARD_FIELD_OF: Readonly<Record<string, CardField>> = {
+  [MEMBERSHIP_ERRORS.invalidCardNumber]: "card_number",
+  [MEMBERSHIP_ERRORS.invalidExpiry]: "expiry",
+  [MEMBERSHIP_ERRORS.cardExpired]: "expiry",
+  [MEMBERSHIP_ERRORS.invalidCvc]: "cvc",
+  [MEMBERSHIP_ERRORS.nameRequired]: "name",
+};
+
+function apiErrorText(body: unknown): string | undefined {
+  if (body === null || typeof body !== "object" || !("error" in body)) return undefined;
+  const text = (body as { error: unknown }).error;
+  return typeof text === "string" && text !== "" ? text : undefined;
+}
+
+export type MembershipFailure = { message: FormMessage; status: number; field?: CardField };
+
+/**
+ * What to tell the patient about a refused call: the API's message in their language (spec §8: "the
+ * response's error, or 'An unexpected error occurred'"); an outage reads "service unavailable".
+ */
+export function membershipFailure(error: ApiError): MembershipFailure {
+  if (error.status === 0 || error.status >= 500) {
+    return { message: { key: "billing.errors.serviceUnavailable" }, status: 503 };
+  }
+  const text = apiErrorText(error.body);
+  const key = text === undefined ? undefined : TRANSLATED[text];
+  const field = text === undefined ? undefined : CARD_FIELD_OF[text];
+  const message: FormMessage = key ? { key } : text ? { text } : { key: "billing.errors.unexpected" };
+  return { message, status: error.status, ...(field ? { field } : {}) };
+}
