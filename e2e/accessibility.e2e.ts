@@ -4,8 +4,8 @@ import { expectNoAxeViolations, launchBrowser, openPage } from "./browser.ts";
 import { PUBLIC_ROUTES } from "./spec-routes.ts";
 
 /**
- * The accessibility budget (issue 9): axe-core finds no violation on any public route of spec §2,
- * on a desktop (1280 px) and on the narrowest supported phone (320 px, spec §9).
+ * The accessibility budget: axe-core finds no violation on any public route (spec-routes.ts),
+ * on a desktop (1280 px) and on the narrowest supported phone (320 px).
  */
 const baseUrl = inject("baseUrl");
 let browser: Browser;

@@ -14,7 +14,7 @@ import {
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
 
 /**
- * Issue 3's journey in Chromium against the running web server and API: sign up → complete the
+ * The accounts journey in Chromium against the running web server and API: sign up → complete the
  * profile → log out → log in → forgot password → the link from the .eml file → new password → log in
  * with it → update the profile → log out; every page of it checked with axe.
  */
@@ -74,7 +74,7 @@ describe("accounts journey (issue 3)", () => {
 
       await signUp(page, baseUrl, account);
 
-      // The session: spec §3 cookies, the tokens out of JavaScript's reach (ADR 002).
+      // The session cookies, the tokens out of JavaScript's reach (ADR 002).
       const session = new Map((await context.cookies()).map((cookie) => [cookie.name, cookie]));
       for (const name of ["isLoggedIn", "accessToken", "userID", "fltAccessToken", "fltUserId"]) {
         expect(session.get(name)?.httpOnly, name).toBe(true);

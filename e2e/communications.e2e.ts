@@ -18,7 +18,7 @@ import {
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
 
 /**
- * Issue 7's journeys in Chromium against the running web server and API: the contact form (with its
+ * The communications journeys in Chromium against the running web server and API: the contact form (with its
  * captcha, solved in the browser), the newsletter's double opt-in, unsubscribe and resubscribe from
  * the links of the .eml files, the support widget reaching My profile → Messages, and the
  * Washington My Health My Data page (export, deletion). Every new page is checked with axe at

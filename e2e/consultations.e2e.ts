@@ -6,7 +6,7 @@ import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./br
 import { buyVisit, dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
 
 /**
- * Issue 6's journeys in Chromium: a member requests a video visit for a dependent child; a patient
+ * The consultation journeys in Chromium: a member requests a video visit for a dependent child; a patient
  * without a membership is refused (402, explained) and succeeds once they have bought a one-time
  * visit; an uploaded document appears in the medical records and downloads byte-identical. The
  * membership and the visit are paid on the demo checkout page with the success card.

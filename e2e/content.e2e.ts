@@ -4,7 +4,7 @@ import { waitForHydration } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage } from "./browser.ts";
 
 /**
- * The public site's content (issue 8) in real Chromium: every content page in English and
+ * The public site's content (ADR 009) in real Chromium: every content page in English and
  * Bulgarian with its heading and what search engines read, the legal pages' dates and tables of
  * contents, the FAQ's disclosure widgets, the careers pages, the home page, the soon pages' form,
  * /sitemap.xml and /robots.txt, and axe on every page.
@@ -23,7 +23,7 @@ afterAll(async () => {
 const LANGS = ["en", "bg"] as const;
 type Lang = (typeof LANGS)[number];
 
-/** The legal pages of spec §2 (issue 8: each with an effective date and a table of contents). */
+/** The legal pages, each with an effective date and a table of contents. */
 const LEGAL_PAGES = [
   "/privacy-policy",
   "/terms-of-use",
@@ -36,7 +36,7 @@ const LEGAL_PAGES = [
   "/washington-consumer-health-data-privacy-notice",
 ];
 
-/** Every public page whose content issue 8 delivers (the openings are found on /careers). */
+/** Every public page with Markdown content (the openings are found on /careers). */
 const CONTENT_PAGES = [
   "/",
   "/about",
@@ -370,7 +370,7 @@ describe("the home page", () => {
         6,
       );
       const text = (await main.textContent()) ?? "";
-      // Spec §9 prices: membership 9 a month (12 × 9 a year), chat 29, video 49.
+      // The prices: membership 9 a month (12 × 9 a year), chat 29, video 49.
       for (const price of ["$9 a month", "$108 a year", "Chat visit: $29", "Video visit: $49"])
         expect(text).toContain(price);
       // Specializations come from the API.

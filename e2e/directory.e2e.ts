@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { expectNoAxeViolations, launchBrowser, openPage } from "./browser.ts";
 
 /**
- * The provider directory (issue 4): search by specialization and state, open a provider, paginate,
+ * The provider directory: search by specialization and state, open a provider, paginate,
  * share the URL, the form without JavaScript, bad links, the remembered "available today" choice,
  * and axe on the results and the profile at 1280 and 320 px. The demo directory (300 generated
  * providers) is the data; the API is asked directly for what the pages should show.

@@ -5,7 +5,7 @@ import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./br
 import { dismissPopupBeforehand, fillCard } from "./checkout-helpers.ts";
 
 /**
- * Issue 5's journeys in Chromium against the running web server and API (demo payments): start a
+ * The membership journeys in Chromium against the running web server and API (demo payments): start a
  * trial with the success test card, see it in Manage subscription, cancel with feedback, resume, move
  * the API's clock past the trial and find the first invoice and its receipt; a declined card; a
  * one-time video visit; the not-subscribed popup. Every page is checked with axe at 1280 and 320 px.
@@ -15,7 +15,7 @@ import { dismissPopupBeforehand, fillCard } from "./checkout-helpers.ts";
  * same clock, so fresh sessions are unaffected).
  */
 
-/** Spec §4 / §9 and issue 5, written out here so the journeys check the app against them. */
+/** The required delays and prices, written out here so the journeys check the app against them. */
 const NOT_SUBSCRIBED_POPUP_DELAY_MS = 5_000;
 const TRIAL_DAYS = 7;
 const INSUFFICIENT_FUNDS_CARD = "4000 0000 0000 9995";

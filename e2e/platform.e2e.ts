@@ -9,7 +9,7 @@ import { freePort, WEB_DIR } from "../scripts/lib/stack.mjs";
 import { launchBrowser } from "./browser.ts";
 
 /**
- * The web platform (spec §4, §7, §8): web app manifest, service worker and offline page, the
+ * The web platform (ADR 011): web app manifest, service worker and offline page, the
  * latest-build reload, the chunk-load failure reload, and the same-origin image service.
  */
 const baseUrl = inject("baseUrl");

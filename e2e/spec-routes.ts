@@ -1,5 +1,5 @@
 /**
- * The routes of spec §2, written out here from the specification itself (not imported from the app)
+ * The site's required routes, written out here from the specification itself (not imported from the app)
  * so the journeys check the app against the spec rather than against its own table.
  */
 export type SpecRoute = { path: string; title: string; layout: "main" | "soon" };
@@ -54,7 +54,7 @@ export const PUBLIC_ROUTES: SpecRoute[] = [
   main("/reset-password", "Reset password | Ambercare"),
 ];
 
-/** Login required (spec §2): anonymous visitors go to /login. */
+/** Login required: anonymous visitors go to /login. */
 export const PROTECTED_ROUTES: string[] = [
   "/consultation/form",
   "/cancel-subscription",

@@ -21,7 +21,8 @@ const { env, getServiceSecrets, createImageService, contentSecurityPolicy } = /*
 );
 getServiceSecrets();
 const production = env.NODE_ENV === "production";
-// The build this server runs (spec §4): BUILD_ID names a release, else the build's manifest version.
+// The build this server runs (open pages poll it, ADR 011): BUILD_ID names a release, else the
+// build's manifest version.
 const buildId = env.BUILD_ID ?? build.assets.version;
 
 const app = express();
@@ -56,7 +57,7 @@ app.get("/healthz", (_req, res) => {
   res.set("Cache-Control", "no-store").json({ status: "ok" });
 });
 
-// Web platform (spec §4, §7). The service worker is revalidated on every check (no-cache), so a
+// Web platform (ADR 011). The service worker is revalidated on every check (no-cache), so a
 // new build's worker is found at once; the build id is never cached.
 app.get("/sw.js", (_req, res) => {
   res.set({ "Cache-Control": "no-cache", "Content-Type": "text/javascript; charset=utf-8" });

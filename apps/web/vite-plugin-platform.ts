@@ -9,7 +9,7 @@ import type * as ImageService from "./app/lib/image-service.server.ts";
  * Under `react-router dev` the plugin also serves `/_img/{modifiers}/{path}` from public/ (server.mjs
  * does it in production), so pages show their images in development too.
  *
- * Web platform build step (spec §7), once the server build is done (React Router writes its client
+ * Web platform build step (ADR 011), once the server build is done (React Router writes its client
  * manifest, `client/assets/manifest-<version>.js`, only then):
  * - the offline page in each language (`/offline/{en,bg}.html`, strings from app/locales "offline",
  *   the site's own stylesheet, no script);

@@ -74,7 +74,7 @@ declare module "fastify" {
     accounts: AccountService;
     /** Memberships, checkouts, invoices and one-time visits. */
     membership: MembershipService;
-    /** Captcha, contact messages, e-mail lists and data rights (issue 7, ADR 016). */
+    /** Captcha, contact messages, e-mail lists and data rights (ADR 016). */
     communications: Communications;
     /** The provider directory held in memory for searches (ADR 019). */
     providerDirectory: ProviderDirectory;

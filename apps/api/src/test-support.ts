@@ -318,7 +318,7 @@ export async function registerPatient(app: App, overrides: Partial<RegisterReque
   return { ...(res.json() as LoginResponse), email: body.email, password: body.password };
 }
 
-/** The service account's care token, as the web server gets it (spec §5). */
+/** The service account's care token, as the web server gets it (for public care calls of a visitor). */
 export async function serviceToken(app: App): Promise<string> {
   const res = await app.inject({
     method: "POST",

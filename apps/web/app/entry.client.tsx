@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { navigationInstrumentation } from "#app/lib/build-update.ts";
 import { guardRouteModules, reloadAfterChunkError } from "#app/lib/chunk-reload.ts";
 
-// React Router's default client entry, plus the web platform's two guards (spec §4, §8):
+// React Router's default client entry, plus the web platform's two guards:
 // - a route module or lazy chunk that fails to load reloads the page, at most once per 10 s for
 //   the same path (chunk-reload.ts); after that the error boundary shows;
 // - once the server runs a new build, the next navigation is a full page load (build-update.ts).

@@ -12,7 +12,7 @@ export { contentSecurityPolicy } from "#app/lib/csp.server.ts";
 // server.mjs reads these from the build (`build.entry.module`): the env parsed once by zod at boot,
 // and the service secrets it resolves at start so a missing production secret stops the boot.
 export { env, getServiceSecrets } from "#app/lib/env.server.ts";
-// …and the same-origin image service it mounts at /_img (spec §7).
+// …and the same-origin image service it mounts at /_img (ADR 011).
 export { createImageService } from "#app/lib/image-service.server.ts";
 
 export const streamTimeout = 5_000;

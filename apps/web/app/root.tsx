@@ -39,7 +39,7 @@ const ConsentBanner = lazy<ComponentType>(() =>
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-  // Web platform (spec §7): installable app manifest and the iOS home-screen icon.
+  // Web platform (ADR 011): installable app manifest and the iOS home-screen icon.
   { rel: "manifest", href: "/manifest.webmanifest" },
   { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
 ];
@@ -47,7 +47,7 @@ export const links: Route.LinksFunction = () => [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { locale, setCookie } = chooseLocale(request, { secure: isSecureRequest(request) });
   const user = getUser(request);
-  // The subscription flags of spec §3: looked up once per session, then read from the cookies.
+  // The session's subscription flags: looked up once per session, then read from the cookies.
   const subscription = await sessionSubscription(request, user);
   const body: RootData = {
     locale,
@@ -109,7 +109,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content={THEME_COLORS.primary} />
         <Meta />
         <Links />
-        {/* Analytics only after the visitor accepted (spec §7, ADR 017); the CSP allows its origin. */}
+        {/* Analytics only after the visitor accepted (ADR 017); the CSP allows its origin. */}
         {root?.analytics?.consent === "granted" ? (
           <script async src={root.analytics.scriptUrl} nonce={nonce || undefined} />
         ) : null}

@@ -1,6 +1,6 @@
 import { index, layout, type RouteConfig, route } from "@react-router/dev/routes";
 /**
- * Every route of spec §2, explicitly. Access flags live in lib/route-access.ts (one entry per path
+ * Every route of the site, explicitly. Access flags live in lib/route-access.ts (one entry per path
  * here; route-access.test.ts keeps the two in step). Route files mirror the URL under routes/.
  */
 export default [
@@ -20,7 +20,7 @@ export default [
     route("contact-us", "routes/contact-us.tsx"),
     route("disclaimer", "routes/disclaimer.tsx"),
     route("find-a-doctor", "routes/find-a-doctor.tsx"),
-    // A provider's profile: the directory's detail view (not in spec §2, which lists only the search).
+    // A provider's profile: the directory's detail view (an addition to the required search page).
     route("find-a-doctor/:page", "routes/find-a-doctor/provider.tsx"),
     route("frequently-asked-questions", "routes/frequently-asked-questions.tsx"),
     route("informed-consent", "routes/informed-consent.tsx"),
@@ -41,7 +41,7 @@ export default [
     route("thank-you-for-ordering", "routes/thank-you-for-ordering.tsx"),
     route("thank-you-for-subscribing", "routes/thank-you-for-subscribing.tsx"),
     route("unsubscribe", "routes/unsubscribe.tsx"),
-    // The newsletter's double opt-in link, and where a deleted account lands (issue 7, ADR 017).
+    // The newsletter's double opt-in link, and where a deleted account lands (ADR 017).
     route("confirm-subscription", "routes/confirm-subscription.tsx"),
     route("account-deleted", "routes/account-deleted.tsx"),
     route(
@@ -50,7 +50,7 @@ export default [
     ),
     route("logout", "routes/logout.tsx"),
     route("cancel-subscription", "routes/cancel-subscription.tsx"),
-    // The demo payment provider's hosted checkout (issue "Membership and billing"); not a spec §2 page.
+    // The demo payment provider's hosted checkout (ADR 015); not one of the required routes.
     route("checkout/:checkoutId", "routes/checkout/checkout.tsx"),
     route("my-profile", "routes/my-profile/index.tsx"),
     route("my-profile/billing-history", "routes/my-profile/billing-history.tsx"),
@@ -60,7 +60,7 @@ export default [
     route("my-profile/medical-records", "routes/my-profile/medical-records.tsx"),
     route("my-profile/messages", "routes/my-profile/messages.tsx"),
     route("my-profile/past-appointments", "routes/my-profile/past-appointments.tsx"),
-    // Washington My Health My Data: download, consent, deletion (issue 7).
+    // Washington My Health My Data: download, consent, deletion (ADR 017).
     route("my-profile/health-data", "routes/my-profile/health-data.tsx"),
     route("login", "routes/login.tsx"),
     route("sign-up", "routes/sign-up.tsx"),
@@ -75,7 +75,7 @@ export default [
   // Resource routes for search engines (lib/seo.ts): files, not pages, so outside the layouts.
   route("sitemap.xml", "routes/sitemap-xml.ts"),
   route("robots.txt", "routes/robots-txt.ts"),
-  // Resource routes of the site-wide forms and downloads (issue 7): no page, no layout. Each checks
+  // Resource routes of the site-wide forms and downloads (ADR 017): no page, no layout. Each checks
   // its own access (the export requires the logged-in patient).
   route("captcha/challenge", "routes/captcha-challenge.ts"),
   route("newsletter", "routes/newsletter.ts"),
@@ -84,6 +84,6 @@ export default [
   route("my-profile/health-data/export", "routes/health-data-export.ts"),
   // A patient's uploaded document: bytes, not a page.
   route("my-profile/medical-records/documents/:id", "routes/my-profile/medical-record-document.ts"),
-  // Unknown paths redirect to / (spec §2).
+  // Unknown paths redirect to /.
   route("*", "routes/catch-all.tsx"),
 ] satisfies RouteConfig;

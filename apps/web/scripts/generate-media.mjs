@@ -6,7 +6,7 @@
 //   public/icons/*.png          app icons of the web manifest (any + maskable) and apple-touch-icon
 //   public/images/hero.jpg      the home hero's still (frame 0 of the clip), source of /_img variants
 //   public/images/care-team.png a transparent illustration (chat bubble, heart line) for content pages
-//   public/media/hero.{webm,mp4} the hero's 4 s loop for the "full" view (spec §1)
+//   public/media/hero.{webm,mp4} the hero's 4 s loop for the "full" view (ADR 011)
 import { spawn } from "node:child_process";
 import { mkdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";

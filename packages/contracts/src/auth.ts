@@ -14,7 +14,7 @@ import { CONTENT_LANGUAGES } from "./specialization.ts";
 import { US_STATE_CODES } from "./us-states.ts";
 
 /**
- * Accounts: request and response shapes of both APIs (spec §3, §7; issue "Accounts and sessions").
+ * Accounts: request and response shapes of both APIs (ADR 010).
  * Messages are left to the caller: the API answers in English, the web maps each issue (code + path)
  * to a message in the user's language.
  */
@@ -24,7 +24,7 @@ export const passwordSchema = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_M
 const name = z.string().trim().min(1).max(NAME_MAX_LENGTH);
 export const userIdSchema = z.uuid();
 
-/** The language a user's e-mail is written in (spec §1: `en` default, `bg` complete). */
+/** The language a user's e-mail is written in (`en` by default, `bg` complete). */
 export const LOCALES = CONTENT_LANGUAGES;
 export const localeSchema = z.enum(LOCALES);
 export type Locale = z.infer<typeof localeSchema>;
@@ -99,7 +99,7 @@ export const zipSchema = z
   .trim()
   .regex(/^\d{5}(-\d{4})?$/);
 
-/** Profile fields a patient can set (issue "Accounts": name, birth date, phone, address with US state, gender). */
+/** Profile fields a patient can set (name, birth date, phone, address with US state, gender). */
 export const profileFields = z.object({
   first_name: name,
   last_name: name,
@@ -114,7 +114,7 @@ export const profileFields = z.object({
 });
 export type ProfileFields = z.infer<typeof profileFields>;
 
-/** update-user: user_id plus any profile fields (spec §3), and the e-mail language. */
+/** update-user: user_id plus any profile fields, and the e-mail language. */
 export const updateUserRequest = profileFields
   .partial()
   .extend({ user_id: userIdSchema, locale: localeSchema.optional() })

@@ -1,5 +1,5 @@
 /**
- * Communications (issue 7): the constants browser code needs, with no dependency (no zod), so a page
+ * Communications (ADR 016): the constants browser code needs, with no dependency (no zod), so a page
  * can import them without pulling a schema library into its JavaScript. communications.ts builds the
  * API's schemas from the same values.
  */
@@ -38,7 +38,7 @@ export type ContactTopic = (typeof CONTACT_TOPICS)[number];
 export const CONTACT_SOURCES = ["contact_form", "widget"] as const;
 export type ContactSource = (typeof CONTACT_SOURCES)[number];
 
-/** The support widget's segment when SUPPORT_SEGMENT is unset (spec §1: one segment). */
+/** The support widget's segment when SUPPORT_SEGMENT is unset (the widget has exactly one). */
 export const DEFAULT_SUPPORT_SEGMENT = "patient";
 /** A segment is a short slug, e.g. "patient". */
 export const SEGMENT_PATTERN = /^[a-z][a-z0-9_-]{0,39}$/;

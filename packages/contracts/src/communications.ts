@@ -1,5 +1,5 @@
 /*
- * Communications API (issue 7): captcha, contact entries and support messages, e-mail lists with
+ * Communications API: captcha, contact entries and support messages, e-mail lists with
  * double opt-in, and the Washington My Health My Data rights. docs/decisions/016-communications.md.
  *
  * Browser code imports ./communications-constants.ts (no zod); server code imports this module.

@@ -1,8 +1,8 @@
 import { z } from "zod";
 
 /**
- * The three response shapes both APIs use (spec §3/§7, architecture "Response shapes").
- * "returns data.data" in the spec means the body is `{ "data": … }`.
+ * The three response shapes both APIs use (architecture "Response shapes").
+ * "returns data.data" in the specification means the body is `{ "data": … }`.
  */
 
 export const errorEnvelope = z.object({ error: z.string().min(1) }).strict();
@@ -28,8 +28,8 @@ export function listEnvelope<T extends z.ZodType>(item: T) {
 export type DataEnvelope<T> = { data: T };
 export type ListEnvelope<T> = { data: T[]; meta: ListMeta };
 
-/** The message every protected call answers with when its Bearer token is missing, empty or unknown (spec §5, §8). */
+/** The message every protected call answers with when its Bearer token is missing, empty or unknown. */
 export const INVALID_ACCESS_TOKEN = "Invalid access token";
-/** Fallback texts of spec §8. */
+/** Fallback texts when a failed call says nothing more useful. */
 export const FAILED_TO_UNSUBSCRIBE = "Failed to unsubscribe";
 export const UNEXPECTED_ERROR = "An unexpected error occurred";

@@ -1,4 +1,4 @@
-/** Responsive image settings (spec §7, §9). */
+/** Responsive image settings (ADR 011). */
 export const IMAGE_SCREEN_WIDTHS = Object.freeze({
   xs: 320,
   sm: 640,
@@ -12,7 +12,7 @@ export const IMAGE_FORMATS = Object.freeze(["webp", "avif", "jpg", "jpeg", "png"
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
 export const IMAGE_DEFAULTS = Object.freeze({ format: "webp" as ImageFormat, quality: 75 });
 export const IMAGE_PLACEHOLDER = Object.freeze({ width: 10, height: 10, quality: 50, blur: 3 });
-/** Modifiers the same-origin resizing path accepts (spec §7). */
+/** Modifiers the same-origin resizing path accepts. */
 export const IMAGE_MODIFIERS = Object.freeze([
   "format",
   "fit",

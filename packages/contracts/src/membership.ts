@@ -17,8 +17,8 @@ import {
 import { PLAN_KEYS } from "./plans.ts";
 
 /**
- * Membership and billing on the care API (spec §3, §4, §7; issue "Membership and billing";
- * docs/decisions/015-membership-and-billing.md). Browser code imports the constants from
+ * Membership and billing on the care API (docs/decisions/015-membership-and-billing.md).
+ * Browser code imports the constants from
  * membership-constants.ts (no zod); everything there is re-exported here for server code.
  *
  * Times are ISO 8601 strings (UTC). Money is integer cents, currency "usd".
@@ -36,7 +36,7 @@ const isoDateTime = z.string();
  */
 export const lastUrlSchema = z.string().trim().min(1).max(RETURN_URL_MAX_LENGTH);
 
-/** `POST /{product}/subscription-checkout/` (spec §3 "checkout: user_id, interval, last_url"). */
+/** `POST /{product}/subscription-checkout/` (user_id, interval, last_url). */
 export const subscriptionCheckoutRequest = z
   .object({ user_id: userIdSchema, interval: billingIntervalSchema, last_url: lastUrlSchema.optional() })
   .strict();
@@ -139,7 +139,7 @@ export type GetSubscriptionResponse = z.infer<typeof getSubscriptionResponse>;
 export const subscriptionResponse = dataEnvelope(subscriptionSchema);
 export type SubscriptionResponse = z.infer<typeof subscriptionResponse>;
 
-/** `POST /{product}/cancel-subscription/` and `POST /{product}/resume-subscription/` (spec §3). */
+/** `POST /{product}/cancel-subscription/` and `POST /{product}/resume-subscription/` (user_id). */
 export const userIdRequest = z.object({ user_id: userIdSchema }).strict();
 export type UserIdRequest = z.infer<typeof userIdRequest>;
 

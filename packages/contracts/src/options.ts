@@ -1,4 +1,4 @@
-/** Form option lists of spec §3, exactly as the spec spells them. */
+/** Form option lists, spelt exactly as the API exchanges them (case and all). */
 
 export const GENDERS = Object.freeze([
   "male",

@@ -1,4 +1,4 @@
-/** Thresholds of the performance helper that picks the full or the reduced view (spec §1, §9). */
+/** Thresholds of the performance helper that picks the full or the reduced view (ADR 011). */
 export const PERFORMANCE_THRESHOLDS = Object.freeze({
   firstContentfulPaintMs: 500,
   domContentLoadedMs: 800,

@@ -1,5 +1,5 @@
 /**
- * Pricing plan keys and prices (spec §3, §9). Money is integer cents in USD
+ * Pricing plan keys and prices (ADR 004). Money is integer cents in USD
  * (docs/decisions/004-membership-rules.md decides the currency the spec left open).
  */
 export const PLAN_KEYS = Object.freeze([
@@ -59,7 +59,7 @@ export const PLANS: Readonly<Record<PlanKey, Plan>> = Object.freeze({
   }),
 });
 
-/** Checkout intervals (spec §3 "checkout: user_id, interval, last_url"). */
+/** Checkout intervals (the checkout takes user_id, interval, last_url). */
 export const SUBSCRIPTION_INTERVALS = Object.freeze(["monthly", "yearly"] as const);
 export type SubscriptionInterval = (typeof SUBSCRIPTION_INTERVALS)[number];
 

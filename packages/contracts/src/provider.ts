@@ -13,7 +13,7 @@ import { contentLanguage } from "./specialization.ts";
 import { US_STATE_CODES, type UsStateCode } from "./us-states.ts";
 
 /**
- * `GET /api/v1/api/provider` (spec §7 "query parameters; returns a list"), its detail view
+ * `GET /api/v1/api/provider` (query parameters; returns a list), its detail view
  * `GET /api/v1/api/provider/{slug}`, and the care API's `POST /{product}/submit-rating`.
  */
 

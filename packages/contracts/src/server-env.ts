@@ -96,7 +96,7 @@ export type ServiceSecrets = {
 };
 
 /**
- * The shared public bearer and the built-in service credential (spec §5/§6).
+ * The shared public bearer and the built-in service credential (ADR 003, ADR 008).
  * A production deployment on PostgreSQL (several instances behind a load balancer) must set them,
  * since every instance has to agree. Elsewhere — development, tests, and the single-host embedded
  * setup of `npm start` on PGlite — they default to values generated once and kept in

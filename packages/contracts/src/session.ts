@@ -1,5 +1,5 @@
 /**
- * Session values kept in cookies by the web server (spec §3, §4, §9).
+ * Session values kept in cookies by the web server.
  * Tokens are HttpOnly: browser JavaScript never reads them (docs/decisions/002-web-as-bff-session.md).
  */
 export const SESSION_COOKIES = Object.freeze({
@@ -51,7 +51,7 @@ export const SESSION_COOKIE_MAX_AGE: Readonly<Record<SessionCookieName, number>>
 /** Access tokens issued by both APIs expire with the session: 5 h. */
 export const ACCESS_TOKEN_TTL_S = SESSION_COOKIE_MAX_AGE_S;
 
-/** "Fully logged in" needs both the login flag and the secondary access token (spec §4). */
+/** "Fully logged in" needs both the login flag and the secondary access token (never one alone). */
 export function isFullyLoggedIn(values: {
   isLoggedIn?: string | boolean | null;
   fltAccessToken?: string | null;

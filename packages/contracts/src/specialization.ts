@@ -2,11 +2,11 @@ import { z } from "zod";
 import { dataEnvelope } from "./envelope.ts";
 
 /**
- * `GET /api/v1/api/specialization` (spec §7 "returns a list"): the specializations offered, each
+ * `GET /api/v1/api/specialization` (returns a list): the specializations offered, each
  * with the conditions it covers, in the language asked for.
  */
 
-/** Languages the catalogue is written in (spec §1: `en` default, `bg` complete). */
+/** Languages the catalogue is written in (`en` by default, `bg` complete). */
 export const CONTENT_LANGUAGES = ["en", "bg"] as const;
 export const contentLanguage = z.enum(CONTENT_LANGUAGES);
 export type ContentLanguage = z.infer<typeof contentLanguage>;

@@ -1,5 +1,5 @@
 /**
- * The 48 symptoms and conditions a patient can pick on the intake form (spec §3).
+ * The 48 symptoms and conditions a patient can pick on the intake form (ADR 005).
  * The spec names 12 of them; the rest complete the list with what a primary and urgent care
  * telehealth visit commonly treats (docs/decisions/005-symptom-list.md).
  */

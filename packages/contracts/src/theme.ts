@@ -1,4 +1,4 @@
-/** Theme colours and display settings (spec §9). The CSS in apps/web/app/app.css mirrors these (tested). */
+/** Theme colours and display settings. The CSS in apps/web/app/app.css mirrors these (tested). */
 export const THEME_COLORS = Object.freeze({
   /** Primary orange, as the spec gives it. Dark text on it: white text fails contrast. */
   primary: "#F59825",
@@ -12,7 +12,7 @@ export const THEME_COLORS = Object.freeze({
 
 export const DEFAULT_THEME = "light" as const;
 
-/** Viewport breakpoints in px (spec §9). */
+/** Viewport breakpoints in px. */
 export const VIEWPORT_BREAKPOINTS = Object.freeze({
   mobileS: 320,
   mobileM: 375,
@@ -23,5 +23,5 @@ export const VIEWPORT_BREAKPOINTS = Object.freeze({
   desktopL: 1600,
 });
 
-/** Display thresholds in px (spec §9). */
+/** Display thresholds in px. */
 export const DISPLAY_THRESHOLDS = Object.freeze({ sm: 600, md: 960, lg: 1280, xl: 1920, xxl: 2560 });

@@ -1,4 +1,4 @@
-/** The 50 US states with their USPS two-letter codes (spec §3). */
+/** The 50 US states with their USPS two-letter codes. */
 export const US_STATES = Object.freeze([
   { code: "AL", name: "Alabama" },
   { code: "AK", name: "Alaska" },

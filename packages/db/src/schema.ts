@@ -19,10 +19,10 @@ import {
 /**
  * Database schema (PostgreSQL 15 and PGlite). Column names are snake_case in SQL and camelCase in
  * TypeScript. Bilingual catalogue text is stored per language column rather than in a translation
- * table: there are exactly two languages (spec §1) and every row must have both.
+ * table: there are exactly two languages (English and Bulgarian) and every row must have both.
  */
 
-/** Medical specializations offered by the service (spec §7 `GET /api/specialization`). */
+/** Medical specializations offered by the service (`GET /api/specialization`). */
 export const specializations = pgTable("specializations", {
   id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
   slug: text("slug").notNull().unique(),
@@ -52,7 +52,7 @@ const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode
 
 /**
  * Accounts: patients, and the one built-in service account (is_service_account) that the web server
- * uses for public care-API calls (spec §5). Profile fields stay null until the patient fills them in;
+ * uses for public care-API calls (ADR 008). Profile fields stay null until the patient fills them in;
  * profile_completed_at is set by complete-profile. The id appears in URLs (get-user-details/{userId}),
  * so it is a random UUID, not a sequence.
  */
@@ -82,7 +82,7 @@ export const users = pgTable(
   (table) => [
     check("users_email_lower_case", sql`${table.email} = lower(${table.email})`),
     check("users_locale_known", sql`${table.locale} in ('en', 'bg')`),
-    // There is one built-in credential (spec §5): a second service account would be a forgotten key.
+    // There is one built-in credential: a second service account would be a forgotten key.
     uniqueIndex("users_single_service_account")
       .on(table.isServiceAccount)
       .where(sql`${table.isServiceAccount}`),
@@ -150,7 +150,7 @@ export const rateLimitBuckets = pgTable(
 );
 
 /**
- * Clinicians patients can find (spec §7 `GET /api/provider`). The slug appears in shareable URLs.
+ * Clinicians patients can find (`GET /api/provider`). The slug appears in shareable URLs.
  * The rating aggregate is kept on the row (count, sum of stars and the rounded average) and changed
  * in the same transaction as the rating itself, so a search never aggregates the ratings table.
  */
@@ -337,7 +337,7 @@ export const ratings = pgTable(
   ],
 );
 
-// Membership and billing (issue "Membership and billing", docs/decisions/015-membership-and-billing.md).
+// Membership and billing (docs/decisions/015-membership-and-billing.md).
 
 /**
  * A patient's membership. At most one is not ended per patient (partial unique index); ended ones
@@ -547,7 +547,7 @@ export const processedWebhookEvents = pgTable("processed_webhook_events", {
 // Communications
 
 /**
- * Messages from the contact form and the support widget (issue 7). `user_id` is set when a
+ * Messages from the contact form and the support widget (ADR 016). `user_id` is set when a
  * logged-in patient wrote it (their /my-profile/messages shows it). When the patient asks for
  * deletion, name, e-mail and message are erased and `anonymised_at` is set: the row only counts
  * that a message on a topic was received.

@@ -2,7 +2,7 @@ import { DEMO_PATIENT } from "@ambercare/contracts/demo";
 
 /**
  * Catalogue content of a primary-care and urgent-care telehealth service: the specializations it
- * offers and the conditions it sees, in English and Bulgarian. Conditions named in spec §3's
+ * offers and the conditions it sees, in English and Bulgarian. Conditions named in the intake form's
  * symptom list (Acid Reflux, Allergies, Asthma, Cold & Flu, Covid-19, Fever, Headache, Migraines,
  * Pink Eye, Rash, Sore Throat, Sprains and Strains) are all here. Slugs are stable identifiers:
  * change a name freely, never a slug.

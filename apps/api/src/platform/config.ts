@@ -44,7 +44,7 @@ export const apiEnvSchema = sharedEnvSchema.extend({
   STRIPE_PRICE_PPV_VIDEO: z.string().trim().min(1).optional(),
   /** Where contact-form and support-widget messages are sent. */
   SUPPORT_EMAIL: z.email().default("support@ambercare.example"),
-  /** The one segment the support widget tags its messages with (spec §1). */
+  /** The one segment the support widget tags its messages with (the widget has exactly one). */
   SUPPORT_SEGMENT: z.string().regex(SEGMENT_PATTERN).default(DEFAULT_SUPPORT_SEGMENT),
   /** HMAC key of ALTCHA challenges (ADR 016); generated into dev-secrets.json outside production. */
   CAPTCHA_HMAC_KEY: z.string().min(32, "at least 32 characters").optional(),

@@ -19,7 +19,8 @@ export type CareApiOptions = {
 };
 
 /**
- * The care API (spec §7 "Second API"), mounted at the root: `/auth/…` and `/${PRODUCT_SLUG}/…`.
+ * The care API (the specification's "Second API"), mounted at the root: `/auth/…` and
+ * `/${PRODUCT_SLUG}/…`.
  * Each endpoint registers into one of the two encapsulated scopes below so that its hooks (bearer
  * checks) stay inside it.
  */

@@ -6,7 +6,7 @@ import { providerRoutes } from "#api/modules/directory/provider-routes.ts";
 import { specializationRoutes } from "#api/modules/directory/specialization-routes.ts";
 
 /**
- * The main API (spec §7 "Main API"), mounted under /api/v1; its own paths start with /api/…,
+ * The main API, mounted under /api/v1; its own paths start with /api/…,
  * hence /api/v1/api/auth/login. Encapsulated: hooks added here never reach the care API.
  */
 export const mainApi: FastifyPluginAsyncZod = async (app) => {

@@ -3,7 +3,7 @@ import { useFetcher } from "react-router";
 import { useTranslation } from "#app/lib/i18n.tsx";
 
 /**
- * The analytics consent banner (spec §7, ADR 017). Shown only when an analytics script is
+ * The analytics consent banner (ADR 017). Shown only when an analytics script is
  * configured and the visitor has not chosen yet; no third-party script loads before "Accept".
  * Not modal: the page stays usable, and the banner is a labelled region that keyboard users reach
  * after the page. Works without JavaScript (a plain POST to /cookie-consent that comes back).

@@ -3,7 +3,7 @@ import { useTranslation } from "#app/lib/i18n.tsx";
 import { errorKind } from "#app/lib/meta.ts";
 
 /**
- * The one error page of the site (spec §2, §8), used by the root and by every route:
+ * The one error page of the site, used by the root and by every route:
  * 404 → 'Page Not Found', 'Sorry, the page you are looking for could not be found.' and a
  * 'Go back home' link; anything else → 'Internal Server Error', 'This page is temporarily
  * unavailable.' and no link. It shows the status code and never a stack trace in production.

@@ -244,7 +244,7 @@ export function SelectField({ formId, name, label, hint, error, optional, option
   );
 }
 
-/** A positive whole number of rows, or the fallback (spec §5: rows and max rows must be numeric). */
+/** A positive whole number of rows, or the fallback (a textarea's rows and max rows must be numeric). */
 export function textareaRows(value: unknown, fallback: number): number {
   const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
   return typeof number === "number" && Number.isInteger(number) && number > 0 ? number : fallback;

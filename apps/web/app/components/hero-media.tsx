@@ -5,7 +5,7 @@ import { useTranslation } from "#app/lib/i18n.tsx";
 import { useMediaQuery, useViewMode } from "#app/lib/view-mode.ts";
 
 /**
- * The home page hero's media (spec §1): the still illustration in the reduced view (the default on
+ * The home page hero's media: the still illustration in the reduced view (the default on
  * the server and until the performance helper decides) and a short muted loop over it in the full
  * view. The still stays underneath with the same box, so switching views moves nothing; the clip's
  * first frame is the still, so the switch is not seen either.

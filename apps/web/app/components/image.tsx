@@ -16,9 +16,9 @@ export type ImageProps = {
   sizes?: string;
   /** The LCP image: loaded at once with fetchpriority=high (otherwise lazy). */
   priority?: boolean;
-  /** Default webp (spec §9). */
+  /** Default webp. */
   format?: ImageModifiers["format"];
-  /** Default 75 (spec §9). */
+  /** Default 75. */
   quality?: number;
   fit?: ImageFit;
   /** The source's own width: larger variants are not offered (the service never enlarges). */
@@ -33,7 +33,7 @@ export type ImageProps = {
 };
 
 /**
- * Every raster image of the site (spec §7, §9): a srcset over the spec's screen widths at densities
+ * Every raster image of the site: a srcset over the screen widths of IMAGE_SCREEN_WIDTHS at densities
  * 1 and 2 through the same-origin resizing path, width and height always set (no layout shift), lazy
  * unless `priority`, and a 10×10 quality-50 blur-3 placeholder behind it until it has loaded.
  *

@@ -85,7 +85,7 @@ export function AccountPage({ page, children }: { page: PageKey; children?: Reac
   );
 }
 
-/** What a logged-out-only page (forgot/reset password) shows to a logged-in visitor (spec §6). */
+/** What a logged-out-only page (forgot/reset password) shows to a logged-in visitor: no redirect. */
 export function AlreadyLoggedIn() {
   const { t } = useTranslation();
   return (

@@ -32,7 +32,7 @@ export const COMPANY_LINKS = Object.freeze([
   { to: "/frequently-asked-questions", key: "faq" },
 ] as const satisfies ReadonlyArray<{ to: RoutePath; key: string }>);
 
-/** The sections of My profile (spec §2 login-required pages). Labels are `pages.<key>.title`. */
+/** The sections of My profile (the login-required /my-profile pages). Labels are `pages.<key>.title`. */
 export const PROFILE_LINKS = Object.freeze([
   { to: "/my-profile", key: "myProfile" },
   { to: "/my-profile/consultations", key: "consultations" },

@@ -1,5 +1,5 @@
 /**
- * The typed HTTP client loaders and actions use to reach both APIs (spec §7). Server-only: tokens
+ * The typed HTTP client loaders and actions use to reach both APIs. Server-only: tokens
  * come from the HttpOnly session cookies and never reach the browser.
  *
  *   const api = createApiClient({ baseUrl: apiBases.mainApiBase, token: user.accessToken });
@@ -8,10 +8,10 @@
  * - JSON in and out; `Authorization: Bearer <token>` only when a token is given.
  * - Success returns the parsed body as `T` (`{ data }`, `{ data, meta }`, or a login body).
  * - A non-2xx answer throws `ApiError` with the status and the response's `error` text
- *   (spec §8 "failed calls rethrow", "raise the response's error field"). A network failure throws
+ *   (failed calls rethrow, with the response's error field). A network failure throws
  *   `ApiError` with status 0; a cancelled call rejects with the AbortSignal's reason.
  * - `signal` cancels a call; `id` names it: a new call with the same id on the same client cancels
- *   the previous one still in flight (spec §7).
+ *   the previous one still in flight.
  */
 
 export type QueryValue = string | number | boolean | null | undefined;
@@ -39,7 +39,7 @@ export type ApiClientOptions = {
   /** Default 10 s: a page never hangs on a slow API. */
   timeoutMs?: number;
   /**
-   * Called before the ApiError of a 401 is thrown (spec §8: a 401 on the main API logs out). What it
+   * Called before the ApiError of a 401 is thrown (a 401 on the main API logs out). What it
    * throws replaces the ApiError: `userApis()` (api.server.ts) throws the logout redirect here.
    */
   onUnauthorized?: (error: ApiError) => void;

@@ -14,9 +14,9 @@ import { logoutEvent, type SessionUser } from "#app/lib/session.server.ts";
  * - a logged-in user's data → `userApis(request, user)`: both APIs with the user's tokens; a 401 is
  *   the logout event (cookies cleared, → /login?redirectTo=…), thrown for you.
  * - a public main-API call (forgot password, unsubscribe, contact form…) → `publicMainApi()`: the
- *   shared public bearer PUBLIC_API_TOKEN (spec §6).
+ *   shared public bearer PUBLIC_API_TOKEN (ADR 003).
  * - a public care-API call (reset password, register-{product}…) → `careService.call(care => …)`:
- *   the built-in service credential (spec §5); `null` means the service login failed.
+ *   the built-in service credential (ADR 008); `null` means the service login failed.
  * - care API login → `careLoginApi()` (the shared public bearer).
  *
  * Paths on the care API carry the product: `careAuthPath("/reset-password")` →
@@ -56,12 +56,12 @@ export function visitorHeaders(context: { clientIp?: string } | undefined): Head
   return ip ? { "X-Forwarded-For": ip } : {};
 }
 
-/** The main API with the shared public bearer (spec §6). */
+/** The main API with the shared public bearer (ADR 003). */
 export function publicMainApi(options: ClientOptions = {}): ApiClient {
   return mainApi(getServiceSecrets().PUBLIC_API_TOKEN, options);
 }
 
-/** The care API's `/auth/login` takes the shared public bearer (spec §6 "second-backend login"). */
+/** The care API's `/auth/login` takes the shared public bearer (ADR 003). */
 export function careLoginApi(options: ClientOptions = {}): ApiClient {
   return careApi(getServiceSecrets().PUBLIC_API_TOKEN, options);
 }
@@ -81,7 +81,7 @@ export const careService: ServiceTokens = createServiceTokens({
 });
 
 /**
- * Both APIs with the logged-in user's tokens. A 401 from either is the logout event of spec §8
+ * Both APIs with the logged-in user's tokens. A 401 from either is the logout event
  * (the token expired or was revoked: the logged-in state is lost): the call throws the redirect to
  * /login?redirectTo=<this page> with every session cookie cleared, which React Router sends as is.
  * Catch only `ApiError`s around these calls and rethrow anything else.

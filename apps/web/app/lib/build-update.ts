@@ -2,7 +2,7 @@ import type { ClientInstrumentation } from "react-router";
 import { setPendingNavigationTarget } from "#app/lib/chunk-reload.ts";
 
 /**
- * The latest-build check of spec §4. The server reports the build it runs at `GET /build-id.json`
+ * The latest-build check (ADR 011). The server reports the build it runs at `GET /build-id.json`
  * (`{ "buildId": "…" }`); the page knows the build it was rendered by (root loader `buildId`). The
  * client asks again every BUILD_ID_POLL_INTERVAL_MS and when the tab becomes visible; once the two
  * differ, the next navigation is a full page load, so the visitor gets the new build's HTML and

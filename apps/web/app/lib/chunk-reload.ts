@@ -2,7 +2,7 @@ import { CHUNK_RELOAD_MIN_INTERVAL_MS } from "@ambercare/contracts/timing";
 import type { ComponentType } from "react";
 
 /**
- * Chunk-load failure (spec §8): when a route module or a lazily loaded chunk cannot be fetched —
+ * Chunk-load failure: when a route module or a lazily loaded chunk cannot be fetched —
  * typically because a new build replaced the files the page was built against — the page is loaded
  * again from the server, at most once per CHUNK_RELOAD_MIN_INTERVAL_MS (10 s) for the same path. A
  * second failure within that time is not a stale page but a broken one: it is left to the error

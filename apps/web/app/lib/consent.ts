@@ -1,5 +1,5 @@
 /**
- * The analytics consent (spec §7, ADR 017): a first-party cookie holding the visitor's choice for a
+ * The analytics consent (ADR 017): a first-party cookie holding the visitor's choice for a
  * year. Plain data shared by the server (root loader, /cookie-consent) and the banner.
  */
 export const CONSENT_COOKIE = "analyticsConsent";

@@ -2,7 +2,7 @@
  * The Content-Security-Policy of every response (server.mjs adds it with the request's nonce): no
  * inline script or style without the nonce, and no third-party origin unless configured.
  *
- * - `analyticsScriptUrl` (ANALYTICS_SCRIPT_URL, spec §7): its origin, exactly, in script-src and
+ * - `analyticsScriptUrl` (ANALYTICS_SCRIPT_URL): its origin, exactly, in script-src and
  *   connect-src. The page loads it only after the visitor's consent (ADR 017).
  * - `recaptcha` (RECAPTCHA_SITE_KEY set): Google's reCAPTCHA v3 script, its calls and its invisible
  *   frame. Unset, the self-hosted ALTCHA needs nothing beyond 'self' (its worker included).

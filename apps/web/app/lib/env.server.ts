@@ -27,20 +27,20 @@ export const webEnvSchema = sharedEnvSchema.extend({
   // Off by default: only behind a proxy may X-Forwarded-For/-Proto be believed (same syntax as the API).
   TRUST_PROXY: trustProxySchema.default(false),
   /**
-   * The build id the site reports at /build-id.json (spec §4: a change makes open pages load the next
+   * The build id the site reports at /build-id.json (a change makes open pages load the next
    * page in full). Default: the build's own manifest version; set it to name a release instead.
    */
   BUILD_ID: z
     .string()
     .regex(/^[\w.-]{1,64}$/, "letters, digits, '.', '_' or '-', at most 64")
     .optional(),
-  /** The support widget's one segment (spec §1): every widget message is tagged with it. */
+  /** The support widget's one segment: every widget message is tagged with it. */
   SUPPORT_SEGMENT: z
     .string()
     .regex(SEGMENT_PATTERN, "a lower-case slug such as patient")
     .default(DEFAULT_SUPPORT_SEGMENT),
   /**
-   * The analytics script (spec §7). Set: it loads after the visitor accepts in the consent banner,
+   * The analytics script (ADR 017). Set: it loads after the visitor accepts in the consent banner,
    * and the CSP allows exactly its origin (server.mjs). Unset: no script, no banner.
    */
   ANALYTICS_SCRIPT_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -105,7 +105,7 @@ export const apiBases = apiBaseUrls(env);
 
 let secrets: ServiceSecrets | undefined;
 /**
- * The shared public bearer and the built-in service credential (spec §5/§6). Resolved on first use;
+ * The shared public bearer and the built-in service credential (ADR 003, ADR 008). Resolved on first use;
  * server.mjs calls it at boot so a missing production secret stops the start. Never sent to the
  * browser.
  */
@@ -115,7 +115,7 @@ export function getServiceSecrets(): ServiceSecrets {
 }
 
 /**
- * The analytics script and the visitor's consent (spec §7), for the root loader: null when no script
+ * The analytics script and the visitor's consent (ADR 017), for the root loader: null when no script
  * is configured, so neither a script nor a banner appears.
  */
 export function analyticsState(request: Request): AnalyticsState | null {

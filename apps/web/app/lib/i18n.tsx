@@ -2,7 +2,7 @@ import { createContext, type ReactNode, useContext } from "react";
 import type en from "#app/locales/en.json";
 
 /**
- * The interface's translations (spec §1: `en` default, `bg` complete).
+ * The interface's translations (`en` by default, `bg` complete).
  *
  * The server picks one locale per request (locale.server.ts) and the root loader sends only that
  * language's strings to the browser. Strings live in `app/locales/{en,bg}.json` as nested keys in

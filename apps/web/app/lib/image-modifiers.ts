@@ -10,21 +10,21 @@ import {
 import { DISPLAY_THRESHOLDS } from "@ambercare/contracts/theme";
 
 /**
- * The same-origin resizing path of spec §7: `/_img/{modifiers}/{path}`, e.g.
+ * The same-origin resizing path (ADR 011): `/_img/{modifiers}/{path}`, e.g.
  * `/_img/s_640x427,q_75,f_webp/images/hero.jpg`.
  *
  * - `{modifiers}` is a comma-separated list of `key_value` pairs (ipx's syntax), or `_` for none.
  *   Keys (long form or alias): `f`/`format` (webp, avif, jpg, jpeg, png, gif), `fit` (cover,
  *   contain, fill, inside, outside), `w`/`width`, `h`/`height`, `s`/`resize` (`WxH`), `q`/`quality`
  *   (1–100), `b`/`background` (hex colour, 3 or 6 digits, no `#`), and `blur` (sigma 0.3–50, for the
- *   placeholder of spec §9). Each key at most once; `resize` excludes `width`/`height`.
+ *   10×10 placeholder). Each key at most once; `resize` excludes `width`/`height`.
  * - `{path}` is a file under `public/images/` (`images/hero.jpg`); nothing else is a source.
  *
  * Shared by the `<Image>` component (building URLs) and the server (parsing them): the two cannot
  * drift apart.
  */
 
-/** The largest side the service produces or accepts in a modifier (spec §9 display threshold xxl). */
+/** The largest side the service produces or accepts in a modifier (the xxl display threshold, 2560 px). */
 export const MAX_IMAGE_DIMENSION = DISPLAY_THRESHOLDS.xxl;
 /** The largest source file the service reads. */
 export const MAX_SOURCE_BYTES = 10 * 1024 * 1024;
@@ -247,7 +247,7 @@ export type ResponsiveImage = {
 /**
  * URLs of one image at `width`×`height` CSS px (the box keeps that aspect ratio at every size):
  * a `w`-descriptor srcset over candidateWidths, the 1× variant as `src`, default webp at quality 75,
- * and the 10×10 quality-50 blur-3 placeholder of spec §9.
+ * and the 10×10 quality-50 blur-3 placeholder.
  */
 export function responsiveImage(options: {
   src: string;

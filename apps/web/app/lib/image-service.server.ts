@@ -16,7 +16,7 @@ import {
 } from "#app/lib/image-modifiers.ts";
 
 /**
- * The same-origin image service of spec §7: `GET /_img/{modifiers}/{path}` (syntax in
+ * The same-origin image service (ADR 011): `GET /_img/{modifiers}/{path}` (syntax in
  * image-modifiers.ts), resized and encoded by ipx on sharp, kept on disk under `cacheDir` by a hash
  * of the source path, the canonical modifiers and the source's size and mtime, and answered with a
  * year-long immutable Cache-Control.

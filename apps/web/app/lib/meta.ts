@@ -16,12 +16,12 @@ function rootData(args: MetaArgsLike): RootData | undefined {
   return args.matches.find((match) => match?.id === "root")?.loaderData as RootData | undefined;
 }
 
-/** "Page name | Product" (spec §1); the product name alone when there is no page name. */
+/** "Page name | Product"; the product name alone when there is no page name. */
 export function documentTitle(pageName: string | null | undefined, productName: string): string {
   return pageName ? `${pageName} | ${productName}` : productName;
 }
 
-/** The error titles of spec §2: 'Page Not Found' for 404, 'Internal Server Error' otherwise. */
+/** The error titles: 'Page Not Found' for 404, 'Internal Server Error' otherwise. */
 export function errorKind(error: unknown): "notFound" | "serverError" {
   return isRouteErrorResponse(error) && error.status === 404 ? "notFound" : "serverError";
 }

@@ -7,7 +7,7 @@ import {
 } from "#app/lib/performance-mode.ts";
 
 /**
- * Gathers the performance helper's signals in the browser (spec §1, §9) and decides with
+ * Gathers the performance helper's signals in the browser (ADR 011) and decides with
  * decideViewMode. Loaded on demand after the page has loaded (view-mode.ts), never on the server.
  *
  * - first contentful paint: PerformanceObserver "paint" (buffered);

@@ -1,7 +1,7 @@
 import { PERFORMANCE_THRESHOLDS } from "@ambercare/contracts/performance";
 
 /**
- * The performance helper of spec §1/§9: picks the "full" view (hero video, motion) or the
+ * The performance helper (ADR 011): picks the "full" view (hero video, motion) or the
  * "reduced" view (still image, no motion) from what the browser tells us about this device.
  * Pure decision here; `performance-mode.client.ts` gathers the signals in the browser.
  */

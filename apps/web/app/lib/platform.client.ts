@@ -2,8 +2,8 @@ import { createBuildIdPoller, fetchBuildId, markBuildStale } from "#app/lib/buil
 
 /**
  * The browser side of the web platform that waits until the page has loaded (platform-client.tsx
- * imports this chunk then): the service worker registration (spec §7) and the latest-build poller
- * (spec §4). Returns a function that stops the poller.
+ * imports this chunk then): the service worker registration (/sw.js) and the latest-build poller
+ * (ADR 011). Returns a function that stops the poller.
  */
 export function startPlatform({ buildId }: { buildId: string | null }): () => void {
   void registerServiceWorker();

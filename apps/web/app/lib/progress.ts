@@ -1,6 +1,6 @@
 /**
- * The top progress indicator's event source (spec §7: "a progress indicator is notified on start,
- * success, error and stop"). Navigations and form submissions feed it from <ProgressBar>;
+ * The top progress indicator's event source (notified on start,
+ * success, error and stop). Navigations and form submissions feed it from <ProgressBar>;
  * browser-side fetches feed it through `trackedFetch()`. Browser-only state: on the server nothing
  * subscribes, and `trackedFetch` is not meant for loaders (they use api-client.server.ts).
  */

@@ -12,15 +12,16 @@ export type RootData = {
   translations: Translations;
   env: PublicEnv;
   /**
-   * Whether the visitor is fully logged in (spec §4); no token ever reaches the browser.
-   * `isSubscribed`: the session's subscription flag (spec §3), null when unknown or logged out.
+   * Whether the visitor is fully logged in (the login flag and the care token both set); no token
+   * ever reaches the browser.
+   * `isSubscribed`: the session's subscription flag, null when unknown or logged out.
    */
   user: { isLoggedIn: boolean; isSubscribed?: boolean | null };
   /** The site's public origin (PUBLIC_URL or the request's): canonical and hreflang URLs. */
   siteUrl?: string;
   /** The build this page was rendered by (server.mjs): the latest-build poller compares with it. */
   buildId?: string | null;
-  /** Analytics (spec §7): null when ANALYTICS_SCRIPT_URL is unset (no script, no banner). */
+  /** Analytics (ADR 017): null when ANALYTICS_SCRIPT_URL is unset (no script, no banner). */
   analytics?: AnalyticsState | null;
 };
 

@@ -31,9 +31,9 @@ function flatten(entries: RouteConfigEntry[], parentPath = "", layout: string | 
 
 const ALL = flatten(routes);
 const CATCH_ALL = "/*";
-/** Files for search engines (resource routes, lib/seo.ts): not pages of spec §2, no access flags. */
+/** Files for search engines (resource routes, lib/seo.ts): not pages, no access flags. */
 const SEO_FILES = ["/robots.txt", "/sitemap.xml"];
-/** Resource routes of the site-wide forms and downloads (issue 7): they check access themselves. */
+/** Resource routes of the site-wide forms and downloads (ADR 017): they check access themselves. */
 const FORM_RESOURCES = [
   "/captcha/challenge",
   "/cookie-consent",
@@ -50,8 +50,9 @@ const MAIN = "routes/layouts/main.tsx";
 const SOON = "routes/layouts/soon.tsx";
 const SOON_PATHS = ["/blog", "/blog/:page", "/medical-providers"];
 /**
- * Pages beyond spec §2's list: a provider's profile, the demo checkout, a printable receipt, the
- * e-mail list confirmation, the health-data rights page and the page after an account is deleted.
+ * Pages beyond the product's required routes: a provider's profile, the demo checkout, a printable
+ * receipt, the e-mail list confirmation, the health-data rights page and the page after an account
+ * is deleted.
  */
 const EXTRA_PAGES = [
   "/find-a-doctor/:page",

@@ -1,15 +1,15 @@
 /**
- * Route flags of spec §2/§6, in one place to audit. Every route in routes.ts has an entry here and
+ * Route flags, in one place to audit. Every route in routes.ts has an entry here and
  * every entry has a route (route-access.test.ts); each route's loader enforces its entry on its first
  * line with `requireRouteAccess(request, "<path>")` (session.server.ts).
  *
  * - `requiresAuthentication`: anonymous visitors are redirected to /login?redirectTo=<path>.
  * - `notAuthenticated`: pages for logged-out visitors. A logged-in visitor is redirected to / from
  *   the paths in REDIRECT_HOME_WHEN_LOGGED_IN and told "you are already logged in" on the others
- *   (spec §6: "flagged forbidden when logged in, active redirect only for login and sign-up").
+ *   (only /login and /sign-up actively redirect; the others are merely forbidden).
  *
- * Beyond spec §2: /confirm-subscription (the newsletter's double opt-in), /account-deleted and
- * /my-profile/health-data (Washington My Health My Data), from issue 7 (ADR 017).
+ * Beyond the product's required routes: /confirm-subscription (the newsletter's double opt-in),
+ * /account-deleted and /my-profile/health-data (Washington My Health My Data), see ADR 017.
  *
  * The catch-all route (`*`, unknown paths redirect to /) is not a page and has no entry, nor have the
  * resource routes (files ending in .ts in routes.ts), which check access themselves.
@@ -78,7 +78,7 @@ export type RoutePath = keyof typeof ROUTE_ACCESS;
 
 export const ROUTE_PATHS = Object.freeze(Object.keys(ROUTE_ACCESS) as RoutePath[]);
 
-/** Logged-out-only routes that actively send a logged-in visitor to / (spec §6). */
+/** Logged-out-only routes that actively send a logged-in visitor to /. */
 export const REDIRECT_HOME_WHEN_LOGGED_IN: readonly RoutePath[] = Object.freeze(["/login", "/sign-up"]);
 
 export function routeAccess(path: RoutePath): RouteAccess {

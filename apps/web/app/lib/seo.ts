@@ -2,7 +2,7 @@ import { LOCALES, type Locale, type Translations } from "#app/lib/i18n.tsx";
 import type { RoutePath } from "#app/lib/route-access.ts";
 
 /**
- * How search engines and the /sitemap page see each route of spec §2, in one table beside the
+ * How search engines and the /sitemap page see each page route, in one table beside the
  * access table (route-access.ts): its page name, whether it may be indexed, and its group on the
  * /sitemap page (`null`: not listed there, with the reason next to it).
  *

@@ -3,9 +3,9 @@ import { z } from "zod";
 import { type ApiClient, createApiClient, isApiError } from "#app/lib/api-client.server.ts";
 
 /**
- * The care API's built-in service credential (spec §5): a public care call (password reset…) made
+ * The care API's built-in service credential (ADR 008): a public care call (password reset…) made
  * without a user token first logs in with the service account, then runs with that token. A failed
- * service login yields `null` (spec §8), never a crash: the caller shows "service unavailable, try
+ * service login yields `null`, never a crash: the caller shows "service unavailable, try
  * again".
  *
  * The token is cached in this process's memory until shortly before it expires. That is a cache of
@@ -21,7 +21,7 @@ export type ServiceCredential = {
   /** SERVICE_ACCOUNT_EMAIL / SERVICE_ACCOUNT_PASSWORD. */
   email: string;
   password: string;
-  /** PUBLIC_API_TOKEN: the care API's /auth/login takes the shared public bearer (spec §6). */
+  /** PUBLIC_API_TOKEN: the care API's /auth/login takes the shared public bearer. */
   publicToken: string;
 };
 

@@ -21,12 +21,12 @@ import {
 } from "#app/lib/route-access.ts";
 
 /**
- * The session lives in the cookies of spec §3 (names from SESSION_COOKIES), all HttpOnly,
+ * The session lives in cookies (names from SESSION_COOKIES), all HttpOnly,
  * SameSite=Lax, Secure in production: browser JavaScript never sees a token.
  */
 export type SessionValues = Partial<Record<SessionCookieName, string>>;
 
-/** A fully logged-in visitor (spec §4: the login flag and the care API token are both present). */
+/** A fully logged-in visitor (the login flag and the care API token are both present). */
 export type SessionUser = {
   /** Main API user id and token (`userID`, `accessToken`); empty when only the care login exists. */
   userId: string | null;
@@ -73,7 +73,7 @@ export function loginUrl(request: Request): string {
 }
 
 /**
- * The logout event of spec §4/§8 as a response to throw: every session cookie cleared and the visitor
+ * The logout event as a response to throw: every session cookie cleared and the visitor
  * sent to /login, with the page to come back to. A 401 from the main API anywhere ends here
  * (`userApis()` in api.server.ts throws it from the API client's onUnauthorized seam).
  */
@@ -207,7 +207,7 @@ export async function requireRouteAccess(
 type CookieOptions = {
   /** `isSecureRequest(request)`: Secure whenever the site is served over HTTPS. */
   secure: boolean;
-  /** Defaults to the cookie's lifetime from spec §9 (SESSION_COOKIE_MAX_AGE). */
+  /** Defaults to the cookie's own lifetime (SESSION_COOKIE_MAX_AGE: 5 h; 24 h for fltUserId). */
   maxAge?: number;
 };
 
@@ -223,7 +223,7 @@ export function clearSessionCookies(options: Pick<CookieOptions, "secure">): str
   return COOKIE_NAMES.map((name) => sessionCookie(name, "", { secure: options.secure, maxAge: 0 }));
 }
 
-/** The two logins of a session: the main API's and the care API's (spec §3). */
+/** The two logins of a session: the main API's and the care API's. */
 export type SessionLogins = {
   main: { accessToken: string; userId: string };
   care: { accessToken: string; userId: string };
@@ -231,8 +231,8 @@ export type SessionLogins = {
 
 /**
  * Set-Cookie values that start a fresh session after both logins: `isLoggedIn`, `accessToken`,
- * `userID`, `fltAccessToken`, `fltUserId` with the spec's lifetimes, and every other session cookie
- * (a previous visitor's subscription flags…) cleared.
+ * `userID`, `fltAccessToken`, `fltUserId` with their lifetimes (5 h; 24 h for fltUserId), and every
+ * other session cookie (a previous visitor's subscription flags…) cleared.
  */
 export function loginCookies(logins: SessionLogins, options: Pick<CookieOptions, "secure">): string[] {
   const values: SessionValues = {
@@ -257,7 +257,7 @@ export function headersWithCookies(cookies: readonly string[], init?: HeadersIni
 }
 
 /**
- * Logs out: clears every session cookie and sends the visitor to /login (spec §4; the spec's 10 ms
+ * Logs out: clears every session cookie and sends the visitor to /login (the required 10 ms
  * LOGOUT_REDIRECT_DELAY_MS is met by the immediate server redirect).
  *
  * `revokeTokens` (accounts.server.ts `revokeSession`) revokes the tokens with the APIs first; it

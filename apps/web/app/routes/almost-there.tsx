@@ -19,7 +19,7 @@ import { requireRouteAccess, requireUser } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/almost-there";
 
 /**
- * Profile completion after sign-up (spec §2 /almost-there). The page is open to everyone (route
+ * Profile completion after sign-up (/almost-there). The page is open to everyone (route
  * table): an anonymous visitor is asked to log in; a logged-in one whose profile is complete goes on.
  */
 export async function loader({ request }: Route.LoaderArgs) {

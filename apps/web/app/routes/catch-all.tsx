@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 
-/** Unknown paths redirect to / (spec §2). Not a page: it has no entry in ROUTE_ACCESS. */
+/** Unknown paths redirect to /. Not a page: it has no entry in ROUTE_ACCESS. */
 export async function loader() {
   throw redirect("/", 302);
 }

@@ -49,7 +49,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-// The home page has no page name: its title is the product name alone (spec §1).
+// The home page has no page name: its title is the product name alone (ADR 006).
 export const meta: Route.MetaFunction = (args) => {
   const organization = medicalOrganizationJsonLd(args);
   return [...pageMeta(args, null), ...(organization ? [organization] : [])];

@@ -24,7 +24,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { redirectTo };
 }
 
-/** Logs in on both APIs, starts the session (spec §3 cookies) and goes back where the visitor was going. */
+/** Logs in on both APIs, starts the session (its cookies) and goes back where the visitor was going. */
 export async function action({ request, context }: Route.ActionArgs) {
   await requireRouteAccess(request, "/login");
   const formData = await request.formData();

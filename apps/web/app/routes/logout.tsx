@@ -6,7 +6,7 @@ import { logout, requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/logout";
 
 /**
- * GET or POST /logout (spec §4): revokes both tokens with the API (failures ignored), clears every
+ * GET or POST /logout: revokes both tokens with the API (failures ignored), clears every
  * session cookie and redirects to /login. The header's "Log out" button posts here.
  */
 export async function loader({ request }: Route.LoaderArgs) {

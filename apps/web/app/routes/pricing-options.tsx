@@ -19,7 +19,7 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, "pricingOptions
 
 const CARD = "flex flex-col rounded-lg border-2 border-border bg-surface p-6";
 
-/** Every plan of spec §3 with its price from plans.ts: both memberships and both one-time visits. */
+/** Every plan with its price from plans.ts: both memberships and both one-time visits. */
 export default function PricingOptionsPage() {
   const { t } = useTranslation();
   return (

@@ -40,7 +40,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { alreadyLoggedIn, token: plausibleToken(token) ? token : null };
 }
 
-/** Sets the new password with the e-mailed token on the care API (service credential, spec §5). */
+/** Sets the new password with the e-mailed token on the care API (service credential, ADR 008). */
 export async function action({ request }: Route.ActionArgs) {
   const { alreadyLoggedIn } = await requireRouteAccess(request, "/reset-password");
   if (alreadyLoggedIn) return null;

@@ -19,7 +19,7 @@ import { getUser, requireUser } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/support-message";
 
 /**
- * `POST /support-message`: the support widget's message (spec §1), saved as a contact entry with
+ * `POST /support-message`: the support widget's message, saved as a contact entry with
  * source "widget" and this server's SUPPORT_SEGMENT. A logged-in patient sends it with their own
  * token and their account's address (it then appears in /my-profile/messages); a visitor gives
  * the address for the reply.

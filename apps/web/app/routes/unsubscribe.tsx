@@ -39,7 +39,7 @@ export async function action({ request }: Route.ActionArgs) {
   await requireRouteAccess(request, "/unsubscribe");
   const formData = await request.formData();
   const change: Change = formData.get("intent") === "resubscribe" ? "resubscribe" : "unsubscribe";
-  // Spec §8: a failure reads 'Failed to unsubscribe' unless the API said something more useful.
+  // A failure reads 'Failed to unsubscribe' unless the API said something more useful.
   const fallback = {
     key: change === "unsubscribe" ? "lists.errors.unsubscribeFailed" : "lists.errors.resubscribeFailed",
   } as const;

@@ -13,7 +13,7 @@ const bearer = [{ bearerAuth: [] }];
 const failures = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope };
 
 /**
- * Spec §7 care API, the patient's own account (mounted under /{PRODUCT_SLUG}): every call takes the
+ * The care API's calls on the patient's own account (mounted under /{PRODUCT_SLUG}): every call takes the
  * patient's token and works only on that patient's user id (403 otherwise, for the service
  * account too).
  */

@@ -116,7 +116,7 @@ function profileChanges(input: ProfileInput): ProfileChanges {
 }
 
 /**
- * Accounts and sessions of both APIs (issue "Accounts and sessions"): registration, login with
+ * Accounts and sessions of both APIs (ADR 010): registration, login with
  * throttling, logout, password reset by e-mail, password change, and the patient's profile.
  */
 export function createAccountService(deps: AccountServiceDeps) {

@@ -7,7 +7,7 @@ import { AppError } from "#api/platform/errors.ts";
 
 /**
  * Bearer authentication for route `preHandler`s. A missing, empty, malformed or unknown token is
- * always the same 401 `{ "error": "Invalid access token" }` (spec §5, §8): the client learns
+ * always the same 401 `{ "error": "Invalid access token" }` (a missing token reads so too): the client learns
  * nothing about which of these it was.
  */
 
@@ -41,7 +41,7 @@ export function requireBearer(
   };
 }
 
-/** For calls that use the shared public bearer credential (spec §6): reset password, unsubscribe, … */
+/** For calls that use the shared public bearer credential (ADR 003): reset password, unsubscribe, … */
 export const requirePublicBearer: BearerPreHandler = requireBearer((token, request) =>
   safeEqual(token, request.server.config.PUBLIC_API_TOKEN),
 );
@@ -62,14 +62,17 @@ export function authOf(request: FastifyRequest): AuthContext {
 export type AuthGuards = {
   /** A live access token of any account (patients, and the service account where routes allow it). */
   user: BearerPreHandler;
-  /** A live token of the service account (spec §5); a patient's token gets 403. */
+  /**
+   * A live token of the service account (the web server's credential for a visitor's public care
+   * calls); a patient's token gets 403.
+   */
   service: BearerPreHandler;
 };
 
 /**
  * Guards for route `onRequest` hooks: they run before the body is even parsed, so an anonymous
  * caller learns nothing about a route's input rules. A token from either login (main or care) is
- * accepted on both APIs: the web sends whichever it holds (spec §7).
+ * accepted on both APIs: the web sends whichever it holds.
  */
 export function createAuthGuards(sessions: Pick<SessionService, "authenticate">): AuthGuards {
   const user = requireBearer(async (token, request) => {

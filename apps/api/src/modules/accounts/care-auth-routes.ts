@@ -17,9 +17,9 @@ export type CareAuthOptions = { productSlug: string };
 const bearer = [{ bearerAuth: [] }];
 
 /**
- * Spec §7 care API, `/auth/…` rows (mounted under /auth): login takes the shared public bearer;
+ * The care API's `/auth/…` calls (mounted under /auth): login takes the shared public bearer;
  * register and the two reset calls take the service account's token (the web server makes them
- * for a visitor who is not logged in, spec §5); change-password takes the patient's own token.
+ * for a visitor who is not logged in); change-password takes the patient's own token.
  */
 export const careAuthRoutes: FastifyPluginAsyncZod<CareAuthOptions> = async (app, { productSlug }) => {
   const accounts = app.accounts;

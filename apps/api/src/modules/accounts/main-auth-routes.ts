@@ -16,9 +16,9 @@ import { authOf, createAuthGuards, requirePublicBearer } from "#api/modules/acco
 const bearer = [{ bearerAuth: [] }];
 
 /**
- * Spec §7 main API, auth rows (served under /api/v1): register, login, me, logout, forgot-password.
+ * The main API's auth calls (served under /api/v1): register, login, me, logout, forgot-password.
  * Register and login need no token; me and logout take a user's token; forgot-password takes the
- * shared public bearer (spec §6). Register and forgot-password also need a solved captcha (ADR 016).
+ * shared public bearer (ADR 003). Register and forgot-password also need a solved captcha (ADR 016).
  */
 export const mainAuthRoutes: FastifyPluginAsyncZod = async (app) => {
   const accounts = app.accounts;

@@ -10,7 +10,8 @@ export class ServiceAccountError extends Error {
 
 /**
  * Makes the database hold exactly the configured service account (SERVICE_ACCOUNT_EMAIL/PASSWORD,
- * spec §5) — run at every API start, so changing the credential in the environment is enough:
+ * the web server's credential for a visitor's public care calls) — run at every API start, so
+ * changing the credential in the environment is enough:
  * - missing → created with is_service_account;
  * - present with another password → re-hashed, and its old tokens revoked;
  * - a service account under an older address → deleted (a forgotten credential must stop working).

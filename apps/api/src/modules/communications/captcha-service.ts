@@ -60,7 +60,7 @@ function decodeAltchaPayload(solution: string): AltchaPayload | undefined {
 }
 
 /**
- * The site's captcha (spec §7, ADR 016): ALTCHA proof of work signed with CAPTCHA_HMAC_KEY by
+ * The site's captcha (ADR 016): ALTCHA proof of work signed with CAPTCHA_HMAC_KEY by
  * default, or Google reCAPTCHA v3 when both of its keys are configured. ALTCHA solutions are
  * single-use: the signature of each accepted one is stored until its challenge expires, and the
  * primary key turns a concurrent replay on another instance into a refusal.

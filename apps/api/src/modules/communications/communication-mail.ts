@@ -3,7 +3,7 @@ import type { ContactTopic } from "@ambercare/contracts/communications-constants
 import { escapeHtml, type RenderedMail } from "#api/platform/mail/templates.ts";
 
 /**
- * The e-mails of issue 7 (contact messages, list sign-up, marketing, account deletion), in both
+ * The communications e-mails (contact messages, list sign-up, marketing, account deletion), in both
  * languages, in the same plain style as templates.ts: a plain-text part and a one-column HTML part
  * with `lang` set. The support team's notification is in English only: it is read by staff, not by
  * the patient.

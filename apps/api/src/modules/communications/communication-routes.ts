@@ -16,9 +16,9 @@ const bearer = [{ bearerAuth: [] }];
 const failures = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope };
 
 /**
- * Spec §7 care API rows of issue 7 (mounted under /{PRODUCT_SLUG}): save-contact-entry (the service
- * token for a visitor, spec §5, or a patient's own token), the patient's support messages, and the
- * list calls of the unsubscribe and confirmation pages (the shared public bearer, spec §6).
+ * The care API's communication calls (ADR 016, mounted under /{PRODUCT_SLUG}): save-contact-entry
+ * (the service token for a visitor, or a patient's own token), the patient's support messages, and the
+ * list calls of the unsubscribe and confirmation pages (the shared public bearer).
  */
 export const careCommunicationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { captcha, contact, lists, limitSends } = app.communications;

@@ -25,7 +25,7 @@ export type ContactSettings = {
 };
 
 /**
- * Contact-form and support-widget messages (issue 7): stored, acknowledged to the sender and sent
+ * Contact-form and support-widget messages (ADR 016): stored, acknowledged to the sender and sent
  * to SUPPORT_EMAIL. Both e-mails go out in the background, so the answer never waits for (or
  * fails with) the mail server.
  */

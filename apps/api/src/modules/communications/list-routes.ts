@@ -13,7 +13,7 @@ import { SUBSCRIBE_LIMIT } from "#api/modules/communications/communication-limit
 const bearer = [{ bearerAuth: [] }];
 
 /**
- * Spec §7 `POST /api/sendgrid/add-to-contacts` (the shared public bearer, spec §6) and the RFC 8058
+ * The main API's `POST /api/sendgrid/add-to-contacts` (the shared public bearer) and the RFC 8058
  * one-click unsubscribe URL that every marketing e-mail names in its List-Unsubscribe header.
  */
 export const listRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -33,7 +33,7 @@ export function callerOf(request: FastifyRequest): Caller {
 const listMeta = (total: number) => ({ page: 1, per_page: Math.max(total, 1), total });
 
 /**
- * Spec §7 care API `create-consultation` and `consultations`, plus a consultation's detail, cancel
+ * The care API's `create-consultation` and `consultations`, plus a consultation's detail, cancel
  * and message thread, and the patient's audit log (docs/decisions/018). Patient token only; another
  * patient's consultation is 403.
  *

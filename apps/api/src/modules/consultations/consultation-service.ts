@@ -73,7 +73,7 @@ export function toConsultation(row: ConsultationRow): Consultation {
 }
 
 /**
- * Consultations (issue "Consultations and records"): creating one needs a membership or an unused
+ * Consultations (ADR 018): creating one needs a membership or an unused
  * one-time visit credit of the same type, consumed once per filled-in form; patients see and cancel
  * only their own; every read or write of intake and messages is written to the audit log.
  */

@@ -20,7 +20,7 @@ export type DirectoryEntry = {
   states: string[];
 };
 
-/** How often a search may ask the database whether the directory changed (spec §9's data cache). */
+/** How often a search may ask the database whether the directory changed (data goes stale after 5 s). */
 export const DIRECTORY_CHECK_INTERVAL_MS = 5_000;
 /** A full reload at least this often, for edits that leave the fingerprint alone (a new bio). */
 export const DIRECTORY_RELOAD_INTERVAL_MS = 5 * 60_000;

@@ -11,7 +11,7 @@ import { createProviderRepository } from "#api/modules/directory/provider-reposi
 import { createProviderService } from "#api/modules/directory/provider-service.ts";
 
 /**
- * Spec §7: `GET /api/provider` on the main API (served at /api/v1/api/provider), public, and the
+ * `GET /api/provider` on the main API (served at /api/v1/api/provider), public, and the
  * detail view `GET /api/provider/{slug}` for a shareable provider page.
  */
 export const providerRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -5,7 +5,7 @@ import { authOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
 import { createRatingService } from "#api/modules/directory/rating-service.ts";
 
 /**
- * Spec §7 care API `POST /{product}/submit-rating`: the patient's own token, for a completed
+ * The care API's `POST /{product}/submit-rating`: the patient's own token, for a completed
  * consultation of that patient, once per consultation.
  */
 export const careRatingRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -10,7 +10,7 @@ import { AppError } from "#api/platform/errors.ts";
 export type SubmitRatingInput = z.output<typeof submitRatingRequest>;
 
 /**
- * Ratings (spec §7 `submit-rating`): a patient rates a completed consultation of their own, once.
+ * Ratings (the care API's `submit-rating`): a patient rates a completed consultation of their own, once.
  * The rating and the provider's new average are written in one transaction.
  */
 export function createRatingService(deps: {

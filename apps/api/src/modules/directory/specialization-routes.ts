@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { createSpecializationRepository } from "#api/modules/directory/specialization-repository.ts";
 import { createSpecializationService } from "#api/modules/directory/specialization-service.ts";
 
-/** Spec §7: `GET /api/specialization` on the main API (served at /api/v1/api/specialization). */
+/** `GET /api/specialization` on the main API (served at /api/v1/api/specialization). */
 export const specializationRoutes: FastifyPluginAsyncZod = async (app) => {
   const service = createSpecializationService(createSpecializationRepository(app.db.db));
 

@@ -32,7 +32,7 @@ const failures = {
 const providerFailure = { 502: errorEnvelope };
 
 /**
- * Membership and billing on the care API (spec §7; docs/decisions/015-membership-and-billing.md):
+ * Membership and billing on the care API (docs/decisions/015-membership-and-billing.md):
  * the patient's own token, and only the patient's own user id, checkouts and invoices (403).
  */
 export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -13,7 +13,7 @@ const bearer = [{ bearerAuth: [] }];
 const failures = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope };
 
 /**
- * Washington My Health My Data rights (issue 7, mounted under /{PRODUCT_SLUG}): each call takes the
+ * Washington My Health My Data rights (ADR 016, mounted under /{PRODUCT_SLUG}): each call takes the
  * patient's own token and works on that patient only; the service account gets 403.
  */
 export const careMyDataRoutes: FastifyPluginAsyncZod = async (app) => {

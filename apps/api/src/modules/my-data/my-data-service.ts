@@ -31,7 +31,7 @@ import type { Mailer } from "#api/platform/mail/mailer.ts";
 const ownAccountOnly = () => new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly);
 
 /**
- * The patient's rights under Washington's My Health My Data Act (issue 7, ADR 016): access (export
+ * The patient's rights under Washington's My Health My Data Act (ADR 016): access (export
  * of everything held about them), consent for optional processing (given and withdrawn, each
  * recorded with its time), and deletion.
  */

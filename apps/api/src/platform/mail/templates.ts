@@ -1,7 +1,7 @@
 import type { Locale } from "@ambercare/contracts/auth";
 
 /**
- * The e-mails the API sends, in both languages (spec §1: en default, bg complete). Each has a
+ * The e-mails the API sends, in both languages (English by default, Bulgarian complete). Each has a
  * subject, a plain-text part (what screen readers and text-only clients show) and a simple HTML
  * part: one column, real text (no images), a visible link text, `lang` set, enough contrast.
  */

@@ -27,7 +27,7 @@ export const PROFILE_FIELDS = [
 ] as const;
 export type ProfileField = (typeof PROFILE_FIELDS)[number];
 
-/** The label of each gender of spec §3 (the API value stays the spec's spelling). */
+/** The label of each gender option (the API value stays the option list's exact spelling). */
 export const GENDER_LABELS: Readonly<Record<Gender, TranslationKey>> = {
   male: "profile.genders.male",
   female: "profile.genders.female",

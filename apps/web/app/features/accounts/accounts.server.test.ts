@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 
 /**
  * The account flows of accounts.server.ts and the clients of api.server.ts against a real local
- * HTTP server that answers as the API contract says (issue 3). The modules read their API URLs and
+ * HTTP server that answers as the API contract says (ADR 010). The modules read their API URLs and
  * credentials from the environment when they load, so they are imported after it is set.
  */
 

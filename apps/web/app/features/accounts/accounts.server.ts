@@ -31,7 +31,7 @@ import type { Locale } from "#app/lib/i18n.tsx";
 import type { SessionLogins, SessionUser } from "#app/lib/session.server.ts";
 
 /**
- * The account calls of both APIs (issue 3), for the routes' actions. Each throws `ApiError` when the
+ * The account calls of both APIs (ADR 010), for the routes' actions. Each throws `ApiError` when the
  * API refuses; `apiFormMessage()` turns that into a message in the visitor's language.
  */
 
@@ -45,7 +45,7 @@ function toLogin(body: unknown): { accessToken: string; userId: string } {
   return { accessToken: answer.access_token, userId: answer.user_id };
 }
 
-/** The care API login (the shared public bearer), the second half of every login (spec §3). */
+/** The care API login (the shared public bearer), the second half of every login. */
 async function careLogin(credentials: LoginRequest, context: VisitorContext) {
   return toLogin(
     await careLoginApi().post("/auth/login", { body: credentials, headers: visitorHeaders(context) }),
@@ -162,7 +162,7 @@ export async function completeProfile(
   return userAnswer.parse(answer).data;
 }
 
-/** Updates the profile (spec §5: update-user succeeds only with 200; anything else is an error). */
+/** Updates the profile (update-user succeeds only with 200; anything else is an error). */
 export async function updateProfile(
   request: Request,
   user: SessionUser & { account?: User },

@@ -22,7 +22,7 @@ export function profileValues(user: Pick<User, ProfileField> | null | undefined)
 }
 
 /**
- * The profile fields of spec §3 and issue 3 (name, date of birth, phone, US address, gender), shared
+ * The profile fields (name, date of birth, phone, US address, gender), shared
  * by /almost-there and /my-profile. `values` fill them in (the account, or what was just typed).
  */
 export function ProfileFields({

@@ -5,7 +5,7 @@ import { CAPTCHA_FIELD } from "#app/features/communications/captcha.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 
 /**
- * The captcha of a protected form (spec §7, ADR 017): put it inside the <form>. It fills a hidden
+ * The captcha of a protected form (ADR 017): put it inside the <form>. It fills a hidden
  * `captcha` input before the form is sent:
  *
  * - ALTCHA (default): the proof of work starts when the form mounts (`start="mount"`) or when the

@@ -1,5 +1,5 @@
 /**
- * The site's captcha in the browser (spec §7, docs/decisions/017): the challenge the API hands out
+ * The site's captcha in the browser (docs/decisions/017): the challenge the API hands out
  * and ALTCHA's proof of work. No package: ALTCHA's client is SHA-256 over `salt + number` until the
  * hash equals the challenge, which crypto.subtle does natively. Browser-safe and free of zod; the
  * worker (captcha.worker.ts) and the form field (captcha-field.tsx) both use it.

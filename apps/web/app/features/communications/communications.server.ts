@@ -33,7 +33,7 @@ import type { Locale } from "#app/lib/i18n.tsx";
 import type { SessionUser, VerifiedUser } from "#app/lib/session.server.ts";
 
 /**
- * The communication calls of issue 7 for the routes' actions and loaders (docs/decisions/017):
+ * The communication calls for the routes' actions and loaders (docs/decisions/017):
  * captcha challenge, contact entries and support messages, the e-mail list with double opt-in,
  * and the Washington My Health My Data rights. Each throws `ApiError` when the API refuses;
  * `describeCommunicationError()` turns that into a message in the visitor's language.
@@ -55,7 +55,7 @@ export async function captchaChallenge(): Promise<unknown> {
 /**
  * Saves a contact entry (the /contact-us form or the support widget). A logged-in patient sends it
  * with their own token (the entry is theirs and appears in /my-profile/messages); anyone else with
- * the care API's service token (spec §5). `null`: the service login failed.
+ * the care API's service token. `null`: the service login failed.
  */
 export async function saveContactEntry(
   request: Request,
@@ -99,7 +99,7 @@ export async function confirmSubscription(token: string): Promise<ListStatus> {
   return listStatusResponse.parse(answer).data;
 }
 
-/** Unsubscribes (or resubscribes) the address of an unsubscribe link (spec §6: shared public bearer). */
+/** Unsubscribes (or resubscribes) the address of an unsubscribe link (the shared public bearer). */
 export async function changeSubscription(
   change: "unsubscribe" | "resubscribe",
   input: { email: string; token: string },
@@ -152,7 +152,7 @@ export type CommunicationFailure = { message: FormMessage; status: number; captc
  * Maps a refused call to a translated message. The API's texts are fixed in COMMUNICATION_ERRORS and
  * matched exactly; unreachable or 5xx → "service unavailable" (503); 429 → "too many attempts". Only
  * an unknown 4xx shows the API's own (English) text, as a last resort — or `fallback` when given
- * (spec §8: unsubscribe failures read 'Failed to unsubscribe').
+ * (unsubscribe failures read 'Failed to unsubscribe').
  */
 export function describeCommunicationError(error: ApiError, fallback?: FormMessage): CommunicationFailure {
   const status = error.status === 0 || error.status >= 500 ? 503 : error.status;

@@ -23,8 +23,8 @@ import { isRoutePath } from "#app/lib/route-access.ts";
 import { CONTENT_DIR } from "../../../vite-plugin-content.ts";
 
 /**
- * The site's Markdown content in both languages (issue 8: "one test fails if a page exists in one
- * language and not the other"). Reads the files themselves, then checks the rendered tree.
+ * The site's Markdown content in both languages (ADR 009: one test fails if a page exists in one
+ * language and not the other). Reads the files themselves, then checks the rendered tree.
  */
 
 const LEGAL_PAGES = [

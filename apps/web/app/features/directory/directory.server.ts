@@ -190,7 +190,7 @@ export async function fetchCatalogue(
 }
 
 /**
- * The `availabilityToday` cookie (spec §3, §9; docs/decisions/014): the visitor's "available today"
+ * The `availabilityToday` cookie (docs/decisions/014): the visitor's "available today"
  * choice, remembered for an hour. A search that carries parameters states the choice (ticked or
  * not) and refreshes or clears the cookie; a bare /find-a-doctor with the cookie set is sent to the
  * search with the box ticked, so the URL still holds the whole search.

@@ -3,7 +3,7 @@ import { mainApi, visitorHeaders } from "#app/lib/api.server.ts";
 import type { Locale } from "#app/lib/i18n.tsx";
 
 /**
- * The specializations of the main API (`GET /api/v1/api/specialization?lang=`, spec §7) for pages
+ * The specializations of the main API (`GET /api/v1/api/specialization?lang=`) for pages
  * that show them beside other content (the home page). Such a page must not fail with the API:
  * this returns `null` when the API is down, slow (over `timeoutMs`) or answers something unexpected.
  * A good answer is kept for a minute per language, so a busy home page does not call the API on

@@ -27,7 +27,7 @@ import type { TranslationKey } from "#app/lib/i18n.tsx";
 import { logoutEvent, readSession, type SessionUser, sessionCookie } from "#app/lib/session.server.ts";
 
 /**
- * The membership and billing calls of the care API (spec §7, issue "Membership and billing") for the
+ * The membership and billing calls of the care API (ADR 015) for the
  * routes' loaders and actions, always with the patient's own token (`userApis`): a 401 is the logout
  * event. Each call throws `ApiError` when the API refuses; `membershipFailure()` turns it into a
  * message in the visitor's language. Answers are read leniently (a field the API adds later is
@@ -56,7 +56,7 @@ export async function lookupSubscription(request: Request, user: SessionUser): P
   return subscriptionAnswer.parse(await care.get(careProductPath(`/get-subscription/${id}`))).data;
 }
 
-/** Set-Cookie values recording the subscription flags of spec §3 for this session. */
+/** Set-Cookie values recording the session's subscription flags. */
 export function subscriptionCookies(request: Request, subscription: Subscription | null): string[] {
   const secure = isSecureRequest(request);
   const values = subscriptionCookieValues(subscriptionFlags(subscription));
@@ -227,8 +227,8 @@ function apiErrorText(body: unknown): string | undefined {
 export type MembershipFailure = { message: FormMessage; status: number; field?: CardField };
 
 /**
- * What to tell the patient about a refused call: the API's message in their language (spec §8: "the
- * response's error, or 'An unexpected error occurred'"); an outage reads "service unavailable".
+ * What to tell the patient about a refused call: the API's message in their language (the
+ * response's error, or 'An unexpected error occurred'); an outage reads "service unavailable".
  */
 export function membershipFailure(error: ApiError): MembershipFailure {
   if (error.status === 0 || error.status >= 500) {

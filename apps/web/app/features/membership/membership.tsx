@@ -13,7 +13,7 @@ import { type FormErrorResult, fieldId } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { useRootData } from "#app/lib/root-data.ts";
 
-/** What a membership includes (spec §1 and issue "Membership and billing"). */
+/** What a membership includes (ADR 015). */
 const BENEFITS = ["chat", "video", "doctors", "records", "cancel"] as const;
 
 export function BenefitsList({ className = "" }: { className?: string }) {

@@ -1,7 +1,8 @@
 import { NOT_SUBSCRIBED_POPUP_EXCLUDED_PREFIXES } from "@ambercare/contracts/timing";
 
 /**
- * When the not-subscribed popup of spec §4 may open. Plain data and functions: the layout's
+ * When the not-subscribed popup may open (5 s after navigating, outside the excluded prefixes).
+ * Plain data and functions: the layout's
  * component and the unit tests share them, and nothing here weighs on the bundle.
  */
 

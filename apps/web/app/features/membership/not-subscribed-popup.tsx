@@ -28,7 +28,7 @@ function rememberDismissal(): void {
 }
 
 /**
- * The not-subscribed popup of spec §4: a logged-in patient without a membership is offered one
+ * The not-subscribed popup: a logged-in patient without a membership is offered one
  * NOT_SUBSCRIBED_POPUP_DELAY_MS after arriving on a page outside the excluded prefixes.
  *
  * A native modal <dialog> (showModal): the page behind becomes inert, so focus stays inside; Esc

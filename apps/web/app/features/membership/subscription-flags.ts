@@ -2,7 +2,7 @@ import type { SubscriptionStatus } from "@ambercare/contracts/membership-constan
 import { SESSION_COOKIES } from "@ambercare/contracts/session";
 
 /**
- * The subscription values of the session (spec §3: isSubscribed, subscriptionId, subscriptionEnded,
+ * The subscription values of the session (isSubscribed, subscriptionId, subscriptionEnded,
  * subscriptionCanceled, subscriptionTrialing, subscriptionStatusChecked), derived from one
  * subscription lookup. Plain data, no server code: the unit tests and the root loader share it.
  */

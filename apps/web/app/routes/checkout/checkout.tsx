@@ -30,7 +30,7 @@ import { headersWithCookies, requireRouteAccess } from "#app/lib/session.server.
 import type { Route } from "./+types/checkout";
 
 /**
- * The demo payment provider's hosted checkout (issue "Membership and billing": PAYMENTS=demo). With
+ * The demo payment provider's hosted checkout (PAYMENTS=demo, ADR 015). With
  * PAYMENTS=stripe the API sends patients to Stripe Checkout instead and this page is never linked.
  *
  * The card number and the security code never travel back to the browser: a failed payment returns
@@ -77,7 +77,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     };
     return data(result, { status: failure.status });
   }
-  // The membership changed: record the session's subscription flags (spec §3) before leaving.
+  // The membership changed: record the session's subscription flags before leaving.
   const cookies = await lookupSubscription(request, user)
     .then((subscription) => subscriptionCookies(request, subscription))
     .catch((error: unknown) => {

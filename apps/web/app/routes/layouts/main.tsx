@@ -4,7 +4,7 @@ import { useTranslation } from "#app/lib/i18n.tsx";
 import { SiteFooter } from "#app/routes/layouts/site-footer.tsx";
 import { SiteHeader } from "#app/routes/layouts/site-header.tsx";
 
-/** The main layout (spec §2): skip link, header with navigation, the page, footer. */
+/** The main layout: skip link, header with navigation, the page, footer. */
 export default function MainLayout() {
   const { t } = useTranslation();
   return (

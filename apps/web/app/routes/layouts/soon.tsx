@@ -6,7 +6,7 @@ import { NotSubscribedPopup } from "#app/features/membership/not-subscribed-popu
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { SlimFooter } from "#app/routes/layouts/site-footer.tsx";
 
-/** The "soon" layout (spec §2: /blog, /blog/{page}, /medical-providers): slim header, centred content. */
+/** The "soon" layout (/blog, /blog/{page}, /medical-providers): slim header, centred content. */
 export default function SoonLayout() {
   const { t } = useTranslation();
   return (

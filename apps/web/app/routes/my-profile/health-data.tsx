@@ -73,7 +73,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         status: failure.status,
       });
     }
-    // Any other 401: the session itself is gone (spec §8 logout event).
+    // Any other 401: the session itself is gone (the logout event).
     if (error.status === 401) throw logoutEvent(request);
     return data<FormResult<DeleteField>>(formError(values, {}, failure.message), { status: failure.status });
   }

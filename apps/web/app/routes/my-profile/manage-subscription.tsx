@@ -34,14 +34,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/manage-subscription");
   try {
     const subscription = await lookupSubscription(request, user);
-    // The lookup is fresh: the session's subscription flags (spec §3) follow it.
+    // The lookup is fresh: the session's subscription flags follow it.
     return data(
       { subscription, lookupError: null },
       { headers: headersWithCookies(subscriptionCookies(request, subscription)) },
     );
   } catch (error) {
     if (!isApiError(error)) throw error;
-    // Spec §8: a failed lookup shows the response's error, or 'An unexpected error occurred'.
+    // A failed lookup shows the response's error, or 'An unexpected error occurred'.
     return { subscription: null, lookupError: membershipFailure(error).message };
   }
 }
