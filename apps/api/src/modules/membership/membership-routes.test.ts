@@ -5,6 +5,7 @@ import {
   type Subscription,
   TEST_CARDS,
 } from "@ambercare/contracts/membership";
+import { TRIAL_DAYS } from "@ambercare/contracts/membership-constants";
 import { subscriptions } from "@ambercare/db/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -104,7 +105,7 @@ describe("membership with a trial, cancel, resume and the first charge", () => {
         plan: "subscription_monthly",
         amount_cents: 900,
         currency: "usd",
-        trial_days: 7,
+        trial_days: TRIAL_DAYS,
         status: "open",
         return_url: "/membership?from=popup",
       } satisfies Partial<Checkout>,

@@ -17,6 +17,7 @@ import {
   userIdRequest,
   visitCheckoutRequest,
 } from "@ambercare/contracts/membership";
+import { TRIAL_DAYS } from "@ambercare/contracts/membership-constants";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { authOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
@@ -45,8 +46,7 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: guards.user,
       schema: {
         tags: ["care"],
-        summary:
-          "Start a membership checkout (7-day trial on a first membership); answers the page to pay on",
+        summary: `Start a membership checkout (${TRIAL_DAYS}-day trial on a first membership); answers the page to pay on`,
         security: bearer,
         body: subscriptionCheckoutRequest,
         response: { 200: checkoutUrlResponse, ...failures, ...providerFailure },

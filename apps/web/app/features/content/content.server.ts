@@ -1,4 +1,6 @@
 import content from "virtual:ambercare/content";
+import { TRIAL_DAYS } from "@ambercare/contracts/membership-constants";
+import { formatUsd, PLANS, type PlanKey } from "@ambercare/contracts/plans";
 import type { ContentDocument } from "#app/features/content/content-types.ts";
 import { EXAMPLE_CONTACT_EMAIL_DOMAIN, EXAMPLE_CONTACT_PHONE, env } from "#app/lib/env.server.ts";
 import { escapeHtml } from "#app/lib/html.ts";
@@ -39,11 +41,12 @@ export const POSTAL_ADDRESS_MARKS = [
 
 /**
  * The Markdown names the example mailboxes (`privacy@ambercare.example`) and phone number; a page
- * shows the clinic's own (CONTACT_EMAIL_DOMAIN, CONTACT_PHONE; ADR 020), in text and in links alike.
+ * shows the clinic's own (CONTACT_EMAIL_DOMAIN, CONTACT_PHONE; ADR 020), in text and in links alike,
+ * and the product's facts (CONTENT_FACTS) where the Markdown has their placeholders.
  */
 export function withClinicContacts(document: ContentDocument, contacts: ClinicContacts): ContentDocument {
   const replace = (text: string) => {
-    let result = text
+    let result = withContentFacts(text)
       .replaceAll(`@${EXAMPLE_CONTACT_EMAIL_DOMAIN}`, `@${contacts.emailDomain}`)
       .replaceAll(EXAMPLE_CONTACT_PHONE, contacts.phone);
     if (contacts.postalAddress) {
@@ -62,6 +65,30 @@ export function withClinicContacts(document: ContentDocument, contacts: ClinicCo
     return value;
   };
   return copy(document) as ContentDocument;
+}
+
+/** "$9", "$108": both languages' pages write prices in U.S. dollars the American way. */
+const price = (key: PlanKey) => formatUsd(PLANS[key].chargeCents);
+
+/**
+ * The product's facts the Markdown states, as `{{name}}` placeholders filled in from
+ * packages/contracts, so that a new trial length or price changes every page with it. A test checks
+ * that every placeholder of every page has a value.
+ */
+export const CONTENT_FACTS: Readonly<Record<string, string>> = Object.freeze({
+  trialDays: String(TRIAL_DAYS),
+  monthlyPrice: price("subscription_monthly"),
+  yearlyPrice: price("subscription_yearly"),
+  chatVisitPrice: price("ppv_chat"),
+  videoVisitPrice: price("ppv_video"),
+});
+
+/** Fills in `{{name}}`; an unknown name stays visible as it is (and fails the content test). */
+export function withContentFacts(text: string): string {
+  return text.replace(
+    /\{\{\s*([A-Za-z]+)\s*\}\}/g,
+    (placeholder, name: string) => CONTENT_FACTS[name] ?? placeholder,
+  );
 }
 
 const clinicContacts: ClinicContacts = {

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { TRIAL_DAYS } from "@ambercare/contracts/membership-constants";
 import { formatUsd, PLANS } from "@ambercare/contracts/plans";
 import { describe, expect, it } from "vitest";
 import {
@@ -9,6 +10,7 @@ import {
   POSTAL_ADDRESS_MARKS,
   requireOpening,
   withClinicContacts,
+  withContentFacts,
 } from "#app/features/content/content.server.ts";
 import {
   CAREERS_SLUG,
@@ -144,7 +146,7 @@ describe("what the pages need from their content", () => {
     expect(broken).toEqual([]);
   });
 
-  it("quotes only the prices of the plans (packages/contracts), so a price change cannot leave a page behind", () => {
+  it("states no price and no trial length literally: they come from packages/contracts at build time", () => {
     const prices = new Set(
       Object.values(PLANS).flatMap((plan) => [formatUsd(plan.priceCents), formatUsd(plan.chargeCents)]),
     );
@@ -152,10 +154,26 @@ describe("what the pages need from their content", () => {
       for (const slug of files(locale)) {
         const source = readFileSync(join(CONTENT_DIR, locale, `${slug}.md`), "utf8");
         for (const [amount = ""] of source.matchAll(/\$\d[\d,]*(?:\.\d\d)?/g)) {
-          expect(prices, `${amount} in content/${locale}/${slug}.md`).toContain(amount.replace(/,$/, ""));
+          expect(prices, `${amount} in content/${locale}/${slug}.md`).not.toContain(amount.replace(/,$/, ""));
         }
+        expect(source, `content/${locale}/${slug}.md`).not.toMatch(/\b\d+-(?:day|дневен)\b/);
       }
     }
+  });
+
+  it("fills in the trial's length and the plans' prices on the pages served, leaving no placeholder", () => {
+    for (const locale of CONTENT_LOCALES) {
+      for (const slug of CONTENT_PAGES) {
+        expect(JSON.stringify(getContentPage(locale, slug)), `${locale}/${slug}`).not.toContain("{{");
+      }
+      const faq = JSON.stringify(getContentPage(locale, "frequently-asked-questions"));
+      expect(faq).toContain(`${TRIAL_DAYS}-`);
+      for (const plan of Object.values(PLANS)) expect(faq).toContain(formatUsd(plan.chargeCents));
+    }
+    expect(withContentFacts("A {{trialDays}}-day trial for {{ monthlyPrice }}")).toBe(
+      `A ${TRIAL_DAYS}-day trial for ${formatUsd(PLANS.subscription_monthly.chargeCents)}`,
+    );
+    expect(withContentFacts("{{trialWeeks}}")).toBe("{{trialWeeks}}");
   });
 
   it("gives every page its own description", () => {
