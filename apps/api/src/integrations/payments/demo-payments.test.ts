@@ -1,6 +1,7 @@
 import { MEMBERSHIP_ERRORS, TEST_CARDS } from "@ambercare/contracts/membership-constants";
+import { cardBrand } from "@ambercare/contracts/payment-card";
 import { describe, expect, it } from "vitest";
-import { cardBrand, createDemoPayments } from "#api/integrations/payments/demo-payments.ts";
+import { createDemoPayments } from "#api/integrations/payments/demo-payments.ts";
 import { addInterval } from "#api/modules/membership/membership-service.ts";
 
 const now = new Date("2026-11-22T10:00:00Z");

@@ -1,4 +1,12 @@
 import { CARD_NAME_MAX_LENGTH } from "@ambercare/contracts/membership-constants";
+import {
+  cardBrand,
+  cardDigits,
+  expiryProblem,
+  isValidCardNumber,
+  isValidCvc,
+  parseExpiry,
+} from "@ambercare/contracts/payment-card";
 import type { FieldErrors } from "#app/lib/forms.ts";
 
 /**
@@ -21,36 +29,6 @@ export type CardDetails = {
   name: string;
 };
 
-/** The digits of a card number typed with spaces or dashes ("4242 4242 4242 4242"). */
-export function cardDigits(value: string): string {
-  return value.replace(/[\s-]/g, "");
-}
-
-/** The Luhn check every card number passes: catches most typing mistakes before any call. */
-export function passesLuhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let digit = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return digits.length > 0 && sum % 10 === 0;
-}
-
-/** "MM/YY", "MM / YY", "MM/YYYY" or "MMYY" → month and four-digit year, or null. */
-export function parseExpiry(value: string): { month: number; year: number } | null {
-  const match = /^\s*(\d{1,2})\s*[/\-.]?\s*(\d{2}|\d{4})\s*$/.exec(value);
-  if (!match) return null;
-  const month = Number(match[1]);
-  const yearText = match[2] ?? "";
-  const year = yearText.length === 2 ? 2000 + Number(yearText) : Number(yearText);
-  if (month < 1 || month > 12) return null;
-  return { month, year };
-}
-
 /**
  * Checks the card form as a payment page would, in the order of the form; each problem is a
  * translation key shown next to its field. `now` decides whether the card has expired (a card is
@@ -63,21 +41,18 @@ export function checkCard(
   const errors: FieldErrors<CardField> = {};
   const digits = cardDigits(values.card_number);
   if (digits === "") errors.card_number = { key: "billing.checkout.errors.cardNumber.required" };
-  else if (!/^\d{12,19}$/.test(digits) || !passesLuhn(digits))
+  else if (!isValidCardNumber(digits))
     errors.card_number = { key: "billing.checkout.errors.cardNumber.invalid" };
 
   const expiry = parseExpiry(values.expiry);
+  const expiryCheck = expiry ? expiryProblem(expiry.month, expiry.year, now) : "invalid";
   if (values.expiry.trim() === "") errors.expiry = { key: "billing.checkout.errors.expiry.required" };
-  else if (!expiry) errors.expiry = { key: "billing.checkout.errors.expiry.invalid" };
-  else {
-    const thisMonth = now.getUTCFullYear() * 12 + now.getUTCMonth();
-    if (expiry.year * 12 + (expiry.month - 1) < thisMonth)
-      errors.expiry = { key: "billing.checkout.errors.expiry.expired" };
-  }
+  else if (expiryCheck === "invalid") errors.expiry = { key: "billing.checkout.errors.expiry.invalid" };
+  else if (expiryCheck === "expired") errors.expiry = { key: "billing.checkout.errors.expiry.expired" };
 
   const cvc = values.cvc.trim();
   if (cvc === "") errors.cvc = { key: "billing.checkout.errors.cvc.required" };
-  else if (!/^\d{3,4}$/.test(cvc)) errors.cvc = { key: "billing.checkout.errors.cvc.invalid" };
+  else if (!isValidCvc(cvc, cardBrand(digits))) errors.cvc = { key: "billing.checkout.errors.cvc.invalid" };
 
   const name = values.name.trim();
   if (name === "") errors.name = { key: "billing.checkout.errors.name.required" };
