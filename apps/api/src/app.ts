@@ -54,6 +54,7 @@ import { createAttemptCounterRepository } from "#api/platform/attempt-counter-re
 import { type Clock, createOffsetClock, isAdvanceable, systemClock } from "#api/platform/clock.ts";
 import { type ApiConfig, apiPublicUrl, mailFrom, siteUrl, webUrl } from "#api/platform/config.ts";
 import { devClockRoutes } from "#api/platform/dev-clock-routes.ts";
+import { registerAuditHooks } from "#api/platform/audit-log.ts";
 import { registerErrorHandling } from "#api/platform/error-handler.ts";
 import { healthRoutes } from "#api/platform/health-routes.ts";
 import type { FetchLike } from "#api/platform/http-client.ts";
@@ -276,6 +277,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   app.addHook("onReady", prepareDummyHash);
   await app.register(tokenSweepPlugin, { db: deps.db.db, clock });
   registerErrorHandling(app);
+  registerAuditHooks(app);
 
   // 3. Routes.
   await app.register(healthRoutes);

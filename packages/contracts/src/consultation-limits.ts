@@ -45,7 +45,10 @@ export const DOCUMENT_FILE_NAME_HEADER = "x-file-name";
 export const MESSAGE_AUTHORS = Object.freeze(["patient", "provider", "system"] as const);
 export type MessageAuthor = (typeof MESSAGE_AUTHORS)[number];
 
-/** What the audit log records: every read or write of a patient's health data. */
+/**
+ * What the audit log records: every read or write of a patient's data (health data, profile,
+ * support messages, consents, the whole-record export) and every refused attempt on it.
+ */
 export const AUDIT_ACTIONS = Object.freeze([
   "consultation.create",
   "consultation.list",
@@ -57,10 +60,27 @@ export const AUDIT_ACTIONS = Object.freeze([
   "document.delete",
   "message.list",
   "message.create",
+  "profile.read",
+  "profile.update",
+  "export.download",
+  "consent.read",
+  "consent.update",
+  "support_message.list",
+  "support_message.create",
+  "access.refused",
 ] as const);
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_RESOURCES = Object.freeze(["consultation", "document", "message"] as const);
+export const AUDIT_RESOURCES = Object.freeze([
+  "consultation",
+  "document",
+  "message",
+  "profile",
+  "export",
+  "consent",
+  "support_message",
+  "membership",
+] as const);
 export type AuditResource = (typeof AUDIT_RESOURCES)[number];
 
 export const AUDIT_LOG_PAGE_SIZE = 50;

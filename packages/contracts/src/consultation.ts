@@ -252,8 +252,11 @@ export const createMessageRequest = z
 export const auditEntry = z
   .object({
     id: z.uuid(),
-    /** "self" when the patient did it; otherwise the kind of actor (a provider, the system). */
-    actor: z.enum(["self", "provider", "system"]),
+    /**
+     * "self" when the patient did it; "other" for another patient's account (a refused attempt);
+     * otherwise the kind of actor (a provider, the system).
+     */
+    actor: z.enum(["self", "other", "provider", "system"]),
     action: z.enum(AUDIT_ACTIONS),
     resource_type: z.enum(AUDIT_RESOURCES),
     resource_id: z.uuid().nullable(),

@@ -1,7 +1,8 @@
 import type { AuditAction, AuditResource } from "@ambercare/contracts/consultation-limits";
 import type { Executor } from "@ambercare/db/client";
 import { auditLog } from "@ambercare/db/schema";
-import { count, desc, eq } from "drizzle-orm";
+import { count, desc, eq, sql } from "drizzle-orm";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 
 export type AuditEvent = {
   /** The patient whose health data was read or written. */
@@ -15,11 +16,41 @@ export type AuditEvent = {
   at: Date;
 };
 
+/** A request for another patient's data that was refused: whose data it was, and which piece. */
+export type RefusedAccess = { ownerUserId: string; resourceType: AuditResource; resourceId: string | null };
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * A route that reads or writes the caller's own data: every successful call by a patient is
+     * logged with this action (the service account acts for nobody, so its calls are not).
+     */
+    audit?: { action: AuditAction; resource: AuditResource };
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The append-only audit log (who, what, when, from where); never the health data itself. */
 export function createAuditRepository(db: Executor) {
   return {
     async record(event: AuditEvent): Promise<void> {
       await db.insert(auditLog).values(event);
+    },
+
+    /**
+     * Logs a refused attempt in the log of the patient it targeted. An id that names no account
+     * (a guess) has no patient to tell, so nothing is written for it.
+     */
+    async recordRefusal(event: Omit<AuditEvent, "action">): Promise<void> {
+      if (!UUID.test(event.userId)) return;
+      const resourceId =
+        event.resourceId && UUID.test(event.resourceId) ? event.resourceId.toLowerCase() : null;
+      await db.execute(sql`
+        insert into audit_log (user_id, actor_user_id, actor_kind, action, resource_type, resource_id, ip, at)
+        select id, ${event.actorUserId}::uuid, ${event.actorKind}, ${"access.refused" satisfies AuditAction},
+          ${event.resourceType}, ${resourceId}::uuid, ${event.ip}, ${event.at.toISOString()}::timestamptz
+        from users where id = ${event.userId.toLowerCase()}::uuid`);
     },
 
     async page(userId: string, page: number, perPage: number) {
@@ -34,4 +65,49 @@ export function createAuditRepository(db: Executor) {
       return { rows, total: total?.n ?? 0 };
     },
   };
+}
+
+/** The account behind the request's token, as the audit log names it; null when anonymous. */
+function actorOf(request: FastifyRequest) {
+  const auth = request.auth;
+  if (!auth) return null;
+  return { userId: auth.userId, kind: auth.isServiceAccount ? ("system" as const) : ("patient" as const) };
+}
+
+/** Writes a refused attempt on another patient's data (see AppError's `refusedAccess`). */
+export async function auditRefusal(request: FastifyRequest, refusal: RefusedAccess): Promise<void> {
+  const actor = actorOf(request);
+  if (!actor) return;
+  await createAuditRepository(request.server.db.db).recordRefusal({
+    userId: refusal.ownerUserId,
+    actorUserId: actor.userId,
+    actorKind: actor.kind,
+    resourceType: refusal.resourceType,
+    resourceId: refusal.resourceId,
+    ip: request.ip,
+    at: request.server.clock.now(),
+  });
+}
+
+/**
+ * Audits the routes that declare `config.audit`: before a successful answer leaves, the read or
+ * write is logged, so no patient's data goes out unrecorded (a failed insert fails the request).
+ */
+export function registerAuditHooks(app: FastifyInstance): void {
+  app.addHook("onSend", async (request, reply, payload) => {
+    const audit = request.routeOptions.config.audit;
+    const actor = actorOf(request);
+    if (!audit || !actor || actor.kind !== "patient" || reply.statusCode >= 400) return payload;
+    await createAuditRepository(app.db.db).record({
+      userId: actor.userId,
+      actorUserId: actor.userId,
+      actorKind: "patient",
+      action: audit.action,
+      resourceType: audit.resource,
+      resourceId: null,
+      ip: request.ip,
+      at: app.clock.now(),
+    });
+    return payload;
+  });
 }

@@ -4,6 +4,7 @@ import {
   ResponseSerializationError,
   type ZodFastifySchemaValidationError,
 } from "fastify-type-provider-zod";
+import { auditRefusal } from "#api/platform/audit-log.ts";
 import { AppError } from "#api/platform/errors.ts";
 
 export const INTERNAL_SERVER_ERROR = "Internal Server Error";
@@ -74,9 +75,15 @@ function toHttpFailure(error: unknown): HttpFailure {
  * The one error handler: every failure leaves as `{ "error": "…" }`. A 5xx is logged with its
  * request id (in the logger's bindings) and answers with a fixed message, so no internals leak.
  */
-export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+export async function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const { status, message } = toHttpFailure(error);
   if (error instanceof AppError) reply.headers(error.headers);
+  if (error instanceof AppError && error.refusedAccess) {
+    // Written after any transaction of the request rolled back, so the refusal itself is kept.
+    await auditRefusal(request, error.refusedAccess).catch((auditError: unknown) =>
+      request.log.error({ err: auditError }, "audit of a refused access failed"),
+    );
+  }
   if (status >= 500) {
     request.log.error({ err: error }, status === 500 ? "request failed" : message);
   }

@@ -1,3 +1,5 @@
+import type { RefusedAccess } from "#api/platform/audit-log.ts";
+
 /**
  * Errors a handler or hook throws on purpose. The error handler turns them into
  * `{ "error": message }` with `status`, so `message` is written for the API's client: it must never
@@ -23,11 +25,14 @@ export type AppErrorCode =
 export type AppErrorOptions = ErrorOptions & {
   /** Response headers that belong to the failure, such as Retry-After on a 429. */
   headers?: Readonly<Record<string, string>>;
+  /** A refusal of another patient's data: the error handler writes it to that patient's audit log. */
+  refusedAccess?: RefusedAccess;
 };
 
 export class AppError extends Error {
   override name = "AppError";
   readonly headers: Readonly<Record<string, string>>;
+  readonly refusedAccess: RefusedAccess | undefined;
 
   constructor(
     readonly code: AppErrorCode,
@@ -37,6 +42,7 @@ export class AppError extends Error {
   ) {
     super(message, options);
     this.headers = options?.headers ?? {};
+    this.refusedAccess = options?.refusedAccess;
   }
 }
 

@@ -25,6 +25,7 @@ export const careAccountRoutes: FastifyPluginAsyncZod = async (app) => {
     "/get-user-details/:userId",
     {
       onRequest: guards.user,
+      config: { audit: { action: "profile.read", resource: "profile" } },
       schema: {
         tags: ["care"],
         summary: "The patient's account",
@@ -40,6 +41,7 @@ export const careAccountRoutes: FastifyPluginAsyncZod = async (app) => {
     "/update-user",
     {
       onRequest: guards.user,
+      config: { audit: { action: "profile.update", resource: "profile" } },
       schema: {
         tags: ["care"],
         summary: "Change some profile fields (user_id plus the fields to change)",
@@ -55,6 +57,7 @@ export const careAccountRoutes: FastifyPluginAsyncZod = async (app) => {
     "/complete-profile",
     {
       onRequest: guards.user,
+      config: { audit: { action: "profile.update", resource: "profile" } },
       schema: {
         tags: ["care"],
         summary: "Set every required profile field and mark the profile complete",

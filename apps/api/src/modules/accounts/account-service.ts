@@ -84,7 +84,9 @@ function forbiddenUnlessOwn(auth: AuthContext, userId: string): void {
   // The service account is nobody's patient: its token reads and changes no account. A UUID may
   // arrive in capitals; PostgreSQL returns it in lower case.
   if (auth.isServiceAccount || auth.userId !== userId.toLowerCase()) {
-    throw new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly);
+    throw new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly, {
+      refusedAccess: { ownerUserId: userId, resourceType: "profile", resourceId: null },
+    });
   }
 }
 

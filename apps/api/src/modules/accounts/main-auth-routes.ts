@@ -59,6 +59,7 @@ export const mainAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/auth/me",
     {
       onRequest: guards.user,
+      config: { audit: { action: "profile.read", resource: "profile" } },
       schema: {
         tags: ["main"],
         summary: "The account of the bearer token",

@@ -28,6 +28,7 @@ export const careCommunicationRoutes: FastifyPluginAsyncZod = async (app) => {
     "/save-contact-entry",
     {
       onRequest: guards.user,
+      config: { audit: { action: "support_message.create", resource: "support_message" } },
       schema: {
         tags: ["care"],
         summary: "Store a contact-form or support-widget message; acknowledge it and notify support",
@@ -49,6 +50,7 @@ export const careCommunicationRoutes: FastifyPluginAsyncZod = async (app) => {
     "/support-messages",
     {
       onRequest: guards.user,
+      config: { audit: { action: "support_message.list", resource: "support_message" } },
       schema: {
         tags: ["care"],
         summary: "The patient's own contact and support-widget messages, newest first",

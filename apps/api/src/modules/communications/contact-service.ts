@@ -49,7 +49,9 @@ export function createContactService(deps: {
         if (input.user_id !== undefined) throw new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly);
       } else {
         if (input.user_id !== undefined && input.user_id !== auth.userId) {
-          throw new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly);
+          throw new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly, {
+            refusedAccess: { ownerUserId: input.user_id, resourceType: "support_message", resourceId: null },
+          });
         }
         userId = auth.userId;
         const [account] = await db.select({ locale: users.locale }).from(users).where(eq(users.id, userId));

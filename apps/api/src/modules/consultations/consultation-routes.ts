@@ -202,7 +202,9 @@ export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOpt
               ? ("self" as const)
               : row.actorKind === "provider"
                 ? ("provider" as const)
-                : ("system" as const),
+                : row.actorKind === "patient"
+                  ? ("other" as const)
+                  : ("system" as const),
           action: row.action as never,
           resource_type: row.resourceType as never,
           resource_id: row.resourceId,

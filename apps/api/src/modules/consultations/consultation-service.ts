@@ -34,6 +34,12 @@ export type CreateConsultationInput = z.output<typeof createConsultationRequest>
 /** Who is asking and from where: every read or write of health data is audited with both. */
 export type Caller = { auth: AuthContext; ip: string | null };
 
+/** Another patient's consultation: refused, and the refusal written to that patient's audit log. */
+const notYours = (row: { id: string; userId: string }) =>
+  new AppError("FORBIDDEN", 403, CONSULTATION_ERRORS.notYours, {
+    refusedAccess: { ownerUserId: row.userId, resourceType: "consultation", resourceId: row.id },
+  });
+
 /** A thrown marker: the same form was sent twice at once and the other request won. */
 class DuplicateSubmit extends Error {}
 
@@ -109,7 +115,7 @@ export function createConsultationService(deps: {
     patientOnly(caller.auth);
     const row = await createConsultationRepository(deps.db).findById(id.toLowerCase());
     if (!row) throw new AppError("NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
-    if (row.userId !== caller.auth.userId) throw new AppError("FORBIDDEN", 403, CONSULTATION_ERRORS.notYours);
+    if (row.userId !== caller.auth.userId) throw notYours(row);
     return row;
   }
 
@@ -230,9 +236,7 @@ export function createConsultationService(deps: {
         const repository = createConsultationRepository(tx);
         const row = await repository.lock(consultationId);
         if (!row) throw new AppError("NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
-        if (row.userId !== caller.auth.userId) {
-          throw new AppError("FORBIDDEN", 403, CONSULTATION_ERRORS.notYours);
-        }
+        if (row.userId !== caller.auth.userId) throw notYours(row);
         if (!CANCELABLE_STATUSES.includes(row.status as ConsultationStatus)) {
           throw new AppError("CONFLICT", 409, CONSULTATION_ERRORS.notCancelable);
         }

@@ -88,7 +88,9 @@ export function createMedicalDocumentService(deps: { db: Database; clock: Clock;
       .where(eq(medicalDocuments.id, id.toLowerCase()));
     if (!row) throw new AppError("NOT_FOUND", 404, CONSULTATION_ERRORS.documentNotFound);
     if (row.userId !== caller.auth.userId) {
-      throw new AppError("FORBIDDEN", 403, CONSULTATION_ERRORS.documentNotYours);
+      throw new AppError("FORBIDDEN", 403, CONSULTATION_ERRORS.documentNotYours, {
+        refusedAccess: { ownerUserId: row.userId, resourceType: "document", resourceId: row.id },
+      });
     }
     return row;
   }

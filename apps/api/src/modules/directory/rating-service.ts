@@ -29,7 +29,13 @@ export function createRatingService(deps: {
         const consultation = await repository.lockConsultation(input.consultation_id.toLowerCase());
         if (!consultation) throw new AppError("NOT_FOUND", 404, PROVIDER_ERRORS.consultationNotFound);
         if (consultation.userId !== auth.userId) {
-          throw new AppError("FORBIDDEN", 403, PROVIDER_ERRORS.notYourConsultation);
+          throw new AppError("FORBIDDEN", 403, PROVIDER_ERRORS.notYourConsultation, {
+            refusedAccess: {
+              ownerUserId: consultation.userId,
+              resourceType: "consultation",
+              resourceId: input.consultation_id,
+            },
+          });
         }
         const providerId = consultation.providerId;
         if (consultation.status !== "completed" || providerId === null) {

@@ -85,14 +85,17 @@ export function addInterval(date: Date, interval: BillingInterval): Date {
   return result;
 }
 
-function ownAccountOnly(): AppError {
-  return new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly);
+/** Refused; with `ownerUserId`, the attempt on that patient's membership is audited. */
+function ownAccountOnly(ownerUserId?: string, resourceId: string | null = null): AppError {
+  return new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly, {
+    ...(ownerUserId ? { refusedAccess: { ownerUserId, resourceType: "membership", resourceId } } : {}),
+  });
 }
 
 /** The caller may act only for their own user id (ADR 010); the service account for nobody. */
 function assertSelf(auth: AuthContext, userId: string): string {
   const id = userId.toLowerCase();
-  if (auth.isServiceAccount || auth.userId !== id) throw ownAccountOnly();
+  if (auth.isServiceAccount || auth.userId !== id) throw ownAccountOnly(id);
   return id;
 }
 
@@ -199,7 +202,7 @@ export function createMembershipService(deps: MembershipDeps) {
   async function ownCheckout(repo: MembershipRepository, auth: AuthContext, id: string, lock: boolean) {
     const row = await repo.findCheckout(id.toLowerCase(), lock);
     if (!row) throw new AppError("NOT_FOUND", 404, MEMBERSHIP_ERRORS.checkoutNotFound);
-    if (auth.isServiceAccount || row.userId !== auth.userId) throw ownAccountOnly();
+    if (auth.isServiceAccount || row.userId !== auth.userId) throw ownAccountOnly(row.userId, row.id);
     return row;
   }
 
@@ -816,7 +819,7 @@ export function createMembershipService(deps: MembershipDeps) {
       const repo = createMembershipRepository(db);
       const sub = await repo.findSubscription(input.subscription_id.toLowerCase());
       if (!sub) throw new AppError("NOT_FOUND", 404, MEMBERSHIP_ERRORS.subscriptionNotFound);
-      if (sub.userId !== userId) throw ownAccountOnly();
+      if (sub.userId !== userId) throw ownAccountOnly(sub.userId, sub.id);
       await repo.insertFeedback({
         subscriptionId: sub.id,
         reason: input.reason,
@@ -834,7 +837,7 @@ export function createMembershipService(deps: MembershipDeps) {
     async getInvoice(auth: AuthContext, id: string): Promise<Invoice> {
       const row = await createMembershipRepository(db).findInvoice(id.toLowerCase());
       if (!row) throw new AppError("NOT_FOUND", 404, MEMBERSHIP_ERRORS.invoiceNotFound);
-      if (auth.isServiceAccount || row.userId !== auth.userId) throw ownAccountOnly();
+      if (auth.isServiceAccount || row.userId !== auth.userId) throw ownAccountOnly(row.userId, row.id);
       return toInvoice(row);
     },
 

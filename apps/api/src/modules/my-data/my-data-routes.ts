@@ -24,6 +24,7 @@ export const careMyDataRoutes: FastifyPluginAsyncZod = async (app) => {
     "/my-data/export",
     {
       onRequest: guards.user,
+      config: { audit: { action: "export.download", resource: "export" } },
       schema: {
         tags: ["care"],
         summary: "Everything held about the patient, as JSON sections of rows",
@@ -41,6 +42,7 @@ export const careMyDataRoutes: FastifyPluginAsyncZod = async (app) => {
     "/my-data/consents",
     {
       onRequest: guards.user,
+      config: { audit: { action: "consent.read", resource: "consent" } },
       schema: {
         tags: ["care"],
         summary: "The patient's consent choices",
@@ -55,6 +57,7 @@ export const careMyDataRoutes: FastifyPluginAsyncZod = async (app) => {
     "/my-data/consents",
     {
       onRequest: guards.user,
+      config: { audit: { action: "consent.update", resource: "consent" } },
       schema: {
         tags: ["care"],
         summary: "Give or withdraw consent for optional processing (recorded with its time)",

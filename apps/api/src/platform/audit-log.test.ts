@@ -1,0 +1,128 @@
+import { auditLog } from "@ambercare/db/schema";
+import { asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  bearer,
+  createTestApp,
+  registerPatient,
+  serviceToken,
+  type TestApp,
+  withCaptcha,
+} from "#api/test-support.ts";
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp({ seed: false });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const call = (method: "GET" | "POST", url: string, token: string, payload?: object) =>
+  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+
+const logOf = async (userId: string) =>
+  t.db.db
+    .select()
+    .from(auditLog)
+    .where(eq(auditLog.userId, userId))
+    .orderBy(asc(auditLog.at), asc(auditLog.id));
+
+describe("the audit log of a patient's data beyond health records", () => {
+  it("logs reads and changes of the profile, the export, consents and support messages, without the data", async () => {
+    const ann = await registerPatient(t.app);
+    const token = ann.access_token;
+    const ok = async (method: "GET" | "POST", url: string, payload?: object) => {
+      const res = await call(method, url, token, payload);
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+    };
+    await ok("GET", "/api/v1/api/auth/me");
+    await ok("GET", `/ambercare/get-user-details/${ann.user_id}`);
+    await ok("POST", "/ambercare/update-user", { user_id: ann.user_id, date_of_birth: "1980-02-03" });
+    await ok("GET", "/ambercare/my-data/export");
+    await ok("GET", "/ambercare/my-data/consents");
+    await ok("POST", "/ambercare/my-data/consents", { optional_processing: true });
+    await ok(
+      "POST",
+      "/ambercare/save-contact-entry",
+      await withCaptcha(t.app, {
+        name: "Ann",
+        email: ann.email,
+        topic: "consultations",
+        message: "A question about my visit",
+      }),
+    );
+    await ok("GET", "/ambercare/support-messages");
+
+    const rows = await logOf(ann.user_id);
+    expect(rows.map((row) => [row.action, row.resourceType])).toEqual([
+      ["profile.read", "profile"],
+      ["profile.read", "profile"],
+      ["profile.update", "profile"],
+      ["export.download", "export"],
+      ["consent.read", "consent"],
+      ["consent.update", "consent"],
+      ["support_message.create", "support_message"],
+      ["support_message.list", "support_message"],
+    ]);
+    for (const row of rows) {
+      expect(row).toMatchObject({ actorUserId: ann.user_id, actorKind: "patient", ip: "127.0.0.1" });
+    }
+    expect(JSON.stringify(rows)).not.toContain("1980-02-03");
+
+    const shown = (await call("GET", "/ambercare/audit-log", token)).json();
+    expect(shown.meta.total).toBe(8);
+    expect(shown.data.map((entry: { action: string }) => entry.action)).toContain("export.download");
+  });
+
+  it("logs a refused attempt on another patient's data in that patient's log, and a failed call not at all", async () => {
+    const owner = await registerPatient(t.app);
+    const intruder = await registerPatient(t.app);
+
+    const details = await call("GET", `/ambercare/get-user-details/${owner.user_id}`, intruder.access_token);
+    expect(details.statusCode).toBe(403);
+    const update = await call("POST", "/ambercare/update-user", intruder.access_token, {
+      user_id: owner.user_id,
+      first_name: "Mallory",
+    });
+    expect(update.statusCode).toBe(403);
+    const subscription = await call(
+      "GET",
+      `/ambercare/get-subscription/${owner.user_id}`,
+      intruder.access_token,
+    );
+    expect(subscription.statusCode).toBe(403);
+    // An id that names nobody has no log to write to; the answer is the same 403.
+    const guess = await call(
+      "GET",
+      "/ambercare/get-user-details/00000000-0000-4000-8000-000000000000",
+      intruder.access_token,
+    );
+    expect(guess.statusCode).toBe(403);
+
+    const rows = await logOf(owner.user_id);
+    expect(rows.map((row) => [row.action, row.resourceType])).toEqual([
+      ["access.refused", "profile"],
+      ["access.refused", "profile"],
+      ["access.refused", "membership"],
+    ]);
+    for (const row of rows) {
+      expect(row).toMatchObject({ actorUserId: intruder.user_id, actorKind: "patient", ip: "127.0.0.1" });
+    }
+    // The intruder's own log holds nothing: they read none of their own data.
+    expect(await logOf(intruder.user_id)).toEqual([]);
+
+    const shown = (await call("GET", "/ambercare/audit-log", owner.access_token)).json();
+    expect(shown.data[0]).toMatchObject({ actor: "other", action: "access.refused" });
+  });
+
+  it("logs the service account's refused attempt as the system's, and none of its own calls", async () => {
+    const owner = await registerPatient(t.app);
+    const service = await serviceToken(t.app);
+    expect((await call("GET", `/ambercare/get-user-details/${owner.user_id}`, service)).statusCode).toBe(403);
+    const rows = await logOf(owner.user_id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ action: "access.refused", actorKind: "system" });
+  });
+});
