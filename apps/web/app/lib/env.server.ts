@@ -11,7 +11,7 @@ import {
 } from "@ambercare/contracts/server-env";
 import { z } from "zod";
 import { type AnalyticsState, CONSENT_COOKIE, isConsentChoice } from "#app/lib/consent.ts";
-import { readCookie } from "#app/lib/locale.server.ts";
+import { readCookie } from "#app/lib/cookies.server.ts";
 import type { PublicEnv } from "#app/lib/root-data.ts";
 
 /** Reserved for examples (RFC 2606 .example; 555-0100–0199 are fictional numbers). */

@@ -1,3 +1,4 @@
+import { readCookie, setCookieHeader } from "#app/lib/cookies.server.ts";
 import { DEFAULT_LOCALE, isLocale, type Locale, type Translations } from "#app/lib/i18n.tsx";
 import bg from "#app/locales/bg.json";
 import en from "#app/locales/en.json";
@@ -8,6 +9,9 @@ const TRANSLATIONS: Readonly<Record<Locale, Translations>> = Object.freeze({ en,
 export function getTranslations(locale: Locale): Translations {
   return TRANSLATIONS[locale];
 }
+
+/** Re-exported: the language tests read the `lang` cookie through this module. */
+export { readCookie };
 
 export const LANG_COOKIE = "lang";
 export const LANG_QUERY_PARAM = "lang";
@@ -37,27 +41,9 @@ export function parseAcceptLanguage(header: string | null | undefined): Locale |
   return null;
 }
 
-export function readCookie(header: string | null | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const pair of header.split(";")) {
-    const eq = pair.indexOf("=");
-    if (eq === -1) continue;
-    if (pair.slice(0, eq).trim() !== name) continue;
-    const raw = pair
-      .slice(eq + 1)
-      .trim()
-      .replace(/^"(.*)"$/, "$1");
-    try {
-      return decodeURIComponent(raw);
-    } catch {
-      return raw;
-    }
-  }
-  return undefined;
-}
-
 export function langCookie(locale: Locale, { secure }: { secure: boolean }): string {
-  return `${LANG_COOKIE}=${locale}; Path=/; Max-Age=${LANG_COOKIE_MAX_AGE_S}; SameSite=Lax${secure ? "; Secure" : ""}`;
+  // Not HttpOnly: the language is no secret.
+  return setCookieHeader(LANG_COOKIE, locale, { maxAge: LANG_COOKIE_MAX_AGE_S, httpOnly: false, secure });
 }
 
 export type LocaleChoice = {

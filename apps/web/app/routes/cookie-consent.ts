@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
 import { CONSENT_COOKIE, CONSENT_MAX_AGE_S, isConsentChoice } from "#app/lib/consent.ts";
+import { setCookieHeader } from "#app/lib/cookies.server.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
 import { backTo, isNavigation } from "#app/lib/resource-forms.server.ts";
 import type { Route } from "./+types/cookie-consent";
@@ -16,11 +17,11 @@ export async function action({ request }: Route.ActionArgs) {
   if (choice !== "reset" && !isConsentChoice(choice)) {
     return data({ error: "Choose granted, denied or reset." }, { status: 400 });
   }
-  const secure = isSecureRequest(request) ? "; Secure" : "";
+  const secure = isSecureRequest(request);
   const cookie =
     choice === "reset"
-      ? `${CONSENT_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`
-      : `${CONSENT_COOKIE}=${choice}; Path=/; Max-Age=${CONSENT_MAX_AGE_S}; HttpOnly; SameSite=Lax${secure}`;
+      ? setCookieHeader(CONSENT_COOKIE, "", { maxAge: 0, httpOnly: true, secure })
+      : setCookieHeader(CONSENT_COOKIE, choice, { maxAge: CONSENT_MAX_AGE_S, httpOnly: true, secure });
   const headers = { "Set-Cookie": cookie };
   if (isNavigation(request)) return redirect(backTo(request, formData), { status: 303, headers });
   return data({ consent: choice === "reset" ? null : choice }, { headers });

@@ -8,9 +8,9 @@ import { AVAILABILITY_TODAY_COOKIE_MAX_AGE_S, SESSION_COOKIES } from "@ambercare
 import { fetchSpecializations } from "#app/features/directory/specializations.server.ts";
 import { publicMainApi, visitorHeaders } from "#app/lib/api.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { readCookie } from "#app/lib/cookies.server.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
 import type { Locale } from "#app/lib/i18n.tsx";
-import { readCookie } from "#app/lib/locale.server.ts";
 import { sessionCookie } from "#app/lib/session.server.ts";
 
 /**
