@@ -70,16 +70,16 @@ describe("app", () => {
   it("answers an unknown route with 404 { error }", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/v1/api/nothing-here" });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: "Not found" });
+    expect(res.json()).toEqual({ error: "Not found", code: "NOT_FOUND" });
     const post = await t.app.inject({ method: "POST", url: "/ambercare/no-such-call", payload: {} });
     expect(post.statusCode).toBe(404);
-    expect(post.json()).toEqual({ error: "Not found" });
+    expect(post.json()).toEqual({ error: "Not found", code: "NOT_FOUND" });
   });
 
   it("answers a URL that cannot be decoded with 400 { error }", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/v1/api/%E0%A4%A" });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: "Malformed URL" });
+    expect(res.json()).toEqual({ error: "Malformed URL", code: "BAD_REQUEST" });
   });
 
   it("accepts a valid JSON body", async () => {
@@ -96,7 +96,7 @@ describe("app", () => {
       payload: '{"name": "Ana",',
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: "Request body is not valid JSON" });
+    expect(res.json()).toEqual({ error: "Request body is not valid JSON", code: "INVALID_JSON" });
   });
 
   it("answers an empty JSON body, a wrong content type and a huge body with 4xx { error }", async () => {
@@ -107,7 +107,7 @@ describe("app", () => {
       payload: "",
     });
     expect(empty.statusCode).toBe(400);
-    expect(empty.json()).toEqual({ error: "Request body is empty" });
+    expect(empty.json()).toEqual({ error: "Request body is empty", code: "EMPTY_BODY" });
 
     const text = await t.app.inject({
       method: "POST",
@@ -116,7 +116,7 @@ describe("app", () => {
       payload: "name\nAna",
     });
     expect(text.statusCode).toBe(415);
-    expect(text.json()).toEqual({ error: "Unsupported content type" });
+    expect(text.json()).toEqual({ error: "Unsupported content type", code: "UNSUPPORTED_MEDIA_TYPE" });
 
     const huge = await t.app.inject({
       method: "POST",
@@ -124,7 +124,7 @@ describe("app", () => {
       payload: { name: "x".repeat(1_100_000) },
     });
     expect(huge.statusCode).toBe(413);
-    expect(huge.json()).toEqual({ error: "Request body is too large" });
+    expect(huge.json()).toEqual({ error: "Request body is too large", code: "PAYLOAD_TOO_LARGE" });
   });
 
   it("answers a body that fails its schema with 400 naming the field", async () => {
@@ -132,11 +132,13 @@ describe("app", () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       error: 'Invalid body field "name": Invalid input: expected string, received number',
+      code: "VALIDATION_FAILED",
     });
 
     const notObject = await t.app.inject({ method: "POST", url: "/test/echo", payload: [1, 2] });
     expect(notObject.statusCode).toBe(400);
     expect(notObject.json().error).toMatch(/^Invalid body: /);
+    expect(notObject.json().code).toBe("VALIDATION_FAILED");
   });
 
   it("answers an unexpected error with 500 and a fixed message, logging it with the request id", async () => {
@@ -146,7 +148,7 @@ describe("app", () => {
       headers: { "x-request-id": "boom-1" },
     });
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ error: "Internal Server Error" });
+    expect(res.json()).toEqual({ error: "Internal Server Error", code: "INTERNAL_ERROR" });
     expect(res.body).not.toContain("10.0.0.7");
 
     const logged = logs.entries().find((entry) => entry.reqId === "boom-1" && entry.level === 50);
@@ -161,7 +163,7 @@ describe("app", () => {
       headers: { "x-request-id": "db-1" },
     });
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ error: "Internal Server Error" });
+    expect(res.json()).toEqual({ error: "Internal Server Error", code: "INTERNAL_ERROR" });
 
     const logged = logs.entries().find((entry) => entry.reqId === "db-1" && entry.level === 50);
     expect(logged).toBeDefined();
@@ -200,6 +202,21 @@ describe("app", () => {
       }),
     ]);
 
+    // Every declared failure answer documents the stable code beside the message.
+    type Schema = { properties?: Record<string, { enum?: string[] }>; required?: string[] };
+    type Operation = { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> };
+    const failures = Object.values(doc.paths as Record<string, Record<string, Operation>>)
+      .flatMap((methods) => Object.values(methods))
+      .flatMap((op) => Object.entries(op.responses ?? {}).filter(([status]) => status.startsWith("4")))
+      .map(([, answer]) => answer.content?.["application/json"]?.schema);
+    expect(failures.length).toBeGreaterThan(10);
+    for (const schema of failures) {
+      expect(schema?.required).toEqual(["error"]);
+      expect(schema?.properties?.code?.enum).toEqual(
+        expect.arrayContaining(["VALIDATION_FAILED", "CARD_DECLINED"]),
+      );
+    }
+
     const ui = await t.app.inject({ method: "GET", url: "/docs" });
     expect(ui.statusCode).toBe(200);
     expect(ui.headers["content-type"]).toMatch(/^text\/html/);
@@ -217,7 +234,7 @@ describe("healthz when the database is down", () => {
     try {
       const res = await t.app.inject({ method: "GET", url: "/healthz" });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ error: "Database unavailable" });
+      expect(res.json()).toEqual({ error: "Database unavailable", code: "DATABASE_UNAVAILABLE" });
     } finally {
       await t.close();
     }
@@ -230,7 +247,7 @@ describe("healthz when the database is down", () => {
       await t.db.close();
       const res = await t.app.inject({ method: "GET", url: "/healthz" });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ error: "Database unavailable" });
+      expect(res.json()).toEqual({ error: "Database unavailable", code: "DATABASE_UNAVAILABLE" });
     } finally {
       await t.close();
     }

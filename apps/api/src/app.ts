@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
+import type { ErrorBody } from "@ambercare/contracts/error-codes";
 import type { DbHandle } from "@ambercare/db/client";
 import helmet from "@fastify/helmet";
 import swagger from "@fastify/swagger";
@@ -51,10 +52,10 @@ import {
 } from "#api/modules/membership/membership-service.ts";
 import { createMyDataService, type MyDataService } from "#api/modules/my-data/my-data-service.ts";
 import { createAttemptCounterRepository } from "#api/platform/attempt-counter-repository.ts";
+import { registerAuditHooks } from "#api/platform/audit-log.ts";
 import { type Clock, createOffsetClock, isAdvanceable, systemClock } from "#api/platform/clock.ts";
 import { type ApiConfig, apiPublicUrl, mailFrom, siteUrl, webUrl } from "#api/platform/config.ts";
 import { devClockRoutes } from "#api/platform/dev-clock-routes.ts";
-import { registerAuditHooks } from "#api/platform/audit-log.ts";
 import { registerErrorHandling } from "#api/platform/error-handler.ts";
 import { healthRoutes } from "#api/platform/health-routes.ts";
 import type { FetchLike } from "#api/platform/http-client.ts";
@@ -127,7 +128,7 @@ export function genReqId(request: IncomingMessage): string {
 }
 
 function answerMalformedUrl(_error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  void reply.code(400).send({ error: "Malformed URL" });
+  void reply.code(400).send({ error: "Malformed URL", code: "BAD_REQUEST" } satisfies ErrorBody);
 }
 
 /** A hop count becomes "trust the n nearest hops", as proxy-addr does (Fastify's types omit numbers). */

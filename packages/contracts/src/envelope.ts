@@ -1,11 +1,13 @@
 import { z } from "zod";
+import { errorBody } from "./error-codes.ts";
 
 /**
  * The three response shapes both APIs use (architecture "Response shapes").
  * "returns data.data" in the specification means the body is `{ "data": … }`.
  */
 
-export const errorEnvelope = z.object({ error: z.string().min(1) }).strict();
+/** `{ error, code }`: the catalogue of codes is error-codes.ts. */
+export const errorEnvelope = errorBody;
 export type ErrorEnvelope = z.infer<typeof errorEnvelope>;
 
 export const listMeta = z

@@ -1,3 +1,4 @@
+import type { ErrorCode } from "@ambercare/contracts/error-codes";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import {
   hasZodFastifySchemaValidationErrors,
@@ -10,7 +11,7 @@ import { AppError } from "#api/platform/errors.ts";
 export const INTERNAL_SERVER_ERROR = "Internal Server Error";
 export const NOT_FOUND = "Not found";
 
-type HttpFailure = { status: number; message: string };
+type HttpFailure = { status: number; message: string; code: ErrorCode };
 
 const CONTEXT_LABEL: Record<string, string> = {
   body: "body field",
@@ -39,21 +40,44 @@ export function describeValidationErrors(
  * Fastify's own 4xx errors (body parsing, content type, size) in words for the client; their
  * default messages are fine for a developer but vary between versions.
  */
+const INVALID_JSON: HttpFailure = {
+  status: 400,
+  message: "Request body is not valid JSON",
+  code: "INVALID_JSON",
+};
 const FASTIFY_CLIENT_ERRORS: Record<string, HttpFailure> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: "Request body is not valid JSON" },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: "Request body is empty" },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: "Unsupported content type" },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: "Content-Length does not match the body" },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: "Request body is too large" },
-  FST_ERR_CTP_INVALID_TYPE: { status: 400, message: "Invalid content type" },
+  FST_ERR_CTP_INVALID_JSON_BODY: INVALID_JSON,
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: "Request body is empty", code: "EMPTY_BODY" },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    message: "Unsupported content type",
+    code: "UNSUPPORTED_MEDIA_TYPE",
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    message: "Content-Length does not match the body",
+    code: "BAD_REQUEST",
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    message: "Request body is too large",
+    code: "PAYLOAD_TOO_LARGE",
+  },
+  FST_ERR_CTP_INVALID_TYPE: { status: 400, message: "Invalid content type", code: "UNSUPPORTED_MEDIA_TYPE" },
 };
 
+const INTERNAL: HttpFailure = { status: 500, message: INTERNAL_SERVER_ERROR, code: "INTERNAL_ERROR" };
+
 function toHttpFailure(error: unknown): HttpFailure {
-  if (error instanceof AppError) return { status: error.status, message: error.message };
+  if (error instanceof AppError) return { status: error.status, message: error.message, code: error.code };
   if (hasZodFastifySchemaValidationErrors(error)) {
-    return { status: 400, message: describeValidationErrors(error.validation, error.validationContext) };
+    return {
+      status: 400,
+      message: describeValidationErrors(error.validation, error.validationContext),
+      code: "VALIDATION_FAILED",
+    };
   }
-  if (error instanceof ResponseSerializationError) return { status: 500, message: INTERNAL_SERVER_ERROR };
+  if (error instanceof ResponseSerializationError) return INTERNAL;
   const fastifyError = error as Partial<FastifyError> | null;
   const code = typeof fastifyError?.code === "string" ? fastifyError.code : undefined;
   const known = code ? FASTIFY_CLIENT_ERRORS[code] : undefined;
@@ -61,22 +85,26 @@ function toHttpFailure(error: unknown): HttpFailure {
   const status = fastifyError?.statusCode;
   if (typeof status === "number" && status >= 400 && status < 500) {
     // A JSON.parse SyntaxError reaches here with statusCode 400 and a parser message.
-    if (error instanceof SyntaxError) return { status: 400, message: "Request body is not valid JSON" };
+    if (error instanceof SyntaxError) return INVALID_JSON;
     const message =
       typeof fastifyError?.message === "string" && fastifyError.message
         ? fastifyError.message
         : "Bad request";
-    return { status, message };
+    return {
+      status,
+      message,
+      code: status === 404 ? "NOT_FOUND" : status === 429 ? "RATE_LIMITED" : "BAD_REQUEST",
+    };
   }
-  return { status: 500, message: INTERNAL_SERVER_ERROR };
+  return INTERNAL;
 }
 
 /**
- * The one error handler: every failure leaves as `{ "error": "…" }`. A 5xx is logged with its
+ * The one error handler: every failure leaves as `{ "error": "…", "code": "…" }`. A 5xx is logged with its
  * request id (in the logger's bindings) and answers with a fixed message, so no internals leak.
  */
 export async function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-  const { status, message } = toHttpFailure(error);
+  const { status, message, code } = toHttpFailure(error);
   if (error instanceof AppError) reply.headers(error.headers);
   if (error instanceof AppError && error.refusedAccess) {
     // Written after any transaction of the request rolled back, so the refusal itself is kept.
@@ -87,7 +115,9 @@ export async function errorHandler(error: unknown, request: FastifyRequest, repl
   if (status >= 500) {
     request.log.error({ err: error }, status === 500 ? "request failed" : message);
   }
-  return reply.code(status).send({ error: status === 500 ? INTERNAL_SERVER_ERROR : message });
+  return status === 500
+    ? reply.code(status).send({ error: INTERNAL_SERVER_ERROR, code: "INTERNAL_ERROR" })
+    : reply.code(status).send({ error: message, code });
 }
 
 /** Registered on the root instance so it covers every route, the 404 handler and both APIs. */

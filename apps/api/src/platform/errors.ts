@@ -1,26 +1,13 @@
+import type { ErrorCode } from "@ambercare/contracts/error-codes";
 import type { RefusedAccess } from "#api/platform/audit-log.ts";
 
 /**
  * Errors a handler or hook throws on purpose. The error handler turns them into
- * `{ "error": message }` with `status`, so `message` is written for the API's client: it must never
+ * `{ "error": message, "code": code }` with `status`, so `message` is written for the API's client: it must never
  * carry internals, secrets or a patient's data.
  */
-export type AppErrorCode =
-  | "BAD_REQUEST"
-  | "INVALID_ACCESS_TOKEN"
-  | "INVALID_CREDENTIALS"
-  | "PAYMENT_REQUIRED"
-  | "FORBIDDEN"
-  | "NOT_FOUND"
-  | "CONFLICT"
-  | "UNPROCESSABLE"
-  | "UNSUPPORTED_MEDIA_TYPE"
-  | "PAYLOAD_TOO_LARGE"
-  | "RATE_LIMITED"
-  | "GONE"
-  | "PAYMENT_DECLINED"
-  | "PAYMENT_PROVIDER_UNAVAILABLE"
-  | "DATABASE_UNAVAILABLE";
+/** The stable code the answer carries beside the message (the catalogue in packages/contracts). */
+export type AppErrorCode = ErrorCode;
 
 export type AppErrorOptions = ErrorOptions & {
   /** Response headers that belong to the failure, such as Retry-After on a 429. */

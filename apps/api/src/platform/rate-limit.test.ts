@@ -32,7 +32,7 @@ describe("rate limit", () => {
 
       const limited = await b.app.inject({ method: "GET", url: URL });
       expect(limited.statusCode).toBe(429);
-      expect(limited.json()).toEqual({ error: "Too many requests, retry in 1 minute" });
+      expect(limited.json()).toEqual({ error: "Too many requests, retry in 1 minute", code: "RATE_LIMITED" });
       expect(limited.headers["retry-after"]).toBe("60");
 
       // Unknown routes count too, so scanning is throttled.

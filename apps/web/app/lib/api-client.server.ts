@@ -1,3 +1,5 @@
+import { type ErrorCode, isErrorCode } from "@ambercare/contracts/error-codes";
+
 /**
  * The typed HTTP client loaders and actions use to reach both APIs. Server-only: tokens
  * come from the HttpOnly session cookies and never reach the browser.
@@ -55,6 +57,8 @@ export class ApiError extends Error {
   readonly path: string;
   /** The response headers (Retry-After of a 429…); empty when no response arrived. */
   readonly headers: Headers;
+  /** The answer's stable `code` (lib/api-errors.ts translates it); undefined when it had none we know. */
+  readonly code: ErrorCode | undefined;
 
   constructor(
     message: string,
@@ -73,6 +77,8 @@ export class ApiError extends Error {
     this.method = init.method;
     this.path = init.path;
     this.headers = init.headers ?? new Headers();
+    const code = (init.body as { code?: unknown } | null | undefined)?.code;
+    this.code = isErrorCode(code) ? code : undefined;
   }
 }
 

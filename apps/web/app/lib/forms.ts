@@ -84,6 +84,7 @@ const FIELD_MESSAGES: Readonly<Record<FormField, Readonly<Record<string, Transla
     common: "forms.errors.password.common",
     isEmail: "forms.errors.password.isEmail",
     hasProductName: "forms.errors.password.hasProductName",
+    incorrect: "dataRights.errors.wrongPassword",
   },
   new_password: {
     required: "forms.errors.newPassword.required",
@@ -128,6 +129,11 @@ const GENERIC_MESSAGES: Readonly<Record<string, TranslationKey>> = {
 
 export function isFormField(name: string): name is FormField {
   return (FORM_FIELDS as readonly string[]).includes(name);
+}
+
+/** The field's own message for a problem of `kind`, if it has one. */
+export function ownFieldMessage(field: string, kind: IssueKind): TranslationKey | undefined {
+  return isFormField(field) ? FIELD_MESSAGES[field][kind] : undefined;
 }
 
 /** The message for a problem of `kind` with `field`: the field's own, else the generic one. */

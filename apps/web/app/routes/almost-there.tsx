@@ -3,14 +3,11 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { ErrorSummary, SubmitButton } from "#app/components/forms.tsx";
 import { PROFILE_FIELDS, type ProfileField } from "#app/features/accounts/account-fields.ts";
 import { profileForm } from "#app/features/accounts/account-forms.server.ts";
-import {
-  completeProfile,
-  describeAccountError,
-  failureResult,
-} from "#app/features/accounts/accounts.server.ts";
+import { completeProfile, failureResult } from "#app/features/accounts/accounts.server.ts";
 import { AuthPage } from "#app/features/accounts/auth-page.tsx";
 import { ProfileFields, profileValues } from "#app/features/accounts/profile-fields.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import { errorsOf, type FormResult, formError, issuesToFieldErrors, readFields } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -50,7 +47,7 @@ export async function action({ request }: Route.ActionArgs) {
     await completeProfile(request, user, parsed.data);
   } catch (error) {
     if (!isApiError(error)) throw error;
-    const failure = describeAccountError(error);
+    const failure = describeApiError(error);
     return data<FormResult<ProfileField>>(failureResult(values, failure), { status: failure.status });
   }
   throw redirect(safeRedirect(formData.get("redirectTo"), "/my-profile"));

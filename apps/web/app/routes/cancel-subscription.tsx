@@ -17,13 +17,14 @@ import {
 import { PageHeading } from "#app/components/page.tsx";
 import { formatDate } from "#app/features/membership/billing-format.ts";
 import {
+  BILLING_ERROR_OPTIONS,
   cancelSubscription,
   lookupSubscription,
-  membershipFailure,
   sendCancelFeedback,
   subscriptionCookies,
 } from "#app/features/membership/membership.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import { type FormErrorResult, fieldId, formError } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -50,7 +51,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     );
   } catch (error) {
     if (!isApiError(error)) throw error;
-    return { subscription: null, lookupError: membershipFailure(error).message };
+    return { subscription: null, lookupError: describeApiError(error, BILLING_ERROR_OPTIONS).message };
   }
 }
 
@@ -91,7 +92,7 @@ export async function action({ request }: Route.ActionArgs) {
     subscription = await cancelSubscription(request, user);
   } catch (error) {
     if (!isApiError(error)) throw error;
-    const failure = membershipFailure(error);
+    const failure = describeApiError(error, BILLING_ERROR_OPTIONS);
     return data<CancelResult>(formError(values, {}, failure.message), { status: failure.status });
   }
   const reason = isReason(values.reason) ? values.reason : comment ? "other" : null;

@@ -3,11 +3,9 @@ import { data, Form, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { ErrorSummary, StatusMessage, SubmitButton } from "#app/components/forms.tsx";
 import { Notice, PageHeading } from "#app/components/page.tsx";
-import {
-  confirmSubscription,
-  describeCommunicationError,
-} from "#app/features/communications/communications.server.ts";
+import { confirmSubscription } from "#app/features/communications/communications.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import { type FormResult, formError } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -45,7 +43,7 @@ export async function action({ request }: Route.ActionArgs) {
     return data<ConfirmResult>({ status: "confirmed", email: status.email });
   } catch (error) {
     if (!isApiError(error)) throw error;
-    const failure = describeCommunicationError(error, { key: "lists.errors.confirmationInvalid" });
+    const failure = describeApiError(error, { fallback: { key: "lists.errors.confirmationInvalid" } });
     return data<ConfirmResult>(formError({ token: "" }, {}, failure.message), { status: failure.status });
   }
 }

@@ -24,12 +24,9 @@ import {
   TOPIC_LABELS,
 } from "#app/features/communications/communication-fields.ts";
 import { contactForm } from "#app/features/communications/communication-forms.server.ts";
-import {
-  captchaOf,
-  describeCommunicationError,
-  saveContactEntry,
-} from "#app/features/communications/communications.server.ts";
+import { captchaOf, saveContactEntry } from "#app/features/communications/communications.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
 import { errorsOf, type FormResult, formError, formSuccess, readFields, successOf } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
@@ -76,7 +73,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   } catch (error) {
     if (!isApiError(error)) throw error;
-    const failure = describeCommunicationError(error);
+    const failure = describeApiError(error);
     return data<FormResult<ContactField>>(formError(values, {}, failure.message), { status: failure.status });
   }
   return formSuccess<ContactField>({ key: "contact.sent" }, { ...values, message: "" });

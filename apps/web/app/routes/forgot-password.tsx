@@ -5,11 +5,12 @@ import { EmailField, ErrorSummary, StatusMessage, SubmitButton } from "#app/comp
 import { AlreadyLoggedIn } from "#app/components/page.tsx";
 import { FORGOT_PASSWORD_FIELDS } from "#app/features/accounts/account-fields.ts";
 import { forgotPasswordForm } from "#app/features/accounts/account-forms.server.ts";
-import { describeAccountError, requestPasswordReset } from "#app/features/accounts/accounts.server.ts";
+import { requestPasswordReset } from "#app/features/accounts/accounts.server.ts";
 import { AuthPage, FormFooter } from "#app/features/accounts/auth-page.tsx";
 import { CaptchaField } from "#app/features/communications/captcha-field.tsx";
 import { captchaFailure, captchaOf } from "#app/features/communications/communications.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import {
   errorsOf,
   type FormResult,
@@ -60,7 +61,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       });
     }
     if (error.status === 429 || error.status === 0 || error.status >= 500) {
-      const failure = describeAccountError(error);
+      const failure = describeApiError(error);
       return data<FormResult<ForgotField>>(formError(values, {}, failure.message), {
         status: failure.status,
       });

@@ -4,9 +4,10 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { EmailField, ErrorSummary, PasswordField, SubmitButton } from "#app/components/forms.tsx";
 import { LOGIN_FIELDS } from "#app/features/accounts/account-fields.ts";
 import { loginForm } from "#app/features/accounts/account-forms.server.ts";
-import { describeAccountError, failureResult, logIn } from "#app/features/accounts/accounts.server.ts";
+import { failureResult, logIn } from "#app/features/accounts/accounts.server.ts";
 import { AuthPage, FormFooter } from "#app/features/accounts/auth-page.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
 import { errorsOf, type FormResult, formError, issuesToFieldErrors, readFields } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
@@ -43,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     if (!isApiError(error)) throw error;
     // 401: the API never says which of the two was wrong, and neither does the page.
-    const failure = describeAccountError(error);
+    const failure = describeApiError(error);
     return data<FormResult<LoginField>>(failureResult(values, failure), { status: failure.status });
   }
 }

@@ -5,13 +5,10 @@ import { ErrorSummary, NewPasswordFields, StatusMessage, SubmitButton } from "#a
 import { AlreadyLoggedIn } from "#app/components/page.tsx";
 import { RESET_PASSWORD_FIELDS } from "#app/features/accounts/account-fields.ts";
 import { resetPasswordForm } from "#app/features/accounts/account-forms.server.ts";
-import {
-  describeAccountError,
-  failureResult,
-  resetPassword,
-} from "#app/features/accounts/accounts.server.ts";
+import { failureResult, resetPassword } from "#app/features/accounts/accounts.server.ts";
 import { AuthPage } from "#app/features/accounts/auth-page.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import {
   errorsOf,
   type FormResult,
@@ -66,7 +63,7 @@ export async function action({ request }: Route.ActionArgs) {
     }
   } catch (error) {
     if (!isApiError(error)) throw error;
-    const failure = describeAccountError(error, { passwordField: "new_password" });
+    const failure = describeApiError(error, { fields: { password: "new_password" } });
     return data<ResetResult>(failureResult(values, failure), { status: failure.status });
   }
 }

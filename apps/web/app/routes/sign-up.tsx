@@ -16,11 +16,12 @@ import {
 } from "#app/components/forms.tsx";
 import { SIGN_UP_FIELDS } from "#app/features/accounts/account-fields.ts";
 import { signUpForm } from "#app/features/accounts/account-forms.server.ts";
-import { describeAccountError, failureResult, signUp } from "#app/features/accounts/accounts.server.ts";
+import { failureResult, signUp } from "#app/features/accounts/accounts.server.ts";
 import { AuthPage, FormFooter } from "#app/features/accounts/auth-page.tsx";
 import { CaptchaField } from "#app/features/communications/captcha-field.tsx";
 import { captchaFailure, captchaOf } from "#app/features/communications/communications.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
 import { errorsOf, type FormResult, formError, issuesToFieldErrors, readFields } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
@@ -76,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       });
     }
     // 409 → "this e-mail has an account" next to the e-mail; a refused password next to the password.
-    const failure = describeAccountError(error);
+    const failure = describeApiError(error);
     return data<FormResult<SignUpField>>(failureResult(values, failure), { status: failure.status });
   }
 }

@@ -6,12 +6,9 @@ import {
   type SupportField,
 } from "#app/features/communications/communication-fields.ts";
 import { supportForm } from "#app/features/communications/communication-forms.server.ts";
-import {
-  captchaOf,
-  describeCommunicationError,
-  saveContactEntry,
-} from "#app/features/communications/communications.server.ts";
+import { captchaOf, saveContactEntry } from "#app/features/communications/communications.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import { env, isSecureRequest } from "#app/lib/env.server.ts";
 import { type FormResult, formError, formSuccess, readFields } from "#app/lib/forms.ts";
 import { chooseLocale } from "#app/lib/locale.server.ts";
@@ -68,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   } catch (error) {
     if (!isApiError(error)) throw error;
-    const failure = describeCommunicationError(error);
+    const failure = describeApiError(error);
     return data<FormResult<SupportField>>(formError(values, {}, failure.message), { status: failure.status });
   }
   return formSuccess<SupportField>({ key: account ? "supportWidget.sentPatient" : "supportWidget.sent" });

@@ -3,11 +3,9 @@ import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { ErrorSummary, StatusMessage, SubmitButton } from "#app/components/forms.tsx";
 import { PageHeading } from "#app/components/page.tsx";
-import {
-  changeSubscription,
-  describeCommunicationError,
-} from "#app/features/communications/communications.server.ts";
+import { changeSubscription } from "#app/features/communications/communications.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import { type FormResult, formError } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -55,7 +53,7 @@ export async function action({ request }: Route.ActionArgs) {
     return data<UnsubscribeResult>({ status: "done", change });
   } catch (error) {
     if (!isApiError(error)) throw error;
-    const failure = describeCommunicationError(error, fallback);
+    const failure = describeApiError(error, { fallback });
     return data<UnsubscribeResult>(formError({ token: "" }, {}, failure.message), { status: failure.status });
   }
 }

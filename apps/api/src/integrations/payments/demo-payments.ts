@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { ErrorCode } from "@ambercare/contracts/error-codes";
 import { MEMBERSHIP_ERRORS, TEST_CARDS } from "@ambercare/contracts/membership-constants";
 import {
   cardBrand,
@@ -25,7 +26,9 @@ export type CardInput = {
 
 export type SavedCard = { token: string; brand: string; last4: string };
 
-export type CardCheck = { ok: true; card: SavedCard } | { ok: false; status: 400 | 402; message: string };
+export type CardCheck =
+  | { ok: true; card: SavedCard }
+  | { ok: false; status: 400 | 402; code: ErrorCode; message: string };
 
 export type ChargeResult =
   | { ok: true; providerPaymentId: string }
@@ -39,12 +42,12 @@ function wholeNumber(value: string | number): number | undefined {
   return /^\d{1,4}$/.test(text) ? Number(text) : undefined;
 }
 
-function declined(message: string): CardCheck {
-  return { ok: false, status: 402, message };
+function declined(code: ErrorCode, message: string): CardCheck {
+  return { ok: false, status: 402, code, message };
 }
 
-function invalid(message: string): CardCheck {
-  return { ok: false, status: 400, message };
+function invalid(code: ErrorCode, message: string): CardCheck {
+  return { ok: false, status: 400, code, message };
 }
 
 export function createDemoPayments() {
@@ -54,18 +57,20 @@ export function createDemoPayments() {
     /** Validates the card as a processor would and, when it is accepted, gives its saved form. */
     checkCard(input: CardInput, now: Date): CardCheck {
       const digits = cardDigits(input.card_number);
-      if (!isValidCardNumber(digits)) return invalid(MEMBERSHIP_ERRORS.invalidCardNumber);
+      if (!isValidCardNumber(digits))
+        return invalid("CARD_NUMBER_INVALID", MEMBERSHIP_ERRORS.invalidCardNumber);
       const month = wholeNumber(input.exp_month);
       let year = wholeNumber(input.exp_year);
       if (year !== undefined && year < 100) year += 2000;
       const expiry = month === undefined || year === undefined ? "invalid" : expiryProblem(month, year, now);
-      if (expiry === "invalid") return invalid(MEMBERSHIP_ERRORS.invalidExpiry);
-      if (expiry === "expired") return invalid(MEMBERSHIP_ERRORS.cardExpired);
+      if (expiry === "invalid") return invalid("CARD_EXPIRY_INVALID", MEMBERSHIP_ERRORS.invalidExpiry);
+      if (expiry === "expired") return invalid("CARD_EXPIRED", MEMBERSHIP_ERRORS.cardExpired);
       const brand = cardBrand(digits);
-      if (!isValidCvc(input.cvc.trim(), brand)) return invalid(MEMBERSHIP_ERRORS.invalidCvc);
-      if (input.name.trim() === "") return invalid(MEMBERSHIP_ERRORS.nameRequired);
-      if (digits === TEST_CARDS.declined) return declined(MEMBERSHIP_ERRORS.cardDeclined);
-      if (digits === TEST_CARDS.insufficientFunds) return declined(MEMBERSHIP_ERRORS.insufficientFunds);
+      if (!isValidCvc(input.cvc.trim(), brand)) return invalid("CVC_INVALID", MEMBERSHIP_ERRORS.invalidCvc);
+      if (input.name.trim() === "") return invalid("CARD_NAME_REQUIRED", MEMBERSHIP_ERRORS.nameRequired);
+      if (digits === TEST_CARDS.declined) return declined("CARD_DECLINED", MEMBERSHIP_ERRORS.cardDeclined);
+      if (digits === TEST_CARDS.insufficientFunds)
+        return declined("INSUFFICIENT_FUNDS", MEMBERSHIP_ERRORS.insufficientFunds);
       const prefix = digits === TEST_CARDS.renewalFails ? FAILING_TOKEN_PREFIX : TOKEN_PREFIX;
       return {
         ok: true,

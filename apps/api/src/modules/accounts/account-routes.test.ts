@@ -110,7 +110,7 @@ describe("GET /ambercare/get-user-details/{userId}", () => {
     ] as const) {
       const res = await details(userId, token);
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ error: "You can only access your own account" });
+      expect(res.json()).toEqual({ error: "You can only access your own account", code: "OWN_ACCOUNT_ONLY" });
     }
   });
 
@@ -119,11 +119,12 @@ describe("GET /ambercare/get-user-details/{userId}", () => {
     for (const token of [undefined, "", TEST_PUBLIC_API_TOKEN, "x".repeat(43)]) {
       const res = await details(patient.user_id, token);
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ error: INVALID_ACCESS_TOKEN });
+      expect(res.json()).toEqual({ error: INVALID_ACCESS_TOKEN, code: "INVALID_ACCESS_TOKEN" });
     }
     const bad = await details("1", patient.access_token);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toMatch(/"userId"/);
+    expect(bad.json().code).toBe("VALIDATION_FAILED");
     const huge = await details("x".repeat(10_240), patient.access_token);
     expect(huge.statusCode).toBe(400);
   });
@@ -173,7 +174,7 @@ describe("POST /ambercare/update-user", () => {
     for (const token of [jane.access_token, service]) {
       const res = await post(UPDATE, token, { user_id: john.user_id, first_name: "Mallory" });
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ error: AUTH_ERRORS.ownAccountOnly });
+      expect(res.json()).toEqual({ error: AUTH_ERRORS.ownAccountOnly, code: "OWN_ACCOUNT_ONLY" });
     }
     expect((await details(john.user_id, john.access_token)).json().data.first_name).toBe("Jane");
   });
@@ -185,7 +186,10 @@ describe("POST /ambercare/update-user", () => {
       date_of_birth: "2025-07-02",
     });
     expect(tomorrow.statusCode).toBe(400);
-    expect(tomorrow.json()).toEqual({ error: AUTH_ERRORS.dateOfBirthInFuture });
+    expect(tomorrow.json()).toEqual({
+      error: AUTH_ERRORS.dateOfBirthInFuture,
+      code: "DATE_OF_BIRTH_IN_FUTURE",
+    });
     const today = await post(UPDATE, patient.access_token, {
       user_id: patient.user_id,
       date_of_birth: "2025-07-01",
@@ -258,6 +262,7 @@ describe("POST /ambercare/complete-profile", () => {
       const res = await post(COMPLETE, patient.access_token, body);
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toContain(`"${field}"`);
+      expect(res.json().code).toBe("VALIDATION_FAILED");
     },
   );
 
@@ -267,7 +272,7 @@ describe("POST /ambercare/complete-profile", () => {
     for (const token of [jane.access_token, service]) {
       const res = await post(COMPLETE, token, { user_id: john.user_id, ...profile });
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ error: AUTH_ERRORS.ownAccountOnly });
+      expect(res.json()).toEqual({ error: AUTH_ERRORS.ownAccountOnly, code: "OWN_ACCOUNT_ONLY" });
     }
     expect((await details(john.user_id, john.access_token)).json().data.profile_completed).toBe(false);
   });

@@ -10,12 +10,14 @@ import {
   type UpdateUserRequest,
   type User,
 } from "@ambercare/contracts/auth";
+import type { ErrorCode } from "@ambercare/contracts/error-codes";
 import type { Database } from "@ambercare/db/client";
 import type { FastifyBaseLogger } from "fastify";
 import { createLoginThrottle, type LoginThrottleLimits } from "#api/modules/accounts/login-throttle.ts";
 import {
   hashPassword,
   needsRehash,
+  PASSWORD_PROBLEM_CODES,
   passwordProblem,
   verifyDummyPassword,
   verifyPassword,
@@ -84,14 +86,14 @@ function forbiddenUnlessOwn(auth: AuthContext, userId: string): void {
   // The service account is nobody's patient: its token reads and changes no account. A UUID may
   // arrive in capitals; PostgreSQL returns it in lower case.
   if (auth.isServiceAccount || auth.userId !== userId.toLowerCase()) {
-    throw new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly, {
+    throw new AppError("OWN_ACCOUNT_ONLY", 403, AUTH_ERRORS.ownAccountOnly, {
       refusedAccess: { ownerUserId: userId, resourceType: "profile", resourceId: null },
     });
   }
 }
 
-function badRequest(message: string): AppError {
-  return new AppError("BAD_REQUEST", 400, message);
+function badRequest(code: ErrorCode, message: string): AppError {
+  return new AppError(code, 400, message);
 }
 
 function incorrectCredentials(): AppError {
@@ -137,7 +139,7 @@ export function createAccountService(deps: AccountServiceDeps) {
 
   function checkPassword(password: string, email: string): void {
     const problem = passwordProblem(password, { email, productNames });
-    if (problem) throw badRequest(problem);
+    if (problem) throw badRequest(PASSWORD_PROBLEM_CODES[problem] ?? "BAD_REQUEST", problem);
   }
 
   function sendMail(
@@ -156,7 +158,7 @@ export function createAccountService(deps: AccountServiceDeps) {
   function checkDateOfBirth(date: string | undefined): void {
     // ISO dates compare as strings; "today" is the injected clock's UTC day.
     if (date !== undefined && date > clock.now().toISOString().slice(0, 10)) {
-      throw badRequest(AUTH_ERRORS.dateOfBirthInFuture);
+      throw badRequest("DATE_OF_BIRTH_IN_FUTURE", AUTH_ERRORS.dateOfBirthInFuture);
     }
   }
 
@@ -184,7 +186,7 @@ export function createAccountService(deps: AccountServiceDeps) {
           isServiceAccount: false,
           createdAt: clock.now(),
         });
-        if (!created) throw new AppError("CONFLICT", 409, AUTH_ERRORS.emailTaken);
+        if (!created) throw new AppError("EMAIL_TAKEN", 409, AUTH_ERRORS.emailTaken);
         const issued = await createSessionService({ tokens: createTokenRepository(tx), clock }).issue(
           created.id,
           surface,
@@ -264,14 +266,14 @@ export function createAccountService(deps: AccountServiceDeps) {
       const tokenHash = hashToken(input.token);
       const usable = await tokens.findUsableResetToken(tokenHash, clock.now());
       const account = usable && (await users.findCredentialsById(usable.userId));
-      if (!account) throw badRequest(AUTH_ERRORS.resetLinkInvalid);
+      if (!account) throw badRequest("RESET_LINK_INVALID", AUTH_ERRORS.resetLinkInvalid);
       checkPassword(input.password, account.email);
       const passwordHash = await hashPassword(input.password);
       await db.transaction(async (tx) => {
         const txTokens = createTokenRepository(tx);
         const now = clock.now();
         const consumed = await txTokens.consumeResetToken(tokenHash, now);
-        if (!consumed) throw badRequest(AUTH_ERRORS.resetLinkInvalid);
+        if (!consumed) throw badRequest("RESET_LINK_INVALID", AUTH_ERRORS.resetLinkInvalid);
         await createUserRepository(tx).updatePasswordHash(consumed.userId, passwordHash, now);
         await txTokens.revokeUserAccessTokens(consumed.userId, now);
         await txTokens.deleteUnusedResetTokens(consumed.userId);
@@ -290,7 +292,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       if (!account) throw new AppError("NOT_FOUND", 404, "Not found");
       const attempt = await throttle.begin({ email: account.email, ip, countAccount: true });
       if (!(await verifyPassword(account.passwordHash, input.old_password))) {
-        throw badRequest(AUTH_ERRORS.wrongCurrentPassword);
+        throw badRequest("WRONG_CURRENT_PASSWORD", AUTH_ERRORS.wrongCurrentPassword);
       }
       await attempt.succeeded();
       checkPassword(input.new_password, account.email);

@@ -85,7 +85,7 @@ export function createAuthGuards(sessions: Pick<SessionService, "authenticate">)
     async service(request, reply) {
       await user(request, reply);
       if (!authOf(request).isServiceAccount) {
-        throw new AppError("FORBIDDEN", 403, AUTH_ERRORS.serviceTokenRequired);
+        throw new AppError("SERVICE_TOKEN_REQUIRED", 403, AUTH_ERRORS.serviceTokenRequired);
       }
     },
   };

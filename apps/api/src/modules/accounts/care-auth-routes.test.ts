@@ -68,7 +68,7 @@ describe("POST /auth/login (care)", () => {
     for (const token of [undefined, patient.access_token, "nope"]) {
       const res = await post(LOGIN, token, body);
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ error: INVALID_ACCESS_TOKEN });
+      expect(res.json()).toEqual({ error: INVALID_ACCESS_TOKEN, code: "INVALID_ACCESS_TOKEN" });
     }
   });
 
@@ -104,7 +104,7 @@ describe("POST /auth/login (care)", () => {
   it("answers wrong credentials with the main API's 401", async () => {
     const res = await post(LOGIN, TEST_PUBLIC_API_TOKEN, { email: "x@example.org", password: "wrong-pass" });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ error: AUTH_ERRORS.incorrectCredentials });
+    expect(res.json()).toEqual({ error: AUTH_ERRORS.incorrectCredentials, code: "INVALID_CREDENTIALS" });
     const bad = await post(LOGIN, TEST_PUBLIC_API_TOKEN, { email: "x@example.org" });
     expect(bad.statusCode).toBe(400);
   });
@@ -129,7 +129,7 @@ describe("POST /auth/register-ambercare", () => {
     const patient = await registerPatient(t.app);
     const res = await post(REGISTER, patient.access_token, body);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ error: AUTH_ERRORS.serviceTokenRequired });
+    expect(res.json()).toEqual({ error: AUTH_ERRORS.serviceTokenRequired, code: "SERVICE_TOKEN_REQUIRED" });
   });
 
   it("creates the account and answers 201 with a care token of the new patient", async () => {
@@ -147,13 +147,13 @@ describe("POST /auth/register-ambercare", () => {
 
     const again = await post(REGISTER, service, body);
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ error: AUTH_ERRORS.emailTaken });
+    expect(again.json()).toEqual({ error: AUTH_ERRORS.emailTaken, code: "EMAIL_TAKEN" });
   });
 
   it("applies the password rules and the input schema", async () => {
     const common = await post(REGISTER, service, newPatient({ password: "iloveyou1" }));
     expect(common.statusCode).toBe(400);
-    expect(common.json()).toEqual({ error: AUTH_ERRORS.passwordTooCommon });
+    expect(common.json()).toEqual({ error: AUTH_ERRORS.passwordTooCommon, code: "PASSWORD_TOO_COMMON" });
     const unknownField = await post(REGISTER, service, { ...newPatient(), role: "admin" });
     expect(unknownField.statusCode).toBe(400);
   });
@@ -206,7 +206,7 @@ describe("password reset", () => {
 
     const reuse = await post(RESET, service, { token, password: "another fine passphrase" });
     expect(reuse.statusCode).toBe(400);
-    expect(reuse.json()).toEqual({ error: AUTH_ERRORS.resetLinkInvalid });
+    expect(reuse.json()).toEqual({ error: AUTH_ERRORS.resetLinkInvalid, code: "RESET_LINK_INVALID" });
   });
 
   it("refuses a link older than 1 hour", async () => {
@@ -215,7 +215,7 @@ describe("password reset", () => {
     clock.advance(60 * 60_000);
     const res = await post(RESET, service, { token, password: "fresh meadow lantern" });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: AUTH_ERRORS.resetLinkInvalid });
+    expect(res.json()).toEqual({ error: AUTH_ERRORS.resetLinkInvalid, code: "RESET_LINK_INVALID" });
     expect((await me(patient.access_token)).statusCode).toBe(200);
   });
 
@@ -245,7 +245,7 @@ describe("password reset", () => {
     const token = await requestReset(patient.email);
     const weak = await post(RESET, service, { token, password: "qwertyuiop" });
     expect(weak.statusCode).toBe(400);
-    expect(weak.json()).toEqual({ error: AUTH_ERRORS.passwordTooCommon });
+    expect(weak.json()).toEqual({ error: AUTH_ERRORS.passwordTooCommon, code: "PASSWORD_TOO_COMMON" });
     expect((await post(RESET, service, { token, password: "fresh meadow lantern" })).statusCode).toBe(200);
   });
 
@@ -261,7 +261,7 @@ describe("password reset", () => {
     expect(rows[0]?.tokenHash).not.toBe(token);
     const forged = await post(RESET, service, { token: "A".repeat(43), password: "fresh meadow lantern" });
     expect(forged.statusCode).toBe(400);
-    expect(forged.json()).toEqual({ error: AUTH_ERRORS.resetLinkInvalid });
+    expect(forged.json()).toEqual({ error: AUTH_ERRORS.resetLinkInvalid, code: "RESET_LINK_INVALID" });
   });
 
   it("limits reset e-mails to 5 an hour per account, still answering 200", async () => {
@@ -284,6 +284,7 @@ describe("password reset", () => {
     const res = await post(RESET, service, payload);
     expect(res.statusCode).toBe(400);
     expect(typeof res.json().error).toBe("string");
+    expect(res.json().code).toBe("VALIDATION_FAILED");
   });
 });
 
@@ -312,14 +313,14 @@ describe("POST /auth/ambercare/change-password", () => {
       new_password: "brand new passphrase",
     });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toEqual({ error: AUTH_ERRORS.wrongCurrentPassword });
+    expect(wrong.json()).toEqual({ error: AUTH_ERRORS.wrongCurrentPassword, code: "WRONG_CURRENT_PASSWORD" });
     const weak = await post(CHANGE, patient.access_token, {
       user_id: patient.user_id,
       old_password: patient.password,
       new_password: "password1",
     });
     expect(weak.statusCode).toBe(400);
-    expect(weak.json()).toEqual({ error: AUTH_ERRORS.passwordTooCommon });
+    expect(weak.json()).toEqual({ error: AUTH_ERRORS.passwordTooCommon, code: "PASSWORD_TOO_COMMON" });
   });
 
   it("throttles guessing the current password with a stolen token", async () => {
@@ -349,7 +350,7 @@ describe("POST /auth/ambercare/change-password", () => {
     for (const token of [jane.access_token, service]) {
       const res = await post(CHANGE, token, body);
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ error: AUTH_ERRORS.ownAccountOnly });
+      expect(res.json()).toEqual({ error: AUTH_ERRORS.ownAccountOnly, code: "OWN_ACCOUNT_ONLY" });
     }
     expect((await post(CHANGE, undefined, body)).statusCode).toBe(401);
     const bad = await post(CHANGE, john.access_token, { ...body, user_id: "not-a-uuid" });

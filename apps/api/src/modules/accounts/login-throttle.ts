@@ -71,7 +71,7 @@ export function createLoginThrottle(deps: {
       );
       if (blockedUntil > 0) {
         const waitMs = Math.max(blockedUntil - now.getTime(), 1_000);
-        throw new AppError("RATE_LIMITED", 429, tooManyLoginAttempts(waitMs / 60_000), {
+        throw new AppError("TOO_MANY_LOGIN_ATTEMPTS", 429, tooManyLoginAttempts(waitMs / 60_000), {
           headers: { "retry-after": String(Math.ceil(waitMs / 1_000)) },
         });
       }

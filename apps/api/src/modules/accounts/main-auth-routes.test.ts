@@ -100,26 +100,37 @@ describe("POST /api/v1/api/auth/register", () => {
       payload: await withCaptcha(t.app, newPatient({ email: first.email.toUpperCase() })),
     });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ error: AUTH_ERRORS.emailTaken });
+    expect(res.json()).toEqual({ error: AUTH_ERRORS.emailTaken, code: "EMAIL_TAKEN" });
   });
 
   it.each([
-    ["a common password", { password: "password123" }, AUTH_ERRORS.passwordTooCommon],
-    ["a common password in capitals", { password: "SUPERMAN1" }, AUTH_ERRORS.passwordTooCommon],
+    ["a common password", { password: "password123" }, AUTH_ERRORS.passwordTooCommon, "PASSWORD_TOO_COMMON"],
+    [
+      "a common password in capitals",
+      { password: "SUPERMAN1" },
+      AUTH_ERRORS.passwordTooCommon,
+      "PASSWORD_TOO_COMMON",
+    ],
     [
       "the e-mail address",
       { email: "casey.long@example.org", password: "Casey.Long@example.org" },
       AUTH_ERRORS.passwordIsEmail,
+      "PASSWORD_IS_EMAIL",
     ],
-    ["the product name", { password: "my ambercare pass" }, AUTH_ERRORS.passwordHasProductName],
-  ])("refuses %s as a password with 400 and a clear message", async (_label, overrides, message) => {
+    [
+      "the product name",
+      { password: "my ambercare pass" },
+      AUTH_ERRORS.passwordHasProductName,
+      "PASSWORD_HAS_PRODUCT_NAME",
+    ],
+  ])("refuses %s as a password with 400 and a clear message", async (_label, overrides, message, code) => {
     const res = await t.app.inject({
       method: "POST",
       url: REGISTER,
       payload: await withCaptcha(t.app, newPatient(overrides)),
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: message });
+    expect(res.json()).toEqual({ error: message, code });
   });
 
   it("takes any long enough password, with no composition rules", async () => {
@@ -145,8 +156,9 @@ describe("POST /api/v1/api/auth/register", () => {
   ])("answers 400 { error } for %s", async (_label, payload) => {
     const res = await t.app.inject({ method: "POST", url: REGISTER, payload });
     expect(res.statusCode).toBe(400);
-    expect(Object.keys(res.json())).toEqual(["error"]);
+    expect(Object.keys(res.json())).toEqual(["error", "code"]);
     expect(res.json().error).toMatch(/^Invalid /);
+    expect(res.json().code).toBe("VALIDATION_FAILED");
   });
 });
 
@@ -172,7 +184,7 @@ describe("POST /api/v1/api/auth/login", () => {
     const unknown = await login("nobody-here@example.org", patient.password);
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({ error: "Incorrect e-mail or password" });
+    expect(wrong.json()).toEqual({ error: "Incorrect e-mail or password", code: "INVALID_CREDENTIALS" });
     expect(unknown.body).toBe(wrong.body);
   });
 
@@ -186,7 +198,7 @@ describe("POST /api/v1/api/auth/login", () => {
   it("does not log the service account in on the main API", async () => {
     const res = await login(TEST_SERVICE_ACCOUNT.email, TEST_SERVICE_ACCOUNT.password);
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ error: AUTH_ERRORS.incorrectCredentials });
+    expect(res.json()).toEqual({ error: AUTH_ERRORS.incorrectCredentials, code: "INVALID_CREDENTIALS" });
   });
 
   it.each([
@@ -199,6 +211,7 @@ describe("POST /api/v1/api/auth/login", () => {
     const res = await t.app.inject({ method: "POST", url: LOGIN, payload });
     expect(res.statusCode).toBe(400);
     expect(typeof res.json().error).toBe("string");
+    expect(res.json().code).toBe("VALIDATION_FAILED");
   });
 
   it("never sends a password or its hash back", async () => {
@@ -229,13 +242,19 @@ describe("login throttling", () => {
     }
     const locked = await login(patient.email, patient.password);
     expect(locked.statusCode).toBe(429);
-    expect(locked.json()).toEqual({ error: "Too many login attempts. Try again in 15 minutes." });
+    expect(locked.json()).toEqual({
+      error: "Too many login attempts. Try again in 15 minutes.",
+      code: "TOO_MANY_LOGIN_ATTEMPTS",
+    });
     expect(locked.headers["retry-after"]).toBe("900");
 
     clock.advance(10 * 60_000);
     const later = await login(patient.email, patient.password);
     expect(later.statusCode).toBe(429);
-    expect(later.json()).toEqual({ error: "Too many login attempts. Try again in 5 minutes." });
+    expect(later.json()).toEqual({
+      error: "Too many login attempts. Try again in 5 minutes.",
+      code: "TOO_MANY_LOGIN_ATTEMPTS",
+    });
     expect(later.headers["retry-after"]).toBe("300");
 
     clock.advance(5 * 60_000);
@@ -316,7 +335,7 @@ describe("GET /api/v1/api/auth/me", () => {
   ])("answers 401 'Invalid access token' for %s", async (_label, headers) => {
     const res = await t.app.inject({ method: "GET", url: ME, headers });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ error: INVALID_ACCESS_TOKEN });
+    expect(res.json()).toEqual({ error: INVALID_ACCESS_TOKEN, code: "INVALID_ACCESS_TOKEN" });
     expect(res.headers["www-authenticate"]).toMatch(/^Bearer/);
   });
 
@@ -327,13 +346,13 @@ describe("GET /api/v1/api/auth/me", () => {
     clock.advance(1_000);
     const expired = await me(patient.access_token);
     expect(expired.statusCode).toBe(401);
-    expect(expired.json()).toEqual({ error: INVALID_ACCESS_TOKEN });
+    expect(expired.json()).toEqual({ error: INVALID_ACCESS_TOKEN, code: "INVALID_ACCESS_TOKEN" });
   });
 
   it("answers 403 to the service account's token: it is nobody's account", async () => {
     const res = await me(await serviceToken(t.app));
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ error: AUTH_ERRORS.ownAccountOnly });
+    expect(res.json()).toEqual({ error: AUTH_ERRORS.ownAccountOnly, code: "OWN_ACCOUNT_ONLY" });
   });
 });
 
@@ -379,7 +398,7 @@ describe("POST /api/v1/api/auth/logout", () => {
   it("answers 401 without a token and 400 for an unexpected body", async () => {
     const anonymous = await t.app.inject({ method: "POST", url: LOGOUT });
     expect(anonymous.statusCode).toBe(401);
-    expect(anonymous.json()).toEqual({ error: INVALID_ACCESS_TOKEN });
+    expect(anonymous.json()).toEqual({ error: INVALID_ACCESS_TOKEN, code: "INVALID_ACCESS_TOKEN" });
     const patient = await registerPatient(t.app);
     const odd = await t.app.inject({
       method: "POST",
@@ -401,7 +420,7 @@ describe("POST /api/v1/api/auth/forgot-password", () => {
     for (const headers of [{}, bearer(patient.access_token), bearer(`${TEST_PUBLIC_API_TOKEN}x`)]) {
       const res = await forgot(patient.email, headers);
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ error: INVALID_ACCESS_TOKEN });
+      expect(res.json()).toEqual({ error: INVALID_ACCESS_TOKEN, code: "INVALID_ACCESS_TOKEN" });
     }
   });
 
@@ -446,5 +465,6 @@ describe("POST /api/v1/api/auth/forgot-password", () => {
     const res = await forgot(email);
     expect(res.statusCode).toBe(400);
     expect(typeof res.json().error).toBe("string");
+    expect(res.json().code).toBe("VALIDATION_FAILED");
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { AUTH_ERRORS } from "@ambercare/contracts/auth";
+import type { ErrorCode } from "@ambercare/contracts/error-codes";
 import { type Algorithm, hash, type Options, parseOptions, verify } from "@node-rs/argon2";
 
 /**
@@ -94,6 +95,13 @@ export type PasswordContext = {
  * the request schema before this runs. Comparisons ignore case, since "Password1" is as easy to
  * guess as "password1".
  */
+/** The code of each password rule's refusal. */
+export const PASSWORD_PROBLEM_CODES: Readonly<Record<string, ErrorCode>> = {
+  [AUTH_ERRORS.passwordTooCommon]: "PASSWORD_TOO_COMMON",
+  [AUTH_ERRORS.passwordIsEmail]: "PASSWORD_IS_EMAIL",
+  [AUTH_ERRORS.passwordHasProductName]: "PASSWORD_HAS_PRODUCT_NAME",
+};
+
 export function passwordProblem(password: string, context: PasswordContext): string | null {
   const lower = password.toLowerCase();
   if (loadCommonPasswords().has(lower)) return AUTH_ERRORS.passwordTooCommon;

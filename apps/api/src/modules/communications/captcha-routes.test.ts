@@ -60,14 +60,14 @@ describe("ALTCHA (the default captcha)", () => {
     expect(first.statusCode).toBe(201);
     const replay = await register(captcha);
     expect(replay.statusCode).toBe(400);
-    expect(replay.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaUsed });
+    expect(replay.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaUsed, code: "CAPTCHA_USED" });
   });
 
   it("refuses a missing or blank captcha with its own message", async () => {
     for (const captcha of [undefined, "", "   "]) {
       const res = await register(captcha);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaMissing });
+      expect(res.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaMissing, code: "CAPTCHA_MISSING" });
     }
   });
 
@@ -87,7 +87,7 @@ describe("ALTCHA (the default captcha)", () => {
     for (const captcha of forgeries) {
       const res = await register(captcha);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaInvalid });
+      expect(res.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaInvalid, code: "CAPTCHA_INVALID" });
     }
     // The genuine solution still works: a forgery did not spend it.
     expect((await register(encode(genuine))).statusCode).toBe(201);
@@ -98,7 +98,7 @@ describe("ALTCHA (the default captcha)", () => {
     clock.advance(CAPTCHA_TTL_MS + 1_000);
     const res = await register(captcha);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaExpired });
+    expect(res.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaExpired, code: "CAPTCHA_EXPIRED" });
   });
 
   it("forgets used solutions once their challenge has expired", async () => {
@@ -117,7 +117,7 @@ describe("ALTCHA (the default captcha)", () => {
       payload: { email: "someone@example.org" },
     });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaMissing });
+    expect(missing.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaMissing, code: "CAPTCHA_MISSING" });
     const solved = await t.app.inject({
       method: "POST",
       url: FORGOT,
@@ -131,6 +131,7 @@ describe("ALTCHA (the default captcha)", () => {
     const res = await register("x".repeat(5000));
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toMatch(/^Invalid body field "captcha"/);
+    expect(res.json().code).toBe("VALIDATION_FAILED");
   });
 });
 
@@ -177,27 +178,35 @@ describe("reCAPTCHA v3 (when both keys are set)", () => {
   });
 
   it.each([
-    ["a low score", { success: true, score: 0.2, action: "register" }, COMMUNICATION_ERRORS.captchaInvalid],
+    [
+      "a low score",
+      { success: true, score: 0.2, action: "register" },
+      COMMUNICATION_ERRORS.captchaInvalid,
+      "CAPTCHA_INVALID",
+    ],
     [
       "another form's token",
       { success: true, score: 0.9, action: "contact" },
       COMMUNICATION_ERRORS.captchaInvalid,
+      "CAPTCHA_INVALID",
     ],
     [
       "an invalid token",
       { success: false, "error-codes": ["invalid-input-response"] },
       COMMUNICATION_ERRORS.captchaInvalid,
+      "CAPTCHA_INVALID",
     ],
     [
       "a token used before",
       { success: false, "error-codes": ["timeout-or-duplicate"] },
       COMMUNICATION_ERRORS.captchaUsed,
+      "CAPTCHA_USED",
     ],
-  ])("refuses %s with 400", async (_label, body, message) => {
+  ])("refuses %s with 400", async (_label, body, message, code) => {
     answer = async () => Response.json(body);
     const res = await register("token-xyz");
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: message });
+    expect(res.json()).toEqual({ error: message, code });
   });
 
   it("answers 400, not 5xx, when Google cannot be reached", async () => {
@@ -206,13 +215,13 @@ describe("reCAPTCHA v3 (when both keys are set)", () => {
     };
     const down = await register("token-1");
     expect(down.statusCode).toBe(400);
-    expect(down.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaInvalid });
+    expect(down.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaInvalid, code: "CAPTCHA_INVALID" });
     answer = async () => new Response("oops", { status: 502 });
     expect((await register("token-2")).statusCode).toBe(400);
   });
 
   it("still wants a captcha", async () => {
     const res = await t.app.inject({ method: "POST", url: REGISTER, payload: newPatient() });
-    expect(res.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaMissing });
+    expect(res.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaMissing, code: "CAPTCHA_MISSING" });
   });
 });

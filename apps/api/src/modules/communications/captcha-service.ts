@@ -30,7 +30,14 @@ export type CaptchaService = {
   sweep(): Promise<void>;
 };
 
-const reject = (message: string) => new AppError("BAD_REQUEST", 400, message);
+type CaptchaFailure = "CAPTCHA_MISSING" | "CAPTCHA_INVALID" | "CAPTCHA_USED" | "CAPTCHA_EXPIRED";
+const CAPTCHA_MESSAGES: Record<CaptchaFailure, string> = {
+  CAPTCHA_MISSING: COMMUNICATION_ERRORS.captchaMissing,
+  CAPTCHA_INVALID: COMMUNICATION_ERRORS.captchaInvalid,
+  CAPTCHA_USED: COMMUNICATION_ERRORS.captchaUsed,
+  CAPTCHA_EXPIRED: COMMUNICATION_ERRORS.captchaExpired,
+};
+const reject = (code: CaptchaFailure) => new AppError(code, 400, CAPTCHA_MESSAGES[code]);
 
 type AltchaPayload = {
   algorithm: "SHA-256";
@@ -79,12 +86,12 @@ export function createCaptchaService(deps: {
     // altcha-lib checks the proof of work and the HMAC; the expiry is checked here against the
     // injected clock instead of the library's Date.now().
     if (!payload || !(await verifySolution(payload, hmacKey, false).catch(() => false))) {
-      throw reject(COMMUNICATION_ERRORS.captchaInvalid);
+      throw reject("CAPTCHA_INVALID");
     }
     const expires = Number(extractParams(payload).expires);
     const now = deps.clock.now();
     if (!Number.isFinite(expires) || expires * 1000 <= now.getTime()) {
-      throw reject(COMMUNICATION_ERRORS.captchaExpired);
+      throw reject("CAPTCHA_EXPIRED");
     }
     const stored = await deps.db
       .insert(captchaSolutions)
@@ -94,7 +101,7 @@ export function createCaptchaService(deps: {
       })
       .onConflictDoNothing()
       .returning({ solutionHash: captchaSolutions.solutionHash });
-    if (stored.length === 0) throw reject(COMMUNICATION_ERRORS.captchaUsed);
+    if (stored.length === 0) throw reject("CAPTCHA_USED");
   }
 
   async function verifyRecaptcha(
@@ -120,19 +127,15 @@ export function createCaptchaService(deps: {
       answer = (await response.json()) as typeof answer;
     } catch (error) {
       deps.log.warn({ err: error }, "reCAPTCHA verification unavailable");
-      throw reject(COMMUNICATION_ERRORS.captchaInvalid);
+      throw reject("CAPTCHA_INVALID");
     }
     if (answer.success !== true) {
       const codes = Array.isArray(answer["error-codes"]) ? answer["error-codes"] : [];
       // Google answers a second use and an old token alike.
-      throw reject(
-        codes.includes("timeout-or-duplicate")
-          ? COMMUNICATION_ERRORS.captchaUsed
-          : COMMUNICATION_ERRORS.captchaInvalid,
-      );
+      throw reject(codes.includes("timeout-or-duplicate") ? "CAPTCHA_USED" : "CAPTCHA_INVALID");
     }
     if (answer.action !== action || typeof answer.score !== "number" || answer.score < keys.minScore) {
-      throw reject(COMMUNICATION_ERRORS.captchaInvalid);
+      throw reject("CAPTCHA_INVALID");
     }
   }
 
@@ -159,7 +162,7 @@ export function createCaptchaService(deps: {
 
     async verify(solution, action, ip) {
       if (solution === undefined || solution.trim() === "") {
-        throw reject(COMMUNICATION_ERRORS.captchaMissing);
+        throw reject("CAPTCHA_MISSING");
       }
       if (settings.provider === "recaptcha") await verifyRecaptcha(solution, action, ip, settings);
       else await verifyAltcha(solution, settings.hmacKey);

@@ -50,14 +50,10 @@ export function createSendLimiter(deps: {
     );
     if (blockedUntil > 0) {
       const waitS = Math.max(1, Math.ceil((blockedUntil - now.getTime()) / 1000));
-      throw new AppError(
-        "RATE_LIMITED",
-        429,
-        purpose === "contact"
-          ? COMMUNICATION_ERRORS.contactRateLimited
-          : COMMUNICATION_ERRORS.subscribeRateLimited,
-        { headers: { "retry-after": String(waitS) } },
-      );
+      const headers = { "retry-after": String(waitS) };
+      throw purpose === "contact"
+        ? new AppError("CONTACT_RATE_LIMITED", 429, COMMUNICATION_ERRORS.contactRateLimited, { headers })
+        : new AppError("SUBSCRIBE_RATE_LIMITED", 429, COMMUNICATION_ERRORS.subscribeRateLimited, { headers });
     }
   };
 }

@@ -126,13 +126,13 @@ describe("save-contact-entry and support-messages", () => {
   it("needs a token: the service token or a patient's", async () => {
     const res = await t.app.inject({ method: "POST", url: SAVE, payload: entry() });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ error: INVALID_ACCESS_TOKEN });
+    expect(res.json()).toEqual({ error: INVALID_ACCESS_TOKEN, code: "INVALID_ACCESS_TOKEN" });
   });
 
   it("needs a captcha", async () => {
     const res = await t.app.inject({ method: "POST", url: SAVE, headers: bearer(service), payload: entry() });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaMissing });
+    expect(res.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaMissing, code: "CAPTCHA_MISSING" });
   });
 
   it("files a logged-in patient's widget message under that patient, tagged with SUPPORT_SEGMENT", async () => {
@@ -162,7 +162,7 @@ describe("save-contact-entry and support-messages", () => {
     const other = await registerPatient(t.app);
     const cross = await save(patient.access_token, entry({ user_id: other.user_id }));
     expect(cross.statusCode).toBe(403);
-    expect(cross.json()).toEqual({ error: AUTH_ERRORS.ownAccountOnly });
+    expect(cross.json()).toEqual({ error: AUTH_ERRORS.ownAccountOnly, code: "OWN_ACCOUNT_ONLY" });
     const forged = await save(service, entry({ user_id: other.user_id }));
     expect(forged.statusCode).toBe(403);
     const rows = await t.db.db.select().from(contactEntries).where(eq(contactEntries.userId, other.user_id));
@@ -196,7 +196,10 @@ describe("save-contact-entry and support-messages", () => {
     for (let i = 0; i < 5; i++) expect((await save(service, payload)).statusCode).toBe(201);
     const sixth = await save(service, payload);
     expect(sixth.statusCode).toBe(429);
-    expect(sixth.json()).toEqual({ error: COMMUNICATION_ERRORS.contactRateLimited });
+    expect(sixth.json()).toEqual({
+      error: COMMUNICATION_ERRORS.contactRateLimited,
+      code: "CONTACT_RATE_LIMITED",
+    });
     expect(Number(sixth.headers["retry-after"])).toBeGreaterThan(0);
   });
 

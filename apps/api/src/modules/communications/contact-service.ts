@@ -46,10 +46,11 @@ export function createContactService(deps: {
       let userId: string | null = null;
       let accountLocale: Locale | undefined;
       if (auth.isServiceAccount) {
-        if (input.user_id !== undefined) throw new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly);
+        if (input.user_id !== undefined)
+          throw new AppError("OWN_ACCOUNT_ONLY", 403, AUTH_ERRORS.ownAccountOnly);
       } else {
         if (input.user_id !== undefined && input.user_id !== auth.userId) {
-          throw new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly, {
+          throw new AppError("OWN_ACCOUNT_ONLY", 403, AUTH_ERRORS.ownAccountOnly, {
             refusedAccess: { ownerUserId: input.user_id, resourceType: "support_message", resourceId: null },
           });
         }
@@ -110,7 +111,7 @@ export function createContactService(deps: {
 
     /** The patient's own entries, newest first (anonymised ones are no longer theirs). */
     async listOwn(auth: AuthContext): Promise<SupportMessage[]> {
-      if (auth.isServiceAccount) throw new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly);
+      if (auth.isServiceAccount) throw new AppError("OWN_ACCOUNT_ONLY", 403, AUTH_ERRORS.ownAccountOnly);
       const rows = await db
         .select()
         .from(contactEntries)

@@ -73,7 +73,7 @@ describe("e-mail lists: double opt-in, unsubscribe, resubscribe", () => {
   it("needs the shared public bearer and a captcha", async () => {
     const anonymous = await t.app.inject({ method: "POST", url: ADD, payload: { email: "a@example.org" } });
     expect(anonymous.statusCode).toBe(401);
-    expect(anonymous.json()).toEqual({ error: INVALID_ACCESS_TOKEN });
+    expect(anonymous.json()).toEqual({ error: INVALID_ACCESS_TOKEN, code: "INVALID_ACCESS_TOKEN" });
     const noCaptcha = await t.app.inject({
       method: "POST",
       url: ADD,
@@ -81,7 +81,7 @@ describe("e-mail lists: double opt-in, unsubscribe, resubscribe", () => {
       payload: { email: "a@example.org" },
     });
     expect(noCaptcha.statusCode).toBe(400);
-    expect(noCaptcha.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaMissing });
+    expect(noCaptcha.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaMissing, code: "CAPTCHA_MISSING" });
   });
 
   it("sends only a confirmation until the link is followed, then the welcome mail with RFC 8058 headers", async () => {
@@ -139,7 +139,10 @@ describe("e-mail lists: double opt-in, unsubscribe, resubscribe", () => {
       payload: { token: confirmToken },
     });
     expect(again.statusCode).toBe(400);
-    expect(again.json()).toEqual({ error: COMMUNICATION_ERRORS.confirmationInvalid });
+    expect(again.json()).toEqual({
+      error: COMMUNICATION_ERRORS.confirmationInvalid,
+      code: "CONFIRMATION_LINK_INVALID",
+    });
   });
 
   it("refuses an unknown confirmation token and sends nothing again to a subscribed address", async () => {
@@ -205,7 +208,10 @@ describe("e-mail lists: double opt-in, unsubscribe, resubscribe", () => {
       for (const url of [UNSUBSCRIBE, RESUBSCRIBE]) {
         const res = await t.app.inject({ method: "POST", url, headers: publicBearer, payload: body });
         expect(res.statusCode).toBe(403);
-        expect(res.json()).toEqual({ error: COMMUNICATION_ERRORS.listTokenInvalid });
+        expect(res.json()).toEqual({
+          error: COMMUNICATION_ERRORS.listTokenInvalid,
+          code: "LIST_LINK_INVALID",
+        });
       }
     }
     const [row] = await t.db.db.select().from(mailingListMembers).where(eq(mailingListMembers.email, email));
@@ -296,7 +302,10 @@ describe("e-mail lists: double opt-in, unsubscribe, resubscribe", () => {
     for (let i = 0; i < 3; i++) expect((await add()).statusCode).toBe(202);
     const fourth = await add();
     expect(fourth.statusCode).toBe(429);
-    expect(fourth.json()).toEqual({ error: COMMUNICATION_ERRORS.subscribeRateLimited });
+    expect(fourth.json()).toEqual({
+      error: COMMUNICATION_ERRORS.subscribeRateLimited,
+      code: "SUBSCRIBE_RATE_LIMITED",
+    });
   });
 });
 

@@ -83,7 +83,7 @@ export function createMailingListService(deps: {
     };
   }
 
-  const forgedToken = () => new AppError("FORBIDDEN", 403, COMMUNICATION_ERRORS.listTokenInvalid);
+  const forgedToken = () => new AppError("LIST_LINK_INVALID", 403, COMMUNICATION_ERRORS.listTokenInvalid);
 
   function verifiedEmail(token: string, email?: string): { list: MailingList; email: string } {
     const read = deps.tokens.read(token);
@@ -142,7 +142,8 @@ export function createMailingListService(deps: {
           ),
         )
         .returning();
-      if (!row) throw new AppError("BAD_REQUEST", 400, COMMUNICATION_ERRORS.confirmationInvalid);
+      if (!row)
+        throw new AppError("CONFIRMATION_LINK_INVALID", 400, COMMUNICATION_ERRORS.confirmationInvalid);
       const list = row.list as MailingList;
       deps.mirror.subscribed(row.email);
       await service.sendMarketing(list, row.email, (locale, unsubscribeLink) =>

@@ -107,7 +107,7 @@ describe("POST /ambercare/create-consultation", () => {
   it("needs a token", async () => {
     const res = await create(undefined, request());
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ error: INVALID_ACCESS_TOKEN });
+    expect(res.json()).toEqual({ error: INVALID_ACCESS_TOKEN, code: "INVALID_ACCESS_TOKEN" });
   });
 
   it("creates a member's consultation for a dependent and keeps the intake", async () => {
@@ -144,7 +144,10 @@ describe("POST /ambercare/create-consultation", () => {
     const bob = await registerPatient(t.app);
     const res = await create(bob.access_token, request());
     expect(res.statusCode).toBe(402);
-    expect(res.json()).toEqual({ error: CONSULTATION_ERRORS.paymentRequired });
+    expect(res.json()).toEqual({
+      error: CONSULTATION_ERRORS.paymentRequired,
+      code: "CONSULTATION_PAYMENT_REQUIRED",
+    });
     const rows = await t.db.db.select().from(consultations).where(eq(consultations.userId, bob.user_id));
     expect(rows).toEqual([]);
   });
@@ -217,6 +220,7 @@ describe("POST /ambercare/create-consultation", () => {
       const res = await create(frank.access_token, request({ intake: intake(overrides) }));
       expect(res.statusCode, `${field}: ${res.body}`).toBe(400);
       expect(res.json().error).toContain(field);
+      expect(res.json().code).toBe("VALIDATION_FAILED");
     }
     // Every value of every list is accepted.
     const lists = [
@@ -257,6 +261,7 @@ describe("POST /ambercare/create-consultation", () => {
       const res = await create(gina.access_token, request({ intake: intake(overrides) }));
       expect(res.statusCode, `${what}: ${res.body}`).toBe(400);
       expect(res.json().error).toMatch(new RegExp(what, "i"));
+      expect(["VALIDATION_FAILED", "DATE_IN_FUTURE"]).toContain(res.json().code);
     }
     const missingConsent = await create(gina.access_token, {
       ...request(),
@@ -264,6 +269,7 @@ describe("POST /ambercare/create-consultation", () => {
     });
     expect(missingConsent.statusCode).toBe(400);
     expect(missingConsent.json().error).toContain("audio_video_recording");
+    expect(missingConsent.json().code).toBe("VALIDATION_FAILED");
   });
 
   it("takes a chosen provider only where licensed, and a state only with a provider", async () => {
@@ -292,7 +298,10 @@ describe("POST /ambercare/create-consultation", () => {
       request({ provider_slug: licence!.slug, intake: intake({ state: elsewhere }) }),
     );
     expect(notLicensed.statusCode).toBe(422);
-    expect(notLicensed.json()).toEqual({ error: CONSULTATION_ERRORS.providerNotLicensed });
+    expect(notLicensed.json()).toEqual({
+      error: CONSULTATION_ERRORS.providerNotLicensed,
+      code: "PROVIDER_NOT_LICENSED_IN_STATE",
+    });
 
     const unknown = await create(hank.access_token, request({ provider_slug: "nobody-here" }));
     expect(unknown.statusCode).toBe(422);
@@ -308,7 +317,10 @@ describe("POST /ambercare/create-consultation", () => {
         payload: request(),
       });
       expect(res.statusCode).toBe(422);
-      expect(res.json()).toEqual({ error: CONSULTATION_ERRORS.noProviderInState });
+      expect(res.json()).toEqual({
+        error: CONSULTATION_ERRORS.noProviderInState,
+        code: "NO_PROVIDER_IN_STATE",
+      });
     } finally {
       await empty.close();
     }
@@ -372,7 +384,10 @@ describe("consultations of a patient", () => {
       .where(eq(consultations.id, data.id));
     const res = await post(kim.access_token, `/ambercare/consultations/${data.id}/cancel`);
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ error: CONSULTATION_ERRORS.notCancelable });
+    expect(res.json()).toEqual({
+      error: CONSULTATION_ERRORS.notCancelable,
+      code: "CONSULTATION_NOT_CANCELABLE",
+    });
   });
 
   it("keeps a thread per consultation that the patient writes to", async () => {

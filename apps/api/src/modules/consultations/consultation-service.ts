@@ -36,7 +36,7 @@ export type Caller = { auth: AuthContext; ip: string | null };
 
 /** Another patient's consultation: refused, and the refusal written to that patient's audit log. */
 const notYours = (row: { id: string; userId: string }) =>
-  new AppError("FORBIDDEN", 403, CONSULTATION_ERRORS.notYours, {
+  new AppError("CONSULTATION_NOT_YOURS", 403, CONSULTATION_ERRORS.notYours, {
     refusedAccess: { ownerUserId: row.userId, resourceType: "consultation", resourceId: row.id },
   });
 
@@ -89,7 +89,7 @@ export function createConsultationService(deps: {
   entitlements: ConsultationEntitlements;
 }) {
   const patientOnly = (auth: AuthContext) => {
-    if (auth.isServiceAccount) throw new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly);
+    if (auth.isServiceAccount) throw new AppError("OWN_ACCOUNT_ONLY", 403, AUTH_ERRORS.ownAccountOnly);
   };
 
   const audit = (
@@ -114,7 +114,7 @@ export function createConsultationService(deps: {
   async function ownConsultation(caller: Caller, id: string): Promise<ConsultationRow> {
     patientOnly(caller.auth);
     const row = await createConsultationRepository(deps.db).findById(id.toLowerCase());
-    if (!row) throw new AppError("NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
+    if (!row) throw new AppError("CONSULTATION_NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
     if (row.userId !== caller.auth.userId) throw notYours(row);
     return row;
   }
@@ -140,7 +140,7 @@ export function createConsultationService(deps: {
       const { intake, type } = input;
       const now = deps.clock.now();
       if (intake.symptoms_started_on > today(now) || (intake.dependent?.date_of_birth ?? "") > today(now)) {
-        throw new AppError("BAD_REQUEST", 400, CONSULTATION_ERRORS.futureDate);
+        throw new AppError("DATE_IN_FUTURE", 400, CONSULTATION_ERRORS.futureDate);
       }
       const userId = caller.auth.userId;
       const key = input.idempotency_key.toLowerCase();
@@ -151,16 +151,20 @@ export function createConsultationService(deps: {
       let providerId: string | null = null;
       if (input.provider_slug) {
         const provider = await repository.providerBySlug(input.provider_slug, intake.state);
-        if (!provider) throw new AppError("UNPROCESSABLE", 422, CONSULTATION_ERRORS.providerNotFound);
+        if (!provider) throw new AppError("PROVIDER_NOT_FOUND", 422, CONSULTATION_ERRORS.providerNotFound);
         if (!provider.licensedInState) {
-          throw new AppError("UNPROCESSABLE", 422, CONSULTATION_ERRORS.providerNotLicensed);
+          throw new AppError("PROVIDER_NOT_LICENSED_IN_STATE", 422, CONSULTATION_ERRORS.providerNotLicensed);
         }
         if (!(type === "chat" ? provider.offersChat : provider.offersVideo)) {
-          throw new AppError("UNPROCESSABLE", 422, CONSULTATION_ERRORS.providerTypeNotOffered);
+          throw new AppError(
+            "PROVIDER_DOES_NOT_OFFER_VISIT_TYPE",
+            422,
+            CONSULTATION_ERRORS.providerTypeNotOffered,
+          );
         }
         providerId = provider.id;
       } else if (!(await repository.anyProviderIn(intake.state, type))) {
-        throw new AppError("UNPROCESSABLE", 422, CONSULTATION_ERRORS.noProviderInState);
+        throw new AppError("NO_PROVIDER_IN_STATE", 422, CONSULTATION_ERRORS.noProviderInState);
       }
 
       const member = await deps.entitlements.isMember(userId);
@@ -186,7 +190,7 @@ export function createConsultationService(deps: {
           // Last step of the transaction: once a credit is taken, nothing here can fail any more.
           await audit(tx, caller, "consultation.create", "consultation", inserted);
           if (!member && !(await deps.entitlements.consumeVisitCredit(tx, userId, type))) {
-            throw new AppError("PAYMENT_REQUIRED", 402, CONSULTATION_ERRORS.paymentRequired);
+            throw new AppError("CONSULTATION_PAYMENT_REQUIRED", 402, CONSULTATION_ERRORS.paymentRequired);
           }
           return inserted;
         });
@@ -235,10 +239,10 @@ export function createConsultationService(deps: {
       await deps.db.transaction(async (tx) => {
         const repository = createConsultationRepository(tx);
         const row = await repository.lock(consultationId);
-        if (!row) throw new AppError("NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
+        if (!row) throw new AppError("CONSULTATION_NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
         if (row.userId !== caller.auth.userId) throw notYours(row);
         if (!CANCELABLE_STATUSES.includes(row.status as ConsultationStatus)) {
-          throw new AppError("CONFLICT", 409, CONSULTATION_ERRORS.notCancelable);
+          throw new AppError("CONSULTATION_NOT_CANCELABLE", 409, CONSULTATION_ERRORS.notCancelable);
         }
         await repository.cancel(row.id, deps.clock.now());
         await audit(tx, caller, "consultation.cancel", "consultation", row.id);
@@ -265,7 +269,8 @@ export function createConsultationService(deps: {
 
     async writeMessage(caller: Caller, id: string, body: string): Promise<Message> {
       const row = await ownConsultation(caller, id);
-      if (row.status === "canceled") throw new AppError("CONFLICT", 409, CONSULTATION_ERRORS.canceled);
+      if (row.status === "canceled")
+        throw new AppError("CONSULTATION_CANCELED", 409, CONSULTATION_ERRORS.canceled);
       const message = await deps.db.transaction(async (tx) => {
         const inserted = await createConsultationRepository(tx).insertMessage({
           consultationId: row.id,

@@ -61,7 +61,7 @@ export function createMedicalDocumentService(deps: { db: Database; clock: Clock;
   const pathOf = (storageKey: string) => join(uploadDir, storageKey);
 
   const patientOnly = (caller: Caller) => {
-    if (caller.auth.isServiceAccount) throw new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly);
+    if (caller.auth.isServiceAccount) throw new AppError("OWN_ACCOUNT_ONLY", 403, AUTH_ERRORS.ownAccountOnly);
   };
 
   const audit = (
@@ -86,9 +86,9 @@ export function createMedicalDocumentService(deps: { db: Database; clock: Clock;
       .select()
       .from(medicalDocuments)
       .where(eq(medicalDocuments.id, id.toLowerCase()));
-    if (!row) throw new AppError("NOT_FOUND", 404, CONSULTATION_ERRORS.documentNotFound);
+    if (!row) throw new AppError("DOCUMENT_NOT_FOUND", 404, CONSULTATION_ERRORS.documentNotFound);
     if (row.userId !== caller.auth.userId) {
-      throw new AppError("FORBIDDEN", 403, CONSULTATION_ERRORS.documentNotYours, {
+      throw new AppError("DOCUMENT_NOT_YOURS", 403, CONSULTATION_ERRORS.documentNotYours, {
         refusedAccess: { ownerUserId: row.userId, resourceType: "document", resourceId: row.id },
       });
     }
@@ -99,13 +99,14 @@ export function createMedicalDocumentService(deps: { db: Database; clock: Clock;
     async upload(caller: Caller, rawFileName: string | undefined, bytes: Buffer): Promise<MedicalDocument> {
       patientOnly(caller);
       const fileName = rawFileName === undefined ? null : cleanFileName(rawFileName);
-      if (!fileName) throw new AppError("BAD_REQUEST", 400, CONSULTATION_ERRORS.documentName);
-      if (bytes.length === 0) throw new AppError("BAD_REQUEST", 400, CONSULTATION_ERRORS.documentEmpty);
+      if (!fileName) throw new AppError("DOCUMENT_NAME_MISSING", 400, CONSULTATION_ERRORS.documentName);
+      if (bytes.length === 0) throw new AppError("DOCUMENT_EMPTY", 400, CONSULTATION_ERRORS.documentEmpty);
       if (bytes.length > DOCUMENT_MAX_BYTES) {
-        throw new AppError("PAYLOAD_TOO_LARGE", 413, CONSULTATION_ERRORS.documentTooLarge);
+        throw new AppError("DOCUMENT_TOO_LARGE", 413, CONSULTATION_ERRORS.documentTooLarge);
       }
       const contentType = detectDocumentType(bytes);
-      if (!contentType) throw new AppError("UNSUPPORTED_MEDIA_TYPE", 415, CONSULTATION_ERRORS.documentType);
+      if (!contentType)
+        throw new AppError("DOCUMENT_TYPE_UNSUPPORTED", 415, CONSULTATION_ERRORS.documentType);
 
       const storageKey = randomBytes(24).toString("hex");
       await mkdir(uploadDir, { recursive: true, mode: 0o700 });

@@ -100,7 +100,10 @@ describe("medical documents", () => {
       "application/pdf",
     );
     expect(html.statusCode).toBe(415);
-    expect(html.json()).toEqual({ error: CONSULTATION_ERRORS.documentType });
+    expect(html.json()).toEqual({
+      error: CONSULTATION_ERRORS.documentType,
+      code: "DOCUMENT_TYPE_UNSUPPORTED",
+    });
     const gif = await upload(cy.access_token, Buffer.from("GIF89a0000000000"), "cat.gif");
     expect(gif.statusCode).toBe(415);
     expect((await upload(cy.access_token, Buffer.alloc(0), "empty.pdf")).statusCode).toBe(400);

@@ -65,11 +65,11 @@ export const careMedicalRecordRoutes: FastifyPluginAsyncZod = async (app) => {
       try {
         fileName = typeof header === "string" ? decodeURIComponent(header) : undefined;
       } catch {
-        throw new AppError("BAD_REQUEST", 400, CONSULTATION_ERRORS.documentName);
+        throw new AppError("DOCUMENT_NAME_MISSING", 400, CONSULTATION_ERRORS.documentName);
       }
       // JSON, text or a form arrive parsed, not as bytes: none of them is a document.
       if (request.body !== undefined && !Buffer.isBuffer(request.body)) {
-        throw new AppError("UNSUPPORTED_MEDIA_TYPE", 415, CONSULTATION_ERRORS.documentType);
+        throw new AppError("DOCUMENT_TYPE_UNSUPPORTED", 415, CONSULTATION_ERRORS.documentType);
       }
       const body = request.body ?? Buffer.alloc(0);
       const data = await documents.upload(callerOf(request), fileName, body);

@@ -309,8 +309,9 @@ describe("GET /api/v1/api/provider", () => {
     const res = await t.app.inject({ method: "GET", url: `${URL}?${query}` });
     expect(res.statusCode).toBe(400);
     const body = res.json();
-    expect(Object.keys(body)).toEqual(["error"]);
+    expect(Object.keys(body)).toEqual(["error", "code"]);
     expect(body.error).toContain(`"${name}"`);
+    expect(body.code).toBe("VALIDATION_FAILED");
   });
 });
 
@@ -329,7 +330,7 @@ describe("GET /api/v1/api/provider/{slug}", () => {
   it("answers an unknown slug with 404 Provider not found", async () => {
     const res = await t.app.inject({ method: "GET", url: `${URL}/nobody-at-all-1` });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: "Provider not found" });
+    expect(res.json()).toEqual({ error: "Provider not found", code: "PROVIDER_NOT_FOUND" });
   });
 
   it("answers a bad language or an unknown parameter with 400", async () => {

@@ -102,7 +102,7 @@ export function createProviderService(repository: ProviderRepository, directory?
         const row = await repository.findBySlug(slug);
         entry = row ? (await withLinks([row]))[0] : undefined;
       }
-      if (!entry) throw new AppError("NOT_FOUND", 404, PROVIDER_ERRORS.notFound);
+      if (!entry) throw new AppError("PROVIDER_NOT_FOUND", 404, PROVIDER_ERRORS.notFound);
       return toProvider(entry, lang);
     },
   };

@@ -65,7 +65,7 @@ describe("POST /ambercare/submit-rating", () => {
     const id = await consultation(alice.user_id);
     const res = await submit(undefined, { user_id: alice.user_id, consultation_id: id, stars: 5 });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ error: INVALID_ACCESS_TOKEN });
+    expect(res.json()).toEqual({ error: INVALID_ACCESS_TOKEN, code: "INVALID_ACCESS_TOKEN" });
   });
 
   it("rates the patient's completed consultation once, updating the provider's average", async () => {
@@ -94,7 +94,7 @@ describe("POST /ambercare/submit-rating", () => {
       stars: 1,
     });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ error: PROVIDER_ERRORS.alreadyRated });
+    expect(again.json()).toEqual({ error: PROVIDER_ERRORS.alreadyRated, code: "CONSULTATION_ALREADY_RATED" });
     expect(await providerRating()).toEqual({ average: 5, count: 1 });
 
     const second = await consultation(alice.user_id);
@@ -133,7 +133,10 @@ describe("POST /ambercare/submit-rating", () => {
       stars: 1,
     });
     expect(theirs.statusCode).toBe(403);
-    expect(theirs.json()).toEqual({ error: PROVIDER_ERRORS.notYourConsultation });
+    expect(theirs.json()).toEqual({
+      error: PROVIDER_ERRORS.notYourConsultation,
+      code: "CONSULTATION_NOT_YOURS",
+    });
 
     const impersonated = await submit(alice.access_token, {
       user_id: bob.user_id,
@@ -141,7 +144,7 @@ describe("POST /ambercare/submit-rating", () => {
       stars: 1,
     });
     expect(impersonated.statusCode).toBe(403);
-    expect(impersonated.json()).toEqual({ error: AUTH_ERRORS.ownAccountOnly });
+    expect(impersonated.json()).toEqual({ error: AUTH_ERRORS.ownAccountOnly, code: "OWN_ACCOUNT_ONLY" });
 
     const service = await submit(await serviceToken(t.app), {
       user_id: bob.user_id,
@@ -157,7 +160,7 @@ describe("POST /ambercare/submit-rating", () => {
       const id = await consultation(alice.user_id, status);
       const res = await submit(alice.access_token, { user_id: alice.user_id, consultation_id: id, stars: 4 });
       expect(res.statusCode).toBe(409);
-      expect(res.json()).toEqual({ error: PROVIDER_ERRORS.notCompleted });
+      expect(res.json()).toEqual({ error: PROVIDER_ERRORS.notCompleted, code: "CONSULTATION_NOT_COMPLETED" });
     }
     const missing = await submit(alice.access_token, {
       user_id: alice.user_id,
@@ -165,7 +168,10 @@ describe("POST /ambercare/submit-rating", () => {
       stars: 4,
     });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ error: PROVIDER_ERRORS.consultationNotFound });
+    expect(missing.json()).toEqual({
+      error: PROVIDER_ERRORS.consultationNotFound,
+      code: "CONSULTATION_NOT_FOUND",
+    });
   });
 
   it("accepts exactly one of two simultaneous ratings of one consultation", async () => {
@@ -191,6 +197,7 @@ describe("POST /ambercare/submit-rating", () => {
     const res = await submit(alice.access_token, { user_id: alice.user_id, consultation_id: id, ...fields });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toContain(`"${name}"`);
+    expect(res.json().code).toBe("VALIDATION_FAILED");
   });
 
   it("accepts a comment of exactly 1000 characters", async () => {

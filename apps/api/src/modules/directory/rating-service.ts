@@ -22,14 +22,15 @@ export function createRatingService(deps: {
   return {
     async submit(auth: AuthContext, input: SubmitRatingInput): Promise<Rating> {
       if (auth.isServiceAccount || auth.userId !== input.user_id.toLowerCase()) {
-        throw new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly);
+        throw new AppError("OWN_ACCOUNT_ONLY", 403, AUTH_ERRORS.ownAccountOnly);
       }
       const rating = await deps.db.transaction(async (tx) => {
         const repository = createRatingRepository(tx);
         const consultation = await repository.lockConsultation(input.consultation_id.toLowerCase());
-        if (!consultation) throw new AppError("NOT_FOUND", 404, PROVIDER_ERRORS.consultationNotFound);
+        if (!consultation)
+          throw new AppError("CONSULTATION_NOT_FOUND", 404, PROVIDER_ERRORS.consultationNotFound);
         if (consultation.userId !== auth.userId) {
-          throw new AppError("FORBIDDEN", 403, PROVIDER_ERRORS.notYourConsultation, {
+          throw new AppError("CONSULTATION_NOT_YOURS", 403, PROVIDER_ERRORS.notYourConsultation, {
             refusedAccess: {
               ownerUserId: consultation.userId,
               resourceType: "consultation",
@@ -39,7 +40,7 @@ export function createRatingService(deps: {
         }
         const providerId = consultation.providerId;
         if (consultation.status !== "completed" || providerId === null) {
-          throw new AppError("CONFLICT", 409, PROVIDER_ERRORS.notCompleted);
+          throw new AppError("CONSULTATION_NOT_COMPLETED", 409, PROVIDER_ERRORS.notCompleted);
         }
         const row = await repository.insertRating({
           providerId,
@@ -49,7 +50,7 @@ export function createRatingService(deps: {
           comment: input.comment,
           createdAt: deps.clock.now(),
         });
-        if (!row) throw new AppError("CONFLICT", 409, PROVIDER_ERRORS.alreadyRated);
+        if (!row) throw new AppError("CONSULTATION_ALREADY_RATED", 409, PROVIDER_ERRORS.alreadyRated);
         await repository.addToAggregate(providerId, input.stars);
         return row;
       });

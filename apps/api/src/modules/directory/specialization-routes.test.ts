@@ -77,11 +77,13 @@ describe("GET /api/v1/api/specialization", () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       error: 'Invalid query parameter "lang": Invalid option: expected one of "en"|"bg"',
+      code: "VALIDATION_FAILED",
     });
 
     const twice = await t.app.inject({ method: "GET", url: `${URL}?lang=en&lang=bg` });
     expect(twice.statusCode).toBe(400);
     expect(twice.json().error).toMatch(/"lang"/);
+    expect(twice.json().code).toBe("VALIDATION_FAILED");
   });
 
   it("reflects catalogue changes without a restart", async () => {

@@ -215,7 +215,7 @@ describe("the trial is given once", () => {
     await pay(p, first);
     const res = await post(p, "/ambercare/subscription-checkout/", { user_id: p.user_id, interval: "month" });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ error: MEMBERSHIP_ERRORS.alreadySubscribed });
+    expect(res.json()).toEqual({ error: MEMBERSHIP_ERRORS.alreadySubscribed, code: "ALREADY_SUBSCRIBED" });
     // The other checkout begun earlier cannot make a second membership.
     const paidTwice = await pay(p, second);
     expect(paidTwice.statusCode).toBe(409);
@@ -224,14 +224,14 @@ describe("the trial is given once", () => {
 
 describe("cards", () => {
   it.each([
-    [TEST_CARDS.declined, MEMBERSHIP_ERRORS.cardDeclined],
-    [TEST_CARDS.insufficientFunds, MEMBERSHIP_ERRORS.insufficientFunds],
-  ])("card %s answers 402 and makes no membership", async (number, message) => {
+    [TEST_CARDS.declined, MEMBERSHIP_ERRORS.cardDeclined, "CARD_DECLINED"],
+    [TEST_CARDS.insufficientFunds, MEMBERSHIP_ERRORS.insufficientFunds, "INSUFFICIENT_FUNDS"],
+  ])("card %s answers 402 and makes no membership", async (number, message, code) => {
     const p = await registerPatient(t.app);
     const id = await startCheckout(p);
     const res = await pay(p, id, number);
     expect(res.statusCode).toBe(402);
-    expect(res.json()).toEqual({ error: message });
+    expect(res.json()).toEqual({ error: message, code });
     expect(await subscriptionOf(p)).toBeNull();
     expect((await get(p, `/ambercare/checkout/${id}`)).json()).toMatchObject({ data: { status: "open" } });
     // The checkout can still be paid with another card.
@@ -239,19 +239,19 @@ describe("cards", () => {
   });
 
   it.each([
-    [{ card_number: "4242 4242 4242 4241" }, MEMBERSHIP_ERRORS.invalidCardNumber],
-    [{ card_number: "abcd" }, MEMBERSHIP_ERRORS.invalidCardNumber],
-    [{ exp_month: "13" }, MEMBERSHIP_ERRORS.invalidExpiry],
-    [{ exp_year: "2019" }, MEMBERSHIP_ERRORS.cardExpired],
-    [{ exp_month: 2, exp_year: 26 }, MEMBERSHIP_ERRORS.cardExpired],
-    [{ cvc: "12" }, MEMBERSHIP_ERRORS.invalidCvc],
-    [{ name: "  " }, MEMBERSHIP_ERRORS.nameRequired],
-  ])("%o answers 400", async (change, message) => {
+    [{ card_number: "4242 4242 4242 4241" }, MEMBERSHIP_ERRORS.invalidCardNumber, "CARD_NUMBER_INVALID"],
+    [{ card_number: "abcd" }, MEMBERSHIP_ERRORS.invalidCardNumber, "CARD_NUMBER_INVALID"],
+    [{ exp_month: "13" }, MEMBERSHIP_ERRORS.invalidExpiry, "CARD_EXPIRY_INVALID"],
+    [{ exp_year: "2019" }, MEMBERSHIP_ERRORS.cardExpired, "CARD_EXPIRED"],
+    [{ exp_month: 2, exp_year: 26 }, MEMBERSHIP_ERRORS.cardExpired, "CARD_EXPIRED"],
+    [{ cvc: "12" }, MEMBERSHIP_ERRORS.invalidCvc, "CVC_INVALID"],
+    [{ name: "  " }, MEMBERSHIP_ERRORS.nameRequired, "CARD_NAME_REQUIRED"],
+  ])("%o answers 400", async (change, message, code) => {
     const p = await registerPatient(t.app);
     const id = await startCheckout(p);
     const res = await post(p, `/ambercare/checkout/${id}/pay`, { ...card(), ...change });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: message });
+    expect(res.json()).toEqual({ error: message, code });
   });
 
   it("never logs, stores or returns the card number", async () => {
@@ -364,7 +364,7 @@ describe("renewals by the clock", () => {
     expect(res.json()).toMatchObject({ data: { status: "ended" } });
     const resume = await post(p, "/ambercare/resume-subscription/", { user_id: p.user_id });
     expect(resume.statusCode).toBe(409);
-    expect(resume.json()).toEqual({ error: MEMBERSHIP_ERRORS.cannotResume });
+    expect(resume.json()).toEqual({ error: MEMBERSHIP_ERRORS.cannotResume, code: "CANNOT_RESUME" });
   });
 });
 
@@ -502,6 +502,7 @@ describe("who may call what", () => {
     for (const res of await Promise.all(bad)) {
       expect(res.statusCode, res.body).toBe(400);
       expect(typeof res.json().error).toBe("string");
+      expect(res.json().code).toBe("VALIDATION_FAILED");
     }
     const unknown = await get(a, "/ambercare/checkout/00000000-0000-4000-8000-000000000000");
     expect(unknown.statusCode).toBe(404);
@@ -516,7 +517,7 @@ describe("who may call what", () => {
     expect((await get(p, `/ambercare/checkout/${id}`)).json()).toMatchObject({ data: { status: "expired" } });
     const res = await pay(p, id);
     expect(res.statusCode).toBe(410);
-    expect(res.json()).toEqual({ error: MEMBERSHIP_ERRORS.checkoutExpired });
+    expect(res.json()).toEqual({ error: MEMBERSHIP_ERRORS.checkoutExpired, code: "CHECKOUT_EXPIRED" });
   });
 
   it("tells the time of the test clock", async () => {

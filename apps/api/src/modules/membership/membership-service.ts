@@ -87,7 +87,7 @@ export function addInterval(date: Date, interval: BillingInterval): Date {
 
 /** Refused; with `ownerUserId`, the attempt on that patient's membership is audited. */
 function ownAccountOnly(ownerUserId?: string, resourceId: string | null = null): AppError {
-  return new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly, {
+  return new AppError("OWN_ACCOUNT_ONLY", 403, AUTH_ERRORS.ownAccountOnly, {
     ...(ownerUserId ? { refusedAccess: { ownerUserId, resourceType: "membership", resourceId } } : {}),
   });
 }
@@ -182,15 +182,16 @@ export function createMembershipService(deps: MembershipDeps) {
     if (lastUrl === undefined) return DEFAULT_RETURN_PATHS[kind];
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
     if (/[\u0000-\u001f\\]/.test(lastUrl))
-      throw new AppError("BAD_REQUEST", 400, MEMBERSHIP_ERRORS.badReturnUrl);
+      throw new AppError("RETURN_URL_INVALID", 400, MEMBERSHIP_ERRORS.badReturnUrl);
     if (lastUrl.startsWith("/") && !lastUrl.startsWith("//")) return lastUrl;
     let url: URL;
     try {
       url = new URL(lastUrl);
     } catch {
-      throw new AppError("BAD_REQUEST", 400, MEMBERSHIP_ERRORS.badReturnUrl);
+      throw new AppError("RETURN_URL_INVALID", 400, MEMBERSHIP_ERRORS.badReturnUrl);
     }
-    if (url.origin !== webOrigin) throw new AppError("BAD_REQUEST", 400, MEMBERSHIP_ERRORS.badReturnUrl);
+    if (url.origin !== webOrigin)
+      throw new AppError("RETURN_URL_INVALID", 400, MEMBERSHIP_ERRORS.badReturnUrl);
     return `${url.pathname}${url.search}${url.hash}`;
   }
 
@@ -201,7 +202,7 @@ export function createMembershipService(deps: MembershipDeps) {
 
   async function ownCheckout(repo: MembershipRepository, auth: AuthContext, id: string, lock: boolean) {
     const row = await repo.findCheckout(id.toLowerCase(), lock);
-    if (!row) throw new AppError("NOT_FOUND", 404, MEMBERSHIP_ERRORS.checkoutNotFound);
+    if (!row) throw new AppError("CHECKOUT_NOT_FOUND", 404, MEMBERSHIP_ERRORS.checkoutNotFound);
     if (auth.isServiceAccount || row.userId !== auth.userId) throw ownAccountOnly(row.userId, row.id);
     return row;
   }
@@ -255,7 +256,7 @@ export function createMembershipService(deps: MembershipDeps) {
 
   async function requireLive(repo: MembershipRepository, userId: string): Promise<SubscriptionRow> {
     const row = await repo.findLiveSubscription(userId, true);
-    if (!row) throw new AppError("NOT_FOUND", 404, MEMBERSHIP_ERRORS.noSubscription);
+    if (!row) throw new AppError("NO_SUBSCRIPTION", 404, MEMBERSHIP_ERRORS.noSubscription);
     return row;
   }
 
@@ -359,7 +360,8 @@ export function createMembershipService(deps: MembershipDeps) {
     const sub = providerSubscriptionId
       ? await repo.findSubscriptionByProviderId(providerSubscriptionId)
       : undefined;
-    if (!sub) throw new AppError("CONFLICT", 409, "Unknown subscription; send the event again later");
+    if (!sub)
+      throw new AppError("SUBSCRIPTION_UNKNOWN_YET", 409, "Unknown subscription; send the event again later");
     return sub;
   }
 
@@ -555,7 +557,7 @@ export function createMembershipService(deps: MembershipDeps) {
       const userId = assertSelf(auth, input.user_id);
       const repo = createMembershipRepository(db);
       if (await repo.findLiveSubscription(userId)) {
-        throw new AppError("CONFLICT", 409, MEMBERSHIP_ERRORS.alreadySubscribed);
+        throw new AppError("ALREADY_SUBSCRIBED", 409, MEMBERSHIP_ERRORS.alreadySubscribed);
       }
       const trialDays = (await repo.hasEverSubscribed(userId)) ? 0 : TRIAL_DAYS;
       return createCheckout({
@@ -601,25 +603,22 @@ export function createMembershipService(deps: MembershipDeps) {
      * submit waits and then finds it paid: same answer, no second charge.
      */
     async payCheckout(auth: AuthContext, id: string, card: PayCheckoutRequest) {
-      if (!demo) throw new AppError("CONFLICT", 409, MEMBERSHIP_ERRORS.demoPaymentsOnly);
+      if (!demo) throw new AppError("DEMO_PAYMENTS_ONLY", 409, MEMBERSHIP_ERRORS.demoPaymentsOnly);
       return db.transaction(async (tx) => {
         const repo = createMembershipRepository(tx);
         const checkout = await ownCheckout(repo, auth, id, true);
         const now = clock.now();
         const answer = { status: "paid" as const, return_url: checkout.returnPath };
         if (checkout.paidAt) return answer;
-        if (now >= checkout.expiresAt) throw new AppError("GONE", 410, MEMBERSHIP_ERRORS.checkoutExpired);
+        if (now >= checkout.expiresAt)
+          throw new AppError("CHECKOUT_EXPIRED", 410, MEMBERSHIP_ERRORS.checkoutExpired);
         const check = demo.checkCard(card, now);
         if (!check.ok) {
-          throw new AppError(
-            check.status === 402 ? "PAYMENT_DECLINED" : "BAD_REQUEST",
-            check.status,
-            check.message,
-          );
+          throw new AppError(check.code, check.status, check.message);
         }
         const saved = check.card;
         const plan = checkout.plan as PlanKey;
-        const declined = () => new AppError("PAYMENT_DECLINED", 402, MEMBERSHIP_ERRORS.cardDeclined);
+        const declined = () => new AppError("CARD_DECLINED", 402, MEMBERSHIP_ERRORS.cardDeclined);
 
         if (checkout.kind === "visit") {
           const invoice = await repo.upsertInvoice({
@@ -648,7 +647,7 @@ export function createMembershipService(deps: MembershipDeps) {
         }
 
         if (await repo.findLiveSubscription(checkout.userId, true)) {
-          throw new AppError("CONFLICT", 409, MEMBERSHIP_ERRORS.alreadySubscribed);
+          throw new AppError("ALREADY_SUBSCRIBED", 409, MEMBERSHIP_ERRORS.alreadySubscribed);
         }
         const interval = PLANS[plan].interval as BillingInterval;
         const savedCard = { paymentToken: saved.token, cardBrand: saved.brand, cardLast4: saved.last4 };
@@ -766,7 +765,7 @@ export function createMembershipService(deps: MembershipDeps) {
         const sub = await repo.findLiveSubscription(id, true);
         const now = clock.now();
         if (!sub || sub.status === "past_due" || (sub.status === "canceled" && sub.currentPeriodEnd <= now)) {
-          throw new AppError("CONFLICT", 409, MEMBERSHIP_ERRORS.cannotResume);
+          throw new AppError("CANNOT_RESUME", 409, MEMBERSHIP_ERRORS.cannotResume);
         }
         if (sub.status !== "canceled") return toSubscription(sub);
         if (stripe && sub.providerSubscriptionId) {
@@ -794,7 +793,7 @@ export function createMembershipService(deps: MembershipDeps) {
         const repo = createMembershipRepository(tx);
         const sub = await requireLive(repo, id);
         if (sub.status !== "trialing" && sub.status !== "active") {
-          throw new AppError("CONFLICT", 409, MEMBERSHIP_ERRORS.cannotChangeInterval);
+          throw new AppError("CANNOT_CHANGE_INTERVAL", 409, MEMBERSHIP_ERRORS.cannotChangeInterval);
         }
         const pendingInterval = interval === sub.interval ? null : interval;
         if (pendingInterval === sub.pendingInterval) return toSubscription(sub);
@@ -818,7 +817,7 @@ export function createMembershipService(deps: MembershipDeps) {
       const userId = assertSelf(auth, input.user_id);
       const repo = createMembershipRepository(db);
       const sub = await repo.findSubscription(input.subscription_id.toLowerCase());
-      if (!sub) throw new AppError("NOT_FOUND", 404, MEMBERSHIP_ERRORS.subscriptionNotFound);
+      if (!sub) throw new AppError("SUBSCRIPTION_NOT_FOUND", 404, MEMBERSHIP_ERRORS.subscriptionNotFound);
       if (sub.userId !== userId) throw ownAccountOnly(sub.userId, sub.id);
       await repo.insertFeedback({
         subscriptionId: sub.id,
@@ -836,7 +835,7 @@ export function createMembershipService(deps: MembershipDeps) {
 
     async getInvoice(auth: AuthContext, id: string): Promise<Invoice> {
       const row = await createMembershipRepository(db).findInvoice(id.toLowerCase());
-      if (!row) throw new AppError("NOT_FOUND", 404, MEMBERSHIP_ERRORS.invoiceNotFound);
+      if (!row) throw new AppError("INVOICE_NOT_FOUND", 404, MEMBERSHIP_ERRORS.invoiceNotFound);
       if (auth.isServiceAccount || row.userId !== auth.userId) throw ownAccountOnly(row.userId, row.id);
       return toInvoice(row);
     },

@@ -119,7 +119,7 @@ describe("Stripe payments", () => {
       payload: { card_number: "4242424242424242", exp_month: "12", exp_year: "2030", cvc: "123", name: "J" },
     });
     expect(pay.statusCode).toBe(409);
-    expect(pay.json()).toEqual({ error: MEMBERSHIP_ERRORS.demoPaymentsOnly });
+    expect(pay.json()).toEqual({ error: MEMBERSHIP_ERRORS.demoPaymentsOnly, code: "DEMO_PAYMENTS_ONLY" });
   });
 
   it("refuses unsigned, wrongly signed and stale events", async () => {

@@ -48,16 +48,16 @@ export const careStripeWebhookRoutes: FastifyPluginAsyncZod<{ webhookSecret: str
           app.clock.now(),
         )
       ) {
-        throw new AppError("BAD_REQUEST", 400, "Invalid signature");
+        throw new AppError("WEBHOOK_SIGNATURE_INVALID", 400, "Invalid signature");
       }
       let parsed: unknown;
       try {
         parsed = JSON.parse(raw);
       } catch {
-        throw new AppError("BAD_REQUEST", 400, "Request body is not valid JSON");
+        throw new AppError("INVALID_JSON", 400, "Request body is not valid JSON");
       }
       const event = stripeEvent.safeParse(parsed);
-      if (!event.success) throw new AppError("BAD_REQUEST", 400, "Not a Stripe event");
+      if (!event.success) throw new AppError("WEBHOOK_EVENT_INVALID", 400, "Not a Stripe event");
       const result = await app.membership.applyStripeEvent(event.data as StripeEvent);
       return { data: { received: true as const, result } };
     },

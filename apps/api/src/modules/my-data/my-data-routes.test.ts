@@ -181,10 +181,10 @@ describe("GET /ambercare/my-data/export", () => {
   });
 
   it("is the patient's own: 401 without a token, 403 for the service account", async () => {
-    expect((await get(EXPORT)).json()).toEqual({ error: INVALID_ACCESS_TOKEN });
+    expect((await get(EXPORT)).json()).toEqual({ error: INVALID_ACCESS_TOKEN, code: "INVALID_ACCESS_TOKEN" });
     const service = await get(EXPORT, await serviceToken(t.app));
     expect(service.statusCode).toBe(403);
-    expect(service.json()).toEqual({ error: AUTH_ERRORS.ownAccountOnly });
+    expect(service.json()).toEqual({ error: AUTH_ERRORS.ownAccountOnly, code: "OWN_ACCOUNT_ONLY" });
   });
 
   it("lists every table that has a user_id column, so a new patient table cannot be forgotten", async () => {
@@ -246,7 +246,7 @@ describe("POST /ambercare/my-data/delete", () => {
       payload: { password: "not my password" },
     });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toEqual({ error: AUTH_ERRORS.wrongCurrentPassword });
+    expect(wrong.json()).toEqual({ error: AUTH_ERRORS.wrongCurrentPassword, code: "WRONG_CURRENT_PASSWORD" });
     const missing = await t.app.inject({
       method: "POST",
       url: DELETE,
@@ -287,7 +287,10 @@ describe("POST /ambercare/my-data/delete", () => {
 
     const refused = await post(DELETE, { password: patient.password });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({ error: COMMUNICATION_ERRORS.membershipStillActive });
+    expect(refused.json()).toEqual({
+      error: COMMUNICATION_ERRORS.membershipStillActive,
+      code: "MEMBERSHIP_STILL_ACTIVE",
+    });
     expect((await get("/api/v1/api/auth/me", patient.access_token)).statusCode).toBe(200);
 
     expect((await post("/ambercare/cancel-subscription/", { user_id: patient.user_id })).statusCode).toBe(

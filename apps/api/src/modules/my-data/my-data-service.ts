@@ -28,7 +28,7 @@ import type { Clock } from "#api/platform/clock.ts";
 import { AppError } from "#api/platform/errors.ts";
 import type { Mailer } from "#api/platform/mail/mailer.ts";
 
-const ownAccountOnly = () => new AppError("FORBIDDEN", 403, AUTH_ERRORS.ownAccountOnly);
+const ownAccountOnly = () => new AppError("OWN_ACCOUNT_ONLY", 403, AUTH_ERRORS.ownAccountOnly);
 
 /**
  * The patient's rights under Washington's My Health My Data Act (ADR 016): access (export
@@ -133,7 +133,7 @@ export function createMyDataService(deps: {
       const patient = await patientOf(auth);
       const attempt = await deps.throttle.begin({ email: patient.email, ip, countAccount: true });
       if (!(await verifyPassword(patient.passwordHash, password))) {
-        throw new AppError("BAD_REQUEST", 400, AUTH_ERRORS.wrongCurrentPassword);
+        throw new AppError("WRONG_CURRENT_PASSWORD", 400, AUTH_ERRORS.wrongCurrentPassword);
       }
       await attempt.succeeded();
       // A membership that would still renew must be canceled first: a closed account cannot see
@@ -149,7 +149,7 @@ export function createMyDataService(deps: {
         )
         .limit(1);
       if (renewing.length > 0) {
-        throw new AppError("CONFLICT", 409, COMMUNICATION_ERRORS.membershipStillActive);
+        throw new AppError("MEMBERSHIP_STILL_ACTIVE", 409, COMMUNICATION_ERRORS.membershipStillActive);
       }
       const unusableHash = await hashPassword(generateToken());
       const filesToDelete: string[] = [];

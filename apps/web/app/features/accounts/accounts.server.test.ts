@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { AUTH_ERRORS, tooManyLoginAttempts } from "@ambercare/contracts/auth";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describeApiError, retryAfterMinutes } from "#app/lib/api-errors.ts";
 
 /**
  * The account flows of accounts.server.ts and the clients of api.server.ts against a real local
@@ -77,21 +78,29 @@ beforeAll(async () => {
     });
     switch (path) {
       case "/api/v1/api/auth/register": {
-        if (!body) return send(res, 400, { error: "Invalid request" });
-        if (users.has(body.email ?? "")) return send(res, 409, { error: AUTH_ERRORS.emailTaken });
-        if (body.password === "password123") return send(res, 400, { error: AUTH_ERRORS.passwordTooCommon });
+        if (!body) return send(res, 400, { error: "Invalid request", code: "VALIDATION_FAILED" });
+        if (users.has(body.email ?? ""))
+          return send(res, 409, { error: AUTH_ERRORS.emailTaken, code: "EMAIL_TAKEN" });
+        if (body.password === "password123")
+          return send(res, 400, { error: AUTH_ERRORS.passwordTooCommon, code: "PASSWORD_TOO_COMMON" });
         users.set(body.email ?? "", body.password ?? "");
         return issue(res, 201, "main");
       }
       case "/api/v1/api/auth/login": {
         if (body?.email === "throttled@example.org")
-          return send(res, 429, { error: tooManyLoginAttempts(3) }, { "Retry-After": "125" });
+          return send(
+            res,
+            429,
+            { error: tooManyLoginAttempts(3), code: "TOO_MANY_LOGIN_ATTEMPTS" },
+            { "Retry-After": "125" },
+          );
         if (users.get(body?.email ?? "") !== body?.password)
-          return send(res, 401, { error: AUTH_ERRORS.incorrectCredentials });
+          return send(res, 401, { error: AUTH_ERRORS.incorrectCredentials, code: "INVALID_CREDENTIALS" });
         return issue(res, 200, "main");
       }
       case "/auth/login": {
-        if (token !== PUBLIC_TOKEN) return send(res, 401, { error: "Invalid access token" });
+        if (token !== PUBLIC_TOKEN)
+          return send(res, 401, { error: "Invalid access token", code: "INVALID_ACCESS_TOKEN" });
         // As the API: the login body is strict.
         if (Object.keys(body ?? {}).some((key) => key !== "email" && key !== "password"))
           return send(res, 400, { error: "Invalid body" });
@@ -99,28 +108,33 @@ beforeAll(async () => {
         if (body?.email === SERVICE.email && body.password === SERVICE.password)
           return issue(res, 200, "service");
         if (users.get(body?.email ?? "") !== body?.password)
-          return send(res, 401, { error: AUTH_ERRORS.incorrectCredentials });
+          return send(res, 401, { error: AUTH_ERRORS.incorrectCredentials, code: "INVALID_CREDENTIALS" });
         return issue(res, 200, "care");
       }
       case "/api/v1/api/auth/logout": {
         if (body === undefined) return send(res, 400, { error: "Invalid body: expected object" });
-        if (!live.delete(token)) return send(res, 401, { error: "Invalid access token" });
+        if (!live.delete(token))
+          return send(res, 401, { error: "Invalid access token", code: "INVALID_ACCESS_TOKEN" });
         revoked.push(token);
         return send(res, 200, { data: { logged_out: true } });
       }
       case "/api/v1/api/auth/forgot-password":
-        if (token !== PUBLIC_TOKEN) return send(res, 401, { error: "Invalid access token" });
+        if (token !== PUBLIC_TOKEN)
+          return send(res, 401, { error: "Invalid access token", code: "INVALID_ACCESS_TOKEN" });
         return send(res, 200, { data: { sent: true } });
       case "/auth/ambercare/reset-password": {
         if (!token.startsWith("service-") || !live.has(token))
-          return send(res, 401, { error: "Invalid access token" });
-        if (body?.token !== RESET_TOKEN) return send(res, 400, { error: AUTH_ERRORS.resetLinkInvalid });
-        if (body.password === "password123") return send(res, 400, { error: AUTH_ERRORS.passwordTooCommon });
+          return send(res, 401, { error: "Invalid access token", code: "INVALID_ACCESS_TOKEN" });
+        if (body?.token !== RESET_TOKEN)
+          return send(res, 400, { error: AUTH_ERRORS.resetLinkInvalid, code: "RESET_LINK_INVALID" });
+        if (body.password === "password123")
+          return send(res, 400, { error: AUTH_ERRORS.passwordTooCommon, code: "PASSWORD_TOO_COMMON" });
         return send(res, 200, { data: { password_changed: true } });
       }
       case "/ambercare/update-user":
       case "/api/v1/api/auth/me":
-        if (!live.has(token)) return send(res, 401, { error: "Invalid access token" });
+        if (!live.has(token))
+          return send(res, 401, { error: "Invalid access token", code: "INVALID_ACCESS_TOKEN" });
         return send(res, 200, { data: account });
       default:
         return send(res, 404, { error: "No route" });
@@ -182,7 +196,7 @@ describe("logging in on both APIs", () => {
       .catch((e: unknown) => e);
     expect(client.isApiError(error)).toBe(true);
     expect(seen).toHaveLength(1);
-    expect(accounts.describeAccountError(error as never)).toEqual({
+    expect(describeApiError(error as never)).toEqual({
       message: { key: "auth.errors.wrongCredentials" },
       status: 401,
     });
@@ -203,7 +217,7 @@ describe("logging in on both APIs", () => {
     const error = await accounts
       .logIn({ email: "throttled@example.org", password: "x" }, undefined)
       .catch((e: unknown) => e);
-    expect(accounts.describeAccountError(error as never)).toEqual({
+    expect(describeApiError(error as never)).toEqual({
       message: { key: "auth.errors.throttled", values: { count: 3 } },
       status: 429,
     });
@@ -238,7 +252,7 @@ describe("signing up", () => {
         undefined,
       )
       .catch((e: unknown) => e);
-    expect(accounts.describeAccountError(taken as never)).toEqual({
+    expect(describeApiError(taken as never)).toEqual({
       field: "email",
       message: { key: "forms.errors.email.taken" },
       status: 409,
@@ -250,7 +264,7 @@ describe("signing up", () => {
         undefined,
       )
       .catch((e: unknown) => e);
-    expect(accounts.describeAccountError(common as never)).toEqual({
+    expect(describeApiError(common as never)).toEqual({
       field: "password",
       message: { key: "forms.errors.password.common" },
       status: 400,
@@ -339,7 +353,7 @@ describe("public calls", () => {
       "invalid-link",
     );
     const common = await accounts.resetPassword(RESET_TOKEN, "password123").catch((e: unknown) => e);
-    expect(accounts.describeAccountError(common as never, { passwordField: "new_password" })).toMatchObject({
+    expect(describeApiError(common as never, { fields: { password: "new_password" } })).toMatchObject({
       field: "new_password",
       message: { key: "forms.errors.newPassword.common" },
     });
@@ -357,10 +371,11 @@ describe("public calls", () => {
 });
 
 describe("API errors as form messages", () => {
-  const error = async (status: number, message: string, headers?: HeadersInit) => {
+  const error = async (status: number, message: string, headers?: HeadersInit, code?: string) => {
     const { client } = await load();
     return new client.ApiError(message, {
       status,
+      body: { error: message, ...(code ? { code } : {}) },
       method: "POST",
       path: "/x",
       headers: new Headers(headers),
@@ -368,13 +383,30 @@ describe("API errors as form messages", () => {
   };
 
   it.each([
-    [AUTH_ERRORS.wrongCurrentPassword, 400, "current_password", "forms.errors.currentPassword.incorrect"],
-    [AUTH_ERRORS.passwordIsEmail, 400, "password", "forms.errors.password.isEmail"],
-    [AUTH_ERRORS.passwordHasProductName, 400, "password", "forms.errors.password.hasProductName"],
-    [AUTH_ERRORS.dateOfBirthInFuture, 400, "date_of_birth", "forms.errors.dateOfBirth.future"],
-  ])("puts %s next to its field", async (text, status, field, key) => {
-    const { accounts } = await load();
-    expect(accounts.describeAccountError(await error(status, text))).toEqual({
+    [
+      "WRONG_CURRENT_PASSWORD",
+      AUTH_ERRORS.wrongCurrentPassword,
+      400,
+      "current_password",
+      "forms.errors.currentPassword.incorrect",
+    ],
+    ["PASSWORD_IS_EMAIL", AUTH_ERRORS.passwordIsEmail, 400, "password", "forms.errors.password.isEmail"],
+    [
+      "PASSWORD_HAS_PRODUCT_NAME",
+      AUTH_ERRORS.passwordHasProductName,
+      400,
+      "password",
+      "forms.errors.password.hasProductName",
+    ],
+    [
+      "DATE_OF_BIRTH_IN_FUTURE",
+      AUTH_ERRORS.dateOfBirthInFuture,
+      400,
+      "date_of_birth",
+      "forms.errors.dateOfBirth.future",
+    ],
+  ])("puts %s next to its field", async (code, text, status, field, key) => {
+    expect(describeApiError(await error(status, text, undefined, code))).toEqual({
       field,
       message: { key },
       status,
@@ -382,32 +414,34 @@ describe("API errors as form messages", () => {
   });
 
   it("reads the wait from Retry-After, or else from the text", async () => {
-    const { accounts } = await load();
     const fromHeader = await error(429, "Slow down", { "Retry-After": "61" });
-    expect(accounts.retryAfterMinutes(fromHeader)).toBe(2);
+    expect(retryAfterMinutes(fromHeader)).toBe(2);
     const fromDate = await error(429, "Slow down", { "Retry-After": new Date(90_000).toUTCString() });
-    expect(accounts.retryAfterMinutes(fromDate, 0)).toBe(2);
-    expect(accounts.retryAfterMinutes(await error(429, tooManyLoginAttempts(15)))).toBe(15);
-    expect(accounts.retryAfterMinutes(await error(429, "?"))).toBe(1);
+    expect(retryAfterMinutes(fromDate, 0)).toBe(2);
+    expect(retryAfterMinutes(await error(429, tooManyLoginAttempts(15)))).toBe(15);
+    expect(retryAfterMinutes(await error(429, "?"))).toBe(1);
   });
 
-  it("says 'service unavailable' for an unreachable API or a 5xx, and shows an unknown 4xx's text last", async () => {
-    const { accounts } = await load();
+  it("says 'service unavailable' for an unreachable API or a 5xx, and never shows an unknown 4xx's English text", async () => {
     for (const status of [0, 500, 502]) {
-      expect(accounts.describeAccountError(await error(status, "boom"))).toEqual({
+      expect(describeApiError(await error(status, "boom"))).toEqual({
         message: { key: "auth.errors.serviceUnavailable" },
         status: 503,
       });
     }
-    expect(accounts.describeAccountError(await error(400, "Something new"))).toEqual({
-      message: { text: "Something new" },
+    expect(describeApiError(await error(400, "Something new"))).toEqual({
+      message: { key: "auth.errors.unexpected" },
+      status: 400,
+    });
+    expect(describeApiError(await error(400, "Something new", undefined, "NOT_A_KNOWN_CODE"))).toEqual({
+      message: { key: "auth.errors.unexpected" },
       status: 400,
     });
   });
 
   it("puts a field message on the form when the form has no such field", async () => {
     const { accounts } = await load();
-    const failure = accounts.describeAccountError(await error(409, AUTH_ERRORS.emailTaken));
+    const failure = describeApiError(await error(409, AUTH_ERRORS.emailTaken, undefined, "EMAIL_TAKEN"));
     expect(accounts.failureResult({ email: "a@b.co", password: "secret" }, failure)).toEqual({
       status: "error",
       values: { email: "a@b.co" },

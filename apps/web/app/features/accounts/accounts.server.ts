@@ -1,10 +1,8 @@
 import {
-  AUTH_ERRORS,
   type LoginRequest,
   loginResponse,
   type ProfileFields,
   type RegisterRequest,
-  TOO_MANY_LOGIN_ATTEMPTS,
   type User,
   userSchema,
 } from "@ambercare/contracts/auth";
@@ -20,19 +18,14 @@ import {
   visitorHeaders,
 } from "#app/lib/api.server.ts";
 import { type ApiError, isApiError } from "#app/lib/api-client.server.ts";
-import {
-  type FieldErrors,
-  type FormField,
-  type FormMessage,
-  fieldMessage,
-  formError,
-} from "#app/lib/forms.ts";
+import type { ApiFailure } from "#app/lib/api-errors.ts";
+import { type FieldErrors, formError } from "#app/lib/forms.ts";
 import type { Locale } from "#app/lib/i18n.tsx";
 import type { SessionLogins, SessionUser } from "#app/lib/session.server.ts";
 
 /**
- * The account calls of both APIs (ADR 010), for the routes' actions. Each throws `ApiError` when the
- * API refuses; `apiFormMessage()` turns that into a message in the visitor's language.
+ * The account calls of both APIs (issue 3), for the routes' actions. Each throws `ApiError` when the
+ * API refuses; `describeApiError()` (lib/api-errors.ts) turns that into a message in the visitor's language.
  */
 
 type VisitorContext = { clientIp?: string } | undefined;
@@ -135,7 +128,7 @@ export async function resetPassword(token: string, password: string): Promise<Re
     if (isApiError(error) && isPasswordRuleError(error)) throw error;
     if (
       isApiError(error) &&
-      (error.message === AUTH_ERRORS.resetLinkInvalid || [400, 404, 410].includes(error.status))
+      (error.code === "RESET_LINK_INVALID" || [400, 404, 410].includes(error.status))
     ) {
       return "invalid-link";
     }
@@ -190,89 +183,23 @@ export async function changePassword(
   });
 }
 
-/** Minutes to wait from a 429: its Retry-After (seconds or an HTTP date), else its text; at least 1. */
-export function retryAfterMinutes(error: ApiError, now: number = Date.now()): number {
-  const header = error.headers.get("Retry-After");
-  let seconds: number | undefined;
-  if (header) {
-    const asNumber = Number(header);
-    if (Number.isFinite(asNumber)) seconds = asNumber;
-    else {
-      const at = Date.parse(header);
-      if (!Number.isNaN(at)) seconds = (at - now) / 1000;
-    }
-  }
-  if (seconds === undefined) {
-    const fromText = TOO_MANY_LOGIN_ATTEMPTS.exec(error.message)?.[1];
-    seconds = fromText ? Number(fromText) * 60 : 60;
-  }
-  return Math.max(1, Math.ceil(seconds / 60));
-}
-
 /** Which password field a form has: sign-up and login say `password`, the others `new_password`. */
 export type PasswordFieldName = "password" | "new_password";
 
-/** An API failure as the form shows it: next to a field, or about the whole form. */
-export type AccountFailure = { field?: FormField; message: FormMessage; status: number };
-
-/**
- * Maps a refused account call to a translated message. The API's `{ error }` texts are fixed in
- * AUTH_ERRORS (packages/contracts/src/auth.ts) and matched exactly; the status decides the rest:
- * unreachable or 5xx → "service unavailable, try again" (503); 429 → "too many attempts, try again in
- * N minutes"; 401 on a login → wrong credentials. Only an unknown 4xx shows the API's own (English)
- * text, as a last resort.
- */
-export function describeAccountError(
-  error: ApiError,
-  options: { passwordField?: PasswordFieldName } = {},
-): AccountFailure {
-  const passwordField = options.passwordField ?? "password";
-  const status = error.status === 0 || error.status >= 500 ? 503 : error.status;
-  if (status === 503) return { message: { key: "auth.errors.serviceUnavailable" }, status };
-  if (status === 429) {
-    return { message: { key: "auth.errors.throttled", values: { count: retryAfterMinutes(error) } }, status };
-  }
-  const field = (name: FormField, kind: string): AccountFailure => ({
-    field: name,
-    message: fieldMessage(name, kind),
-    status,
-  });
-  switch (error.message) {
-    case AUTH_ERRORS.incorrectCredentials:
-      return { message: { key: "auth.errors.wrongCredentials" }, status };
-    case AUTH_ERRORS.emailTaken:
-      return field("email", "taken");
-    case AUTH_ERRORS.wrongCurrentPassword:
-      return field("current_password", "incorrect");
-    case AUTH_ERRORS.passwordTooCommon:
-      return field(passwordField, "common");
-    case AUTH_ERRORS.passwordIsEmail:
-      return field(passwordField, "isEmail");
-    case AUTH_ERRORS.passwordHasProductName:
-      return field(passwordField, "hasProductName");
-    case AUTH_ERRORS.dateOfBirthInFuture:
-      return field("date_of_birth", "future");
-    case AUTH_ERRORS.serviceTokenRequired:
-      return { message: { key: "auth.errors.serviceUnavailable" }, status: 503 };
-    case AUTH_ERRORS.ownAccountOnly:
-      return { message: { key: "auth.errors.unexpected" }, status };
-  }
-  if (status === 409) return field("email", "taken");
-  if (status === 401) return { message: { key: "auth.errors.wrongCredentials" }, status };
-  return { message: error.message ? { text: error.message } : { key: "auth.errors.unexpected" }, status };
-}
+/** The password rules' codes: the API refused the new password itself. */
+const PASSWORD_RULE_CODES: ReadonlySet<string> = new Set([
+  "PASSWORD_TOO_COMMON",
+  "PASSWORD_IS_EMAIL",
+  "PASSWORD_HAS_PRODUCT_NAME",
+]);
 
 /** Whether the API refused the new password itself (too common, the e-mail, the product name). */
 export function isPasswordRuleError(error: ApiError): boolean {
-  return (
-    error.message === AUTH_ERRORS.passwordTooCommon ||
-    error.message === AUTH_ERRORS.passwordIsEmail ||
-    error.message === AUTH_ERRORS.passwordHasProductName
-  );
+  return error.code !== undefined && PASSWORD_RULE_CODES.has(error.code);
 }
 
 /** The body of a failed submission from an API failure: the message next to its field, or on the form. */
-export function failureResult<F extends string>(values: Record<F, string>, failure: AccountFailure) {
+export function failureResult<F extends string>(values: Record<F, string>, failure: ApiFailure) {
   return failure.field && Object.hasOwn(values, failure.field)
     ? formError(values, { [failure.field]: failure.message } as FieldErrors<F>)
     : formError(values, {}, failure.message);

@@ -1,8 +1,6 @@
-import { AUTH_ERRORS } from "@ambercare/contracts/auth";
 import {
   type AccountDeleted,
   accountDeletedResponse,
-  COMMUNICATION_ERRORS,
   type Consents,
   type ConsentsRequest,
   type ContactEntryRequest,
@@ -15,7 +13,6 @@ import {
   type SupportMessage,
   supportMessagesResponse,
 } from "@ambercare/contracts/communications";
-import { retryAfterMinutes } from "#app/features/accounts/accounts.server.ts";
 import { CAPTCHA_FIELD } from "#app/features/communications/captcha.ts";
 import {
   careApi,
@@ -28,7 +25,7 @@ import {
   visitorHeaders,
 } from "#app/lib/api.server.ts";
 import { type ApiError, isApiError } from "#app/lib/api-client.server.ts";
-import type { FormMessage } from "#app/lib/forms.ts";
+import { type ApiFailure, describeApiError } from "#app/lib/api-errors.ts";
 import type { Locale } from "#app/lib/i18n.tsx";
 import type { SessionUser, VerifiedUser } from "#app/lib/session.server.ts";
 
@@ -36,7 +33,7 @@ import type { SessionUser, VerifiedUser } from "#app/lib/session.server.ts";
  * The communication calls for the routes' actions and loaders (docs/decisions/017):
  * captcha challenge, contact entries and support messages, the e-mail list with double opt-in,
  * and the Washington My Health My Data rights. Each throws `ApiError` when the API refuses;
- * `describeCommunicationError()` turns that into a message in the visitor's language.
+ * `describeApiError()` (lib/api-errors.ts) turns that into a message in the visitor's language.
  */
 
 type VisitorContext = { clientIp?: string } | undefined;
@@ -145,51 +142,10 @@ export async function deleteMyData(
   return accountDeletedResponse.parse(answer).data;
 }
 
-/** Where a refused call's message belongs: the captcha, a field, or the whole form. */
-export type CommunicationFailure = { message: FormMessage; status: number; captcha?: true; field?: string };
-
-/**
- * Maps a refused call to a translated message. The API's texts are fixed in COMMUNICATION_ERRORS and
- * matched exactly; unreachable or 5xx → "service unavailable" (503); 429 → "too many attempts". Only
- * an unknown 4xx shows the API's own (English) text, as a last resort — or `fallback` when given
- * (unsubscribe failures read 'Failed to unsubscribe').
- */
-export function describeCommunicationError(error: ApiError, fallback?: FormMessage): CommunicationFailure {
-  const status = error.status === 0 || error.status >= 500 ? 503 : error.status;
-  if (status === 503) return { message: { key: "auth.errors.serviceUnavailable" }, status };
-  switch (error.message) {
-    case COMMUNICATION_ERRORS.captchaMissing:
-      return { message: { key: "captcha.errors.missing" }, status, captcha: true };
-    case COMMUNICATION_ERRORS.captchaInvalid:
-      return { message: { key: "captcha.errors.invalid" }, status, captcha: true };
-    case COMMUNICATION_ERRORS.captchaUsed:
-    case COMMUNICATION_ERRORS.captchaExpired:
-      return { message: { key: "captcha.errors.expired" }, status, captcha: true };
-    case COMMUNICATION_ERRORS.contactRateLimited:
-      return { message: { key: "contact.errors.rateLimited" }, status };
-    case COMMUNICATION_ERRORS.subscribeRateLimited:
-      return { message: { key: "lists.errors.rateLimited" }, status };
-    case COMMUNICATION_ERRORS.listTokenInvalid:
-      return { message: { key: "lists.errors.linkInvalid" }, status };
-    case COMMUNICATION_ERRORS.confirmationInvalid:
-      return { message: { key: "lists.errors.confirmationInvalid" }, status };
-    case COMMUNICATION_ERRORS.membershipStillActive:
-      return { message: { key: "dataRights.errors.membershipStillActive" }, status };
-    case AUTH_ERRORS.wrongCurrentPassword:
-    case AUTH_ERRORS.incorrectCredentials:
-      return { message: { key: "dataRights.errors.wrongPassword" }, status, field: "password" };
-  }
-  if (status === 429) {
-    return { message: { key: "auth.errors.throttled", values: { count: retryAfterMinutes(error) } }, status };
-  }
-  if (fallback) return { message: fallback, status };
-  return { message: error.message ? { text: error.message } : { key: "auth.errors.unexpected" }, status };
-}
-
 /** The captcha's own failures (missing, forged, replayed, expired), for forms that map other errors themselves. */
-export function captchaFailure(error: ApiError): CommunicationFailure | null {
-  const failure = describeCommunicationError(error);
-  return failure.captcha ? failure : null;
+export function captchaFailure(error: ApiError): ApiFailure | null {
+  const failure = describeApiError(error);
+  return failure.field === "captcha" ? failure : null;
 }
 
 export { isApiError };

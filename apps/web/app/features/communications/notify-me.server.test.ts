@@ -83,7 +83,7 @@ describe("the newsletter sign-up (double opt-in)", () => {
   });
 
   it("says what the captcha needs and keeps the address when the API refuses a missing captcha", async () => {
-    answer = { status: 400, body: { error: COMMUNICATION_ERRORS.captchaMissing } };
+    answer = { status: 400, body: { error: COMMUNICATION_ERRORS.captchaMissing, code: "CAPTCHA_MISSING" } };
     expect(unwrap(await notifyMeAction(post({ email: "ana@example.com" })))).toEqual({
       data: {
         status: "error",

@@ -1,12 +1,9 @@
 import { data } from "react-router";
 import { SUBSCRIBE_FIELDS } from "#app/features/communications/communication-fields.ts";
 import { subscribeForm } from "#app/features/communications/communication-forms.server.ts";
-import {
-  addToContacts,
-  captchaOf,
-  describeCommunicationError,
-} from "#app/features/communications/communications.server.ts";
+import { addToContacts, captchaOf } from "#app/features/communications/communications.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
 import { type FormMessage, readFields } from "#app/lib/forms.ts";
 import { chooseLocale } from "#app/lib/locale.server.ts";
@@ -39,13 +36,13 @@ export async function subscribe(
     return { result: { status: "sent" }, status: 200 };
   } catch (error) {
     if (!isApiError(error)) throw error;
-    const failure = describeCommunicationError(error);
+    const failure = describeApiError(error);
     return {
       result: {
         status: "error",
         email: values.email,
         message: failure.message,
-        ...(failure.captcha ? { captcha: true as const } : {}),
+        ...(failure.field === "captcha" ? { captcha: true as const } : {}),
       },
       status: failure.status,
     };

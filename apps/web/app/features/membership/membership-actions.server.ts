@@ -6,12 +6,13 @@ import {
 } from "@ambercare/contracts/membership";
 import { data, redirect } from "react-router";
 import {
-  membershipFailure,
+  BILLING_ERROR_OPTIONS,
   startSubscriptionCheckout,
   startVisitCheckout,
 } from "#app/features/membership/membership.server.ts";
 import type { StartField } from "#app/features/membership/membership-forms.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import { type FormErrorResult, formError } from "#app/lib/forms.ts";
 import { loginUrl, type SessionUser } from "#app/lib/session.server.ts";
 
@@ -50,7 +51,7 @@ export async function startMembership(request: Request, user: SessionUser | null
     return redirect(url);
   } catch (error) {
     if (!isApiError(error)) throw error;
-    const failure = membershipFailure(error);
+    const failure = describeApiError(error, BILLING_ERROR_OPTIONS);
     return data<StartResult>(formError(values, {}, failure.message), { status: failure.status });
   }
 }
@@ -70,7 +71,7 @@ export async function startVisit(request: Request, user: SessionUser | null, for
     return redirect(url);
   } catch (error) {
     if (!isApiError(error)) throw error;
-    const failure = membershipFailure(error);
+    const failure = describeApiError(error, BILLING_ERROR_OPTIONS);
     return data<StartResult>(formError(values, {}, failure.message), { status: failure.status });
   }
 }

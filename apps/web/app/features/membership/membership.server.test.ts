@@ -1,8 +1,9 @@
 import { UNEXPECTED_ERROR } from "@ambercare/contracts/envelope";
 import { MEMBERSHIP_ERRORS } from "@ambercare/contracts/membership";
 import { describe, expect, it } from "vitest";
-import { membershipFailure, sessionSubscription } from "#app/features/membership/membership.server.ts";
+import { BILLING_ERROR_OPTIONS, sessionSubscription } from "#app/features/membership/membership.server.ts";
 import { ApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import { lookup } from "#app/lib/i18n.tsx";
 import en from "#app/locales/en.json";
 
@@ -10,22 +11,33 @@ function refused(status: number, body?: unknown): ApiError {
   return new ApiError("refused", { status, body, method: "POST", path: "/ambercare/x" });
 }
 
-describe("membershipFailure (spec §8)", () => {
-  it("translates the API's known messages and puts card problems next to their field", () => {
-    expect(membershipFailure(refused(402, { error: MEMBERSHIP_ERRORS.cardDeclined }))).toEqual({
+const membershipFailure = (error: ApiError) => describeApiError(error, BILLING_ERROR_OPTIONS);
+
+describe("billing failures (spec §8)", () => {
+  it("translates the API's codes and puts card problems next to their field", () => {
+    expect(
+      membershipFailure(refused(402, { error: MEMBERSHIP_ERRORS.cardDeclined, code: "CARD_DECLINED" })),
+    ).toEqual({
       message: { key: "billing.errors.cardDeclined" },
       status: 402,
     });
-    expect(membershipFailure(refused(400, { error: MEMBERSHIP_ERRORS.cardExpired }))).toEqual({
+    expect(
+      membershipFailure(refused(400, { error: MEMBERSHIP_ERRORS.cardExpired, code: "CARD_EXPIRED" })),
+    ).toEqual({
       message: { key: "billing.checkout.errors.expiry.expired" },
       status: 400,
       field: "expiry",
     });
   });
 
-  it("shows any other error text as the API wrote it, and 'An unexpected error occurred' without one", () => {
+  it("says 'An unexpected error occurred' for an unknown or generic code, never the API's English text", () => {
     expect(membershipFailure(refused(409, { error: "Something new" })).message).toEqual({
-      text: "Something new",
+      key: "billing.errors.unexpected",
+    });
+    expect(
+      membershipFailure(refused(400, { error: "Invalid body", code: "VALIDATION_FAILED" })).message,
+    ).toEqual({
+      key: "billing.errors.unexpected",
     });
     const fallback = membershipFailure(refused(400, "not json")).message;
     expect(fallback).toEqual({ key: "billing.errors.unexpected" });

@@ -5,14 +5,13 @@ import {
   checkoutSchema,
   type Invoice,
   invoiceSchema,
-  MEMBERSHIP_ERRORS,
   type Subscription,
   subscriptionSchema,
   type VisitPlanKey,
 } from "@ambercare/contracts/membership";
 import type { SessionCookieName } from "@ambercare/contracts/session";
 import { z } from "zod";
-import type { CardDetails, CardField } from "#app/features/membership/membership-forms.ts";
+import type { CardDetails } from "#app/features/membership/membership-forms.ts";
 import {
   flagsFromCookies,
   type SubscriptionFlags,
@@ -20,16 +19,16 @@ import {
   subscriptionFlags,
 } from "#app/features/membership/subscription-flags.ts";
 import { careProductPath, userApis } from "#app/lib/api.server.ts";
-import { type ApiError, isApiError } from "#app/lib/api-client.server.ts";
+import { isApiError } from "#app/lib/api-client.server.ts";
+import type { ApiErrorOptions } from "#app/lib/api-errors.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
-import type { FormMessage } from "#app/lib/forms.ts";
-import type { TranslationKey } from "#app/lib/i18n.tsx";
 import { logoutEvent, readSession, type SessionUser, sessionCookie } from "#app/lib/session.server.ts";
 
 /**
  * The membership and billing calls of the care API (ADR 015) for the
  * routes' loaders and actions, always with the patient's own token (`userApis`): a 401 is the logout
- * event. Each call throws `ApiError` when the API refuses; `membershipFailure()` turns it into a
+ * event. Each call throws `ApiError` when the API refuses; `describeApiError(error,
+ * BILLING_ERROR_OPTIONS)` (lib/api-errors.ts) turns it into a
  * message in the visitor's language. Answers are read leniently (a field the API adds later is
  * dropped, not an error).
  */
@@ -190,53 +189,8 @@ export async function getInvoice(request: Request, user: SessionUser, invoiceId:
     .data;
 }
 
-/** The API's `{ error }` texts with a translation; any other text is shown as the API wrote it. */
-const TRANSLATED: Readonly<Record<string, TranslationKey>> = {
-  [MEMBERSHIP_ERRORS.cardDeclined]: "billing.errors.cardDeclined",
-  [MEMBERSHIP_ERRORS.insufficientFunds]: "billing.errors.insufficientFunds",
-  [MEMBERSHIP_ERRORS.invalidCardNumber]: "billing.checkout.errors.cardNumber.invalid",
-  [MEMBERSHIP_ERRORS.invalidExpiry]: "billing.checkout.errors.expiry.invalid",
-  [MEMBERSHIP_ERRORS.cardExpired]: "billing.checkout.errors.expiry.expired",
-  [MEMBERSHIP_ERRORS.invalidCvc]: "billing.checkout.errors.cvc.invalid",
-  [MEMBERSHIP_ERRORS.nameRequired]: "billing.checkout.errors.name.required",
-  [MEMBERSHIP_ERRORS.checkoutExpired]: "billing.errors.checkoutExpired",
-  [MEMBERSHIP_ERRORS.alreadySubscribed]: "billing.errors.alreadySubscribed",
-  [MEMBERSHIP_ERRORS.noSubscription]: "billing.errors.noSubscription",
-  [MEMBERSHIP_ERRORS.notCanceled]: "billing.errors.notCanceled",
-  [MEMBERSHIP_ERRORS.cannotCancel]: "billing.errors.cannotCancel",
-  [MEMBERSHIP_ERRORS.cannotResume]: "billing.errors.cannotResume",
-  [MEMBERSHIP_ERRORS.cannotChangeInterval]: "billing.errors.cannotChangeInterval",
-  [MEMBERSHIP_ERRORS.demoPaymentsOnly]: "billing.errors.demoPaymentsOnly",
+/** How billing pages word a refused call the catalogue has nothing precise for, and an outage. */
+export const BILLING_ERROR_OPTIONS: ApiErrorOptions = {
+  fallback: { key: "billing.errors.unexpected" },
+  unavailable: "billing.errors.serviceUnavailable",
 };
-
-/** The card field an API validation message belongs to, so it shows next to that field. */
-const CARD_FIELD_OF: Readonly<Record<string, CardField>> = {
-  [MEMBERSHIP_ERRORS.invalidCardNumber]: "card_number",
-  [MEMBERSHIP_ERRORS.invalidExpiry]: "expiry",
-  [MEMBERSHIP_ERRORS.cardExpired]: "expiry",
-  [MEMBERSHIP_ERRORS.invalidCvc]: "cvc",
-  [MEMBERSHIP_ERRORS.nameRequired]: "name",
-};
-
-function apiErrorText(body: unknown): string | undefined {
-  if (body === null || typeof body !== "object" || !("error" in body)) return undefined;
-  const text = (body as { error: unknown }).error;
-  return typeof text === "string" && text !== "" ? text : undefined;
-}
-
-export type MembershipFailure = { message: FormMessage; status: number; field?: CardField };
-
-/**
- * What to tell the patient about a refused call: the API's message in their language (the
- * response's error, or 'An unexpected error occurred'); an outage reads "service unavailable".
- */
-export function membershipFailure(error: ApiError): MembershipFailure {
-  if (error.status === 0 || error.status >= 500) {
-    return { message: { key: "billing.errors.serviceUnavailable" }, status: 503 };
-  }
-  const text = apiErrorText(error.body);
-  const key = text === undefined ? undefined : TRANSLATED[text];
-  const field = text === undefined ? undefined : CARD_FIELD_OF[text];
-  const message: FormMessage = key ? { key } : text ? { text } : { key: "billing.errors.unexpected" };
-  return { message, status: error.status, ...(field ? { field } : {}) };
-}

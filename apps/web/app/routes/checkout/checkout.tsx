@@ -8,9 +8,9 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { ErrorSummary, SubmitButton, TextField, useHydrated } from "#app/components/forms.tsx";
 import { formatAmount } from "#app/features/membership/billing-format.ts";
 import {
+  BILLING_ERROR_OPTIONS,
   getCheckout,
   lookupSubscription,
-  membershipFailure,
   payCheckout,
   subscriptionCookies,
 } from "#app/features/membership/membership.server.ts";
@@ -21,6 +21,7 @@ import {
   echoedCardValues,
 } from "#app/features/membership/membership-forms.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import { type FormErrorResult, formError, readFields } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -68,7 +69,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   } catch (error) {
     if (!isApiError(error)) throw error;
     if (error.status === 404) throw data("Page Not Found", { status: 404 });
-    const failure = membershipFailure(error);
+    const failure = describeApiError(error, BILLING_ERROR_OPTIONS);
     const result: CheckoutResult = {
       ...(failure.field
         ? formError(values, { [failure.field]: failure.message })

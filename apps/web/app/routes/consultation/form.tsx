@@ -47,6 +47,7 @@ import {
 } from "#app/features/consultations/intake-form.ts";
 import { mainApi } from "#app/lib/api.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import type { FieldErrors, FormErrorResult, FormMessage } from "#app/lib/forms.ts";
 import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -85,14 +86,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { type, provider, idempotencyKey: randomUUID(), today: new Date().toISOString().slice(0, 10) };
 }
 
-const API_MESSAGES: Record<string, TranslationKey> = {
-  "No provider is licensed in this state yet": "consultation.form.errors.noProviderInState",
-  "This provider is not licensed in the state you are in": "consultation.form.errors.providerNotLicensed",
-  "This provider does not offer this type of consultation": "consultation.form.errors.providerType",
-  "Provider not found": "consultation.form.errors.providerNotFound",
-  "The date cannot be in the future": "consultation.form.errors.future",
-};
-
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = await requireRouteAccess(request, "/consultation/form");
   const values = readIntake(await request.formData());
@@ -114,9 +107,9 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 402 },
       );
     }
-    const key = API_MESSAGES[error.message];
+    const failure = describeApiError(error, { fallback: { key: "consultation.form.errors.rejected" } });
     return data<IntakeAction>(
-      { values, fieldErrors: {}, formError: key ? { key } : { key: "consultation.form.errors.rejected" } },
+      { values, fieldErrors: {}, formError: failure.message },
       { status: error.status },
     );
   }

@@ -3,8 +3,9 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { ErrorSummary } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
 import { formatAmount, formatDate } from "#app/features/membership/billing-format.ts";
-import { listInvoices, membershipFailure } from "#app/features/membership/membership.server.ts";
+import { BILLING_ERROR_OPTIONS, listInvoices } from "#app/features/membership/membership.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import { formError } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -18,7 +19,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     return { invoices: await listInvoices(request, user), lookupError: null };
   } catch (error) {
     if (!isApiError(error)) throw error;
-    return { invoices: [], lookupError: membershipFailure(error).message };
+    return { invoices: [], lookupError: describeApiError(error, BILLING_ERROR_OPTIONS).message };
   }
 }
 

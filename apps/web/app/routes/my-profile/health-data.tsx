@@ -17,11 +17,11 @@ import {
 import { deleteForm } from "#app/features/communications/communication-forms.server.ts";
 import {
   deleteMyData,
-  describeCommunicationError,
   getConsents,
   setConsents,
 } from "#app/features/communications/communications.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
 import { errorsOf, type FormResult, formError, formSuccess, readFields, successOf } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
@@ -67,7 +67,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await deleteMyData(user, parsed.data.password, context);
   } catch (error) {
     if (!isApiError(error)) throw error;
-    const failure = describeCommunicationError(error);
+    const failure = describeApiError(error, { fields: { current_password: "password" } });
     if (failure.field === "password") {
       return data<FormResult<DeleteField>>(formError(values, { password: failure.message }), {
         status: failure.status,

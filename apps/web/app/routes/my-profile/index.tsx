@@ -16,14 +16,10 @@ import {
   type ProfileField,
 } from "#app/features/accounts/account-fields.ts";
 import { changePasswordForm, profileForm } from "#app/features/accounts/account-forms.server.ts";
-import {
-  changePassword,
-  describeAccountError,
-  failureResult,
-  updateProfile,
-} from "#app/features/accounts/accounts.server.ts";
+import { changePassword, failureResult, updateProfile } from "#app/features/accounts/accounts.server.ts";
 import { ProfileFields, profileValues } from "#app/features/accounts/profile-fields.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import {
   errorsOf,
   type FormResult,
@@ -75,7 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       );
     } catch (error) {
       if (!isApiError(error)) throw error;
-      const failure = describeAccountError(error, { passwordField: "new_password" });
+      const failure = describeApiError(error, { fields: { password: "new_password" } });
       const result = failureResult(values, failure);
       return data<ProfileAction>({ intent: "password", result }, { status: failure.status });
     }
@@ -95,7 +91,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await updateProfile(request, user, parsed.data);
   } catch (error) {
     if (!isApiError(error)) throw error;
-    const failure = describeAccountError(error);
+    const failure = describeApiError(error);
     const result = failureResult(values, failure);
     return data<ProfileAction>({ intent: "profile", result }, { status: failure.status });
   }

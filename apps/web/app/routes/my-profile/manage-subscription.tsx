@@ -10,15 +10,16 @@ import { ErrorSummary, StatusMessage, SubmitButton } from "#app/components/forms
 import { AccountPage } from "#app/components/page.tsx";
 import { formatAmount, formatCardBrand, formatDate } from "#app/features/membership/billing-format.ts";
 import {
+  BILLING_ERROR_OPTIONS,
   changeInterval,
   lookupSubscription,
-  membershipFailure,
   resumeSubscription,
   subscriptionCookies,
 } from "#app/features/membership/membership.server.ts";
 import { StartMembershipForm } from "#app/features/membership/membership.tsx";
 import { type StartResult, startMembership } from "#app/features/membership/membership-actions.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import { type FormErrorResult, type FormMessage, formError, formSuccess } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -42,7 +43,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   } catch (error) {
     if (!isApiError(error)) throw error;
     // A failed lookup shows the response's error, or 'An unexpected error occurred'.
-    return { subscription: null, lookupError: membershipFailure(error).message };
+    return { subscription: null, lookupError: describeApiError(error, BILLING_ERROR_OPTIONS).message };
   }
 }
 
@@ -85,7 +86,7 @@ export async function action({ request }: Route.ActionArgs) {
     );
   } catch (error) {
     if (!isApiError(error)) throw error;
-    const failure = membershipFailure(error);
+    const failure = describeApiError(error, BILLING_ERROR_OPTIONS);
     return data<ManageAction>(
       { intent: kind, result: formError(values, {}, failure.message) },
       { status: failure.status },

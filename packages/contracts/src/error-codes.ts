@@ -1,0 +1,103 @@
+import { z } from "zod";
+
+/**
+ * The stable codes of the APIs' failures. Every `{ error }` answer carries one as `code`: the English
+ * `error` text is for a developer reading the answer, the code is what a client matches to show its
+ * own words (the web translates each code, apps/web/app/lib/api-errors.ts). A code, once shipped,
+ * keeps its meaning; a new failure the web must tell apart gets a new code here.
+ */
+export const ERROR_CODES = [
+  // The request itself (Fastify's parsing, the route schemas, the URL).
+  "BAD_REQUEST",
+  "VALIDATION_FAILED",
+  "INVALID_JSON",
+  "EMPTY_BODY",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "PAYLOAD_TOO_LARGE",
+  "NOT_FOUND",
+  "RATE_LIMITED",
+  // The server's side.
+  "INTERNAL_ERROR",
+  "DATABASE_UNAVAILABLE",
+  // Accounts and sign-in.
+  "INVALID_ACCESS_TOKEN",
+  "INVALID_CREDENTIALS",
+  "TOO_MANY_LOGIN_ATTEMPTS",
+  "EMAIL_TAKEN",
+  "RESET_LINK_INVALID",
+  "OWN_ACCOUNT_ONLY",
+  "SERVICE_TOKEN_REQUIRED",
+  "WRONG_CURRENT_PASSWORD",
+  "PASSWORD_TOO_COMMON",
+  "PASSWORD_IS_EMAIL",
+  "PASSWORD_HAS_PRODUCT_NAME",
+  "DATE_OF_BIRTH_IN_FUTURE",
+  // Communications: captcha, contact, mailing lists, my-data.
+  "CAPTCHA_MISSING",
+  "CAPTCHA_INVALID",
+  "CAPTCHA_USED",
+  "CAPTCHA_EXPIRED",
+  "CONTACT_RATE_LIMITED",
+  "SUBSCRIBE_RATE_LIMITED",
+  "LIST_LINK_INVALID",
+  "CONFIRMATION_LINK_INVALID",
+  "MEMBERSHIP_STILL_ACTIVE",
+  // Membership and payments.
+  "CARD_DECLINED",
+  "INSUFFICIENT_FUNDS",
+  "CARD_NUMBER_INVALID",
+  "CARD_EXPIRY_INVALID",
+  "CARD_EXPIRED",
+  "CVC_INVALID",
+  "CARD_NAME_REQUIRED",
+  "CHECKOUT_NOT_FOUND",
+  "CHECKOUT_EXPIRED",
+  "DEMO_PAYMENTS_ONLY",
+  "ALREADY_SUBSCRIBED",
+  "NO_SUBSCRIPTION",
+  "CANNOT_RESUME",
+  "CANNOT_CHANGE_INTERVAL",
+  "SUBSCRIPTION_NOT_FOUND",
+  "SUBSCRIPTION_UNKNOWN_YET",
+  "INVOICE_NOT_FOUND",
+  "RETURN_URL_INVALID",
+  "PAYMENT_PROVIDER_UNAVAILABLE",
+  "WEBHOOK_SIGNATURE_INVALID",
+  "WEBHOOK_EVENT_INVALID",
+  // Consultations, medical records and ratings.
+  "CONSULTATION_PAYMENT_REQUIRED",
+  "NO_PROVIDER_IN_STATE",
+  "PROVIDER_NOT_FOUND",
+  "PROVIDER_NOT_LICENSED_IN_STATE",
+  "PROVIDER_DOES_NOT_OFFER_VISIT_TYPE",
+  "CONSULTATION_NOT_FOUND",
+  "CONSULTATION_NOT_YOURS",
+  "CONSULTATION_NOT_CANCELABLE",
+  "CONSULTATION_CANCELED",
+  "CONSULTATION_NOT_COMPLETED",
+  "CONSULTATION_ALREADY_RATED",
+  "DATE_IN_FUTURE",
+  "DOCUMENT_NOT_FOUND",
+  "DOCUMENT_NOT_YOURS",
+  "DOCUMENT_TYPE_UNSUPPORTED",
+  "DOCUMENT_TOO_LARGE",
+  "DOCUMENT_EMPTY",
+  "DOCUMENT_NAME_MISSING",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && KNOWN_CODES.has(value);
+}
+
+export const errorCodeSchema = z.enum(ERROR_CODES);
+
+/**
+ * Every failure of both APIs: `{ "error": "<English text>", "code": "<ERROR_CODE>" }`. `code` is
+ * optional in the schema so an answer from an older API still parses; this API always sends it.
+ */
+export const errorBody = z.object({ error: z.string().min(1), code: errorCodeSchema.optional() }).strict();
+export type ErrorBody = z.infer<typeof errorBody>;
