@@ -3,6 +3,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin, type ResolvedConfig } from "vite";
+// A relative path, not @ambercare/contracts: Vite loads its config (and this file) under plain Node,
+// which runs a workspace package's TypeScript only when the config bundle inlines it.
+import { LOCALES, type Locale } from "../../packages/contracts/src/locales.ts";
 import type * as ImageService from "./app/lib/image-service.server.ts";
 
 /**
@@ -20,7 +23,6 @@ import type * as ImageService from "./app/lib/image-service.server.ts";
  */
 const WEB_DIR = fileURLToPath(new URL(".//", import.meta.url));
 const SW_ENTRY = resolve(WEB_DIR, "app/service-worker/sw.ts");
-const LOCALES = ["en", "bg"] as const;
 const PRODUCT_NAME = "Ambercare";
 const PUBLIC_SHELL = [
   "/manifest.webmanifest",
@@ -127,7 +129,7 @@ ${links}
 export type ServiceWorkerManifest = {
   version: string;
   precache: string[];
-  offline: Record<(typeof LOCALES)[number], string>;
+  offline: Record<Locale, string>;
 };
 
 export function platformPlugin(): Plugin {

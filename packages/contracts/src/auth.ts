@@ -9,8 +9,8 @@ import {
 } from "./account-limits.ts";
 import { CAPTCHA_MAX_LENGTH } from "./communications-constants.ts";
 import { dataEnvelope } from "./envelope.ts";
+import { LOCALES } from "./locales.ts";
 import { GENDERS } from "./options.ts";
-import { CONTENT_LANGUAGES } from "./specialization.ts";
 import { US_STATE_CODES } from "./us-states.ts";
 
 /**
@@ -24,10 +24,8 @@ export const passwordSchema = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_M
 const name = z.string().trim().min(1).max(NAME_MAX_LENGTH);
 export const userIdSchema = z.uuid();
 
-/** The language a user's e-mail is written in (`en` by default, `bg` complete). */
-export const LOCALES = CONTENT_LANGUAGES;
+/** A language of locales.ts: the language of a user's e-mail, or of the directory's texts. */
 export const localeSchema = z.enum(LOCALES);
-export type Locale = z.infer<typeof localeSchema>;
 
 export const loginRequest = z
   .object({ email: emailSchema, password: z.string().min(1).max(PASSWORD_MAX_LENGTH) })

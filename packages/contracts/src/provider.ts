@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { localeSchema } from "./auth.ts";
 import { dataEnvelope, listEnvelope } from "./envelope.ts";
+import { DEFAULT_LOCALE } from "./locales.ts";
 import {
   CONSULTATION_TYPES,
   PER_PAGE_DEFAULT,
@@ -9,7 +11,6 @@ import {
   PROVIDER_SORTS,
   RATING_COMMENT_MAX_LENGTH,
 } from "./provider-limits.ts";
-import { contentLanguage } from "./specialization.ts";
 import { US_STATE_CODES, type UsStateCode } from "./us-states.ts";
 
 /**
@@ -62,13 +63,15 @@ export const providerListQuery = z
     per_page: optionalParam(wholeNumberParam(PER_PAGE_MAX))
       .default(PER_PAGE_DEFAULT)
       .describe(`Results per page, 1 to ${PER_PAGE_MAX}`),
-    lang: optionalParam(contentLanguage).default("en").describe("Language of bios and names"),
+    lang: optionalParam(localeSchema).default(DEFAULT_LOCALE).describe("Language of bios and names"),
   })
   .strict();
 export type ProviderListQuery = z.infer<typeof providerListQuery>;
 
 export const providerDetailQuery = z
-  .object({ lang: optionalParam(contentLanguage).default("en").describe("Language of bios and names") })
+  .object({
+    lang: optionalParam(localeSchema).default(DEFAULT_LOCALE).describe("Language of bios and names"),
+  })
   .strict();
 
 export const providerSlugParams = z.object({ slug: z.string().min(1).max(200) });

@@ -1,18 +1,15 @@
 import { z } from "zod";
+import { localeSchema } from "./auth.ts";
 import { dataEnvelope } from "./envelope.ts";
+import { DEFAULT_LOCALE } from "./locales.ts";
 
 /**
  * `GET /api/v1/api/specialization` (returns a list): the specializations offered, each
  * with the conditions it covers, in the language asked for.
  */
 
-/** Languages the catalogue is written in (`en` by default, `bg` complete). */
-export const CONTENT_LANGUAGES = ["en", "bg"] as const;
-export const contentLanguage = z.enum(CONTENT_LANGUAGES);
-export type ContentLanguage = z.infer<typeof contentLanguage>;
-
 export const specializationListQuery = z.object({
-  lang: contentLanguage.default("en").describe("Language of names and descriptions"),
+  lang: localeSchema.default(DEFAULT_LOCALE).describe("Language of names and descriptions"),
 });
 export type SpecializationListQuery = z.infer<typeof specializationListQuery>;
 

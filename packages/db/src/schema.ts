@@ -1,3 +1,4 @@
+import { DEFAULT_LOCALE, LOCALES, type Locale } from "@ambercare/contracts/locales";
 import { sql } from "drizzle-orm";
 import {
   boolean,
@@ -73,7 +74,7 @@ export const users = pgTable(
     state: text("state"),
     zip: text("zip"),
     gender: text("gender"),
-    locale: text("locale").notNull().default("en"),
+    locale: text("locale").$type<Locale>().notNull().default(DEFAULT_LOCALE),
     isServiceAccount: boolean("is_service_account").notNull().default(false),
     profileCompletedAt: timestamptz("profile_completed_at"),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
@@ -81,7 +82,10 @@ export const users = pgTable(
   },
   (table) => [
     check("users_email_lower_case", sql`${table.email} = lower(${table.email})`),
-    check("users_locale_known", sql`${table.locale} in ('en', 'bg')`),
+    check(
+      "users_locale_known",
+      sql`${table.locale} in (${sql.raw(LOCALES.map((l) => `'${l}'`).join(", "))})`,
+    ),
     // There is one built-in credential: a second service account would be a forgotten key.
     uniqueIndex("users_single_service_account")
       .on(table.isServiceAccount)
@@ -563,7 +567,7 @@ export const contactEntries = pgTable(
     message: text("message"),
     segment: text("segment").notNull(),
     source: text("source").notNull(),
-    locale: text("locale").notNull().default("en"),
+    locale: text("locale").$type<Locale>().notNull().default(DEFAULT_LOCALE),
     createdAt: timestamptz("created_at").notNull(),
     anonymisedAt: timestamptz("anonymised_at"),
   },
@@ -591,7 +595,7 @@ export const mailingListMembers = pgTable(
     list: text("list").notNull(),
     email: text("email").notNull(),
     status: text("status").notNull(),
-    locale: text("locale").notNull().default("en"),
+    locale: text("locale").$type<Locale>().notNull().default(DEFAULT_LOCALE),
     confirmTokenHash: text("confirm_token_hash").unique(),
     confirmExpiresAt: timestamptz("confirm_expires_at"),
     createdAt: timestamptz("created_at").notNull(),

@@ -1,5 +1,6 @@
+import { LOCALE_INFO } from "@ambercare/contracts/locales";
 import { Link, useLocation } from "react-router";
-import { LOCALE_NAMES, LOCALES, type Locale, useTranslation } from "#app/lib/i18n.tsx";
+import { LOCALES, type Locale, useTranslation } from "#app/lib/i18n.tsx";
 
 /** The current page with `?lang=<locale>`: the server switches and remembers the language. */
 export function languageHref(
@@ -34,7 +35,7 @@ export function LanguageSwitch({ className = "" }: { className?: string }) {
                     : "text-primary-ink underline underline-offset-2 hover:text-ink"
                 }
               >
-                {LOCALE_NAMES[locale]}
+                {LOCALE_INFO[locale].name}
               </Link>
             </li>
           );

@@ -1,3 +1,4 @@
+import { DEFAULT_LOCALE, type Locale } from "@ambercare/contracts/locales";
 import { createContext, type ReactNode, useContext } from "react";
 import type en from "#app/locales/en.json";
 
@@ -11,15 +12,8 @@ import type en from "#app/locales/en.json";
  * the 130 KB initial-JS budget (docs/decisions/007-i18n-runtime.md). `useTranslation()` has
  * react-i18next's shape, so moving back is a change of import.
  */
-export const LOCALES = ["en", "bg"] as const;
-export type Locale = (typeof LOCALES)[number];
-export const DEFAULT_LOCALE: Locale = "en";
-
-/** The name of each language in that language: the labels of the language switch. */
-export const LOCALE_NAMES: Readonly<Record<Locale, string>> = Object.freeze({
-  en: "English",
-  bg: "Български",
-});
+// The list of languages is packages/contracts' (locales.ts); the web's modules read it through here.
+export { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from "@ambercare/contracts/locales";
 
 /** The shape of a locale file: `en.json` is the reference, `bg.json` must match it (locales.test.ts). */
 export type Translations = typeof en;
@@ -35,10 +29,6 @@ export type TranslationKey = WithoutPlural<Leaves<Translations>>;
 export type TranslationValues = Record<string, string | number>;
 export type TFunction = (key: TranslationKey, values?: TranslationValues) => string;
 export type I18n = { language: Locale; t: TFunction };
-
-export function isLocale(value: unknown): value is Locale {
-  return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
-}
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
 

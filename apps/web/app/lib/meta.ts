@@ -1,7 +1,7 @@
 import { isRouteErrorResponse, type MetaDescriptor } from "react-router";
 import { isLocale, LOCALES, lookup, type Translations } from "#app/lib/i18n.tsx";
 import { DEFAULT_PRODUCT_NAME, type RootData } from "#app/lib/root-data.ts";
-import { alternateLinks, isIndexable, localizedUrl, OG_LOCALES } from "#app/lib/seo.ts";
+import { alternateLinks, isIndexable, localizedUrl, openGraphLocale } from "#app/lib/seo.ts";
 
 export type PageKey = keyof Translations["pages"];
 
@@ -61,10 +61,10 @@ function discoveryMeta(
     { property: "og:title", content: title },
     ...(description ? [{ property: "og:description", content: description }] : []),
     { property: "og:url", content: canonical },
-    { property: "og:locale", content: OG_LOCALES[locale] },
+    { property: "og:locale", content: openGraphLocale(locale) },
     ...LOCALES.filter((other) => other !== locale).map((other) => ({
       property: "og:locale:alternate",
-      content: OG_LOCALES[other],
+      content: openGraphLocale(other),
     })),
   ];
 }

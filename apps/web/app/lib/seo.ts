@@ -1,3 +1,4 @@
+import { intlTag } from "@ambercare/contracts/locales";
 import { LOCALES, type Locale, type Translations } from "#app/lib/i18n.tsx";
 import type { RoutePath } from "#app/lib/route-access.ts";
 
@@ -136,5 +137,7 @@ export function alternateLinks(
   ];
 }
 
-/** Open Graph locale names. */
-export const OG_LOCALES: Readonly<Record<Locale, string>> = Object.freeze({ en: "en_US", bg: "bg_BG" });
+/** The Open Graph name of a locale: its Intl tag with an underscore (`bg_BG`). */
+export function openGraphLocale(locale: Locale): string {
+  return intlTag(locale).replace("-", "_");
+}

@@ -1,3 +1,5 @@
+import { DEFAULT_LOCALE, isLocale, type Locale } from "@ambercare/contracts/locales";
+
 /**
  * What the service worker (sw.ts) may keep, as pure functions: the SW imports them and
  * cache-rules.test.ts pins them down. The rule of thumb: only the public, fingerprinted app shell
@@ -103,12 +105,9 @@ export function strategyFor(request: RequestLike, origin: string, precached: Rea
   return "none";
 }
 
-export const OFFLINE_LOCALES = ["en", "bg"] as const;
-export type OfflineLocale = (typeof OFFLINE_LOCALES)[number];
-
-function asOfflineLocale(value: string | null | undefined): OfflineLocale | null {
+function asOfflineLocale(value: string | null | undefined): Locale | null {
   const primary = value?.trim().toLowerCase().split("-")[0];
-  return (OFFLINE_LOCALES as readonly string[]).includes(primary ?? "") ? (primary as OfflineLocale) : null;
+  return isLocale(primary) ? primary : null;
 }
 
 /**
@@ -120,7 +119,7 @@ export function offlineLocale(options: {
   url: string;
   cookieLang?: string | null;
   languages?: readonly string[];
-}): OfflineLocale {
+}): Locale {
   let queryLang: string | null = null;
   try {
     queryLang = new URL(options.url).searchParams.get("lang");
@@ -135,7 +134,7 @@ export function offlineLocale(options: {
     const match = asOfflineLocale(language);
     if (match) return match;
   }
-  return "en";
+  return DEFAULT_LOCALE;
 }
 
 /** Caches of this site that another service worker version left behind. */

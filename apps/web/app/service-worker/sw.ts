@@ -10,9 +10,9 @@
  *   shell cache first; everything else (API, data requests, images, media, non-GET) is not touched.
  * What may be stored is decided by cache-rules.ts, the one place to audit.
  */
+import type { Locale } from "@ambercare/contracts/locales";
 import {
   CACHE_PREFIX,
-  type OfflineLocale,
   offlineLocale,
   shouldCache,
   staleCaches,
@@ -22,7 +22,7 @@ import {
 type SwManifest = {
   version: string;
   precache: string[];
-  offline: Record<OfflineLocale, string>;
+  offline: Record<Locale, string>;
 };
 declare const SW_MANIFEST: SwManifest;
 /** Read once: the build defines SW_MANIFEST as a literal, inlined wherever the name appears. */

@@ -2,7 +2,6 @@ import {
   AUTH_ERRORS,
   type ChangePasswordRequest,
   type CompleteProfileRequest,
-  type Locale,
   type LoginRequest,
   type LoginResponse,
   type RegisterRequest,
@@ -11,6 +10,7 @@ import {
   type User,
 } from "@ambercare/contracts/auth";
 import type { ErrorCode } from "@ambercare/contracts/error-codes";
+import type { Locale } from "@ambercare/contracts/locales";
 import type { Database } from "@ambercare/db/client";
 import type { FastifyBaseLogger } from "fastify";
 import { createLoginThrottle, type LoginThrottleLimits } from "#api/modules/accounts/login-throttle.ts";

@@ -1,4 +1,4 @@
-import type { Locale } from "@ambercare/contracts/auth";
+import type { Locale } from "@ambercare/contracts/locales";
 import type { Executor } from "@ambercare/db/client";
 import { users } from "@ambercare/db/schema";
 import { and, eq, ne, sql } from "drizzle-orm";
@@ -85,27 +85,22 @@ const credentialColumns = {
   firstName: users.firstName,
 };
 
-/** The check constraint users_locale_known guarantees the column holds a Locale. */
-function withLocale<T extends { locale: string }>(row: T): T & { locale: Locale } {
-  return row as T & { locale: Locale };
-}
-
 export function createUserRepository(db: Executor) {
   return {
     async findById(id: string): Promise<UserRow | undefined> {
       const [row] = await db.select(userColumns).from(users).where(eq(users.id, id));
-      return row && withLocale(row);
+      return row;
     },
 
     /** `email` must be normalised (lower-case) already. */
     async findCredentialsByEmail(email: string): Promise<Credentials | undefined> {
       const [row] = await db.select(credentialColumns).from(users).where(eq(users.email, email));
-      return row && withLocale(row);
+      return row;
     },
 
     async findCredentialsById(id: string): Promise<Credentials | undefined> {
       const [row] = await db.select(credentialColumns).from(users).where(eq(users.id, id));
-      return row && withLocale(row);
+      return row;
     },
 
     /**
@@ -119,7 +114,7 @@ export function createUserRepository(db: Executor) {
         .values({ ...user, updatedAt: user.createdAt })
         .onConflictDoNothing()
         .returning(userColumns);
-      return row && withLocale(row);
+      return row;
     },
 
     /** `markCompleted` stamps profile_completed_at unless the profile was completed before. */
@@ -139,7 +134,7 @@ export function createUserRepository(db: Executor) {
         .set({ ...changes, ...completed, updatedAt: now })
         .where(eq(users.id, id))
         .returning(userColumns);
-      return row && withLocale(row);
+      return row;
     },
 
     async updatePasswordHash(id: string, passwordHash: string, now: Date): Promise<void> {

@@ -1,10 +1,11 @@
-import { AUTH_ERRORS, type Locale } from "@ambercare/contracts/auth";
+import { AUTH_ERRORS } from "@ambercare/contracts/auth";
 import type {
   ContactEntryRequest,
   ContactSource,
   ContactTopic,
   SupportMessage,
 } from "@ambercare/contracts/communications";
+import { DEFAULT_LOCALE, type Locale } from "@ambercare/contracts/locales";
 import type { Database } from "@ambercare/db/client";
 import { contactEntries, users } from "@ambercare/db/schema";
 import { and, desc, eq, isNull } from "drizzle-orm";
@@ -56,9 +57,9 @@ export function createContactService(deps: {
         }
         userId = auth.userId;
         const [account] = await db.select({ locale: users.locale }).from(users).where(eq(users.id, userId));
-        accountLocale = account?.locale === "bg" ? "bg" : "en";
+        accountLocale = account?.locale;
       }
-      const locale = input.locale ?? accountLocale ?? "en";
+      const locale = input.locale ?? accountLocale ?? DEFAULT_LOCALE;
       const segment = input.segment ?? settings.supportSegment;
       const source: ContactSource = input.source ?? "contact_form";
       const [row] = await db

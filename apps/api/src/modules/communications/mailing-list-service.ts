@@ -1,10 +1,10 @@
-import type { Locale } from "@ambercare/contracts/auth";
 import {
   COMMUNICATION_ERRORS,
   DEFAULT_MAILING_LIST,
   type ListStatus,
   type MailingList,
 } from "@ambercare/contracts/communications";
+import type { Locale } from "@ambercare/contracts/locales";
 import type { Database } from "@ambercare/db/client";
 import { mailingListMembers } from "@ambercare/db/schema";
 import { and, eq, gt } from "drizzle-orm";
@@ -198,7 +198,7 @@ export function createMailingListService(deps: {
       if (member?.status !== "subscribed") return false;
       const links = unsubscribeLinks(list, email);
       deps.mailer.dispatch({
-        ...render(member.locale === "bg" ? "bg" : "en", links.page),
+        ...render(member.locale, links.page),
         to: email,
         template: "list-welcome",
         link: links.page,

@@ -1,6 +1,6 @@
+import type { Locale } from "@ambercare/contracts/locales";
 import type { Provider, ProviderListQuery, ProviderListResponse } from "@ambercare/contracts/provider";
 import { type PROVIDER_CREDENTIALS, PROVIDER_ERRORS } from "@ambercare/contracts/provider";
-import type { ContentLanguage } from "@ambercare/contracts/specialization";
 import type {
   CatalogueItem,
   DirectoryEntry,
@@ -16,7 +16,7 @@ import { AppError } from "#api/platform/errors.ts";
 type Credentials = (typeof PROVIDER_CREDENTIALS)[number];
 
 /** Names of one language, and that language's alphabetical order for the conditions. */
-function languageOf(lang: ContentLanguage) {
+function languageOf(lang: Locale) {
   const collator = new Intl.Collator(lang, { sensitivity: "base" });
   const name = (item: CatalogueItem) => ({
     slug: item.slug,
@@ -26,7 +26,7 @@ function languageOf(lang: ContentLanguage) {
 }
 const LANGUAGES = { en: languageOf("en"), bg: languageOf("bg") } as const;
 
-function toProvider(entry: DirectoryEntry, lang: ContentLanguage): Provider {
+function toProvider(entry: DirectoryEntry, lang: Locale): Provider {
   const { row } = entry;
   const { collator, name } = LANGUAGES[lang];
   return {
@@ -95,7 +95,7 @@ export function createProviderService(repository: ProviderRepository, directory?
       };
     },
 
-    async get(slug: string, lang: ContentLanguage): Promise<Provider> {
+    async get(slug: string, lang: Locale): Promise<Provider> {
       // undefined: the copy has no such provider; null: no copy to ask.
       let entry = directory ? directory.bySlug(slug) : null;
       if (entry === null) {

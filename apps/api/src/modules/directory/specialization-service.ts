@@ -1,4 +1,5 @@
-import type { ContentLanguage, Specialization } from "@ambercare/contracts/specialization";
+import type { Locale } from "@ambercare/contracts/locales";
+import type { Specialization } from "@ambercare/contracts/specialization";
 import type { SpecializationRepository } from "#api/modules/directory/specialization-repository.ts";
 
 export function createSpecializationService(repository: SpecializationRepository) {
@@ -7,7 +8,7 @@ export function createSpecializationService(repository: SpecializationRepository
      * The catalogue in one language: specializations in their display order, each condition list
      * in alphabetical order of that language (so Bulgarian readers get Bulgarian order).
      */
-    async list(lang: ContentLanguage): Promise<Specialization[]> {
+    async list(lang: Locale): Promise<Specialization[]> {
       const [specializationRows, conditionRows] = await Promise.all([
         repository.listSpecializations(),
         repository.listConditions(),

@@ -9,6 +9,7 @@ import {
   type ConsentsRequest,
   type MyDataExport,
 } from "@ambercare/contracts/communications";
+import type { Locale } from "@ambercare/contracts/locales";
 import type { Database } from "@ambercare/db/client";
 import { accountClosures, dataConsents, subscriptions, users } from "@ambercare/db/schema";
 import { and, desc, eq, inArray } from "drizzle-orm";
@@ -50,7 +51,7 @@ export function createMyDataService(deps: {
   /** The patient behind a token; the service account has no data to export or delete. */
   async function patientOf(
     auth: AuthContext,
-  ): Promise<PatientRef & { passwordHash: string; firstName: string | null; locale: string }> {
+  ): Promise<PatientRef & { passwordHash: string; firstName: string | null; locale: Locale }> {
     if (auth.isServiceAccount) throw ownAccountOnly();
     const [account] = await db
       .select({
@@ -168,7 +169,7 @@ export function createMyDataService(deps: {
 
       const link = deps.settings.siteUrl;
       deps.mailer.dispatch({
-        ...dataDeletion(patient.locale === "bg" ? "bg" : "en", {
+        ...dataDeletion(patient.locale, {
           productName: deps.settings.productName,
           firstName: patient.firstName,
           link,

@@ -1,4 +1,4 @@
-import type { Locale } from "@ambercare/contracts/auth";
+import type { Locale } from "@ambercare/contracts/locales";
 
 /**
  * The e-mails the API sends, in both languages (English by default, Bulgarian complete). Each has a

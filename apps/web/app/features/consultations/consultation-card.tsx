@@ -1,11 +1,12 @@
 import type { Consultation } from "@ambercare/contracts/consultation";
+import { intlTag } from "@ambercare/contracts/locales";
 import type { ReactNode } from "react";
 import { useTranslation } from "#app/lib/i18n.tsx";
 
 /** A date and time in the page's language, in UTC so server and browser render the same text. */
 export function useDateTime() {
   const { i18n } = useTranslation();
-  const format = new Intl.DateTimeFormat(i18n.language === "bg" ? "bg-BG" : "en-US", {
+  const format = new Intl.DateTimeFormat(intlTag(i18n.language), {
     dateStyle: "medium",
     timeStyle: "short",
     timeZone: "UTC",

@@ -1,14 +1,15 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { ContentDocument, ContentTree } from "#app/features/content/content-types.ts";
-import { type ContentLocale, renderContentDocument } from "#app/features/content/markdown.server.ts";
+import { renderContentDocument } from "#app/features/content/markdown.server.ts";
+// A relative path, not @ambercare/contracts: Vite loads its config (and this file) under plain Node,
+// which runs a workspace package's TypeScript only when the config bundle inlines it.
+import { LOCALES, type Locale } from "../../../../../packages/contracts/src/locales.ts";
 
 /**
  * Reads and renders every content file: `content/<locale>/<page>.md` and
  * `content/<locale>/careers/<opening>.md`. Build time only (vite-plugin-content.ts) and unit tests.
  */
-
-export const CONTENT_LOCALES: readonly ContentLocale[] = ["en", "bg"];
 
 /** The page whose `###` headings are questions. */
 export const FAQ_SLUG = "frequently-asked-questions";
@@ -32,7 +33,7 @@ function checkSlug(slug: string, file: string): void {
 function renderDir(
   contentDir: string,
   dir: string,
-  locale: ContentLocale,
+  locale: Locale,
   kind: "pages" | "careers",
 ): Record<string, ContentDocument> {
   const documents: Record<string, ContentDocument> = {};
@@ -57,7 +58,7 @@ function renderDir(
 /** Every page and opening of every language, rendered. */
 export function loadContent(contentDir: string): ContentTree {
   const tree = {} as ContentTree;
-  for (const locale of CONTENT_LOCALES) {
+  for (const locale of LOCALES) {
     const dir = join(contentDir, locale);
     tree[locale] = {
       pages: renderDir(contentDir, dir, locale, "pages"),
@@ -69,7 +70,7 @@ export function loadContent(contentDir: string): ContentTree {
 
 /** Every content file, for a watcher. */
 export function contentFiles(contentDir: string): string[] {
-  return CONTENT_LOCALES.flatMap((locale) => {
+  return LOCALES.flatMap((locale) => {
     const dir = join(contentDir, locale);
     const careers = join(dir, "careers");
     return [

@@ -1,3 +1,5 @@
+import type { Locale } from "@ambercare/contracts/locales";
+
 /**
  * The shape of the site's Markdown content once rendered (content/{en,bg}/**.md → markdown.server.ts,
  * at build time). Plain data, safe to import anywhere: the Markdown library itself never is.
@@ -53,4 +55,4 @@ export type LocaleContent = {
 };
 
 /** Every document of every language: what `virtual:ambercare/content` exports. */
-export type ContentTree = Record<"en" | "bg", LocaleContent>;
+export type ContentTree = Record<Locale, LocaleContent>;

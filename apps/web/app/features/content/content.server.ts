@@ -1,4 +1,5 @@
 import content from "virtual:ambercare/content";
+import { intlTag } from "@ambercare/contracts/locales";
 import { TRIAL_DAYS } from "@ambercare/contracts/membership-constants";
 import { formatUsd, PLANS, type PlanKey } from "@ambercare/contracts/plans";
 import type { ContentDocument } from "#app/features/content/content-types.ts";
@@ -141,7 +142,7 @@ export function openingSlugs(): string[] {
 
 /** The effective date of a legal page, written the way the visitor's language writes dates. */
 export function formatEffectiveDate(effective: string, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale === "bg" ? "bg-BG" : "en-US", {
+  return new Intl.DateTimeFormat(intlTag(locale), {
     dateStyle: "long",
     timeZone: "UTC",
   }).format(new Date(`${effective}T00:00:00Z`));

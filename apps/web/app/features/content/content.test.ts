@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { LOCALES } from "@ambercare/contracts/locales";
 import { TRIAL_DAYS } from "@ambercare/contracts/membership-constants";
 import { formatUsd, PLANS } from "@ambercare/contracts/plans";
 import { describe, expect, it } from "vitest";
@@ -14,7 +15,6 @@ import {
 } from "#app/features/content/content.server.ts";
 import {
   CAREERS_SLUG,
-  CONTENT_LOCALES,
   FAQ_SLUG,
   loadContent,
   markdownSlugs,
@@ -57,10 +57,10 @@ describe("content in both languages", () => {
     ["pages", ""],
     ["careers openings", "careers"],
   ])("has the same %s in English and Bulgarian", (_kind, sub) => {
-    const [en, ...others] = CONTENT_LOCALES.map((locale) => files(locale, sub));
+    const [en, ...others] = LOCALES.map((locale) => files(locale, sub));
     expect(en?.length).toBeGreaterThan(0);
     for (const [index, other] of others.entries()) {
-      const locale = CONTENT_LOCALES[index + 1];
+      const locale = LOCALES[index + 1];
       expect(other, `content/${locale}/${sub} against content/en/${sub}`).toEqual(en);
     }
   });
@@ -73,7 +73,7 @@ describe("content in both languages", () => {
   it.each(CONTENT_PAGES)("%s has the same ## sections (and FAQ questions) in every language", (slug) => {
     const en = tree.en.pages[slug];
     expect(en).toBeDefined();
-    for (const locale of CONTENT_LOCALES) {
+    for (const locale of LOCALES) {
       const document = tree[locale].pages[slug];
       expect(document, `content/${locale}/${slug}.md`).toBeDefined();
       expect(shape(document as ContentDocument), `content/${locale}/${slug}.md`).toEqual(
@@ -87,7 +87,7 @@ describe("content in both languages", () => {
     "the opening %s has the same ## sections and type in every language",
     (slug) => {
       const en = tree.en.careers[slug] as ContentDocument;
-      for (const locale of CONTENT_LOCALES) {
+      for (const locale of LOCALES) {
         const document = tree[locale].careers[slug];
         expect(document, `content/${locale}/careers/${slug}.md`).toBeDefined();
         expect(document?.sections.length, `content/${locale}/careers/${slug}.md`).toBe(en.sections.length);
@@ -100,13 +100,13 @@ describe("content in both languages", () => {
 
 describe("what the pages need from their content", () => {
   it.each(LEGAL_PAGES)("the legal page %s has the same effective date in every language", (slug) => {
-    const dates = CONTENT_LOCALES.map((locale) => tree[locale].pages[slug]?.effective);
+    const dates = LOCALES.map((locale) => tree[locale].pages[slug]?.effective);
     expect(dates[0]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(new Set(dates).size).toBe(1);
   });
 
   it("gives the FAQ at least 20 questions in groups", () => {
-    for (const locale of CONTENT_LOCALES) {
+    for (const locale of LOCALES) {
       const faq = tree[locale].pages[FAQ_SLUG] as ContentDocument;
       expect(faq.sections.length).toBeGreaterThan(1);
       expect(faq.sections.every((section) => section.questions.length > 0)).toBe(true);
@@ -115,13 +115,13 @@ describe("what the pages need from their content", () => {
   });
 
   it("lists in careers.md exactly the openings of content/<locale>/careers/", () => {
-    for (const locale of CONTENT_LOCALES) {
+    for (const locale of LOCALES) {
       const careers = tree[locale].pages[CAREERS_SLUG] as ContentDocument;
       const slots = careers.sections.flatMap((section) => section.body.filter((chunk) => "slot" in chunk));
       expect(slots, `content/${locale}/careers.md has one list of openings`).toEqual([{ slot: "openings" }]);
     }
     // The list in the Markdown is replaced by the files; the links it had must match them.
-    for (const locale of CONTENT_LOCALES) {
+    for (const locale of LOCALES) {
       const source = readFileSync(join(CONTENT_DIR, locale, `${CAREERS_SLUG}.md`), "utf8");
       const raw = new Set([...source.matchAll(/\]\(\/careers\/([a-z0-9-]+)\)/g)].map((m) => m[1]));
       expect([...raw].sort()).toEqual(files(locale, "careers"));
@@ -132,7 +132,7 @@ describe("what the pages need from their content", () => {
   it("links only to pages that exist", () => {
     const openings = new Set(files("en", "careers"));
     const broken: string[] = [];
-    for (const locale of CONTENT_LOCALES) {
+    for (const locale of LOCALES) {
       const documents = [...Object.values(tree[locale].pages), ...Object.values(tree[locale].careers)];
       for (const document of documents) {
         const html = JSON.stringify(document);
@@ -150,7 +150,7 @@ describe("what the pages need from their content", () => {
     const prices = new Set(
       Object.values(PLANS).flatMap((plan) => [formatUsd(plan.priceCents), formatUsd(plan.chargeCents)]),
     );
-    for (const locale of CONTENT_LOCALES) {
+    for (const locale of LOCALES) {
       for (const slug of files(locale)) {
         const source = readFileSync(join(CONTENT_DIR, locale, `${slug}.md`), "utf8");
         for (const [amount = ""] of source.matchAll(/\$\d[\d,]*(?:\.\d\d)?/g)) {
@@ -177,7 +177,7 @@ describe("what the pages need from their content", () => {
   });
 
   it("gives every page its own description", () => {
-    for (const locale of CONTENT_LOCALES) {
+    for (const locale of LOCALES) {
       const documents = [...Object.values(tree[locale].pages), ...Object.values(tree[locale].careers)];
       const descriptions = documents.map((document) => document.description);
       expect(new Set(descriptions).size).toBe(descriptions.length);
@@ -217,7 +217,7 @@ describe("the clinic's contact details (ADR 020)", () => {
   const raw = (locale: string, page: string) => readFileSync(join(CONTENT_DIR, locale, `${page}.md`), "utf8");
 
   it("names only the example mailboxes and phone number in the Markdown, never a placeholder", () => {
-    for (const locale of CONTENT_LOCALES) {
+    for (const locale of LOCALES) {
       for (const page of files(locale)) {
         const text = raw(locale, page);
         expect(text, `${locale}/${page}.md`).not.toMatch(/X{3}|\?{3}|TODO|TBD/);
@@ -236,7 +236,7 @@ describe("the clinic's contact details (ADR 020)", () => {
 
   it("shows the clinic's mail domain and phone number in text and links, every language and page", () => {
     const contacts = { emailDomain: "clinic.example.org", phone: "1-888-555-0142" };
-    for (const locale of CONTENT_LOCALES) {
+    for (const locale of LOCALES) {
       for (const page of CONTENT_PAGES) {
         const shown = JSON.stringify(withClinicContacts(tree[locale].pages[page]!, contacts));
         expect(shown, `${locale}/${page}`).not.toContain(EXAMPLE_CONTACT_EMAIL_DOMAIN);
@@ -258,7 +258,7 @@ describe("the clinic's contact details (ADR 020)", () => {
       phone: "1-888-555-0142",
       postalAddress: "1 Main St <Suite 2>, Springfield, IL 62701",
     };
-    for (const locale of CONTENT_LOCALES) {
+    for (const locale of LOCALES) {
       for (const page of [
         "privacy-policy",
         "terms-of-use",

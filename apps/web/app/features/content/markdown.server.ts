@@ -1,3 +1,4 @@
+import type { Locale } from "@ambercare/contracts/locales";
 import MarkdownIt, { type MarkdownIt as Markdown, type Token } from "markdown-it";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
@@ -26,8 +27,6 @@ import {
  * non-discrimination notice that start with a language's own name (`**Español:** …`), the split of a
  * page into its intro and `##` sections, and the FAQ's `###` questions.
  */
-
-export type ContentLocale = "en" | "bg";
 
 // ---------------------------------------------------------------------------------------------
 // Links
@@ -85,7 +84,7 @@ const TAGLINE_LANG_TAGS = new Set(Object.values(TAGLINE_LANGUAGES).map((entry) =
 // Slugs
 
 /** `"How we use information"` → `"how-we-use-information"`; letters of any script are kept. */
-export function slugify(text: string, locale: ContentLocale): string {
+export function slugify(text: string, locale: Locale): string {
   const slug = text
     .toLocaleLowerCase(locale)
     .replace(/[^\p{L}\p{N}]+/gu, "-")
@@ -96,7 +95,7 @@ export function slugify(text: string, locale: ContentLocale): string {
 // ---------------------------------------------------------------------------------------------
 // The markdown-it instance
 
-type RenderEnv = { locale: ContentLocale; ids: Set<string> };
+type RenderEnv = { locale: Locale; ids: Set<string> };
 
 /** The plain text of an inline token (entities decoded, formatting dropped). */
 function inlineText(token: Token | undefined): string {
@@ -127,17 +126,20 @@ function uniqueId(base: string, ids: Set<string>): string {
   return id;
 }
 
-const markdownCache = new Map<ContentLocale, Markdown>();
+const markdownCache = new Map<Locale, Markdown>();
+
+/** markdown-it's typographic quotes (double then single, opening then closing) in each language. */
+const QUOTES: Readonly<Record<Locale, string>> = { en: "“”‘’", bg: "„“‚‘" };
 
 /** The configured markdown-it for one language (quotes differ: “…” in English, „…“ in Bulgarian). */
-export function createMarkdown(locale: ContentLocale): Markdown {
+export function createMarkdown(locale: Locale): Markdown {
   const cached = markdownCache.get(locale);
   if (cached) return cached;
   const md = new MarkdownIt("default", {
     html: false,
     linkify: true,
     typographer: true,
-    quotes: locale === "bg" ? "„“‚‘" : "“”‘’",
+    quotes: QUOTES[locale],
   });
   // Bare e-mail addresses become mailto: links; bare words with dots ("Node.js") stay words.
   md.linkify.set({ fuzzyLink: false, fuzzyEmail: true, fuzzyIP: false });
@@ -259,7 +261,7 @@ export function assertSafeHtml(html: string): void {
 }
 
 /** Renders Markdown to sanitised HTML (no front matter, no sections): the whole body at once. */
-export function renderMarkdown(source: string, locale: ContentLocale = "en"): string {
+export function renderMarkdown(source: string, locale: Locale = "en"): string {
   const md = createMarkdown(locale);
   const env: RenderEnv = { locale, ids: new Set() };
   const html = md.render(source, env);
@@ -307,7 +309,7 @@ export function parseFrontMatter(raw: string, file = "content"): { data: Content
 
 export type DocumentOptions = {
   slug: string;
-  locale: ContentLocale;
+  locale: Locale;
   /** The FAQ: every `###` of a section is a question with its answer. */
   questions?: boolean;
   /** The careers page: a list whose every item links to /careers/<slug> becomes the openings slot. */

@@ -1,3 +1,4 @@
+import { intlTag } from "@ambercare/contracts/locales";
 import { formatUsd } from "@ambercare/contracts/plans";
 import type { Locale } from "#app/lib/i18n.tsx";
 
@@ -7,13 +8,11 @@ import type { Locale } from "#app/lib/i18n.tsx";
  * another time zone. Amounts keep the "$9" form of ADR 004 in both languages.
  */
 
-const DATE_LOCALES: Readonly<Record<Locale, string>> = { en: "en-US", bg: "bg-BG" };
-
 export function formatDate(iso: string | null | undefined, locale: Locale): string {
   if (!iso) return "";
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "";
-  return new Intl.DateTimeFormat(DATE_LOCALES[locale], { dateStyle: "long", timeZone: "UTC" }).format(date);
+  return new Intl.DateTimeFormat(intlTag(locale), { dateStyle: "long", timeZone: "UTC" }).format(date);
 }
 
 export function formatAmount(cents: number): string {

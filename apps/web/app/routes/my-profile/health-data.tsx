@@ -1,4 +1,5 @@
 import { PASSWORD_MAX_LENGTH } from "@ambercare/contracts/account-limits";
+import { intlTag } from "@ambercare/contracts/locales";
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import {
@@ -94,7 +95,7 @@ export default function HealthDataPage() {
   const saved = successOf(actionData);
   const consent = consents.optional_processing;
   const recordedAt = consent.recorded_at
-    ? new Intl.DateTimeFormat(i18n.language === "bg" ? "bg-BG" : "en-US", {
+    ? new Intl.DateTimeFormat(intlTag(i18n.language), {
         dateStyle: "long",
         timeZone: "UTC",
       }).format(new Date(consent.recorded_at))

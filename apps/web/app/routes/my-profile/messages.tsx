@@ -1,4 +1,5 @@
 import { MESSAGE_MAX_LENGTH } from "@ambercare/contracts/consultation-limits";
+import { intlTag } from "@ambercare/contracts/locales";
 import { useEffect, useRef } from "react";
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
@@ -66,7 +67,7 @@ export default function MessagesPage() {
   const { t, i18n } = useTranslation();
   const when = useDateTime();
   const { threads, selected, messages, support } = useLoaderData<typeof loader>();
-  const dateFormat = new Intl.DateTimeFormat(i18n.language === "bg" ? "bg-BG" : "en-US", {
+  const dateFormat = new Intl.DateTimeFormat(intlTag(i18n.language), {
     dateStyle: "long",
     // "long" names the zone; UTC gives the same text on the server and in the browser.
     timeStyle: "long",
