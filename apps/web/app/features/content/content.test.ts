@@ -162,7 +162,7 @@ describe("what the pages need from their content", () => {
   });
 
   it("fills in the trial's length and the plans' prices on the pages served, leaving no placeholder", () => {
-    for (const locale of CONTENT_LOCALES) {
+    for (const locale of LOCALES) {
       for (const slug of CONTENT_PAGES) {
         expect(JSON.stringify(getContentPage(locale, slug)), `${locale}/${slug}`).not.toContain("{{");
       }
