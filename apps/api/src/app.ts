@@ -232,6 +232,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
         siteUrl: siteUrl(config),
       },
       keyHash,
+      idleTimeoutMs: config.SESSION_IDLE_MINUTES * 60_000,
     }),
   );
   const stripePrices = {

@@ -11,6 +11,7 @@ import {
 import { DeferredScripts } from "#app/components/deferred-scripts.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { useHydrated } from "#app/components/hydrated.ts";
+import { IdleWarning } from "#app/components/idle-warning.tsx";
 import { PlatformClient } from "#app/components/platform-client.tsx";
 import { SupportWidget } from "#app/features/communications/support-widget.tsx";
 import { sessionSubscription } from "#app/features/membership/membership.server.ts";
@@ -133,7 +134,13 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  return <Outlet />;
+  const root = useRootData();
+  return (
+    <>
+      <Outlet />
+      {root?.user.isLoggedIn ? <IdleWarning idleMinutes={root.env.sessionIdleMinutes} /> : null}
+    </>
+  );
 }
 
 export function ErrorBoundary() {

@@ -64,6 +64,11 @@ export const sharedEnvSchema = z.object({
   SERVICE_ACCOUNT_EMAIL: z.email().optional(),
   SERVICE_ACCOUNT_PASSWORD: z.string().min(12, "at least 12 characters").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /**
+   * Minutes a patient's session may go unused before it ends: the API refuses the token, and the
+   * web warns shortly before (pages with health data must not stay open on a shared computer).
+   */
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(3).max(300).default(30),
 });
 
 export type SharedEnv = z.infer<typeof sharedEnvSchema>;

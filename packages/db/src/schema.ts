@@ -110,6 +110,8 @@ export const accessTokens = pgTable(
     createdAt: timestamptz("created_at").notNull(),
     expiresAt: timestamptz("expires_at").notNull(),
     revokedAt: timestamptz("revoked_at"),
+    /** When the token last authenticated a call (to the minute): a patient's idle session ends. */
+    lastUsedAt: timestamptz("last_used_at").notNull().defaultNow(),
   },
   (table) => [
     check("access_tokens_surface_known", sql`${table.surface} in ('main', 'care')`),

@@ -126,7 +126,7 @@ export function analyticsState(request: Request): AnalyticsState | null {
 
 /** The only values of the environment that reach the browser (through the root loader). */
 export function getPublicEnv(): PublicEnv {
-  return { productName: env.PRODUCT_NAME };
+  return { productName: env.PRODUCT_NAME, sessionIdleMinutes: env.SESSION_IDLE_MINUTES };
 }
 
 /**

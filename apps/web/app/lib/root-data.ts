@@ -3,7 +3,7 @@ import type { AnalyticsState } from "#app/lib/consent.ts";
 import type { Locale, Translations } from "#app/lib/i18n.tsx";
 
 /** The explicit public subset of the server environment (env.server.ts `getPublicEnv`). */
-export type PublicEnv = { productName: string };
+export type PublicEnv = { productName: string; sessionIdleMinutes: number };
 
 /** What the root loader returns to every page. */
 export type RootData = {

@@ -14,7 +14,7 @@ function root(locale: "en" | "bg"): RootData {
   return {
     locale,
     translations: locale === "en" ? en : bg,
-    env: { productName: "Ambercare" },
+    env: { productName: "Ambercare", sessionIdleMinutes: 30 },
     user: { isLoggedIn: false },
     siteUrl: SITE,
   };

@@ -1,17 +1,21 @@
+import { Form, redirect } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { revokeSession } from "#app/features/accounts/accounts.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { logout, requireRouteAccess } from "#app/lib/session.server.ts";
+import { isLoggedIn, logout, requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/logout";
 
 /**
- * GET or POST /logout: revokes both tokens with the API (failures ignored), clears every
- * session cookie and redirects to /login. The header's "Log out" button posts here.
+ * /logout: only a POST signs out: it revokes both tokens with the API (failures ignored),
+ * clears every session cookie and redirects to /login; the header's "Log out" button posts here.
+ * A GET, which any other site can cause with a link or an image, only asks: it shows a button
+ * that posts. A visitor who is already logged out goes straight to /login.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/logout");
-  return logout(request, { revokeTokens: revokeSession });
+  if (!isLoggedIn(request)) throw redirect("/login");
+  return null;
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -21,13 +25,17 @@ export async function action({ request }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "logout");
 
-/** Never shown in practice: the loader always redirects. */
 export default function LogoutPage() {
   const { t } = useTranslation();
   return (
     <div className="page-container py-10">
       <h1 className="font-bold text-3xl text-ink">{t("pages.logout.title")}</h1>
-      <p className="mt-4 text-ink-muted">{t("logout.message")}</p>
+      <p className="mt-4 text-ink-muted">{t("logout.question")}</p>
+      <Form method="post" className="mt-6">
+        <button type="submit" className="button-primary">
+          {t("nav.logOut")}
+        </button>
+      </Form>
     </div>
   );
 }

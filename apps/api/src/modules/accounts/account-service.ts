@@ -59,6 +59,8 @@ export type AccountServiceDeps = {
   settings: AccountSettings;
   keyHash: (purpose: string, value: string) => string;
   loginLimits?: LoginThrottleLimits;
+  /** How long a patient's session may go unused before it ends (SESSION_IDLE_MINUTES). */
+  idleTimeoutMs?: number;
 };
 
 /** The user as both APIs return it (userSchema): never the hash, never the service flag. */
@@ -127,7 +129,11 @@ export function createAccountService(deps: AccountServiceDeps) {
   const { db, clock, settings } = deps;
   const users = createUserRepository(db);
   const tokens = createTokenRepository(db);
-  const sessions = createSessionService({ tokens, clock });
+  const sessions = createSessionService({
+    tokens,
+    clock,
+    ...(deps.idleTimeoutMs ? { idleTimeoutMs: deps.idleTimeoutMs } : {}),
+  });
   const counters = createAttemptCounterRepository(db);
   const throttle = createLoginThrottle({
     counters,
@@ -284,7 +290,9 @@ export function createAccountService(deps: AccountServiceDeps) {
 
     /**
      * Changes the password of the token's own account. A wrong current password counts as a failed
-     * login, so a stolen token cannot be used to guess the password at leisure.
+     * login, so a stolen token cannot be used to guess the password at leisure. Every other session
+     * of the account ends (whoever knew the old password is signed out; the device that changed it
+     * stays in), and the owner is told by e-mail, with a reset link in case it was not them.
      */
     async changePassword(auth: AuthContext, input: ChangePasswordRequest, ip: string): Promise<void> {
       forbiddenUnlessOwn(auth, input.user_id);
@@ -296,7 +304,13 @@ export function createAccountService(deps: AccountServiceDeps) {
       }
       await attempt.succeeded();
       checkPassword(input.new_password, account.email);
-      await users.updatePasswordHash(account.id, await hashPassword(input.new_password), clock.now());
+      const passwordHash = await hashPassword(input.new_password);
+      await db.transaction(async (tx) => {
+        const now = clock.now();
+        await createUserRepository(tx).updatePasswordHash(account.id, passwordHash, now);
+        await createTokenRepository(tx).revokeUserAccessTokens(account.id, now, auth.tokenHash);
+      });
+      sendMail("password-changed", account, `${settings.siteUrl}/forgot-password`);
     },
 
     async getUser(auth: AuthContext, userId: string): Promise<User> {

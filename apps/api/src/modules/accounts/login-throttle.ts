@@ -4,8 +4,12 @@ import type { Clock } from "#api/platform/clock.ts";
 import { AppError } from "#api/platform/errors.ts";
 
 export type LoginThrottleLimits = {
-  /** Failed attempts per account (e-mail address) per window. */
+  /** Failed attempts per account (e-mail address) per window before the account's attempts slow down. */
   perAccount: number;
+  /** The wait after the first attempt beyond `perAccount`; it doubles with each further one… */
+  firstDelayMs: number;
+  /** …up to this, so that nobody can keep an account's owner out for long by failing on purpose. */
+  maxDelayMs: number;
   /** Failed attempts per client address per window, across accounts (credential stuffing). */
   perAddress: number;
   windowMs: number;
@@ -13,6 +17,8 @@ export type LoginThrottleLimits = {
 
 export const DEFAULT_LOGIN_LIMITS: LoginThrottleLimits = Object.freeze({
   perAccount: 5,
+  firstDelayMs: 2_000,
+  maxDelayMs: 60_000,
   perAddress: 20,
   windowMs: 15 * 60_000,
 });
@@ -35,6 +41,12 @@ export type LoginAttempt = {
 /**
  * Password guessing limits, counted in the database so every API instance enforces one budget.
  *
+ * An address over its limit is blocked until its window ends. An account is never locked: after
+ * `perAccount` failures its attempts are spaced out instead. Each attempt beyond that opens a wait
+ * (2 s, 4 s, 8 s, … up to 1 minute) during which other attempts on the account get 429; the first
+ * attempt after a wait goes through, so the owner with the right password gets in within a minute
+ * even while someone else keeps failing on purpose, and a guesser gets about one try a minute.
+ *
  * An attempt is counted *before* the password is checked and taken back when it succeeds. Counting
  * only after a failure would let a burst of parallel requests all pass the check before any of them
  * had been counted. The account counter is keyed by the e-mail as typed (normalised), whether or not
@@ -49,6 +61,15 @@ export function createLoginThrottle(deps: {
   const limits = deps.limits ?? DEFAULT_LOGIN_LIMITS;
   const accountKey = (email: string) => deps.keyHash("login-account", email);
   const addressKey = (ip: string) => deps.keyHash("login-address", ip);
+  const waitKey = (email: string) => deps.keyHash("login-account-wait", email);
+  const delayAfter = (excess: number) =>
+    Math.min(limits.firstDelayMs * 2 ** Math.min(excess - 1, 30), limits.maxDelayMs);
+  const refuse = (until: number, now: Date): never => {
+    const waitMs = Math.max(until - now.getTime(), 1_000);
+    throw new AppError("TOO_MANY_LOGIN_ATTEMPTS", 429, tooManyLoginAttempts(waitMs / 60_000), {
+      headers: { "retry-after": String(Math.ceil(waitMs / 1_000)) },
+    });
+  };
 
   return {
     /**
@@ -61,24 +82,31 @@ export function createLoginThrottle(deps: {
       const address = countAddress
         ? await deps.counters.hit(addressKey(input.ip), limits.windowMs, now)
         : undefined;
+      if (address && address.hits > limits.perAddress) refuse(address.resetAt.getTime(), now);
       const account = input.countAccount
         ? await deps.counters.hit(accountKey(input.email), limits.windowMs, now)
         : undefined;
-
-      const blockedUntil = Math.max(
-        address && address.hits > limits.perAddress ? address.resetAt.getTime() : 0,
-        account && account.hits > limits.perAccount ? account.resetAt.getTime() : 0,
-      );
-      if (blockedUntil > 0) {
-        const waitMs = Math.max(blockedUntil - now.getTime(), 1_000);
-        throw new AppError("TOO_MANY_LOGIN_ATTEMPTS", 429, tooManyLoginAttempts(waitMs / 60_000), {
-          headers: { "retry-after": String(Math.ceil(waitMs / 1_000)) },
-        });
+      if (account && account.hits > limits.perAccount) {
+        // Whoever starts the next wait may try now; everyone else waits for it to end. A refused
+        // attempt is not a failure: it neither lengthens the waits nor uses the address's budget.
+        const wait = await deps.counters.hit(
+          waitKey(input.email),
+          delayAfter(account.hits - limits.perAccount),
+          now,
+        );
+        if (wait.hits > 1) {
+          await deps.counters.release(accountKey(input.email));
+          if (address) await deps.counters.release(addressKey(input.ip));
+          refuse(wait.resetAt.getTime(), now);
+        }
       }
 
       return {
         async succeeded() {
-          if (input.countAccount) await deps.counters.clear(accountKey(input.email));
+          if (input.countAccount) {
+            await deps.counters.clear(accountKey(input.email));
+            await deps.counters.clear(waitKey(input.email));
+          }
           if (countAddress) await deps.counters.release(addressKey(input.ip));
         },
       };
@@ -87,6 +115,7 @@ export function createLoginThrottle(deps: {
     /** Forgets an account's failures (after a password reset proved the owner's mailbox). */
     async forgetAccount(email: string): Promise<void> {
       await deps.counters.clear(accountKey(email));
+      await deps.counters.clear(waitKey(email));
     },
   };
 }

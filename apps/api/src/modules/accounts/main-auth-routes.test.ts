@@ -229,9 +229,8 @@ describe("POST /api/v1/api/auth/login", () => {
 });
 
 describe("login throttling", () => {
-  it("locks an account after 5 failures for 15 minutes with 429 and Retry-After; a success clears it", async () => {
+  it("spaces an account's attempts out after 5 failures with waits that double, never a long lock", async () => {
     const patient = await registerPatient(t.app);
-    // Failures from several addresses: the account limit does not depend on where they come from.
     for (let i = 0; i < 4; i++) {
       expect((await login(patient.email, `wrong-${i}-password`)).statusCode).toBe(401);
     }
@@ -240,29 +239,35 @@ describe("login throttling", () => {
     for (let i = 0; i < 5; i++) {
       expect((await login(patient.email, `wrong-${i}-password`)).statusCode).toBe(401);
     }
-    const locked = await login(patient.email, patient.password);
-    expect(locked.statusCode).toBe(429);
-    expect(locked.json()).toEqual({
-      error: "Too many login attempts. Try again in 15 minutes.",
+    // Each attempt beyond the fifth opens a wait: 2 s, then 4 s, 8 s, … up to a minute.
+    expect((await login(patient.email, "wrong-6-password")).statusCode).toBe(401);
+    const waiting = await login(patient.email, patient.password);
+    expect(waiting.statusCode).toBe(429);
+    expect(waiting.json()).toEqual({
+      error: "Too many login attempts. Try again in 1 minute.",
       code: "TOO_MANY_LOGIN_ATTEMPTS",
     });
-    expect(locked.headers["retry-after"]).toBe("900");
+    expect(waiting.headers["retry-after"]).toBe("2");
+    clock.advance(2_000);
+    expect((await login(patient.email, "wrong-7-password")).statusCode).toBe(401);
+    expect((await login(patient.email, patient.password)).headers["retry-after"]).toBe("4");
 
-    clock.advance(10 * 60_000);
-    const later = await login(patient.email, patient.password);
-    expect(later.statusCode).toBe(429);
-    expect(later.json()).toEqual({
-      error: "Too many login attempts. Try again in 5 minutes.",
-      code: "TOO_MANY_LOGIN_ATTEMPTS",
-    });
-    expect(later.headers["retry-after"]).toBe("300");
-
-    clock.advance(5 * 60_000);
+    // Someone failing on purpose at every chance never stretches a wait beyond a minute …
+    for (let i = 0; i < 10; i++) {
+      clock.advance(60_000);
+      expect((await login(patient.email, `spite-${i}-password`)).statusCode).toBe(401);
+    }
+    const longest = await login(patient.email, patient.password);
+    expect(longest.statusCode).toBe(429);
+    expect(longest.headers["retry-after"]).toBe("60");
+    // … and the owner gets in with the first attempt after it.
+    clock.advance(60_000);
     expect((await login(patient.email, patient.password)).statusCode).toBe(200);
+    expect((await login(patient.email, "wrong-again-password")).statusCode).toBe(401);
   });
 
   it("throttles an unknown e-mail the same way, so a 429 does not reveal an account", async () => {
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 6; i++) {
       expect((await login("ghost@example.org", "wrong-password")).statusCode).toBe(401);
     }
     expect((await login("ghost@example.org", "wrong-password")).statusCode).toBe(429);
@@ -318,8 +323,9 @@ describe("login throttling", () => {
       Array.from({ length: 12 }, (_, i) => login(patient.email, `wrong-${i}-password`)),
     );
     const codes = answers.map((res) => res.statusCode).sort();
-    expect(codes.filter((code) => code === 401)).toHaveLength(5);
-    expect(codes.filter((code) => code === 429)).toHaveLength(7);
+    // Five failures, then one attempt that opens the first wait; the rest wait.
+    expect(codes.filter((code) => code === 401)).toHaveLength(6);
+    expect(codes.filter((code) => code === 429)).toHaveLength(6);
     clock.advance(15 * 60_000);
   });
 });
@@ -341,7 +347,14 @@ describe("GET /api/v1/api/auth/me", () => {
 
   it("stops accepting a token 5 hours after its login", async () => {
     const patient = await registerPatient(t.app);
-    clock.advance(ACCESS_TOKEN_TTL_S * 1000 - 1_000);
+    // Used every 20 minutes, so the session never ends for being idle, only for its age.
+    const step = 20 * 60_000;
+    const steps = Math.floor((ACCESS_TOKEN_TTL_S * 1000 - 1_000) / step);
+    for (let i = 0; i < steps; i++) {
+      clock.advance(step);
+      expect((await me(patient.access_token)).statusCode).toBe(200);
+    }
+    clock.advance(ACCESS_TOKEN_TTL_S * 1000 - 1_000 - steps * step);
     expect((await me(patient.access_token)).statusCode).toBe(200);
     clock.advance(1_000);
     const expired = await me(patient.access_token);
@@ -353,6 +366,36 @@ describe("GET /api/v1/api/auth/me", () => {
     const res = await me(await serviceToken(t.app));
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ error: AUTH_ERRORS.ownAccountOnly, code: "OWN_ACCOUNT_ONLY" });
+  });
+});
+
+describe("idle sessions", () => {
+  it("ends a patient's session after 30 minutes without a call, however long the token would live", async () => {
+    const patient = await registerPatient(t.app);
+    clock.advance(29 * 60_000);
+    expect((await me(patient.access_token)).statusCode).toBe(200);
+    // Each use starts the 30 minutes again.
+    clock.advance(29 * 60_000);
+    expect((await me(patient.access_token)).statusCode).toBe(200);
+    clock.advance(30 * 60_000);
+    const idle = await me(patient.access_token);
+    expect(idle.statusCode).toBe(401);
+    expect(idle.json()).toEqual({ error: INVALID_ACCESS_TOKEN, code: "INVALID_ACCESS_TOKEN" });
+  });
+
+  it("takes its length from SESSION_IDLE_MINUTES", async () => {
+    const short = await createTestApp({ clock, seed: false, env: { SESSION_IDLE_MINUTES: "5" } });
+    try {
+      const patient = await registerPatient(short.app);
+      const whoAmI = () =>
+        short.app.inject({ method: "GET", url: ME, headers: bearer(patient.access_token) });
+      clock.advance(4 * 60_000);
+      expect((await whoAmI()).statusCode).toBe(200);
+      clock.advance(5 * 60_000);
+      expect((await whoAmI()).statusCode).toBe(401);
+    } finally {
+      await short.close();
+    }
   });
 });
 

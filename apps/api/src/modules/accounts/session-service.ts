@@ -7,8 +7,22 @@ import type { Clock } from "#api/platform/clock.ts";
 /** Who a request's bearer token belongs to (set by the auth guards in auth-guards.ts). */
 export type AuthContext = TokenOwner & { tokenHash: string };
 
-/** Bearer tokens of both APIs: opaque, random, stored hashed, expiring with the session (5 h). */
-export function createSessionService(deps: { tokens: TokenRepository; clock: Clock }) {
+/** A session's last use is written at most once a minute: a page's burst of calls is one write. */
+const TOUCH_EVERY_MS = 60_000;
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
+
+/**
+ * Bearer tokens of both APIs: opaque, random, stored hashed, expiring with the session (5 h), or
+ * earlier when a patient's session has been idle for `idleTimeoutMs` (30 minutes by default): a
+ * screen with health data left open on a shared computer does not stay signed in.
+ */
+export function createSessionService(deps: {
+  tokens: TokenRepository;
+  clock: Clock;
+  idleTimeoutMs?: number;
+}) {
+  const idleTimeoutMs = deps.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   return {
     /** A fresh token for every login: sessions never share one. */
     async issue(userId: string, surface: Surface): Promise<LoginResponse> {
@@ -27,8 +41,17 @@ export function createSessionService(deps: { tokens: TokenRepository; clock: Clo
     /** The owner of a live token, or undefined for an unknown, expired or revoked one. */
     async authenticate(token: string): Promise<AuthContext | undefined> {
       const tokenHash = hashToken(token);
-      const owner = await deps.tokens.findLiveAccessToken(tokenHash, deps.clock.now());
-      return owner && { ...owner, tokenHash };
+      const now = deps.clock.now();
+      const found = await deps.tokens.findLiveAccessToken(
+        tokenHash,
+        now,
+        new Date(now.getTime() - idleTimeoutMs),
+      );
+      if (!found) return undefined;
+      const { lastUsedAt, ...owner } = found;
+      if (now.getTime() - lastUsedAt.getTime() >= TOUCH_EVERY_MS)
+        await deps.tokens.touchAccessToken(tokenHash, now);
+      return { ...owner, tokenHash };
     },
 
     async revoke(tokenHash: string): Promise<void> {

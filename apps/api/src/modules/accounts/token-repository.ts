@@ -17,16 +17,24 @@ export function createTokenRepository(db: Executor) {
       createdAt: Date;
       expiresAt: Date;
     }): Promise<void> {
-      await db.insert(accessTokens).values(token);
+      await db.insert(accessTokens).values({ ...token, lastUsedAt: token.createdAt });
     },
 
-    /** The owner of a token that is neither revoked nor expired at `now`. */
-    async findLiveAccessToken(tokenHash: string, now: Date): Promise<TokenOwner | undefined> {
+    /**
+     * The owner of a token that is neither revoked nor expired at `now`, nor, for a patient, unused
+     * since `idleSince` (the service account's token is the web server's, never idle).
+     */
+    async findLiveAccessToken(
+      tokenHash: string,
+      now: Date,
+      idleSince: Date,
+    ): Promise<(TokenOwner & { lastUsedAt: Date }) | undefined> {
       const [row] = await db
         .select({
           userId: accessTokens.userId,
           surface: accessTokens.surface,
           isServiceAccount: users.isServiceAccount,
+          lastUsedAt: accessTokens.lastUsedAt,
         })
         .from(accessTokens)
         .innerJoin(users, eq(users.id, accessTokens.userId))
@@ -35,10 +43,15 @@ export function createTokenRepository(db: Executor) {
             eq(accessTokens.tokenHash, tokenHash),
             isNull(accessTokens.revokedAt),
             gt(accessTokens.expiresAt, now),
+            or(eq(users.isServiceAccount, true), gt(accessTokens.lastUsedAt, idleSince)),
           ),
         );
       // The check constraint access_tokens_surface_known guarantees the value.
       return row && { ...row, surface: row.surface as Surface };
+    },
+
+    async touchAccessToken(tokenHash: string, now: Date): Promise<void> {
+      await db.update(accessTokens).set({ lastUsedAt: now }).where(eq(accessTokens.tokenHash, tokenHash));
     },
 
     async revokeAccessToken(tokenHash: string, now: Date): Promise<void> {

@@ -8,6 +8,8 @@ describe("renderMail", () => {
   it.each([
     ["password-reset", "en", "Reset your Ambercare password"],
     ["password-reset", "bg", "Смяна на паролата за Ambercare"],
+    ["password-changed", "en", "Your Ambercare password was changed"],
+    ["password-changed", "bg", "Паролата Ви за Ambercare е сменена"],
     ["welcome", "en", "Welcome to Ambercare"],
     ["welcome", "bg", "Добре дошли в Ambercare"],
   ] as const)("%s in %s: subject, text and HTML with the link", (template, locale, subject) => {

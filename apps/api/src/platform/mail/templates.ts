@@ -6,7 +6,7 @@ import type { Locale } from "@ambercare/contracts/locales";
  * part: one column, real text (no images), a visible link text, `lang` set, enough contrast.
  */
 
-export type MailTemplate = "password-reset" | "welcome";
+export type MailTemplate = "password-reset" | "password-changed" | "welcome";
 
 export type MailVars = {
   productName: string;
@@ -60,6 +60,36 @@ const TEMPLATES: Record<MailTemplate, Record<Locale, Translate>> = {
       outro: [
         "Връзката може да се използва само веднъж.",
         "Ако не сте поискали смяна на паролата, не е нужно да правите нищо: паролата Ви остава същата.",
+      ],
+      signature: `Екипът на ${productName}`,
+    }),
+  },
+  "password-changed": {
+    en: ({ productName, firstName }) => ({
+      subject: `Your ${productName} password was changed`,
+      greeting: firstName ? `Hello ${firstName},` : "Hello,",
+      intro: [
+        `The password of your ${productName} account was just changed. Every other device signed in to your account has been signed out.`,
+      ],
+      action: "Reset your password",
+      copyHint: "If the button does not work, copy this address into your browser:",
+      outro: [
+        "If you changed it, there is nothing to do.",
+        "If you did not, reset your password now with the link above and contact us.",
+      ],
+      signature: `The ${productName} team`,
+    }),
+    bg: ({ productName, firstName }) => ({
+      subject: `Паролата Ви за ${productName} е сменена`,
+      greeting: firstName ? `Здравейте, ${firstName},` : "Здравейте,",
+      intro: [
+        `Паролата на профила Ви в ${productName} току-що беше сменена. Всички други устройства, влезли в профила Ви, са изведени от него.`,
+      ],
+      action: "Нова парола",
+      copyHint: "Ако бутонът не работи, копирайте този адрес в браузъра си:",
+      outro: [
+        "Ако Вие сте я сменили, не е нужно да правите нищо.",
+        "Ако не сте, сменете паролата си веднага чрез връзката по-горе и се свържете с нас.",
       ],
       signature: `Екипът на ${productName}`,
     }),
