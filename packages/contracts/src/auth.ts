@@ -23,6 +23,8 @@ export const emailSchema = z.string().trim().toLowerCase().max(EMAIL_MAX_LENGTH)
 export const passwordSchema = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
 const name = z.string().trim().min(1).max(NAME_MAX_LENGTH);
 export const userIdSchema = z.uuid();
+/** `/…/:userId` in a path (get-user-details, is-subscribed, get-subscription). */
+export const userIdParams = z.object({ userId: userIdSchema });
 
 /** A language of locales.ts: the language of a user's e-mail, or of the directory's texts. */
 export const localeSchema = z.enum(LOCALES);
@@ -149,6 +151,8 @@ export type User = z.infer<typeof userSchema>;
 export const userResponse = dataEnvelope(userSchema);
 export type UserResponse = z.infer<typeof userResponse>;
 
+/** Logout takes no body, or an empty object (Fastify hands a bodiless POST over as null). */
+export const logoutRequest = z.object({}).strict().nullish();
 export const logoutResponse = dataEnvelope(z.object({ logged_out: z.literal(true) }).strict());
 /** forgot-password and reset-password/token: always this, whether or not the account exists. */
 export const resetMailResponse = dataEnvelope(z.object({ sent: z.literal(true) }).strict());

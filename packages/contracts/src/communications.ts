@@ -159,6 +159,9 @@ export const listStatusResponse = dataEnvelope(
 export type ListStatus = z.infer<typeof listStatusResponse>["data"];
 
 export const listUnsubscribeQuery = z.object({ token: listToken }).strict();
+export const oneClickUnsubscribeResponse = dataEnvelope(
+  z.object({ status: z.literal("unsubscribed") }).strict(),
+);
 
 // --- Washington My Health My Data -------------------------------------------------------------
 

@@ -230,6 +230,7 @@ export const medicalDocument = z
   })
   .strict();
 export type MedicalDocument = z.infer<typeof medicalDocument>;
+export const medicalDocumentIdParams = z.object({ id: z.uuid() });
 export const medicalDocumentResponse = dataEnvelope(medicalDocument);
 export const medicalDocumentListResponse = listEnvelope(medicalDocument);
 

@@ -27,6 +27,9 @@ export function listEnvelope<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item), meta: listMeta }).strict();
 }
 
+/** The answer of a call that returns no body (204): read as `null`. */
+export const noContentResponse = z.null();
+
 export type DataEnvelope<T> = { data: T };
 export type ListEnvelope<T> = { data: T[]; meta: ListMeta };
 

@@ -56,6 +56,7 @@ export const checkoutUrlResponse = dataEnvelope(z.object({ checkout_url: z.strin
 export type CheckoutUrlResponse = z.infer<typeof checkoutUrlResponse>;
 
 export const checkoutIdSchema = z.uuid();
+export const checkoutIdParams = z.object({ checkoutId: checkoutIdSchema });
 
 /** `GET /{product}/checkout/{checkoutId}`: what the demo checkout page shows (owner only). */
 export const checkoutSchema = z
@@ -184,6 +185,12 @@ export type Invoice = z.infer<typeof invoiceSchema>;
 export const invoicesResponse = dataEnvelope(z.array(invoiceSchema));
 export type InvoicesResponse = z.infer<typeof invoicesResponse>;
 export const invoiceResponse = dataEnvelope(invoiceSchema);
+export const invoiceIdParams = z.object({ invoiceId: z.uuid() });
+
+/** What the Stripe webhook answers once an event is applied (or recognised as a replay). */
+export const stripeWebhookResponse = dataEnvelope(
+  z.object({ received: z.literal(true), result: z.string() }),
+);
 export type InvoiceResponse = z.infer<typeof invoiceResponse>;
 
 /**

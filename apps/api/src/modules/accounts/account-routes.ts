@@ -1,12 +1,11 @@
 import {
   completeProfileRequest,
   updateUserRequest,
-  userIdSchema,
+  userIdParams,
   userResponse,
 } from "@ambercare/contracts/auth";
 import { errorEnvelope } from "@ambercare/contracts/envelope";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { authOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
 
 const bearer = [{ bearerAuth: [] }];
@@ -30,7 +29,7 @@ export const careAccountRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["care"],
         summary: "The patient's account",
         security: bearer,
-        params: z.object({ userId: userIdSchema }),
+        params: userIdParams,
         response: { 200: userResponse, ...failures },
       },
     },

@@ -2,6 +2,7 @@ import {
   forgotPasswordRequest,
   loginRequest,
   loginResponse,
+  logoutRequest,
   logoutResponse,
   mainRegisterRequest,
   resetMailResponse,
@@ -10,7 +11,6 @@ import {
 import { CAPTCHA_ACTIONS } from "@ambercare/contracts/communications";
 import { errorEnvelope } from "@ambercare/contracts/envelope";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { authOf, createAuthGuards, requirePublicBearer } from "#api/modules/accounts/auth-guards.ts";
 
 const bearer = [{ bearerAuth: [] }];
@@ -78,8 +78,7 @@ export const mainAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["main"],
         summary: "Revoke the bearer token (either API's); call once per token held",
         security: bearer,
-        // No body, or an empty object (Fastify hands a bodiless POST over as null).
-        body: z.object({}).strict().nullish(),
+        body: logoutRequest,
         response: { 200: logoutResponse, 400: errorEnvelope, 401: errorEnvelope },
       },
     },

@@ -3,10 +3,10 @@ import {
   addToContactsResponse,
   CAPTCHA_ACTIONS,
   listUnsubscribeQuery,
+  oneClickUnsubscribeResponse,
 } from "@ambercare/contracts/communications";
 import { errorEnvelope } from "@ambercare/contracts/envelope";
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { requirePublicBearer } from "#api/modules/accounts/auth-guards.ts";
 import { SUBSCRIBE_LIMIT } from "#api/modules/communications/communication-limits.ts";
 
@@ -55,7 +55,7 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
           summary: "RFC 8058 one-click unsubscribe (no login; the signed token names the address)",
           querystring: listUnsubscribeQuery,
           response: {
-            200: z.object({ data: z.object({ status: z.literal("unsubscribed") }).strict() }).strict(),
+            200: oneClickUnsubscribeResponse,
             400: errorEnvelope,
             403: errorEnvelope,
           },

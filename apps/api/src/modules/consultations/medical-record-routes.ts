@@ -1,5 +1,6 @@
 import {
   CONSULTATION_ERRORS,
+  medicalDocumentIdParams,
   medicalDocumentListResponse,
   medicalDocumentResponse,
 } from "@ambercare/contracts/consultation";
@@ -8,9 +9,8 @@ import {
   DOCUMENT_FILE_NAME_HEADER,
   DOCUMENT_MAX_BYTES,
 } from "@ambercare/contracts/consultation-limits";
-import { errorEnvelope } from "@ambercare/contracts/envelope";
+import { errorEnvelope, noContentResponse } from "@ambercare/contracts/envelope";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
 import { callerOf } from "#api/modules/consultations/consultation-routes.ts";
 import { createMedicalDocumentService } from "#api/modules/consultations/medical-document-service.ts";
@@ -18,7 +18,6 @@ import { AppError } from "#api/platform/errors.ts";
 
 const bearer = [{ bearerAuth: [] }];
 const failures = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope };
-const documentParams = z.object({ id: z.uuid() });
 
 /** `filename*` (RFC 6266/8187) carries any name; `filename` an ASCII fallback for old clients. */
 export function contentDisposition(fileName: string): string {
@@ -102,7 +101,7 @@ export const careMedicalRecordRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["care"],
         summary: "Download one of the caller's documents (as an attachment, with its detected type)",
         security: bearer,
-        params: documentParams,
+        params: medicalDocumentIdParams,
         // No response schema: the body is the file's bytes, and failures are the usual { error }.
       },
     },
@@ -125,8 +124,8 @@ export const careMedicalRecordRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["care"],
         summary: "Delete one of the caller's documents",
         security: bearer,
-        params: documentParams,
-        response: { 204: z.null(), ...failures },
+        params: medicalDocumentIdParams,
+        response: { 204: noContentResponse, ...failures },
       },
     },
     async (request, reply) => {

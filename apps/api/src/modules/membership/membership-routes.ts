@@ -1,12 +1,13 @@
-import { userIdSchema } from "@ambercare/contracts/auth";
+import { userIdParams } from "@ambercare/contracts/auth";
 import { errorEnvelope } from "@ambercare/contracts/envelope";
 import {
   cancelFeedbackRequest,
   changeIntervalRequest,
-  checkoutIdSchema,
+  checkoutIdParams,
   checkoutResponse,
   checkoutUrlResponse,
   getSubscriptionResponse,
+  invoiceIdParams,
   invoiceResponse,
   invoicesResponse,
   isSubscribedResponse,
@@ -19,7 +20,6 @@ import {
 } from "@ambercare/contracts/membership";
 import { TRIAL_DAYS } from "@ambercare/contracts/membership-constants";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { authOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
 
 const bearer = [{ bearerAuth: [] }];
@@ -70,8 +70,6 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({ data: await membership.startVisitCheckout(authOf(request), request.body) }),
   );
 
-  const checkoutParams = z.object({ checkoutId: checkoutIdSchema });
-
   app.get(
     "/checkout/:checkoutId",
     {
@@ -80,7 +78,7 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["care"],
         summary: "A checkout of the caller's (plan, amount, trial, status)",
         security: bearer,
-        params: checkoutParams,
+        params: checkoutIdParams,
         response: { 200: checkoutResponse, ...failures },
       },
     },
@@ -95,7 +93,7 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["care"],
         summary: "Pay a checkout by card (demo payments only; paying twice charges once)",
         security: bearer,
-        params: checkoutParams,
+        params: checkoutIdParams,
         body: payCheckoutRequest,
         response: { 200: payCheckoutResponse, ...failures, 402: errorEnvelope, 410: errorEnvelope },
       },
@@ -105,8 +103,6 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
   );
 
-  const userParams = z.object({ userId: userIdSchema });
-
   app.get(
     "/is-subscribed/:userId",
     {
@@ -115,7 +111,7 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["care"],
         summary: "Whether the patient's membership gives access now",
         security: bearer,
-        params: userParams,
+        params: userIdParams,
         response: { 200: isSubscribedResponse, ...failures },
       },
     },
@@ -132,7 +128,7 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["care"],
         summary: "The patient's membership (the live one, else the latest ended one), or null",
         security: bearer,
-        params: userParams,
+        params: userIdParams,
         response: { 200: getSubscriptionResponse, ...failures },
       },
     },
@@ -223,7 +219,7 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["care"],
         summary: "One invoice of the caller's (the printable receipt)",
         security: bearer,
-        params: z.object({ invoiceId: z.uuid() }),
+        params: invoiceIdParams,
         response: { 200: invoiceResponse, ...failures },
       },
     },

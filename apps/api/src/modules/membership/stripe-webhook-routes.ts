@@ -1,4 +1,5 @@
 import { errorEnvelope } from "@ambercare/contracts/envelope";
+import { stripeWebhookResponse } from "@ambercare/contracts/membership";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { verifyStripeSignature } from "#api/integrations/payments/stripe-payments.ts";
@@ -31,7 +32,7 @@ export const careStripeWebhookRoutes: FastifyPluginAsyncZod<{ webhookSecret: str
         tags: ["care"],
         summary: "Stripe webhook (signed); checkout, invoice and subscription events",
         response: {
-          200: z.object({ data: z.object({ received: z.literal(true), result: z.string() }) }),
+          200: stripeWebhookResponse,
           400: errorEnvelope,
           409: errorEnvelope,
         },
