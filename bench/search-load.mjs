@@ -4,25 +4,22 @@ import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
 import { parentPort, workerData } from "node:worker_threads";
 
-const { port, warmUp, paths, concurrency, visitors } = workerData;
+const { port, warmUp, paths, concurrency, visitorHeaders } = workerData;
 const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
 
-function get(path, visitor) {
+function get(path, headers) {
   return new Promise((resolve, reject) => {
-    const req = request(
-      { agent, host: "127.0.0.1", port, path, headers: { "X-Forwarded-For": visitor } },
-      (res) => {
-        const chunks = [];
-        res.on("data", (chunk) => chunks.push(chunk));
-        res.on("end", () => {
-          if (res.statusCode !== 200) {
-            reject(new Error(`GET ${path} answered ${res.statusCode}: ${Buffer.concat(chunks).toString()}`));
-            return;
-          }
-          resolve(Buffer.concat(chunks).length);
-        });
-      },
-    );
+    const req = request({ agent, host: "127.0.0.1", port, path, headers }, (res) => {
+      const chunks = [];
+      res.on("data", (chunk) => chunks.push(chunk));
+      res.on("end", () => {
+        if (res.statusCode !== 200) {
+          reject(new Error(`GET ${path} answered ${res.statusCode}: ${Buffer.concat(chunks).toString()}`));
+          return;
+        }
+        resolve(Buffer.concat(chunks).length);
+      });
+    });
     req.on("error", reject);
     req.end();
   });
@@ -35,7 +32,7 @@ async function run(list) {
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async (_, worker) => {
-      const visitor = `198.51.100.${(worker % visitors) + 1}`;
+      const visitor = visitorHeaders[worker % visitorHeaders.length];
       while (next < list.length) {
         const index = next++;
         const t0 = performance.now();

@@ -26,6 +26,7 @@ import { systemClock } from "../apps/api/src/platform/clock.ts";
 import { loadConfig } from "../apps/api/src/platform/config.ts";
 import { providerListQuery } from "../packages/contracts/src/provider.ts";
 import { US_STATE_CODES } from "../packages/contracts/src/us-states.ts";
+import { visitorHeaders } from "../packages/contracts/src/visitor.ts";
 import { createDb } from "../packages/db/src/client.ts";
 import { runMigrations } from "../packages/db/src/migrate.ts";
 import { seedDemoData } from "../packages/db/src/seed.ts";
@@ -43,8 +44,13 @@ const PROFILE = option("profile", "");
 const SEARCHES = 1_000;
 const WARM_UP = 200;
 const CONCURRENCY = Number(option("concurrency", "64"));
-/** Distinct visitors behind the web server (X-Forwarded-For), so the per-visitor rate limit is real. */
+/** Distinct visitors the web server names (signed, ADR 022), so the per-visitor rate limit is real. */
 const VISITORS = 64;
+const BENCH_PUBLIC_TOKEN = "bench-public-token-0123456789abcdef";
+/** Each visitor's headers, as the web server sends them on its calls. */
+const VISITOR_HEADERS = Array.from({ length: VISITORS }, (_, i) =>
+  visitorHeaders(BENCH_PUBLIC_TOKEN, `198.51.100.${i + 1}`),
+);
 const MIX_SEED = 20261122;
 
 // ---------------------------------------------------------------------------------------------
@@ -153,7 +159,7 @@ async function startProfile() {
 function loadFromWorker(port, warmUp, paths) {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL("./search-load.mjs", import.meta.url), {
-      workerData: { port, warmUp, paths, concurrency: CONCURRENCY, visitors: VISITORS },
+      workerData: { port, warmUp, paths, concurrency: CONCURRENCY, visitorHeaders: VISITOR_HEADERS },
     });
     worker.once("message", resolve);
     worker.once("error", reject);
@@ -211,7 +217,7 @@ async function measure(handle, label) {
     NODE_ENV: "production",
     LOG_LEVEL: "warn",
     DATA_DIR: dataDir,
-    PUBLIC_API_TOKEN: "bench-public-token-0123456789abcdef",
+    PUBLIC_API_TOKEN: BENCH_PUBLIC_TOKEN,
     SERVICE_ACCOUNT_EMAIL: "service@ambercare.bench",
     SERVICE_ACCOUNT_PASSWORD: "bench-service-password",
   });

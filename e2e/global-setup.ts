@@ -29,7 +29,17 @@ export default async function setup(project: TestProject) {
   const [port, apiPort] = [await freePort(), await freePort()];
   const stack = await startStack({
     quiet: !process.env.E2E_VERBOSE,
-    env: { PORT: String(port), API_PORT: String(apiPort), DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    env: {
+      PORT: String(port),
+      API_PORT: String(apiPort),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      // Every journey is one visitor (the browser on 127.0.0.1), far busier than a person.
+      WEB_RATE_LIMIT_MAX: "100000",
+      // One process each: a journey reads what it just wrote, and its failures name one server.
+      WEB_PROCESSES: "1",
+      API_PROCESSES: "1",
+    },
     // The built web app runs as in production; the API runs outside production so that journeys can
     // move its clock (POST /dev/clock/advance: trials ending, renewals) instead of waiting days.
     apiEnv: { NODE_ENV: "test" },

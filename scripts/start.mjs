@@ -42,7 +42,7 @@ if (args.has("--dev")) {
   try {
     const stack = await startStack();
     console.log(
-      `\nAmbercare is running:\n  site  ${stack.webUrl}\n  API   ${stack.apiUrl}  (docs: ${stack.apiUrl}/docs)\n`,
+      `\nAmbercare is running:\n  site  ${stack.webUrl}  (${stack.processes.web} web process(es))\n  API   ${stack.apiUrl}  (docs: ${stack.apiUrl}/docs; ${stack.processes.api} API process(es))\n`,
     );
     let stopping = false;
     const shutdown = async () => {

@@ -16,9 +16,8 @@ const BUILD_DIR = resolve(
 const build = await import(pathToFileURL(join(BUILD_DIR, "server/index.js")).href);
 // The server bundle parsed the environment with zod when it loaded (app/lib/env.server.ts): a wrong
 // variable has already stopped the boot with a message naming it.
-const { env, getServiceSecrets, createImageService, contentSecurityPolicy } = /** @type {any} */ (
-  build.entry.module
-);
+const { env, getServiceSecrets, createImageService, contentSecurityPolicy, visitorHandlers } =
+  /** @type {any} */ (build.entry.module);
 getServiceSecrets();
 const production = env.NODE_ENV === "production";
 // The build this server runs (open pages poll it, ADR 011): BUILD_ID names a release, else the
@@ -27,9 +26,22 @@ const buildId = env.BUILD_ID ?? build.assets.version;
 
 const app = express();
 app.disable("x-powered-by");
-// Behind a reverse proxy (TRUST_PROXY=true), req.protocol follows X-Forwarded-Proto: the request URL
-// React Router sees is then https:, and cookies get Secure.
+// Behind a reverse proxy (TRUST_PROXY names it), req.ip is the visitor and req.protocol follows
+// X-Forwarded-Proto: the request URL React Router sees is then https:, and cookies get Secure.
 app.set("trust proxy", env.TRUST_PROXY);
+let warnedOfProxy = false;
+app.use((req, _res, next) => {
+  // A proxy on this host that TRUST_PROXY does not name makes every visitor look like one: say so.
+  const peer = req.socket.remoteAddress ?? "";
+  const local = peer === "::1" || peer.startsWith("127.") || peer.startsWith("::ffff:127.");
+  if (!warnedOfProxy && local && req.headers["x-forwarded-for"] !== undefined && req.ip === peer) {
+    warnedOfProxy = true;
+    console.warn(
+      "X-Forwarded-For from a proxy on this host is ignored (TRUST_PROXY=false): every visitor counts as one. Set TRUST_PROXY=loopback.",
+    );
+  }
+  next();
+});
 app.use(compression());
 
 app.use((_req, res, next) => {
@@ -92,11 +104,14 @@ app.use(
 // Other public files (favicon…): short-cached.
 app.use(express.static(join(BUILD_DIR, "client"), { maxAge: "1h", index: false, redirect: false }));
 
+// Pages, route data and the captcha: limited per visitor here, before they reach the API (ADR 022),
+// and every API call made while answering names the visitor (signed) so the API counts them too.
+app.use(visitorHandlers({ max: env.WEB_RATE_LIMIT_MAX }));
 app.use(
   createRequestHandler({
     build,
     mode: production ? "production" : "development",
-    // req.ip honours TRUST_PROXY: the API limits logins per visitor from this address.
+    // req.ip honours TRUST_PROXY: the visitor's address, which API calls name (visitor.server.ts).
     getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce, buildId, clientIp: req.ip }),
   }),
 );

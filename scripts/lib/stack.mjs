@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
+import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -82,6 +83,40 @@ function prefixOutput(child, name, quiet) {
   }
 }
 
+const CLUSTER = join(ROOT, "scripts/lib/cluster.mjs");
+/** Beyond this, more processes on one machine only add memory. */
+const MAX_DEFAULT_PROCESSES = 4;
+
+/**
+ * How many web and API processes to run (WEB_PROCESSES, API_PROCESSES). Default: one per core (at
+ * most four) for the web server; for the API the same on PostgreSQL, but always one on PGlite, an
+ * embedded database only one process may open.
+ */
+export function processCounts(env) {
+  const cores = Math.min(availableParallelism(), MAX_DEFAULT_PROCESSES);
+  const count = (value, fallback) => {
+    if (value === undefined || value === "") return fallback;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1)
+      throw new Error(`expected a whole number of processes ≥ 1, got "${value}"`);
+    return n;
+  };
+  const web = count(env.WEB_PROCESSES, cores);
+  const onPostgres = Boolean(env.DATABASE_URL);
+  const api = count(env.API_PROCESSES, onPostgres ? cores : 1);
+  if (api > 1 && !onPostgres) {
+    throw new Error(
+      "API_PROCESSES > 1 needs PostgreSQL (DATABASE_URL): PGlite is opened by one process only",
+    );
+  }
+  return { web, api };
+}
+
+/** `node [flags] entry`, or the cluster launcher running `count` of them on one port. */
+function serverCommand(flags, entry, count) {
+  return count > 1 ? [...flags, CLUSTER, entry] : [...flags, entry];
+}
+
 /**
  * Starts api then web. `env` is passed to both (PORT, API_PORT, DATA_DIR, DATABASE_URL…), `apiEnv`
  * to the API only (the e2e suite runs it with NODE_ENV=test for its test clock).
@@ -91,12 +126,16 @@ export async function startStack({ env = {}, apiEnv = {}, quiet = false, nodeEnv
   const port = Number(env.PORT ?? process.env.PORT ?? 3000);
   const apiPort = Number(env.API_PORT ?? process.env.API_PORT ?? 4000);
   const childEnv = {
+    // The web server runs as in production, which needs TRUST_PROXY said: locally nothing is in
+    // front of it. Behind a proxy, set TRUST_PROXY (README, configuration).
+    TRUST_PROXY: "false",
     ...process.env,
     NODE_ENV: nodeEnv,
     ...env,
     PORT: String(port),
     API_PORT: String(apiPort),
   };
+  const counts = processCounts({ ...childEnv, ...apiEnv });
   const children = [];
   const stop = async () => {
     await Promise.all(
@@ -115,9 +154,9 @@ export async function startStack({ env = {}, apiEnv = {}, quiet = false, nodeEnv
     );
   };
   try {
-    const api = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+    const api = spawn(process.execPath, serverCommand(["--import", "tsx"], "src/server.ts", counts.api), {
       cwd: API_DIR,
-      env: { ...childEnv, ...apiEnv },
+      env: { ...childEnv, ...apiEnv, CLUSTER_PROCESSES: String(counts.api) },
       stdio: ["ignore", "pipe", "pipe"],
     });
     children.push(api);
@@ -125,16 +164,16 @@ export async function startStack({ env = {}, apiEnv = {}, quiet = false, nodeEnv
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     await waitForHealth(`${apiUrl}/healthz`, api, "API", 120_000);
 
-    const web = spawn(process.execPath, ["server.mjs"], {
+    const web = spawn(process.execPath, serverCommand([], "server.mjs", counts.web), {
       cwd: WEB_DIR,
-      env: childEnv,
+      env: { ...childEnv, CLUSTER_PROCESSES: String(counts.web) },
       stdio: ["ignore", "pipe", "pipe"],
     });
     children.push(web);
     prefixOutput(web, "web", quiet);
     const webUrl = `http://localhost:${port}`;
     await waitForHealth(`${webUrl}/healthz`, web, "web", 60_000);
-    return { webUrl, apiUrl, stop, children };
+    return { webUrl, apiUrl, stop, children, processes: counts };
   } catch (error) {
     await stop();
     throw error;

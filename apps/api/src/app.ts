@@ -62,6 +62,7 @@ import type { FetchLike } from "#api/platform/http-client.ts";
 import { REDACT_PATHS, serializeError, serializeRequest } from "#api/platform/logging.ts";
 import { createMailer, type Mailer } from "#api/platform/mail/mailer.ts";
 import { rateLimitPlugin } from "#api/platform/rate-limit.ts";
+import { visitorPlugin } from "#api/platform/visitor.ts";
 import { careApi } from "#api/surfaces/care-api.ts";
 import { mainApi } from "#api/surfaces/main-api.ts";
 
@@ -170,6 +171,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     // the proxy that terminates TLS, so asking browsers to upgrade subresources would break /docs.
     contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
   });
+  await app.register(visitorPlugin, { secret: config.PUBLIC_API_TOKEN });
   await app.register(rateLimitPlugin, {
     db: deps.db.db,
     clock,

@@ -5,8 +5,8 @@ declare module "react-router" {
     /** The per-request CSP nonce from server.mjs; absent under `react-router dev`. */
     cspNonce?: string;
     /**
-     * The visitor's address (`req.ip` in server.mjs), forwarded to the API in X-Forwarded-For so its
-     * rate limits count per visitor (api.server.ts `visitorHeaders`). Absent under `react-router dev`.
+     * The visitor's address (`req.ip` in server.mjs). Every API call names it (signed,
+     * lib/visitor.server.ts) so the API's limits count per visitor. Absent under `react-router dev`.
      */
     clientIp?: string;
     /** The build id server.mjs serves at /build-id.json (BUILD_ID, else the build's manifest version). */

@@ -39,7 +39,7 @@ describe("loadConfig", () => {
       PRODUCT_NAME: "Ambercare",
       LOG_LEVEL: "info",
       RATE_LIMIT_MAX: 300,
-      TRUST_PROXY: ["loopback"],
+      TRUST_PROXY: false,
       SUPPORT_EMAIL: "support@ambercare.example",
       SUPPORT_SEGMENT: "patient",
       ALTCHA_MAX_NUMBER: 100_000,

@@ -19,11 +19,17 @@ export const apiEnvSchema = sharedEnvSchema.extend({
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
   /** The From header of e-mail; default `${PRODUCT_NAME} <no-reply@host of PUBLIC_URL or localhost>`. */
   MAIL_FROM: z.string().trim().min(3).max(200).optional(),
-  /** Requests per minute per client address, across all API processes. */
+  /**
+   * Requests per minute per client address in each API process (in memory; ADR 022). The web server
+   * names the visitor of each call with a signed header, so this counts visitors, not the web server.
+   */
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(300),
-  // The web server (the BFF) calls the API from the same host and forwards the visitor's address in
-  // X-Forwarded-For, so rate limits apply per visitor; a remote client can never spoof it this way.
-  TRUST_PROXY: trustProxySchema.default(["loopback"]),
+  /**
+   * Whose X-Forwarded-For to believe: `false` (the default) or the address of a proxy in front of the
+   * API. The web server does not need it (it signs the visitor's address, ADR 022); trusting a proxy
+   * that does not set X-Forwarded-For would count all its clients as one.
+   */
+  TRUST_PROXY: trustProxySchema.default(false),
   /**
    * Whether a fresh database also gets the demo patient (DEMO_PATIENT in contracts). Unset: yes,
    * except in production on PostgreSQL, where a publicly known password must never exist.

@@ -1,4 +1,5 @@
 import { type ErrorCode, isErrorCode } from "@ambercare/contracts/error-codes";
+import { visitorCallHeaders } from "#app/lib/visitor.server.ts";
 
 /**
  * The typed HTTP client loaders and actions use to reach both APIs. Server-only: tokens
@@ -8,6 +9,8 @@ import { type ErrorCode, isErrorCode } from "@ambercare/contracts/error-codes";
  *   const { data } = await api.get<DataEnvelope<Specialization[]>>("/api/specialization");
  *
  * - JSON in and out; `Authorization: Bearer <token>` only when a token is given.
+ * - Every call names the visitor the web server is answering (signed, visitor.server.ts), so the API's
+ *   limits count that visitor and never the web server as a whole.
  * - Success returns the parsed body as `T` (`{ data }`, `{ data, meta }`, or a login body).
  * - A non-2xx answer throws `ApiError` with the status and the response's `error` text
  *   (failed calls rethrow, with the response's error field). A network failure throws
@@ -141,6 +144,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const headers = new Headers(call.headers);
     headers.set("Accept", "application/json");
     if (options.token) headers.set("Authorization", `Bearer ${options.token}`);
+    for (const [name, value] of Object.entries(visitorCallHeaders())) headers.set(name, value);
     const hasBody = call.body !== undefined;
     if (hasBody) headers.set("Content-Type", "application/json");
 

@@ -1,3 +1,4 @@
+import { visitorHeaders as signedVisitorHeaders } from "@ambercare/contracts/visitor";
 import { type ApiClient, type ApiClientOptions, createApiClient } from "#app/lib/api-client.server.ts";
 import { apiBases, env, getServiceSecrets } from "#app/lib/env.server.ts";
 import {
@@ -47,13 +48,14 @@ export function careAuthPath(path: `/${string}`): string {
 }
 
 /**
- * Headers that tell the API who the visitor is, so its rate limits count per visitor and not per web
- * server: `X-Forwarded-For` with the visitor's address (the API trusts it from loopback only).
- * `clientIp` comes from the load context (`req.ip` in server.mjs) when the server provides it.
+ * Headers that tell the API who the visitor is, so its limits count per visitor and not per web
+ * server: the visitor's address, signed with PUBLIC_API_TOKEN (ADR 022). Every call already carries
+ * them for the request being answered (visitor.server.ts); a loader may still name `clientIp` (the
+ * load context's `req.ip`) explicitly, with the same result.
  */
 export function visitorHeaders(context: { clientIp?: string } | undefined): HeadersInit {
   const ip = context?.clientIp;
-  return ip ? { "X-Forwarded-For": ip } : {};
+  return ip ? signedVisitorHeaders(getServiceSecrets().PUBLIC_API_TOKEN, ip) : {};
 }
 
 /** The main API with the shared public bearer (ADR 003). */

@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { DEFAULT_SUPPORT_SEGMENT, SEGMENT_PATTERN } from "@ambercare/contracts/communications-constants";
 import {
   apiBaseUrls,
+  EnvError,
   parseEnv,
   resolveServiceSecrets,
   type ServiceSecrets,
@@ -23,9 +24,16 @@ export const EXAMPLE_CONTACT_PHONE = "1-800-555-0199";
  * stops the boot with a message naming it. Server-only: never import this from browser code.
  */
 export const webEnvSchema = sharedEnvSchema.extend({
-  /** Set when a reverse proxy sits in front: X-Forwarded-Proto/-For are then trusted (server.mjs). */
-  // Off by default: only behind a proxy may X-Forwarded-For/-Proto be believed (same syntax as the API).
-  TRUST_PROXY: trustProxySchema.default(false),
+  /**
+   * Who the visitors are (server.mjs): `false` when they connect to this server directly, else the
+   * proxy in front of it (`loopback` for one on this host, an address, a CIDR range or a hop count),
+   * whose X-Forwarded-For/-Proto are then believed. Required in production (ADR 022): guessing wrong
+   * either counts every visitor as the proxy, one budget for the whole site, or lets visitors pick
+   * their own address. Outside production it defaults to `false`.
+   */
+  TRUST_PROXY: trustProxySchema.optional(),
+  /** Requests per minute one visitor may make of the pages, data and captcha (not assets or images). */
+  WEB_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(100),
   /**
    * The build id the site reports at /build-id.json (a change makes open pages load the next
    * page in full). Default: the build's own manifest version; set it to name a release instead.
@@ -87,7 +95,20 @@ function repositoryRoot(start: string): string {
   }
 }
 
-const parsed = parseEnv(webEnvSchema, process.env);
+const parsed = requireTrustProxyInProduction(parseEnv(webEnvSchema, process.env));
+
+/** TRUST_PROXY as parsed, or the boot error that names it when production leaves it unset. */
+export function requireTrustProxyInProduction<
+  E extends { NODE_ENV: string; TRUST_PROXY?: boolean | number | string[] },
+>(parsed: E): E & { TRUST_PROXY: boolean | number | string[] } {
+  if (parsed.TRUST_PROXY !== undefined) return { ...parsed, TRUST_PROXY: parsed.TRUST_PROXY };
+  if (parsed.NODE_ENV === "production") {
+    throw new EnvError(
+      "Invalid environment variables:\n  TRUST_PROXY: required in production: false when visitors connect to this server directly, or the proxy in front of it (loopback, an address or a CIDR range)",
+    );
+  }
+  return { ...parsed, TRUST_PROXY: false };
+}
 
 export const env = Object.freeze({
   ...parsed,

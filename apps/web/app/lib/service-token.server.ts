@@ -1,6 +1,7 @@
 import { loginResponse } from "@ambercare/contracts/auth";
 import { z } from "zod";
 import { type ApiClient, createApiClient, isApiError } from "#app/lib/api-client.server.ts";
+import { runAsWebServer } from "#app/lib/visitor.server.ts";
 
 /**
  * The care API's built-in service credential (ADR 008): a public care call (password reset…) made
@@ -87,7 +88,8 @@ export function createServiceTokens(options: ServiceTokenOptions): ServiceTokens
   function getToken(): Promise<string | null> {
     if (cached && now() < cached.renewAt) return Promise.resolve(cached.token);
     // Concurrent callers share one login.
-    pending ??= login().finally(() => {
+    // The web server's own login, shared by whichever visitors wait for it: counted for none of them.
+    pending ??= runAsWebServer(login).finally(() => {
       pending = null;
     });
     return pending;

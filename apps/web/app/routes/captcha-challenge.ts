@@ -12,6 +12,14 @@ export async function loader() {
     return Response.json(await captchaChallenge(), { headers });
   } catch (error) {
     if (!isApiError(error)) throw error;
+    // This visitor's own budget at the API is spent: say so, and when to come back.
+    if (error.status === 429) {
+      const retryAfter = error.headers.get("Retry-After");
+      return Response.json(
+        { error: error.message },
+        { status: 429, headers: retryAfter ? { ...headers, "Retry-After": retryAfter } : headers },
+      );
+    }
     return Response.json({ error: "The captcha service is not available." }, { status: 503, headers });
   }
 }

@@ -24,10 +24,11 @@ export const DEFAULT_LOGIN_LIMITS: LoginThrottleLimits = Object.freeze({
 });
 
 /**
- * Whether the client address is this host. With the default TRUST_PROXY (loopback), that means the
- * web server called without X-Forwarded-For (the service login, or a page that forgot to forward
- * the visitor's address): counting such calls per address would let 20 typos anywhere on the site
- * lock every visitor out, so only the account limit applies to them.
+ * Whether the client address is this host: the web server's own calls (its service login) or a
+ * visitor on this machine. Every call the web server makes for a visitor carries that visitor's
+ * address (platform/visitor.ts); the rest must not let 20 typos lock the web server's own login out,
+ * so only the account limit applies to them. A proxy on this host must be named in TRUST_PROXY (the
+ * API warns when it sees one it does not trust), or all its clients would look local (ADR 022).
  */
 export function isLoopbackAddress(ip: string): boolean {
   return ip === "::1" || ip.startsWith("127.") || ip.startsWith("::ffff:127.");

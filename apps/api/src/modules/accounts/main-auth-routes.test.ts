@@ -2,6 +2,7 @@ import { AUTH_ERRORS, loginResponse, userResponse } from "@ambercare/contracts/a
 import { DEMO_PATIENT } from "@ambercare/contracts/demo";
 import { INVALID_ACCESS_TOKEN } from "@ambercare/contracts/envelope";
 import { ACCESS_TOKEN_TTL_S } from "@ambercare/contracts/session";
+import { visitorHeaders } from "@ambercare/contracts/visitor";
 import { accessTokens, users } from "@ambercare/db/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -289,21 +290,21 @@ describe("login throttling", () => {
     expect((await login(patient.email, patient.password, attacker)).statusCode).toBe(200);
   });
 
-  it("does not count the web server's own address (no X-Forwarded-For) per address", async () => {
+  it("does not count the web server's own address (no visitor named) per address", async () => {
     for (let i = 0; i < 22; i++) {
       const res = await login(`typo-${i}@example.org`, "wrong-password", "127.0.0.1");
       expect(res.statusCode).toBe(401);
     }
   });
 
-  it("uses the visitor's address that the web server forwards", async () => {
+  it("uses the visitor's address that the web server signs for", async () => {
     const visitor = freshAddress();
     for (let i = 0; i < 20; i++) {
       const res = await t.app.inject({
         method: "POST",
         url: LOGIN,
         payload: { email: `forwarded-${i}@example.org`, password: "wrong-password" },
-        headers: { "x-forwarded-for": visitor },
+        headers: visitorHeaders(TEST_PUBLIC_API_TOKEN, visitor),
       });
       expect(res.statusCode).toBe(401);
     }
@@ -311,7 +312,7 @@ describe("login throttling", () => {
       method: "POST",
       url: LOGIN,
       payload: { email: "forwarded-x@example.org", password: "wrong-password" },
-      headers: { "x-forwarded-for": visitor },
+      headers: visitorHeaders(TEST_PUBLIC_API_TOKEN, visitor),
     });
     expect(blocked.statusCode).toBe(429);
     clock.advance(15 * 60_000);

@@ -16,7 +16,7 @@ const SERVICE = { email: "service@ambercare.invalid", password: "service-passwor
 const USER_ID = "7d9c3a2e-4f1b-4c8a-9e2d-1a2b3c4d5e6f";
 const RESET_TOKEN = "valid-reset-token-0123456789";
 
-type Seen = { method: string; path: string; authorization?: string; forwardedFor?: string; body: unknown };
+type Seen = { method: string; path: string; authorization?: string; visitor?: string; body: unknown };
 
 let server: Server;
 let origin: string;
@@ -73,7 +73,7 @@ beforeAll(async () => {
       method: req.method ?? "",
       path,
       authorization,
-      forwardedFor: req.headers["x-forwarded-for"] as string | undefined,
+      visitor: req.headers["x-ambercare-visitor"] as string | undefined,
       body,
     });
     switch (path) {
@@ -183,7 +183,7 @@ describe("logging in on both APIs", () => {
       main: { accessToken: "main-1", userId: USER_ID },
       care: { accessToken: "care-2", userId: USER_ID },
     });
-    expect(seen.map((r) => [r.path, r.authorization, r.forwardedFor])).toEqual([
+    expect(seen.map((r) => [r.path, r.authorization, r.visitor])).toEqual([
       ["/api/v1/api/auth/login", undefined, "203.0.113.7"],
       ["/auth/login", `Bearer ${PUBLIC_TOKEN}`, "203.0.113.7"],
     ]);
@@ -337,7 +337,7 @@ describe("public calls", () => {
         method: "POST",
         path: "/api/v1/api/auth/forgot-password",
         authorization: `Bearer ${PUBLIC_TOKEN}`,
-        forwardedFor: "203.0.113.7",
+        visitor: "203.0.113.7",
         body: { email: "jane@example.org" },
       },
     ]);

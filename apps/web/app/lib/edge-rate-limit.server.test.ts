@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { createEdgeLimiter, type EdgeRequest, type EdgeResponse } from "#app/lib/edge-rate-limit.server.ts";
+
+type Answer = {
+  status?: number;
+  headers: Record<string, string>;
+  type?: string;
+  body?: string;
+  passed: boolean;
+};
+
+function call(
+  limiter: ReturnType<typeof createEdgeLimiter>,
+  req: Partial<EdgeRequest> & { ip: string },
+): Answer {
+  const answer: Answer = { headers: {}, passed: false };
+  const res: EdgeResponse = {
+    locals: { cspNonce: "nonce-123" },
+    status(code) {
+      answer.status = code;
+      return res;
+    },
+    set(headers) {
+      Object.assign(answer.headers, headers);
+      return res;
+    },
+    type(type) {
+      answer.type = type;
+      return res;
+    },
+    send(body) {
+      answer.body = body;
+      return res;
+    },
+  };
+  limiter.handler({ path: "/", headers: { accept: "text/html" }, ...req }, res, () => {
+    answer.passed = true;
+  });
+  return answer;
+}
+
+describe("the web server's limit per visitor", () => {
+  it("lets a visitor make WEB_RATE_LIMIT_MAX requests a minute, then answers 429 with Retry-After until the window ends", () => {
+    let now = 1_000_000;
+    const limiter = createEdgeLimiter({ max: 3, now: () => now });
+    for (let i = 0; i < 3; i += 1) expect(call(limiter, { ip: "198.51.100.1" }).passed).toBe(true);
+
+    const limited = call(limiter, { ip: "198.51.100.1" });
+    expect(limited.passed).toBe(false);
+    expect(limited.status).toBe(429);
+    expect(limited.headers["Retry-After"]).toBe("60");
+    expect(limited.headers["Cache-Control"]).toBe("no-store");
+
+    // Another visitor is counted apart.
+    expect(call(limiter, { ip: "198.51.100.2" }).passed).toBe(true);
+
+    now += 45_000;
+    expect(call(limiter, { ip: "198.51.100.1" }).headers["Retry-After"]).toBe("15");
+    now += 15_000;
+    expect(call(limiter, { ip: "198.51.100.1" }).passed).toBe(true);
+  });
+
+  it("shows the page in English or Bulgarian, by the lang cookie, else Accept-Language", () => {
+    const limiter = createEdgeLimiter({ max: 1, now: () => 0 });
+    call(limiter, { ip: "203.0.113.1" });
+
+    const english = call(limiter, {
+      ip: "203.0.113.1",
+      headers: { accept: "text/html", "accept-language": "en-US" },
+    });
+    expect(english.type).toBe("html");
+    expect(english.body).toContain('<html lang="en">');
+    expect(english.body).toContain("<title>Too many requests</title>");
+    expect(english.body).toContain("Please wait 60 seconds and try again.");
+    expect(english.body).toContain('<style nonce="nonce-123">');
+
+    const bulgarian = call(limiter, {
+      ip: "203.0.113.1",
+      headers: { accept: "text/html", "accept-language": "en-US", cookie: "lang=bg" },
+    });
+    expect(bulgarian.headers["Content-Language"]).toBe("bg");
+    expect(bulgarian.body).toContain('<html lang="bg">');
+    expect(bulgarian.body).toContain("<title>Твърде много заявки</title>");
+    expect(bulgarian.body).toContain("Моля, изчакайте 60 секунди и опитайте отново.");
+
+    const byHeader = call(limiter, {
+      ip: "203.0.113.1",
+      headers: { accept: "text/html", "accept-language": "bg-BG,bg;q=0.9" },
+    });
+    expect(byHeader.body).toContain("Твърде много заявки");
+  });
+
+  it("answers route data and the captcha's JSON with a translated { error }", () => {
+    const limiter = createEdgeLimiter({ max: 1, now: () => 0 });
+    call(limiter, { ip: "203.0.113.2" });
+    const data = call(limiter, {
+      ip: "203.0.113.2",
+      path: "/my-profile.data",
+      headers: { accept: "*/*", cookie: "lang=bg" },
+    });
+    expect(data.status).toBe(429);
+    expect(data.type).toBe("json");
+    expect(JSON.parse(data.body ?? "")).toEqual({
+      error: "Направихте твърде много заявки за кратко време. Моля, изчакайте 60 секунди и опитайте отново.",
+    });
+    const challenge = call(limiter, {
+      ip: "203.0.113.2",
+      path: "/captcha/challenge",
+      headers: { accept: "application/json" },
+    });
+    expect(JSON.parse(challenge.body ?? "").error).toContain("Please wait 60 seconds");
+  });
+
+  it("forgets the oldest visitor first when it tracks too many", () => {
+    const limiter = createEdgeLimiter({ max: 1, trackedVisitors: 2, now: () => 0 });
+    expect(limiter.hit("a")).toBe(0);
+    expect(limiter.hit("a")).toBe(60);
+    limiter.hit("b");
+    limiter.hit("c");
+    // "a" was dropped: it starts over rather than staying blocked.
+    expect(limiter.hit("a")).toBe(0);
+  });
+});

@@ -1,0 +1,238 @@
+#!/usr/bin/env node
+// `npm run load -w @ambercare/bench -- --users 200 --seconds 60 [--db pg] [--hammer]`
+// Starts the product as `npm start` does (scripts/lib/stack.mjs: the built web app, several web
+// processes, one API process on PGlite or several on PostgreSQL), then lets `--users` visitors walk a
+// mixed journey for `--seconds`: home, a search, a doctor's profile, log in, my profile, with a
+// pause between steps. Each visitor connects from its own loopback address (127.0.x.y via
+// `localAddress`), which is how the web server tells visitors apart with no proxy in front.
+// `--hammer` adds one visitor asking for /captcha/challenge as fast as it can, all along.
+// Prints requests, errors by kind, p50/p99 and requests per second.
+import { mkdtempSync, rmSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import { startThrowawayPostgres } from "../scripts/lib/postgres.mjs";
+import { buildWeb, freePort, startStack, webBuildExists } from "../scripts/lib/stack.mjs";
+
+const { values: options } = parseArgs({
+  options: {
+    users: { type: "string", default: "200" },
+    seconds: { type: "string", default: "60" },
+    db: { type: "string", default: "pglite" },
+    hammer: { type: "boolean", default: false },
+    "think-ms": { type: "string", default: "3000" },
+    "timeout-ms": { type: "string", default: "30000" },
+    "web-processes": { type: "string" },
+    "api-processes": { type: "string" },
+    verbose: { type: "boolean", default: false },
+  },
+});
+const USERS = Number(options.users);
+const SECONDS = Number(options.seconds);
+const THINK_MS = Number(options["think-ms"]);
+const TIMEOUT_MS = Number(options["timeout-ms"]);
+const HAMMER_CONNECTIONS = 8;
+/** The demo patient every visitor logs in as (seeded on a fresh database). */
+const PATIENT = { email: "demo@ambercare.example", password: "sunny-meadow-visit" };
+
+/** Visitor i's own loopback address: 127.0.x.y, never 127.0.0.1 (the servers' own). */
+const addressOf = (i) => `127.0.${Math.floor((i + 2) / 250)}.${((i + 2) % 250) + 2}`;
+
+function send(agent, port, method, path, { headers = {}, body, localAddress } = {}) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const req = request(
+      { agent, host: "127.0.0.1", port, method, path, localAddress, headers, timeout: TIMEOUT_MS },
+      (res) => {
+        res.resume();
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, ms: performance.now() - started }),
+        );
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error("timeout")));
+    req.on("error", (error) =>
+      resolve({
+        status: 0,
+        kind: error.message === "timeout" ? "timeout" : "network",
+        ms: performance.now() - started,
+      }),
+    );
+    if (body) req.write(body);
+    req.end();
+  });
+}
+
+const results = [];
+const errors = { "5xx": 0, 429: 0, timeout: 0, network: 0, unexpected: 0 };
+function record(step, answer, expected) {
+  results.push({ step, ms: answer.ms });
+  if (answer.status === 0) errors[answer.kind] += 1;
+  else if (answer.status >= 500) errors["5xx"] += 1;
+  else if (answer.status === 429) errors[429] += 1;
+  else if (!expected.includes(answer.status)) errors.unexpected += 1;
+  return answer;
+}
+
+const pause = () => new Promise((r) => setTimeout(r, THINK_MS * (0.5 + Math.random())));
+
+async function visitor(i, port, profilePath, until) {
+  const localAddress = addressOf(i);
+  const agent = new Agent({ keepAlive: true, maxSockets: 2, localAddress });
+  const html = { accept: "text/html", "accept-language": i % 5 === 0 ? "bg" : "en" };
+  // Visitors start spread over the first think time, as arrivals do.
+  await new Promise((r) => setTimeout(r, Math.random() * THINK_MS));
+  while (performance.now() < until) {
+    const steps = [
+      ["home", "GET", "/"],
+      ["search", "GET", `/find-a-doctor?state=${["CA", "NY", "TX", "WA"][i % 4]}`],
+      ["profile", "GET", profilePath],
+    ];
+    for (const [step, method, path] of steps) {
+      record(step, await send(agent, port, method, path, { headers: html, localAddress }), [200]);
+      if (performance.now() >= until) break;
+      await pause();
+    }
+    if (performance.now() >= until) break;
+    const form = new URLSearchParams({ ...PATIENT, redirectTo: "/my-profile" }).toString();
+    const login = record(
+      "login",
+      await send(agent, port, "POST", "/login", {
+        localAddress,
+        headers: {
+          ...html,
+          "content-type": "application/x-www-form-urlencoded",
+          "content-length": String(Buffer.byteLength(form)),
+          origin: `http://127.0.0.1:${port}`,
+        },
+        body: form,
+      }),
+      [302, 303],
+    );
+    const cookie = [login.headers?.["set-cookie"] ?? []]
+      .flat()
+      .map((line) => line.split(";")[0])
+      .join("; ");
+    await pause();
+    if (performance.now() >= until) break;
+    record(
+      "my-profile",
+      await send(agent, port, "GET", "/my-profile", { headers: { ...html, cookie }, localAddress }),
+      [200],
+    );
+    await pause();
+  }
+  agent.destroy();
+}
+
+async function hammer(port, until) {
+  const localAddress = "127.0.255.254";
+  const agent = new Agent({ keepAlive: true, maxSockets: HAMMER_CONNECTIONS, localAddress });
+  const counts = { requests: 0, 200: 0, 429: 0, other: 0 };
+  await Promise.all(
+    Array.from({ length: HAMMER_CONNECTIONS }, async () => {
+      while (performance.now() < until) {
+        const answer = await send(agent, port, "GET", "/captcha/challenge", {
+          headers: { accept: "application/json" },
+          localAddress,
+        });
+        counts.requests += 1;
+        if (answer.status === 200 || answer.status === 429) counts[answer.status] += 1;
+        else counts.other += 1;
+      }
+    }),
+  );
+  agent.destroy();
+  return counts;
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function firstProfilePath(port) {
+  const agent = new Agent({ keepAlive: false });
+  const html = await new Promise((resolve, reject) => {
+    const req = request({ agent, host: "127.0.0.1", port, path: "/find-a-doctor" }, (res) => {
+      const chunks = [];
+      res.on("data", (chunk) => chunks.push(chunk));
+      res.on("end", () => resolve(Buffer.concat(chunks).toString()));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+  const match = /href="(\/find-a-doctor\/[a-z0-9-]+)"/.exec(html);
+  if (!match) throw new Error("no doctor's profile link on /find-a-doctor");
+  return match[1];
+}
+
+if (!webBuildExists()) {
+  console.log("Building the web app…");
+  await buildWeb();
+}
+const postgres = options.db === "pg" ? await startThrowawayPostgres() : null;
+if (options.db === "pg" && !postgres) throw new Error("--db pg needs the PostgreSQL server binaries");
+const dataDir = mkdtempSync(join(tmpdir(), "ambercare-load-"));
+const [port, apiPort] = [await freePort(), await freePort()];
+const env = {
+  PORT: String(port),
+  API_PORT: String(apiPort),
+  DATA_DIR: dataDir,
+  LOG_LEVEL: "warn",
+  SEED_DEMO_PATIENT: "true",
+  PUBLIC_API_TOKEN: "load-public-token-0123456789abcdef",
+  SERVICE_ACCOUNT_EMAIL: "service@ambercare.load",
+  SERVICE_ACCOUNT_PASSWORD: "load-service-password-0123",
+  CAPTCHA_HMAC_KEY: "load-captcha-hmac-key-0123456789abcdef",
+  LIST_TOKEN_SECRET: "load-list-token-secret-0123456789abcdef",
+  ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+  ...(options["web-processes"] ? { WEB_PROCESSES: options["web-processes"] } : {}),
+  ...(options["api-processes"] ? { API_PROCESSES: options["api-processes"] } : {}),
+};
+const stack = await startStack({ env, quiet: !options.verbose });
+try {
+  const profilePath = await firstProfilePath(port);
+  const loadBefore = loadavg()[0];
+  const started = performance.now();
+  const until = started + SECONDS * 1_000;
+  const [, hammered] = await Promise.all([
+    Promise.all(Array.from({ length: USERS }, (_, i) => visitor(i, port, profilePath, until))),
+    options.hammer ? hammer(port, until) : Promise.resolve(null),
+  ]);
+  const wallS = (performance.now() - started) / 1_000;
+  const all = results.map((r) => r.ms).sort((a, b) => a - b);
+  const errorCount = Object.values(errors).reduce((a, b) => a + b, 0);
+  const ms = (value) => `${Math.round(value)} ms`;
+  console.log(
+    `\nload ${new Date().toISOString().slice(0, 10)}: ${USERS} visitors for ${SECONDS} s, ${options.db === "pg" ? "PostgreSQL" : "PGlite"}, ${stack.processes.web} web + ${stack.processes.api} API process(es), pause ${THINK_MS} ms ± 50 %${options.hammer ? ", one visitor hammering /captcha/challenge" : ""}`,
+  );
+  console.log(`machine: ${loadBefore.toFixed(1)} load average before, ${loadavg()[0].toFixed(1)} after`);
+  console.log(
+    `requests ${results.length}  errors ${errorCount} (5xx ${errors["5xx"]}, 429 ${errors[429]}, time-outs ${errors.timeout}, network ${errors.network}, unexpected status ${errors.unexpected})`,
+  );
+  console.log(
+    `p50 ${ms(percentile(all, 50))}  p99 ${ms(percentile(all, 99))}  ${(results.length / wallS).toFixed(1)} req/s`,
+  );
+  for (const step of ["home", "search", "profile", "login", "my-profile"]) {
+    const times = results
+      .filter((r) => r.step === step)
+      .map((r) => r.ms)
+      .sort((a, b) => a - b);
+    console.log(
+      `  ${step.padEnd(10)} ${String(times.length).padStart(6)}  p50 ${ms(percentile(times, 50))}  p99 ${ms(percentile(times, 99))}`,
+    );
+  }
+  if (hammered) {
+    console.log(
+      `hammer: ${hammered.requests} requests to /captcha/challenge, ${hammered[200]} answered 200, ${hammered[429]} 429, ${hammered.other} other`,
+    );
+  }
+  process.exitCode = errorCount === 0 ? 0 : 1;
+} finally {
+  await stack.stop();
+  postgres?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,37 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+/**
+ * How the web server tells the API which visitor a call is made for, so the API's limits count per
+ * visitor rather than per web server (ADR 022). Server-only: node:crypto.
+ *
+ * The address travels in `X-Ambercare-Visitor`, and `X-Ambercare-Visitor-Signature` proves the web
+ * server sent it: an HMAC of the address keyed by PUBLIC_API_TOKEN, the secret only the web server
+ * and the API hold. A caller without that secret cannot pick the address it is counted under.
+ */
+export const VISITOR_HEADER = "x-ambercare-visitor";
+export const VISITOR_SIGNATURE_HEADER = "x-ambercare-visitor-signature";
+
+/** An IPv4 or IPv6 address as Node reports it (`::ffff:127.0.0.1` included); nothing longer. */
+const ADDRESS = /^[0-9A-Fa-f:.]{2,45}$/;
+
+export function signVisitor(secret: string, address: string): string {
+  return createHmac("sha256", secret).update(`ambercare-visitor\u0000${address}`).digest("base64url");
+}
+
+/** The headers of a call made for the visitor at `address`. */
+export function visitorHeaders(secret: string, address: string): Record<string, string> {
+  return { [VISITOR_HEADER]: address, [VISITOR_SIGNATURE_HEADER]: signVisitor(secret, address) };
+}
+
+/** The visitor's address when both headers are present and the signature is right; else undefined. */
+export function verifiedVisitor(
+  secret: string,
+  address: string | string[] | undefined,
+  signature: string | string[] | undefined,
+): string | undefined {
+  if (typeof address !== "string" || typeof signature !== "string" || !ADDRESS.test(address))
+    return undefined;
+  const expected = Buffer.from(signVisitor(secret, address));
+  const given = Buffer.from(signature);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? address : undefined;
+}
