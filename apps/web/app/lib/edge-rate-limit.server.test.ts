@@ -15,7 +15,6 @@ function call(
 ): Answer {
   const answer: Answer = { headers: {}, passed: false };
   const res: EdgeResponse = {
-    locals: { cspNonce: "nonce-123" },
     status(code) {
       answer.status = code;
       return res;
@@ -72,7 +71,7 @@ describe("the web server's limit per visitor", () => {
     expect(english.body).toContain('<html lang="en">');
     expect(english.body).toContain("<title>Too many requests</title>");
     expect(english.body).toContain("Please wait 60 seconds and try again.");
-    expect(english.body).toContain('<style nonce="nonce-123">');
+    expect(english.body).not.toContain("<script");
 
     const bulgarian = call(limiter, {
       ip: "203.0.113.1",

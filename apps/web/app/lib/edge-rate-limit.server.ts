@@ -7,7 +7,6 @@ import { runForVisitor } from "#app/lib/visitor.server.ts";
 /** The parts of an Express request and response the limiter uses (so tests need no server). */
 export type EdgeRequest = { ip?: string | undefined; headers: IncomingHttpHeaders; path: string };
 export type EdgeResponse = {
-  locals: Record<string, unknown>;
   status(code: number): EdgeResponse;
   set(headers: Record<string, string>): EdgeResponse;
   type(type: string): EdgeResponse;
@@ -65,7 +64,7 @@ export function createEdgeLimiter(options: EdgeLimiterOptions) {
       .status(429)
       .set({ "Retry-After": String(waitS), "Cache-Control": "no-store", "Content-Language": locale });
     if (wantsPage(req)) {
-      res.type("html").send(tooManyRequestsPage(locale, t.title, message, res.locals.cspNonce));
+      res.type("html").send(tooManyRequestsPage(locale, t.title, message));
     } else {
       res.type("json").send(JSON.stringify({ error: message }));
     }
@@ -97,8 +96,8 @@ function wantsPage(req: EdgeRequest): boolean {
   return !req.path.endsWith(".data") && (req.headers.accept ?? "").includes("text/html");
 }
 
-function tooManyRequestsPage(locale: Locale, title: string, message: string, nonce: unknown): string {
-  const nonceAttribute = typeof nonce === "string" ? ` nonce="${escapeHtml(nonce)}"` : "";
+/** A page of its own, with nothing to load: the visitor is being asked to wait, not to fetch more. */
+function tooManyRequestsPage(locale: Locale, title: string, message: string): string {
   return `<!doctype html>
 <html lang="${locale}">
 <head>
@@ -106,7 +105,6 @@ function tooManyRequestsPage(locale: Locale, title: string, message: string, non
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)}</title>
-<style${nonceAttribute}>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1f2937}h1{font-size:1.5rem}</style>
 </head>
 <body>
 <main>
