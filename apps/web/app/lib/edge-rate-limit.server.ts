@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from "node:http";
+import { readCookie } from "#app/lib/cookies.server.ts";
 import { escapeHtml } from "#app/lib/html.ts";
 import { DEFAULT_LOCALE, interpolate, isLocale, type Locale } from "#app/lib/i18n.tsx";
-import { getTranslations, LANG_COOKIE, parseAcceptLanguage, readCookie } from "#app/lib/locale.server.ts";
+import { getTranslations, LANG_COOKIE, parseAcceptLanguage } from "#app/lib/locale.server.ts";
 import { runForVisitor } from "#app/lib/visitor.server.ts";
 
 /** The parts of an Express request and response the limiter uses (so tests need no server). */

@@ -97,7 +97,7 @@ describe("one visitor's burst through the web server", () => {
     web = app.listen(0, "127.0.0.1");
     await once(web, "listening");
     webOrigin = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     web?.close();
