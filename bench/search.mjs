@@ -44,7 +44,7 @@ const PROFILE = option("profile", "");
 const SEARCHES = 1_000;
 const WARM_UP = 200;
 const CONCURRENCY = Number(option("concurrency", "64"));
-/** Distinct visitors the web server names (signed, ADR 024), so the per-visitor rate limit is real. */
+/** Distinct visitors the web server names (signed, ADR 025), so the per-visitor rate limit is real. */
 const VISITORS = 64;
 const BENCH_PUBLIC_TOKEN = "bench-public-token-0123456789abcdef";
 /** Each visitor's headers, as the web server sends them on its calls. */

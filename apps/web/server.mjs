@@ -104,7 +104,7 @@ app.use(
 // Other public files (favicon…): short-cached.
 app.use(express.static(join(BUILD_DIR, "client"), { maxAge: "1h", index: false, redirect: false }));
 
-// Pages, route data and the captcha: limited per visitor here, before they reach the API (ADR 024),
+// Pages, route data and the captcha: limited per visitor here, before they reach the API (ADR 025),
 // and every API call made while answering names the visitor (signed) so the API counts them too.
 app.use(visitorHandlers({ max: env.WEB_RATE_LIMIT_MAX }));
 app.use(

@@ -9,7 +9,7 @@ import { NonceProvider } from "#app/lib/nonce.ts";
 
 // …and the Content-Security-Policy it sends with each response's nonce.
 export { contentSecurityPolicy } from "#app/lib/csp.server.ts";
-// …the limit per visitor it puts in front of the pages, and the visitor every API call names (ADR 024).
+// …the limit per visitor it puts in front of the pages, and the visitor every API call names (ADR 025).
 export { visitorHandlers } from "#app/lib/edge-rate-limit.server.ts";
 // server.mjs reads these from the build (`build.entry.module`): the env parsed once by zod at boot,
 // and the service secrets it resolves at start so a missing production secret stops the boot.

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 
 /**
  * How the web server tells the API which visitor a call is made for, so the API's limits count per
- * visitor rather than per web server (ADR 024). Server-only: node:crypto.
+ * visitor rather than per web server (ADR 025). Server-only: node:crypto.
  *
  * The address travels in `X-Ambercare-Visitor`, and `X-Ambercare-Visitor-Signature` proves the web
  * server sent it: an HMAC of the address keyed by PUBLIC_API_TOKEN, the secret only the web server

@@ -20,13 +20,13 @@ export const apiEnvSchema = sharedEnvSchema.extend({
   /** The From header of e-mail; default `${PRODUCT_NAME} <no-reply@host of PUBLIC_URL or localhost>`. */
   MAIL_FROM: z.string().trim().min(3).max(200).optional(),
   /**
-   * Requests per minute per client address in each API process (in memory; ADR 024). The web server
+   * Requests per minute per client address in each API process (in memory; ADR 025). The web server
    * names the visitor of each call with a signed header, so this counts visitors, not the web server.
    */
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(300),
   /**
    * Whose X-Forwarded-For to believe: `false` (the default) or the address of a proxy in front of the
-   * API. The web server does not need it (it signs the visitor's address, ADR 024); trusting a proxy
+   * API. The web server does not need it (it signs the visitor's address, ADR 025); trusting a proxy
    * that does not set X-Forwarded-For would count all its clients as one.
    */
   TRUST_PROXY: trustProxySchema.default(false),

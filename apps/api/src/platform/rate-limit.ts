@@ -56,7 +56,7 @@ export type RateLimitPluginOptions = { db: Database; clock: Clock; max: number }
  *
  * Counted in this process's memory, never in the database: a flood must not become a write per
  * request. It is a guard against floods, not an exact budget; with N API processes a client that
- * is spread across all of them gets at most N × max (ADR 024). What must be exact and shared across
+ * is spread across all of them gets at most N × max (ADR 025). What must be exact and shared across
  * processes (login, password reset, sign-up, contact and captcha attempts) is counted in
  * `rate_limit_buckets` by platform/attempt-counter-repository.ts, which this plugin only sweeps.
  */

@@ -9,7 +9,7 @@ export type VisitorPluginOptions = {
 
 /**
  * Makes `request.ip` the visitor's address when the web server says, with a valid signature, which
- * visitor it calls for (ADR 024). Every limit, the login throttle, the audit log and the request log
+ * visitor it calls for (ADR 025). Every limit, the login throttle, the audit log and the request log
  * then count and record that visitor instead of the web server. Without a valid signature the
  * headers are ignored and `request.ip` stays the peer's address (or TRUST_PROXY's answer).
  *

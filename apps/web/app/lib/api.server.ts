@@ -49,7 +49,7 @@ export function careAuthPath(path: `/${string}`): string {
 
 /**
  * Headers that tell the API who the visitor is, so its limits count per visitor and not per web
- * server: the visitor's address, signed with PUBLIC_API_TOKEN (ADR 024). Every call already carries
+ * server: the visitor's address, signed with PUBLIC_API_TOKEN (ADR 025). Every call already carries
  * them for the request being answered (visitor.server.ts); a loader may still name `clientIp` (the
  * load context's `req.ip`) explicitly, with the same result.
  */

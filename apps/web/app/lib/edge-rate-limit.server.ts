@@ -25,7 +25,7 @@ export type EdgeLimiterOptions = {
 
 /**
  * The web server's own limit, per visitor (`req.ip`, which honours TRUST_PROXY), in this process's
- * memory (ADR 024). Mounted after the static files, so it counts pages, route data and the captcha,
+ * memory (ADR 025). Mounted after the static files, so it counts pages, route data and the captcha,
  * which are what reach the API. Past the limit: 429 with Retry-After and the page in the visitor's
  * language (the `lang` cookie, else Accept-Language), or `{ error }` for a data or fetch request.
  */

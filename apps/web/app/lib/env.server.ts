@@ -27,7 +27,7 @@ export const webEnvSchema = sharedEnvSchema.extend({
   /**
    * Who the visitors are (server.mjs): `false` when they connect to this server directly, else the
    * proxy in front of it (`loopback` for one on this host, an address, a CIDR range or a hop count),
-   * whose X-Forwarded-For/-Proto are then believed. Required in production (ADR 024): guessing wrong
+   * whose X-Forwarded-For/-Proto are then believed. Required in production (ADR 025): guessing wrong
    * either counts every visitor as the proxy, one budget for the whole site, or lets visitors pick
    * their own address. Outside production it defaults to `false`.
    */

@@ -3,7 +3,7 @@ import { visitorHeaders } from "@ambercare/contracts/visitor";
 import { getServiceSecrets } from "#app/lib/env.server.ts";
 
 /**
- * The visitor the web server is answering, for every API call made while it does (ADR 024).
+ * The visitor the web server is answering, for every API call made while it does (ADR 025).
  * server.mjs runs each request inside `runForVisitor(req.ip, …)`; the low-level API client
  * (api-client.server.ts) adds `visitorCallHeaders()` to each call, so the API counts and records the
  * visitor and not the web server, whichever loader, action or helper made the call.

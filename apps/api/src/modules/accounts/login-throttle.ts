@@ -28,7 +28,7 @@ export const DEFAULT_LOGIN_LIMITS: LoginThrottleLimits = Object.freeze({
  * visitor on this machine. Every call the web server makes for a visitor carries that visitor's
  * address (platform/visitor.ts); the rest must not let 20 typos lock the web server's own login out,
  * so only the account limit applies to them. A proxy on this host must be named in TRUST_PROXY (the
- * API warns when it sees one it does not trust), or all its clients would look local (ADR 024).
+ * API warns when it sees one it does not trust), or all its clients would look local (ADR 025).
  */
 export function isLoopbackAddress(ip: string): boolean {
   return ip === "::1" || ip.startsWith("127.") || ip.startsWith("::ffff:127.");

@@ -22,7 +22,7 @@ export const SUBSCRIBE_LIMIT: SendLimit = Object.freeze({
 /**
  * Limits on calls that send e-mail for anonymous visitors (contact form, list sign-up), per e-mail
  * address and per visitor address, counted in the database like the login throttle (ADR 010) and
- * keyed by HMAC. Calls from loopback that name no visitor (ADR 024) are only counted per e-mail address,
+ * keyed by HMAC. Calls from loopback that name no visitor (ADR 025) are only counted per e-mail address,
  * for the reason given in login-throttle.ts.
  */
 export function createSendLimiter(deps: {

@@ -15,7 +15,7 @@ import { logoutEvent, type SessionUser } from "#app/lib/session.server.ts";
 
 /**
  * The care API's consultations, messages, medical records and audit log, called with the patient's
- * own token. Every call names the visitor's address (signed, ADR 024), so the audit log records
+ * own token. Every call names the visitor's address (signed, ADR 025), so the audit log records
  * where the patient was, not the web server's address.
  */
 
