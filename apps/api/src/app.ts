@@ -243,23 +243,23 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     ppv_chat: config.STRIPE_PRICE_PPV_CHAT ?? "",
     ppv_video: config.STRIPE_PRICE_PPV_VIDEO ?? "",
   };
+  const stripe =
+    config.PAYMENTS === "stripe"
+      ? createStripePayments({
+          secretKey: config.STRIPE_SECRET_KEY ?? "",
+          webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? "",
+          prices: stripePrices,
+          ...(deps.fetch ? { fetch: deps.fetch } : {}),
+        })
+      : undefined;
   app.decorate(
     "membership",
     createMembershipService({
       db: deps.db.db,
       clock,
-      payments:
-        config.PAYMENTS === "stripe"
-          ? createStripePayments({
-              secretKey: config.STRIPE_SECRET_KEY ?? "",
-              webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? "",
-              prices: stripePrices,
-              ...(deps.fetch ? { fetch: deps.fetch } : {}),
-            })
-          : createDemoPayments(),
+      payments: stripe ?? createDemoPayments({ webUrl: webUrl(config) }),
       webUrl: webUrl(config),
       log: app.log,
-      stripePrices,
     }),
   );
   app.decorate(
@@ -288,7 +288,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   await app.register(mainApi, { prefix: "/api/v1" });
   await app.register(careApi, {
     productSlug: config.PRODUCT_SLUG,
-    stripeWebhookSecret: config.PAYMENTS === "stripe" ? config.STRIPE_WEBHOOK_SECRET : undefined,
+    stripe,
     entitlements: deps.entitlements ?? membershipEntitlements(app.membership),
   });
   if (config.NODE_ENV !== "production" && isAdvanceable(clock)) {

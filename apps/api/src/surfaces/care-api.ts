@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { StripePayments } from "#api/integrations/payments/stripe-payments.ts";
 import { careAccountRoutes } from "#api/modules/accounts/account-routes.ts";
 import { careAuthRoutes } from "#api/modules/accounts/care-auth-routes.ts";
 import { careCommunicationRoutes } from "#api/modules/communications/communication-routes.ts";
@@ -13,7 +14,7 @@ import { careMyDataRoutes } from "#api/modules/my-data/my-data-routes.ts";
 export type CareApiOptions = {
   productSlug: string;
   /** Set with PAYMENTS=stripe: the webhook endpoint exists only then. */
-  stripeWebhookSecret?: string | undefined;
+  stripe?: StripePayments | undefined;
   /** Who may have a consultation (membership or a one-time visit credit). */
   entitlements: ConsultationEntitlements;
 };
@@ -26,7 +27,7 @@ export type CareApiOptions = {
  */
 export const careApi: FastifyPluginAsyncZod<CareApiOptions> = async (
   app,
-  { productSlug, stripeWebhookSecret, entitlements },
+  { productSlug, stripe, entitlements },
 ) => {
   await app.register(
     async (auth) => {
@@ -39,9 +40,7 @@ export const careApi: FastifyPluginAsyncZod<CareApiOptions> = async (
       await product.register(careAccountRoutes);
       await product.register(careRatingRoutes);
       await product.register(careMembershipRoutes);
-      if (stripeWebhookSecret) {
-        await product.register(careStripeWebhookRoutes, { webhookSecret: stripeWebhookSecret });
-      }
+      if (stripe) await product.register(careStripeWebhookRoutes, { stripe });
       await product.register(careCommunicationRoutes);
       await product.register(careMyDataRoutes);
       await product.register(careConsultationRoutes, { entitlements });

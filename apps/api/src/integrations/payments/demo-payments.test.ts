@@ -2,13 +2,27 @@ import { MEMBERSHIP_ERRORS, TEST_CARDS } from "@ambercare/contracts/membership-c
 import { cardBrand } from "@ambercare/contracts/payment-card";
 import { describe, expect, it } from "vitest";
 import { createDemoPayments } from "#api/integrations/payments/demo-payments.ts";
-import { addInterval } from "#api/modules/membership/membership-service.ts";
 
 const now = new Date("2026-11-22T10:00:00Z");
-const demo = createDemoPayments();
+const demo = createDemoPayments({ webUrl: "http://web.test" });
+const checkoutInput = {
+  plan: "subscription_monthly" as const,
+  mode: "subscription" as const,
+  trialDays: 7,
+  customerEmail: "jane@example.com",
+  successUrl: "http://web.test/membership",
+  cancelUrl: "http://web.test/pricing-options",
+};
 const card = { card_number: TEST_CARDS.success, exp_month: 11, exp_year: 2026, cvc: "123", name: "J" };
 
 describe("demo card checks", () => {
+  it("sends the patient to the web app's own checkout page", async () => {
+    expect(await demo.startCheckout({ ...checkoutInput, checkoutId: "c1" })).toEqual({
+      url: "http://web.test/checkout/c1",
+      sessionId: null,
+    });
+  });
+
   it("accepts a card expiring this month and keeps brand and last 4 only", () => {
     const result = demo.checkCard(card, now);
     expect(result).toMatchObject({ ok: true, card: { brand: "visa", last4: "4242" } });
@@ -42,19 +56,5 @@ describe("demo card checks", () => {
     if (!good.ok || !failing.ok) throw new Error("both cards are accepted at checkout");
     expect(await demo.charge(good.card.token, 900)).toMatchObject({ ok: true });
     expect(await demo.charge(failing.card.token, 900)).toEqual({ ok: false, reason: "card_declined" });
-  });
-});
-
-describe("billing periods", () => {
-  it("adds calendar months and years in UTC, keeping to the month's last day", () => {
-    expect(addInterval(new Date("2026-01-31T09:00:00Z"), "month").toISOString()).toBe(
-      "2026-02-28T09:00:00.000Z",
-    );
-    expect(addInterval(new Date("2026-12-15T09:00:00Z"), "month").toISOString()).toBe(
-      "2027-01-15T09:00:00.000Z",
-    );
-    expect(addInterval(new Date("2028-02-29T09:00:00Z"), "year").toISOString()).toBe(
-      "2029-02-28T09:00:00.000Z",
-    );
   });
 });

@@ -8,31 +8,16 @@ import {
   isValidCardNumber,
   isValidCvc,
 } from "@ambercare/contracts/payment-card";
+import type { CardCheck, PaymentProvider } from "#api/integrations/payments/payment-provider.ts";
 
 /**
  * The offline payment adapter (PAYMENTS=demo). It behaves like a card processor for Stripe's test
  * numbers: 4000 0000 0000 0002 is declined, …9995 has insufficient funds, …0341 is accepted but every
  * charge of it fails; any other valid number (payment-card.ts in contracts) pays. The number is used only
  * inside checkCard and never stored or logged: what remains is brand, last 4 digits and a token.
+ * Its checkout page is the web app's `/checkout/{id}`, and Ambercare charges the saved card at each
+ * renewal (modules/membership/renewal-service.ts); memberships exist in Ambercare's database only.
  */
-
-export type CardInput = {
-  card_number: string;
-  exp_month: string | number;
-  exp_year: string | number;
-  cvc: string;
-  name: string;
-};
-
-export type SavedCard = { token: string; brand: string; last4: string };
-
-export type CardCheck =
-  | { ok: true; card: SavedCard }
-  | { ok: false; status: 400 | 402; code: ErrorCode; message: string };
-
-export type ChargeResult =
-  | { ok: true; providerPaymentId: string }
-  | { ok: false; reason: "card_declined" | "insufficient_funds" };
 
 const FAILING_TOKEN_PREFIX = "demo_tok_fail_";
 const TOKEN_PREFIX = "demo_tok_";
@@ -50,12 +35,17 @@ function invalid(code: ErrorCode, message: string): CardCheck {
   return { ok: false, status: 400, code, message };
 }
 
-export function createDemoPayments() {
+export function createDemoPayments(settings: { webUrl: string }): PaymentProvider {
   return {
-    kind: "demo" as const,
+    name: "demo",
+    takesCardDetails: true,
+
+    async startCheckout(input) {
+      return { url: `${settings.webUrl}/checkout/${input.checkoutId}`, sessionId: null };
+    },
 
     /** Validates the card as a processor would and, when it is accepted, gives its saved form. */
-    checkCard(input: CardInput, now: Date): CardCheck {
+    checkCard(input, now) {
       const digits = cardDigits(input.card_number);
       if (!isValidCardNumber(digits))
         return invalid("CARD_NUMBER_INVALID", MEMBERSHIP_ERRORS.invalidCardNumber);
@@ -78,12 +68,14 @@ export function createDemoPayments() {
       };
     },
 
-    /** Charges a saved card. Idempotency is the caller's: one payment row per idempotency key. */
-    async charge(token: string, _amountCents: number): Promise<ChargeResult> {
+    async charge(token) {
       if (token.startsWith(FAILING_TOKEN_PREFIX)) return { ok: false, reason: "card_declined" };
       return { ok: true, providerPaymentId: `demo_pay_${randomBytes(12).toString("hex")}` };
     },
+
+    // Nothing outside Ambercare holds a demo membership: the database change is the whole change.
+    async setCancelAtPeriodEnd() {},
+    async cancelNow() {},
+    async changePlanAtRenewal() {},
   };
 }
-
-export type DemoPayments = ReturnType<typeof createDemoPayments>;

@@ -1,14 +1,21 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { MEMBERSHIP_ERRORS, type SubscriptionStatus } from "@ambercare/contracts/membership-constants";
 import type { PlanKey } from "@ambercare/contracts/plans";
+import Stripe from "stripe";
+import {
+  type PaymentChange,
+  type PaymentEvent,
+  type PaymentProvider,
+  WebhookRejectedError,
+} from "#api/integrations/payments/payment-provider.ts";
 import type { FetchLike } from "#api/platform/http-client.ts";
 
 /**
- * The Stripe adapter (PAYMENTS=stripe): Checkout Sessions through Stripe's HTTP API (called with an
- * injectable `fetch`, so tests run without the network), and webhook signature checks. Renewals and
- * retries are Stripe's; their outcome arrives as webhook events (modules/membership/stripe-webhook-routes.ts).
+ * The Stripe adapter (PAYMENTS=stripe), on Stripe's official SDK: Checkout Sessions, the calls that
+ * cancel, resume or reprice a subscription, and the webhook's signature check and event reading.
+ * Renewals and retries are Stripe's; their outcome arrives as webhook events, which the webhook route
+ * hands to `readWebhook` and then to the membership module (modules/membership/stripe-webhook-routes.ts).
  */
 
-export const STRIPE_API = "https://api.stripe.com/v1";
 /** Stripe's own default tolerance for a webhook's timestamp. */
 export const WEBHOOK_TOLERANCE_S = 300;
 
@@ -16,154 +23,214 @@ export type StripeSettings = {
   secretKey: string;
   webhookSecret: string;
   prices: Readonly<Record<PlanKey, string>>;
+  /** The HTTP client the SDK sends through (tests: the fake Stripe API of stripe-api-fake.ts). */
   fetch?: FetchLike;
 };
 
-export type StripeCheckoutInput = {
-  checkoutId: string;
-  plan: PlanKey;
-  mode: "subscription" | "payment";
-  trialDays: number;
-  customerEmail: string;
-  successUrl: string;
-  cancelUrl: string;
+export type StripePayments = PaymentProvider & {
+  /**
+   * Verifies the `Stripe-Signature` header over the raw body (at the app's clock) and reads the
+   * event. Throws WebhookRejectedError for a forged, stale or unreadable delivery.
+   */
+  readWebhook(rawBody: string, signature: string | undefined, now: Date): PaymentEvent;
 };
 
-export class StripeApiError extends Error {
-  override name = "StripeApiError";
-  constructor(readonly status: number) {
-    super(`Stripe answered ${status}`);
-  }
-}
-
-/** Stripe's form encoding: nested keys in brackets. */
-function formBody(params: Record<string, string | number | boolean | undefined>): string {
-  const body = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined) body.append(key, String(value));
-  return body.toString();
-}
-
-export function createStripePayments(settings: StripeSettings) {
-  const fetchFn = settings.fetch ?? fetch;
-
-  async function call<T>(
-    path: string,
-    params: Record<string, string | number | boolean | undefined>,
-    idempotencyKey?: string,
-  ) {
-    const response = await fetchFn(`${STRIPE_API}${path}`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${settings.secretKey}`,
-        "content-type": "application/x-www-form-urlencoded",
-        ...(idempotencyKey ? { "idempotency-key": idempotencyKey } : {}),
-      },
-      body: formBody(params),
-    });
-    // Stripe's error body may quote what was sent; only the status leaves this function.
-    if (!response.ok) throw new StripeApiError(response.status);
-    return (await response.json()) as T;
-  }
+export function createStripePayments(settings: StripeSettings): StripePayments {
+  const stripe = new Stripe(settings.secretKey, {
+    httpClient: Stripe.createFetchHttpClient((settings.fetch ?? fetch) as typeof fetch),
+    telemetry: false,
+  });
+  const planForPrice = (priceId: string): PlanKey | undefined =>
+    (Object.entries(settings.prices) as Array<[PlanKey, string]>).find(([, id]) => id === priceId)?.[0];
 
   return {
-    kind: "stripe" as const,
+    name: "stripe",
+    takesCardDetails: false,
 
     /** A Checkout Session; the checkout id is the idempotency key, so a double submit makes one. */
-    async createCheckoutSession(input: StripeCheckoutInput): Promise<{ id: string; url: string }> {
+    async startCheckout(input) {
       const subscription = input.mode === "subscription";
-      return call<{ id: string; url: string }>(
-        "/checkout/sessions",
+      const metadata = { checkout_id: input.checkoutId };
+      const session = await stripe.checkout.sessions.create(
         {
           mode: input.mode,
-          "line_items[0][price]": settings.prices[input.plan],
-          "line_items[0][quantity]": 1,
+          line_items: [{ price: settings.prices[input.plan], quantity: 1 }],
           success_url: input.successUrl,
           cancel_url: input.cancelUrl,
           client_reference_id: input.checkoutId,
           customer_email: input.customerEmail,
-          "metadata[checkout_id]": input.checkoutId,
-          "subscription_data[metadata][checkout_id]": subscription ? input.checkoutId : undefined,
-          "subscription_data[trial_period_days]":
-            subscription && input.trialDays > 0 ? input.trialDays : undefined,
-          "payment_intent_data[metadata][checkout_id]": subscription ? undefined : input.checkoutId,
+          metadata,
+          ...(subscription
+            ? {
+                subscription_data: {
+                  metadata,
+                  ...(input.trialDays > 0 ? { trial_period_days: input.trialDays } : {}),
+                },
+              }
+            : { payment_intent_data: { metadata } }),
         },
-        `checkout-${input.checkoutId}`,
+        { idempotencyKey: `checkout-${input.checkoutId}` },
       );
+      if (!session.url) throw new Error("Stripe gave a Checkout Session without a URL");
+      return { url: session.url, sessionId: session.id };
     },
 
-    /** Cancel at the period's end (true) or resume (false). */
-    async setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean): Promise<void> {
-      await call(`/subscriptions/${encodeURIComponent(subscriptionId)}`, { cancel_at_period_end: cancel });
+    checkCard() {
+      // Card details go to Stripe's hosted page, never through Ambercare.
+      return {
+        ok: false,
+        status: 409,
+        code: "DEMO_PAYMENTS_ONLY",
+        message: MEMBERSHIP_ERRORS.demoPaymentsOnly,
+      };
     },
 
-    /** Ends a subscription at once (a past-due membership the patient cancels). */
-    async cancelNow(subscriptionId: string): Promise<void> {
-      const response = await fetchFn(`${STRIPE_API}/subscriptions/${encodeURIComponent(subscriptionId)}`, {
-        method: "DELETE",
-        headers: { authorization: `Bearer ${settings.secretKey}` },
-      });
-      if (!response.ok) throw new StripeApiError(response.status);
+    async charge() {
+      throw new Error("Stripe charges its subscriptions itself and reports them by webhook");
+    },
+
+    async setCancelAtPeriodEnd(providerSubscriptionId, cancel) {
+      await stripe.subscriptions.update(providerSubscriptionId, { cancel_at_period_end: cancel });
+    },
+
+    async cancelNow(providerSubscriptionId) {
+      await stripe.subscriptions.cancel(providerSubscriptionId);
     },
 
     /**
-     * Moves the subscription to another price from the next renewal on: a schedule made from the
-     * subscription keeps the current phase and adds one with the new price.
+     * A schedule made from the subscription keeps the current phase and adds one with the new
+     * price from the next renewal on.
      */
-    async changePriceAtRenewal(
-      subscriptionId: string,
-      currentPlan: PlanKey,
-      nextPlan: PlanKey,
-      periodStart: Date,
-      periodEnd: Date,
-    ): Promise<void> {
-      const schedule = await call<{ id: string }>("/subscription_schedules", {
-        from_subscription: subscriptionId,
+    async changePlanAtRenewal(change) {
+      const schedule = await stripe.subscriptionSchedules.create({
+        from_subscription: change.providerSubscriptionId,
       });
-      await call(`/subscription_schedules/${encodeURIComponent(schedule.id)}`, {
+      await stripe.subscriptionSchedules.update(schedule.id, {
         end_behavior: "release",
-        "phases[0][items][0][price]": settings.prices[currentPlan],
-        "phases[0][start_date]": Math.floor(periodStart.getTime() / 1000),
-        "phases[0][end_date]": Math.floor(periodEnd.getTime() / 1000),
-        "phases[1][items][0][price]": settings.prices[nextPlan],
-        "phases[1][proration_behavior]": "none",
+        phases: [
+          {
+            items: [{ price: settings.prices[change.currentPlan] }],
+            start_date: unixSeconds(change.periodStart),
+            end_date: unixSeconds(change.periodEnd),
+          },
+          { items: [{ price: settings.prices[change.nextPlan] }], proration_behavior: "none" },
+        ],
       });
+    },
+
+    readWebhook(rawBody, signature, now) {
+      // Stripe's check refuses only old timestamps; one from the future is as suspect.
+      const signedAt = Number(/(?:^|,)t=(\d+)/.exec(signature ?? "")?.[1]);
+      if (signedAt > now.getTime() / 1000 + WEBHOOK_TOLERANCE_S)
+        throw new WebhookRejectedError("WEBHOOK_SIGNATURE_INVALID", "Invalid signature");
+      let event: { id?: unknown; type?: unknown; data?: { object?: unknown } };
+      try {
+        event = stripe.webhooks.constructEvent(
+          rawBody,
+          signature ?? "",
+          settings.webhookSecret,
+          WEBHOOK_TOLERANCE_S,
+          undefined,
+          now.getTime(),
+        );
+      } catch (error) {
+        if (error instanceof SyntaxError)
+          throw new WebhookRejectedError("INVALID_JSON", "Request body is not valid JSON");
+        throw new WebhookRejectedError("WEBHOOK_SIGNATURE_INVALID", "Invalid signature");
+      }
+      const object = event.data?.object;
+      if (
+        !isText(event.id) ||
+        !isText(event.type) ||
+        typeof object !== "object" ||
+        object === null ||
+        Array.isArray(object)
+      ) {
+        throw new WebhookRejectedError("WEBHOOK_EVENT_INVALID", "Not a Stripe event");
+      }
+      return { id: event.id, type: event.type, change: readChange(event.type, object, planForPrice) };
     },
   };
 }
 
-export type StripePayments = ReturnType<typeof createStripePayments>;
+const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+const isText = (value: unknown): value is string =>
+  typeof value === "string" && value.length > 0 && value.length <= 255;
 
-/** `Stripe-Signature: t=…,v1=…[,v1=…]` over `${t}.${raw body}` with HMAC-SHA256, ±300 s. */
-export function verifyStripeSignature(
-  rawBody: string,
-  header: string | undefined,
-  secret: string,
-  now: Date,
-): boolean {
-  if (!header) return false;
-  let timestamp: number | undefined;
-  const signatures: string[] = [];
-  for (const part of header.split(",")) {
-    const [key, value] = part.split("=", 2);
-    if (key === "t" && value && /^\d+$/.test(value)) timestamp = Number(value);
-    if (key === "v1" && value) signatures.push(value);
+/** The parts of Stripe's event objects read here (all optional: payloads vary by API version). */
+// biome-ignore lint/suspicious/noExplicitAny: a webhook payload is untyped JSON, read defensively below
+type StripeObject = Record<string, any>;
+
+const str = (value: unknown): string | undefined =>
+  typeof value === "string" && value !== ""
+    ? value
+    : typeof value === "object" && value && "id" in value && typeof value.id === "string"
+      ? value.id
+      : undefined;
+const num = (value: unknown): number | undefined =>
+  typeof value === "number" && Number.isInteger(value) ? value : undefined;
+const seconds = (value: unknown): Date | undefined =>
+  typeof value === "number" ? new Date(value * 1000) : undefined;
+
+/** Stripe's event types and statuses, in the membership module's words. */
+function readChange(
+  type: string,
+  object: StripeObject,
+  planForPrice: (priceId: string) => PlanKey | undefined,
+): PaymentChange {
+  switch (type) {
+    case "checkout.session.completed":
+      return {
+        kind: "checkout_completed",
+        checkoutId: str(object.metadata?.checkout_id) ?? str(object.client_reference_id),
+        providerSubscriptionId: str(object.subscription),
+        providerCustomerId: str(object.customer),
+        amountCents: num(object.amount_total),
+      };
+    case "invoice.paid":
+    case "invoice.payment_failed": {
+      const paid = type === "invoice.paid";
+      const line = object.lines?.data?.[0]?.period;
+      return {
+        kind: "invoice",
+        paid,
+        providerInvoiceId: str(object.id) ?? "",
+        providerSubscriptionId:
+          str(object.subscription) ?? str(object.parent?.subscription_details?.subscription),
+        amountCents: num(paid ? object.amount_paid : object.amount_due) ?? 0,
+        periodStart: seconds(line?.start),
+        periodEnd: seconds(line?.end),
+        issuedAt: seconds(object.created),
+        nextAttemptAt: seconds(object.next_payment_attempt),
+      };
+    }
+    case "customer.subscription.updated":
+    case "customer.subscription.deleted": {
+      const stripeStatus = str(object.status);
+      const cancelAtPeriodEnd = object.cancel_at_period_end === true;
+      let status: SubscriptionStatus | undefined;
+      if (type.endsWith("deleted") || stripeStatus === "canceled" || stripeStatus === "incomplete_expired")
+        status = "ended";
+      else if (stripeStatus === "past_due" || stripeStatus === "unpaid") status = "past_due";
+      else if ((stripeStatus === "trialing" || stripeStatus === "active") && cancelAtPeriodEnd)
+        status = "canceled";
+      else if (stripeStatus === "trialing" || stripeStatus === "active") status = stripeStatus;
+      const item = object.items?.data?.[0];
+      const priceId = str(item?.price?.id);
+      return {
+        kind: "subscription_changed",
+        providerSubscriptionId: str(object.id),
+        status,
+        cancelAtPeriodEnd,
+        periodStart: seconds(item?.current_period_start ?? object.current_period_start),
+        periodEnd: seconds(item?.current_period_end ?? object.current_period_end),
+        canceledAt: seconds(object.canceled_at),
+        trialEndsAt: seconds(object.trial_end),
+        endedAt: seconds(object.ended_at),
+        plan: priceId ? planForPrice(priceId) : undefined,
+      };
+    }
+    default:
+      return { kind: "other" };
   }
-  if (timestamp === undefined || signatures.length === 0) return false;
-  if (Math.abs(now.getTime() / 1000 - timestamp) > WEBHOOK_TOLERANCE_S) return false;
-  const expected = createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest("hex");
-  return signatures.some((signature) => sameHex(signature, expected));
-}
-
-/** Signs a payload as Stripe does (tests and local replays). */
-export function signStripePayload(rawBody: string, secret: string, at: Date): string {
-  const timestamp = Math.floor(at.getTime() / 1000);
-  const signature = createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest("hex");
-  return `t=${timestamp},v1=${signature}`;
-}
-
-/** Constant-time comparison of two hex signatures (different lengths never match). */
-function sameHex(a: string, b: string): boolean {
-  const left = Buffer.from(a, "utf8");
-  const right = Buffer.from(b, "utf8");
-  return left.length === right.length && timingSafeEqual(left, right);
 }

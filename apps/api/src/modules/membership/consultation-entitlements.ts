@@ -19,7 +19,7 @@ export interface ConsultationEntitlements {
   returnVisitCredit(tx: Executor, userId: string, type: ConsultationType): Promise<void>;
 }
 
-/** The membership module's answer (membership-service.ts; ADR 015): the real one. */
+/** The membership module's answer (subscription-service.ts; ADR 015): the real one. */
 export function membershipEntitlements(
   membership: Pick<MembershipService, "entitlement" | "consumeVisitCredit" | "returnVisitCredit">,
 ): ConsultationEntitlements {

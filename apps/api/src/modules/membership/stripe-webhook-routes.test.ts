@@ -3,7 +3,7 @@ import { EnvError } from "@ambercare/contracts/server-env";
 import { invoices, subscriptions } from "@ambercare/db/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signStripePayload } from "#api/integrations/payments/stripe-payments.ts";
+import { createFakeStripeApi, signStripePayload } from "#api/integrations/payments/stripe-api-fake.ts";
 import { createManualClock } from "#api/platform/clock.ts";
 import { bearer, createTestApp, registerPatient, type TestApp, testConfig } from "#api/test-support.ts";
 
@@ -18,27 +18,8 @@ const STRIPE_ENV = {
   WEB_URL: "http://web.test",
 };
 
-type Call = { url: string; method: string; headers: Record<string, string>; body: URLSearchParams };
-const calls: Call[] = [];
-let sessionCount = 0;
-/** Stripe's HTTP API, as far as this adapter uses it. */
-const fakeFetch: typeof fetch = async (input, init) => {
-  const url = String(input);
-  calls.push({
-    url,
-    method: init?.method ?? "GET",
-    headers: Object.fromEntries(Object.entries((init?.headers ?? {}) as Record<string, string>)),
-    body: new URLSearchParams(typeof init?.body === "string" ? init.body : ""),
-  });
-  if (url.endsWith("/checkout/sessions")) {
-    sessionCount += 1;
-    const id = `cs_test_${sessionCount}`;
-    return Response.json({ id, url: `https://checkout.stripe.com/c/pay/${id}` });
-  }
-  if (url.includes("/subscription_schedules")) return Response.json({ id: "sub_sched_1" });
-  if (url.includes("/subscriptions/")) return Response.json({ id: "sub_1" });
-  return Response.json({ error: { message: "unknown" } }, { status: 404 });
-};
+/** Stripe's HTTP API, as far as the adapter uses it; every request the SDK sends is kept in `calls`. */
+const { fetch: fakeFetch, calls } = createFakeStripeApi();
 
 const clock = createManualClock(new Date("2026-05-01T10:00:00Z"));
 let t: TestApp;

@@ -2,24 +2,18 @@ import { errorEnvelope } from "@ambercare/contracts/envelope";
 import { stripeWebhookResponse } from "@ambercare/contracts/membership";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { verifyStripeSignature } from "#api/integrations/payments/stripe-payments.ts";
-import type { StripeEvent } from "#api/modules/membership/membership-service.ts";
+import { WebhookRejectedError } from "#api/integrations/payments/payment-provider.ts";
+import type { StripePayments } from "#api/integrations/payments/stripe-payments.ts";
 import { AppError } from "#api/platform/errors.ts";
 
-const stripeEvent = z.object({
-  id: z.string().min(1).max(255),
-  type: z.string().min(1).max(255),
-  data: z.object({ object: z.record(z.string(), z.unknown()) }),
-});
-
 /**
- * `POST /{product}/stripe/webhook` (PAYMENTS=stripe): Stripe's events, verified by the
- * Stripe-Signature header over the raw body, each applied once (replays change nothing).
+ * `POST /{product}/stripe/webhook` (PAYMENTS=stripe): Stripe's events, verified and read by the
+ * Stripe adapter from the Stripe-Signature header and the raw body, then applied by the membership
+ * service, each once (replays change nothing).
  */
-export const careStripeWebhookRoutes: FastifyPluginAsyncZod<{ webhookSecret: string }> = async (
-  app,
-  { webhookSecret },
-) => {
+export const careStripeWebhookRoutes: FastifyPluginAsyncZod<{
+  stripe: Pick<StripePayments, "readWebhook">;
+}> = async (app, { stripe }) => {
   // The signature covers the bytes as sent, so this scope keeps JSON bodies as text.
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
     done(null, body);
@@ -41,25 +35,18 @@ export const careStripeWebhookRoutes: FastifyPluginAsyncZod<{ webhookSecret: str
     async (request) => {
       const raw = typeof request.body === "string" ? request.body : "";
       const signature = request.headers["stripe-signature"];
-      if (
-        !verifyStripeSignature(
+      let event: ReturnType<StripePayments["readWebhook"]>;
+      try {
+        event = stripe.readWebhook(
           raw,
           typeof signature === "string" ? signature : undefined,
-          webhookSecret,
           app.clock.now(),
-        )
-      ) {
-        throw new AppError("WEBHOOK_SIGNATURE_INVALID", 400, "Invalid signature");
+        );
+      } catch (error) {
+        if (error instanceof WebhookRejectedError) throw new AppError(error.code, 400, error.message);
+        throw error;
       }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(raw);
-      } catch {
-        throw new AppError("INVALID_JSON", 400, "Request body is not valid JSON");
-      }
-      const event = stripeEvent.safeParse(parsed);
-      if (!event.success) throw new AppError("WEBHOOK_EVENT_INVALID", 400, "Not a Stripe event");
-      const result = await app.membership.applyStripeEvent(event.data as StripeEvent);
+      const result = await app.membership.applyPaymentEvent(event);
       return { data: { received: true as const, result } };
     },
   );

@@ -1,0 +1,108 @@
+import { AUTH_ERRORS } from "@ambercare/contracts/auth";
+import type { Invoice, Subscription } from "@ambercare/contracts/membership";
+import {
+  type BillingInterval,
+  chargeForInterval,
+  PLAN_FOR_INTERVAL,
+  type SubscriptionStatus,
+} from "@ambercare/contracts/membership-constants";
+import type { PlanKey } from "@ambercare/contracts/plans";
+import type { Database } from "@ambercare/db/client";
+import type { FastifyBaseLogger } from "fastify";
+import type { PaymentProvider } from "#api/integrations/payments/payment-provider.ts";
+import type { AuthContext } from "#api/modules/accounts/session-service.ts";
+import type { InvoiceRow, SubscriptionRow } from "#api/modules/membership/membership-repository.ts";
+import type { Clock } from "#api/platform/clock.ts";
+import { AppError } from "#api/platform/errors.ts";
+
+/**
+ * What the membership services share: their dependencies, the owner check, and the rows as the API
+ * answers with them (docs/decisions/015-membership-and-billing.md).
+ */
+
+export type MembershipDeps = {
+  db: Database;
+  clock: Clock;
+  payments: PaymentProvider;
+  /** The web app's origin (checkout page, return links). */
+  webUrl: string;
+  log: FastifyBaseLogger;
+};
+
+/** Refused; with `ownerUserId`, the attempt on that patient's membership is audited. */
+export function ownAccountOnly(ownerUserId?: string, resourceId: string | null = null): AppError {
+  return new AppError("OWN_ACCOUNT_ONLY", 403, AUTH_ERRORS.ownAccountOnly, {
+    ...(ownerUserId ? { refusedAccess: { ownerUserId, resourceType: "membership", resourceId } } : {}),
+  });
+}
+
+/** The caller may act only for their own user id (ADR 010); the service account for nobody. */
+export function assertSelf(auth: AuthContext, userId: string): string {
+  const id = userId.toLowerCase();
+  if (auth.isServiceAccount || auth.userId !== id) throw ownAccountOnly(id);
+  return id;
+}
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+export function toSubscription(row: SubscriptionRow): Subscription {
+  const status = row.status as SubscriptionStatus;
+  const interval = row.interval as BillingInterval;
+  const nextInterval = (row.pendingInterval ?? row.interval) as BillingInterval;
+  const nextChargeAt =
+    status === "trialing" || status === "active"
+      ? row.currentPeriodEnd
+      : status === "past_due"
+        ? row.retryAt
+        : null;
+  return {
+    id: row.id,
+    plan: PLAN_FOR_INTERVAL[interval] as Subscription["plan"],
+    interval,
+    status,
+    trial_ends_at: iso(row.trialEndsAt),
+    current_period_start: row.currentPeriodStart.toISOString(),
+    current_period_end: row.currentPeriodEnd.toISOString(),
+    cancel_at_period_end: row.cancelAtPeriodEnd,
+    canceled_at: iso(row.canceledAt),
+    ended_at: iso(row.endedAt),
+    next_charge_at: iso(nextChargeAt),
+    next_charge_amount_cents: nextChargeAt ? chargeForInterval(nextInterval) : null,
+    pending_interval: (row.pendingInterval as BillingInterval | null) ?? null,
+    payment_method: row.cardBrand && row.cardLast4 ? { brand: row.cardBrand, last4: row.cardLast4 } : null,
+  };
+}
+
+export function toInvoice(row: InvoiceRow): Invoice {
+  return {
+    id: row.id,
+    number: `AC-${String(row.seq).padStart(6, "0")}`,
+    issued_at: row.issuedAt.toISOString(),
+    paid_at: iso(row.paidAt),
+    plan: row.plan as PlanKey,
+    description: row.description,
+    amount_cents: row.amountCents,
+    currency: "usd",
+    status: row.status as Invoice["status"],
+    period_start: iso(row.periodStart),
+    period_end: iso(row.periodEnd),
+    payment_method: row.cardBrand && row.cardLast4 ? { brand: row.cardBrand, last4: row.cardLast4 } : null,
+  };
+}
+
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+export function invoiceDescription(plan: PlanKey, periodStart: Date | null, periodEnd: Date | null): string {
+  switch (plan) {
+    case "subscription_monthly":
+    case "subscription_yearly": {
+      const name = plan === "subscription_monthly" ? "monthly" : "yearly";
+      const period = periodStart && periodEnd ? `, ${day(periodStart)} to ${day(periodEnd)}` : "";
+      return `Ambercare membership (${name})${period}`;
+    }
+    case "ppv_chat":
+      return "Ambercare one-time chat visit";
+    case "ppv_video":
+      return "Ambercare one-time video visit";
+  }
+}
