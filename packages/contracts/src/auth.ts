@@ -11,6 +11,7 @@ import { CAPTCHA_MAX_LENGTH } from "./communications-constants.ts";
 import { dataEnvelope } from "./envelope.ts";
 import { LOCALES } from "./locales.ts";
 import { GENDERS } from "./options.ts";
+import { textSchema } from "./text.ts";
 import { US_STATE_CODES } from "./us-states.ts";
 
 /**
@@ -19,9 +20,9 @@ import { US_STATE_CODES } from "./us-states.ts";
  * to a message in the user's language.
  */
 
-export const emailSchema = z.string().trim().toLowerCase().max(EMAIL_MAX_LENGTH).pipe(z.email());
+export const emailSchema = textSchema().trim().toLowerCase().max(EMAIL_MAX_LENGTH).pipe(z.email());
 export const passwordSchema = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
-const name = z.string().trim().min(1).max(NAME_MAX_LENGTH);
+const name = textSchema().trim().min(1).max(NAME_MAX_LENGTH);
 export const userIdSchema = z.uuid();
 /** `/…/:userId` in a path (get-user-details, is-subscribed, get-subscription). */
 export const userIdParams = z.object({ userId: userIdSchema });
@@ -50,7 +51,7 @@ export type RegisterRequest = z.infer<typeof registerRequest>;
  * The captcha solution of a form the public can submit (ADR 016): the ALTCHA payload or the
  * reCAPTCHA token. Optional in the schema so that a missing one is answered with its own message.
  */
-export const captchaField = z.string().max(CAPTCHA_MAX_LENGTH).optional();
+export const captchaField = textSchema().max(CAPTCHA_MAX_LENGTH).optional();
 
 /** `POST /api/auth/register` (main API, public): the registration plus the captcha. */
 export const mainRegisterRequest = registerRequest.extend({ captcha: captchaField }).strict();
@@ -75,7 +76,7 @@ export const forgotPasswordRequest = emailRequest.extend({ captcha: captchaField
 export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequest>;
 
 export const resetPasswordRequest = z
-  .object({ token: z.string().min(16).max(200), password: passwordSchema })
+  .object({ token: textSchema().min(16).max(200), password: passwordSchema })
   .strict();
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
 
@@ -105,9 +106,9 @@ export const profileFields = z.object({
   last_name: name,
   date_of_birth: isoDateSchema,
   phone: phoneSchema,
-  address_line1: z.string().trim().min(1).max(ADDRESS_LINE_MAX_LENGTH),
-  address_line2: z.string().trim().max(ADDRESS_LINE_MAX_LENGTH).optional(),
-  city: z.string().trim().min(1).max(CITY_MAX_LENGTH),
+  address_line1: textSchema().trim().min(1).max(ADDRESS_LINE_MAX_LENGTH),
+  address_line2: textSchema().trim().max(ADDRESS_LINE_MAX_LENGTH).optional(),
+  city: textSchema().trim().min(1).max(CITY_MAX_LENGTH),
   state: z.enum(US_STATE_CODES as [string, ...string[]]),
   zip: zipSchema,
   gender: z.enum(GENDERS),

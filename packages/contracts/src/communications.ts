@@ -49,6 +49,7 @@ import {
   SEGMENT_PATTERN,
 } from "./communications-constants.ts";
 import { dataEnvelope } from "./envelope.ts";
+import { textSchema } from "./text.ts";
 
 export * from "./communications-constants.ts";
 export { captchaField };
@@ -77,13 +78,13 @@ export const captchaChallengeResponse = dataEnvelope(captchaChallengeSchema);
 
 export const contactEntryRequest = z
   .object({
-    name: z.string().trim().min(1).max(CONTACT_NAME_MAX_LENGTH),
+    name: textSchema().trim().min(1).max(CONTACT_NAME_MAX_LENGTH),
     email: emailSchema,
     topic: z.enum(CONTACT_TOPICS),
-    message: z.string().trim().min(CONTACT_MESSAGE_MIN_LENGTH).max(CONTACT_MESSAGE_MAX_LENGTH),
+    message: textSchema().trim().min(CONTACT_MESSAGE_MIN_LENGTH).max(CONTACT_MESSAGE_MAX_LENGTH),
     captcha: captchaField,
     /** The support widget's segment; SUPPORT_SEGMENT (default "patient") when omitted. */
-    segment: z.string().regex(SEGMENT_PATTERN).optional(),
+    segment: textSchema().regex(SEGMENT_PATTERN).optional(),
     /** "widget" from the support widget; "contact_form" when omitted. */
     source: z.enum(CONTACT_SOURCES).optional(),
     /** With a patient's token only, and then it must be that patient's id (403 otherwise). */
@@ -114,7 +115,7 @@ export const supportMessagesResponse = dataEnvelope(z.array(supportMessageSchema
 
 // --- E-mail lists -----------------------------------------------------------------------------
 
-const listToken = z.string().min(16).max(LIST_TOKEN_MAX_LENGTH);
+const listToken = textSchema().min(16).max(LIST_TOKEN_MAX_LENGTH);
 
 export const addToContactsRequest = z
   .object({

@@ -19,6 +19,7 @@ import { dataEnvelope, listEnvelope } from "./envelope.ts";
 import { ETHNICITIES, GENDERS, RACES, RELATIONSHIPS, TEMPERATURE_LOCATIONS, TRANSPORTS } from "./options.ts";
 import { CONSULTATION_TYPES } from "./provider.ts";
 import { SYMPTOMS } from "./symptoms.ts";
+import { textSchema } from "./text.ts";
 import { US_STATE_CODES, type UsStateCode } from "./us-states.ts";
 
 /**
@@ -29,8 +30,7 @@ import { US_STATE_CODES, type UsStateCode } from "./us-states.ts";
  */
 
 const optionalText = (max: number) =>
-  z
-    .string()
+  textSchema()
     .trim()
     .max(max)
     .nullish()
@@ -41,8 +41,8 @@ const isoDate = z.iso.date();
 export const dependentSchema = z
   .object({
     relationship: z.enum(RELATIONSHIPS),
-    first_name: z.string().trim().min(1).max(DEPENDENT_NAME_MAX_LENGTH),
-    last_name: z.string().trim().min(1).max(DEPENDENT_NAME_MAX_LENGTH),
+    first_name: textSchema().trim().min(1).max(DEPENDENT_NAME_MAX_LENGTH),
+    last_name: textSchema().trim().min(1).max(DEPENDENT_NAME_MAX_LENGTH),
     date_of_birth: isoDate,
   })
   .strict();
@@ -247,7 +247,7 @@ export type Message = z.infer<typeof message>;
 export const messageResponse = dataEnvelope(message);
 export const messageListResponse = listEnvelope(message);
 export const createMessageRequest = z
-  .object({ body: z.string().trim().min(1).max(MESSAGE_MAX_LENGTH) })
+  .object({ body: textSchema().trim().min(1).max(MESSAGE_MAX_LENGTH) })
   .strict();
 
 export const auditEntry = z

@@ -15,6 +15,7 @@ import {
   VISIT_PLAN_KEYS,
 } from "./membership-constants.ts";
 import { PLAN_KEYS } from "./plans.ts";
+import { textSchema } from "./text.ts";
 
 /**
  * Membership and billing on the care API (docs/decisions/015-membership-and-billing.md).
@@ -34,7 +35,7 @@ const isoDateTime = z.string();
  * site's own origin (the API keeps only its path). Omitted: /thank-you-for-subscribing or
  * /thank-you-for-ordering. Anything else is 400 (no open redirect).
  */
-export const lastUrlSchema = z.string().trim().min(1).max(RETURN_URL_MAX_LENGTH);
+export const lastUrlSchema = textSchema().trim().min(1).max(RETURN_URL_MAX_LENGTH);
 
 /** `POST /{product}/subscription-checkout/` (user_id, interval, last_url). */
 export const subscriptionCheckoutRequest = z
@@ -84,14 +85,14 @@ export const checkoutResponse = dataEnvelope(checkoutSchema);
  * MEMBERSHIP_ERRORS (invalidCardNumber, invalidExpiry, cardExpired, invalidCvc, nameRequired), or 402
  * (cardDeclined, insufficientFunds). The card is never stored: only its brand and last 4 digits.
  */
-const cardPart = z.union([z.string().max(40), z.number().int()]);
+const cardPart = z.union([textSchema().max(40), z.number().int()]);
 export const payCheckoutRequest = z
   .object({
-    card_number: z.string().max(40),
+    card_number: textSchema().max(40),
     exp_month: cardPart,
     exp_year: cardPart,
-    cvc: z.string().max(10),
-    name: z.string().max(CARD_NAME_MAX_LENGTH),
+    cvc: textSchema().max(10),
+    name: textSchema().max(CARD_NAME_MAX_LENGTH),
   })
   .strict();
 export type PayCheckoutRequest = z.infer<typeof payCheckoutRequest>;
@@ -150,7 +151,7 @@ export const cancelFeedbackRequest = z
     user_id: userIdSchema,
     subscription_id: z.uuid(),
     reason: z.enum(CANCEL_REASONS),
-    comment: z.string().trim().max(CANCEL_COMMENT_MAX_LENGTH).optional(),
+    comment: textSchema().trim().max(CANCEL_COMMENT_MAX_LENGTH).optional(),
   })
   .strict();
 export type CancelFeedbackRequest = z.infer<typeof cancelFeedbackRequest>;

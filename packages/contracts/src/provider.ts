@@ -11,6 +11,7 @@ import {
   PROVIDER_SORTS,
   RATING_COMMENT_MAX_LENGTH,
 } from "./provider-limits.ts";
+import { textSchema } from "./text.ts";
 import { US_STATE_CODES, type UsStateCode } from "./us-states.ts";
 
 /**
@@ -44,7 +45,7 @@ const slugParam = z
 
 export const providerListQuery = z
   .object({
-    q: optionalParam(z.string().trim().min(1).max(PROVIDER_QUERY_MAX_LENGTH)).describe(
+    q: optionalParam(textSchema().trim().min(1).max(PROVIDER_QUERY_MAX_LENGTH)).describe(
       "Name: matches the start of the first name, the last name or the full name, ignoring case",
     ),
     specialization: optionalParam(slugParam).describe("Specialization slug"),
@@ -74,7 +75,7 @@ export const providerDetailQuery = z
   })
   .strict();
 
-export const providerSlugParams = z.object({ slug: z.string().min(1).max(200) });
+export const providerSlugParams = z.object({ slug: textSchema().min(1).max(200) });
 
 const namedSlug = z.object({ slug: z.string().min(1), name: z.string().min(1) }).strict();
 

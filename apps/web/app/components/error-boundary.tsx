@@ -6,7 +6,8 @@ import { errorKind } from "#app/lib/meta.ts";
  * The one error page of the site, used by the root and by every route:
  * 404 → 'Page Not Found', 'Sorry, the page you are looking for could not be found.' and a
  * 'Go back home' link; anything else → 'Internal Server Error', 'This page is temporarily
- * unavailable.' and no link. It shows the status code and never a stack trace in production.
+ * unavailable.' and no link; a form the site cannot read and a service down for a while have their own
+ * words. It shows the status code and never a stack trace in production.
  */
 export function GeneralErrorBoundary() {
   const error = useRouteError();
@@ -30,11 +31,9 @@ export function ErrorPage({ error }: { error: unknown }) {
         {status}
       </p>
       <h1 id="error-title" className="mt-4 font-bold text-2xl text-ink tablet:text-3xl">
-        {kind === "notFound" ? t("errors.notFound.title") : t("errors.serverError.title")}
+        {t(`errors.${kind}.title`)}
       </h1>
-      <p className="mt-3 text-ink-muted text-lg">
-        {kind === "notFound" ? t("errors.notFound.message") : t("errors.serverError.message")}
-      </p>
+      <p className="mt-3 text-ink-muted text-lg">{t(`errors.${kind}.message`)}</p>
       {kind === "notFound" ? (
         <Link to="/" className="button-primary mt-8">
           {t("errors.notFound.homeLink")}

@@ -58,6 +58,22 @@ const profile = {
 };
 
 describe("zod issues → messages in the visitor's language", () => {
+  // A lone surrogate never reaches an action: FormData turns it into U+FFFD. A NUL does.
+  it("refuses a NUL in typed text with its own message, keeping what was typed", () => {
+    for (const typed of ["Ja\u0000ne", "\u0000"]) {
+      const values = readFields(formData({ ...profile, first_name: typed }), PROFILE_FIELDS);
+      const parsed = profileForm.safeParse(values);
+      expect(parsed.success).toBe(false);
+      const result = formError(
+        values,
+        parsed.success ? {} : issuesToFieldErrors(parsed.error.issues, values),
+      );
+      expect(result.fieldErrors).toEqual({ first_name: { key: "forms.errors.unreadableCharacters" } });
+      expect(result.values.first_name).toBe(typed);
+      expect(lookup(bg, "forms.errors.unreadableCharacters")).toMatch(/знаци/);
+    }
+  });
+
   it("calls every empty field of sign-up 'required', with the field's own message", () => {
     expect(validate(signUpForm, SIGN_UP_FIELDS, {})).toEqual({
       first_name: { key: "forms.errors.firstName.required" },

@@ -125,6 +125,7 @@ const GENERIC_MESSAGES: Readonly<Record<string, TranslationKey>> = {
   invalid: "forms.errors.invalid",
   tooShort: "forms.errors.tooShort",
   tooLong: "forms.errors.tooLong",
+  unreadableCharacters: "forms.errors.unreadableCharacters",
 };
 
 export function isFormField(name: string): name is FormField {

@@ -21,9 +21,19 @@ export function documentTitle(pageName: string | null | undefined, productName: 
   return pageName ? `${pageName} | ${productName}` : productName;
 }
 
-/** The error titles: 'Page Not Found' for 404, 'Internal Server Error' otherwise. */
-export function errorKind(error: unknown): "notFound" | "serverError" {
-  return isRouteErrorResponse(error) && error.status === 404 ? "notFound" : "serverError";
+export type ErrorKind = "notFound" | "badRequest" | "unavailable" | "serverError";
+
+/**
+ * The error titles: 'Page Not Found' for 404, 'Internal Server Error' for a failure of
+ * the site. A form the site cannot read (400, 413, 415) and a service that is down for a while
+ * (503) have pages of their own, so the visitor knows whether to resend or to come back later.
+ */
+export function errorKind(error: unknown): ErrorKind {
+  if (!isRouteErrorResponse(error)) return "serverError";
+  if (error.status === 404) return "notFound";
+  if (error.status === 503) return "unavailable";
+  if (error.status === 400 || error.status === 413 || error.status === 415) return "badRequest";
+  return "serverError";
 }
 
 /** `<meta name="robots" content="noindex">`: account pages, steps of a flow, error pages. */

@@ -8,6 +8,7 @@ import { AuthPage } from "#app/features/accounts/auth-page.tsx";
 import { ProfileFields, profileValues } from "#app/features/accounts/profile-fields.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import { errorsOf, type FormResult, formError, issuesToFieldErrors, readFields } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -32,7 +33,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   await requireRouteAccess(request, "/almost-there");
   const user = await requireUser(request);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const values = readFields(formData, PROFILE_FIELDS);
   const parsed = profileForm.safeParse(values);
   if (!parsed.success) {

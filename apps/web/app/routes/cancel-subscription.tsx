@@ -25,6 +25,7 @@ import {
 } from "#app/features/membership/membership.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import { type FormErrorResult, fieldId, formError } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -65,7 +66,7 @@ function isReason(value: string): value is CancelReason {
 
 export async function action({ request }: Route.ActionArgs) {
   const { user } = await requireRouteAccess(request, "/cancel-subscription");
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const values = {
     reason: String(formData.get("reason") ?? ""),
     comment: String(formData.get("comment") ?? ""),

@@ -6,6 +6,7 @@ import { Notice, PageHeading } from "#app/components/page.tsx";
 import { confirmSubscription } from "#app/features/communications/communications.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import { type FormResult, formError } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -32,7 +33,7 @@ type ConfirmResult = FormResult<"token"> | { status: "confirmed"; email: string 
 
 export async function action({ request }: Route.ActionArgs) {
   await requireRouteAccess(request, "/confirm-subscription");
-  const token = tokenOf((await request.formData()).get("token"));
+  const token = tokenOf((await readFormData(request)).get("token"));
   if (!token) {
     return data<ConfirmResult>(formError({ token: "" }, {}, { key: "lists.errors.confirmationInvalid" }), {
       status: 400,

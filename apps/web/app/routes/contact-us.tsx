@@ -28,6 +28,7 @@ import { captchaOf, saveContactEntry } from "#app/features/communications/commun
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import { errorsOf, type FormResult, formError, formSuccess, readFields, successOf } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { chooseLocale } from "#app/lib/locale.server.ts";
@@ -46,7 +47,7 @@ export async function loader({ request }: Route.LoaderArgs) {
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = await requireRouteAccess(request, "/contact-us");
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const values = readFields(formData, CONTACT_FIELDS);
   const parsed = contactForm.safeParse(values);
   if (!parsed.success) {

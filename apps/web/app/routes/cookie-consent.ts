@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { CONSENT_COOKIE, CONSENT_MAX_AGE_S, isConsentChoice } from "#app/lib/consent.ts";
 import { setCookieHeader } from "#app/lib/cookies.server.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import { backTo, isNavigation } from "#app/lib/resource-forms.server.ts";
 import type { Route } from "./+types/cookie-consent";
 
@@ -12,7 +13,7 @@ import type { Route } from "./+types/cookie-consent";
  * goes back to the page.
  */
 export async function action({ request }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const choice = formData.get("choice");
   if (choice !== "reset" && !isConsentChoice(choice)) {
     return data({ error: "Choose granted, denied or reset." }, { status: 400 });

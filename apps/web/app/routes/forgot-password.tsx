@@ -11,6 +11,7 @@ import { CaptchaField } from "#app/features/communications/captcha-field.tsx";
 import { captchaFailure, captchaOf } from "#app/features/communications/communications.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import {
   errorsOf,
   type FormResult,
@@ -39,7 +40,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { alreadyLoggedIn } = await requireRouteAccess(request, "/forgot-password");
   if (alreadyLoggedIn) return null;
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const values = readFields(formData, FORGOT_PASSWORD_FIELDS);
   const parsed = forgotPasswordForm.safeParse(values);
   if (!parsed.success) {

@@ -9,6 +9,7 @@ import { AuthPage, FormFooter } from "#app/features/accounts/auth-page.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import { errorsOf, type FormResult, formError, issuesToFieldErrors, readFields } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -28,7 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** Logs in on both APIs, starts the session (its cookies) and goes back where the visitor was going. */
 export async function action({ request, context }: Route.ActionArgs) {
   await requireRouteAccess(request, "/login");
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const values = readFields(formData, LOGIN_FIELDS);
   const parsed = loginForm.safeParse(values);
   if (!parsed.success) {

@@ -4,6 +4,7 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { PageHeading } from "#app/components/page.tsx";
 import { BenefitsList, StartMembershipForm } from "#app/features/membership/membership.tsx";
 import { startMembership } from "#app/features/membership/membership-actions.server.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
@@ -17,7 +18,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** Monthly or yearly → the checkout (anonymous visitors log in first and come back here). */
 export async function action({ request }: Route.ActionArgs) {
   const { user } = await requireRouteAccess(request, "/membership");
-  return startMembership(request, user, await request.formData());
+  return startMembership(request, user, await readFormData(request));
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "membership");

@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import type { NewsletterOutcome } from "#app/features/communications/newsletter-form.tsx";
 import { subscribe } from "#app/features/communications/notify-me.server.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import { backTo, isNavigation } from "#app/lib/resource-forms.server.ts";
 import type { Route } from "./+types/newsletter";
 
@@ -9,7 +10,7 @@ import type { Route } from "./+types/newsletter";
  * gets the result as data; a POST without JavaScript goes back to its page with `?newsletter=`.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const { result, status } = await subscribe(request, formData, context);
   if (isNavigation(request)) {
     const outcome: NewsletterOutcome =

@@ -6,6 +6,7 @@ import { ErrorSummary, SubmitButton } from "#app/components/forms.tsx";
 import { PageHeading } from "#app/components/page.tsx";
 import { formatAmount } from "#app/features/membership/billing-format.ts";
 import { startVisit } from "#app/features/membership/membership-actions.server.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { useRootData } from "#app/lib/root-data.ts";
@@ -20,7 +21,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** A chat ($29) or video ($49) visit → its checkout; anonymous visitors log in first. */
 export async function action({ request }: Route.ActionArgs) {
   const { user } = await requireRouteAccess(request, "/one-time-visit");
-  return startVisit(request, user, await request.formData());
+  return startVisit(request, user, await readFormData(request));
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "oneTimeVisit");

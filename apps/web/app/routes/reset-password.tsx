@@ -9,6 +9,7 @@ import { failureResult, resetPassword } from "#app/features/accounts/accounts.se
 import { AuthPage } from "#app/features/accounts/auth-page.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import {
   errorsOf,
   type FormResult,
@@ -41,7 +42,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const { alreadyLoggedIn } = await requireRouteAccess(request, "/reset-password");
   if (alreadyLoggedIn) return null;
-  const values = readFields(await request.formData(), RESET_PASSWORD_FIELDS);
+  const values = readFields(await readFormData(request), RESET_PASSWORD_FIELDS);
   if (!plausibleToken(values.token)) return data<ResetResult>({ status: "invalid-link" }, { status: 400 });
   const parsed = resetPasswordForm.safeParse(values);
   if (!parsed.success) {

@@ -23,6 +23,7 @@ import { captchaFailure, captchaOf } from "#app/features/communications/communic
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import { errorsOf, type FormResult, formError, issuesToFieldErrors, readFields } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { chooseLocale } from "#app/lib/locale.server.ts";
@@ -45,7 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
  */
 export async function action({ request, context }: Route.ActionArgs) {
   await requireRouteAccess(request, "/sign-up");
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const values = readFields(formData, SIGN_UP_FIELDS);
   const parsed = signUpForm.safeParse(values);
   if (!parsed.success) {

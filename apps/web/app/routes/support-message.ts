@@ -10,6 +10,7 @@ import { captchaOf, saveContactEntry } from "#app/features/communications/commun
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
 import { env, isSecureRequest } from "#app/lib/env.server.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import { type FormResult, formError, formSuccess, readFields } from "#app/lib/forms.ts";
 import { chooseLocale } from "#app/lib/locale.server.ts";
 import { getUser, requireUser } from "#app/lib/session.server.ts";
@@ -22,7 +23,7 @@ import type { Route } from "./+types/support-message";
  * the address for the reply.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const session = getUser(request);
   const account = session ? (await requireUser(request)).account : null;
   const values = readFields(formData, SUPPORT_FIELDS);

@@ -6,6 +6,7 @@ import { PageHeading } from "#app/components/page.tsx";
 import { changeSubscription } from "#app/features/communications/communications.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import { type FormResult, formError } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -35,7 +36,7 @@ type UnsubscribeResult = FormResult<"token"> | { status: "done"; change: Change 
 
 export async function action({ request }: Route.ActionArgs) {
   await requireRouteAccess(request, "/unsubscribe");
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const change: Change = formData.get("intent") === "resubscribe" ? "resubscribe" : "unsubscribe";
   // A failure reads 'Failed to unsubscribe' unless the API said something more useful.
   const fallback = {

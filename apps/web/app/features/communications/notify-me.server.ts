@@ -5,6 +5,7 @@ import { addToContacts, captchaOf } from "#app/features/communications/communica
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import { type FormMessage, readFields } from "#app/lib/forms.ts";
 import { chooseLocale } from "#app/lib/locale.server.ts";
 
@@ -51,6 +52,6 @@ export async function subscribe(
 
 /** The soon pages' action. */
 export async function notifyMeAction(request: Request, context?: { clientIp?: string }) {
-  const { result, status } = await subscribe(request, await request.formData(), context);
+  const { result, status } = await subscribe(request, await readFormData(request), context);
   return data<NotifyMeResult>(result, { status });
 }

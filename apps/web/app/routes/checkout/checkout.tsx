@@ -22,6 +22,7 @@ import {
 } from "#app/features/membership/membership-forms.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import { type FormErrorResult, formError, readFields } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -54,7 +55,7 @@ type CheckoutResult = FormErrorResult<CardField>;
 
 export async function action({ request, params }: Route.ActionArgs) {
   const { user } = await requireRouteAccess(request, "/checkout/:checkoutId");
-  const values = readFields(await request.formData(), CARD_FIELDS);
+  const values = readFields(await readFormData(request), CARD_FIELDS);
   const checked = checkCard(values, new Date());
   if (!checked.card) {
     const result: CheckoutResult = {

@@ -48,6 +48,7 @@ import {
 import { mainApi } from "#app/lib/api.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FieldErrors, FormErrorResult, FormMessage } from "#app/lib/forms.ts";
 import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -88,7 +89,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = await requireRouteAccess(request, "/consultation/form");
-  const values = readIntake(await request.formData());
+  const values = readIntake(await readFormData(request));
   const checked = validateIntake(values);
   if (!checked.ok) return data<IntakeAction>({ values, fieldErrors: checked.fieldErrors }, { status: 400 });
   try {

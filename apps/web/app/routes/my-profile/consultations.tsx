@@ -6,6 +6,7 @@ import { AccountPage } from "#app/components/page.tsx";
 import { ConsultationCard } from "#app/features/consultations/consultation-card.tsx";
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -22,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/consultations");
-  const id = String((await request.formData()).get("consultation") ?? "");
+  const id = String((await readFormData(request)).get("consultation") ?? "");
   try {
     await consultationApi(request, user, context).cancel(id);
   } catch (error) {

@@ -24,6 +24,7 @@ import {
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import { errorsOf, type FormResult, formError, formSuccess, readFields, successOf } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -48,7 +49,7 @@ export async function loader({ request }: Route.LoaderArgs) {
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/health-data");
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   if (formData.get("intent") === "consent") {
     const granted = formData.get("optional_processing") === "grant";
     await setConsents(request, user, { optional_processing: granted });

@@ -20,6 +20,7 @@ import { changePassword, failureResult, updateProfile } from "#app/features/acco
 import { ProfileFields, profileValues } from "#app/features/accounts/profile-fields.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import {
   errorsOf,
   type FormResult,
@@ -53,7 +54,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** Two forms post here: `intent=profile` (update-user) and `intent=password` (change-password). */
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile");
-  const formData = await request.formData();
+  const formData = await readFormData(request);
 
   if (formData.get("intent") === "password") {
     const values = readFields(formData, CHANGE_PASSWORD_FIELDS);

@@ -20,6 +20,7 @@ import { StartMembershipForm } from "#app/features/membership/membership.tsx";
 import { type StartResult, startMembership } from "#app/features/membership/membership-actions.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import { type FormErrorResult, type FormMessage, formError, formSuccess } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -56,7 +57,7 @@ type ManageAction =
 
 export async function action({ request }: Route.ActionArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/manage-subscription");
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = formData.get("intent");
   if (intent === "subscribe") {
     const answer = await startMembership(request, user, formData);

@@ -8,6 +8,7 @@ import { useDateTime } from "#app/features/consultations/consultation-card.tsx";
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
 import { optionKey } from "#app/features/consultations/intake-form.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -27,7 +28,7 @@ type RecordsAction = { ok: boolean; message: FormMessage };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/medical-records");
-  const form = await request.formData();
+  const form = await readFormData(request);
   const api = consultationApi(request, user, context);
   const fail = (key: TranslationKey, status: number) =>
     data<RecordsAction>({ ok: false, message: { key } }, { status });

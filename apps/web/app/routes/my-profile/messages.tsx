@@ -10,6 +10,7 @@ import { supportMessages } from "#app/features/communications/communications.ser
 import { useDateTime } from "#app/features/consultations/consultation-card.tsx";
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -33,7 +34,7 @@ type MessageAction = { ok: boolean; message?: FormMessage; body?: string };
 /** The patient writes to a consultation's thread; a reload shows new messages (no live delivery yet). */
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/messages");
-  const form = await request.formData();
+  const form = await readFormData(request);
   const consultation = String(form.get("consultation") ?? "");
   const body = String(form.get("body") ?? "");
   if (!UUID.test(consultation)) throw new Response("Not Found", { status: 404 });

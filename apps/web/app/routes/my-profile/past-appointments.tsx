@@ -12,6 +12,7 @@ import { AccountPage } from "#app/components/page.tsx";
 import { ConsultationCard } from "#app/features/consultations/consultation-card.tsx";
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -29,7 +30,7 @@ type RateResult = { consultation: string; ok: boolean; message: FormMessage };
 /** "Rate this provider": 1–5 stars and an optional comment, through the care API's submit-rating. */
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/past-appointments");
-  const form = await request.formData();
+  const form = await readFormData(request);
   const consultation = String(form.get("consultation") ?? "");
   const stars = Number(form.get("stars"));
   const comment = String(form.get("comment") ?? "").trim();
