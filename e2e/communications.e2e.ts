@@ -383,6 +383,9 @@ describe("analytics after consent (spec §7, issue 7)", () => {
         API_PORT: new URL(apiUrl).port,
         DATA_DIR: dataDir,
         ANALYTICS_SCRIPT_URL: scriptUrl,
+        // As global-setup's server: nothing in front of it, and one browser address for every journey.
+        TRUST_PROXY: "false",
+        WEB_RATE_LIMIT_MAX: "100000",
       },
       stdio: "ignore",
     });

@@ -249,7 +249,16 @@ describe("service worker (spec §7)", () => {
 async function startWebServer(port: number, env: Record<string, string>) {
   const child: ChildProcess = spawn(process.execPath, ["server.mjs"], {
     cwd: WEB_DIR,
-    env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "warn", PORT: String(port), ...env },
+    // As global-setup's server: nothing in front of it, and one browser address for every journey.
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      PORT: String(port),
+      TRUST_PROXY: "false",
+      WEB_RATE_LIMIT_MAX: "100000",
+      ...env,
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const url = `http://localhost:${port}`;

@@ -164,7 +164,12 @@ describe("medical documents", () => {
       (r) => r.action,
     );
     // Eve's two refused attempts are in Dee's log too (who tried, not what the document holds).
-    expect(actions.sort()).toEqual(["access.refused", "access.refused", "document.delete", "document.upload"]);
+    expect(actions.sort()).toEqual([
+      "access.refused",
+      "access.refused",
+      "document.delete",
+      "document.upload",
+    ]);
   });
 
   it("audits uploads, lists and downloads", async () => {

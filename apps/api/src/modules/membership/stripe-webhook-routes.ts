@@ -1,7 +1,6 @@
 import { errorEnvelope } from "@ambercare/contracts/envelope";
 import { stripeWebhookResponse } from "@ambercare/contracts/membership";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { WebhookRejectedError } from "#api/integrations/payments/payment-provider.ts";
 import type { StripePayments } from "#api/integrations/payments/stripe-payments.ts";
 import { AppError } from "#api/platform/errors.ts";
