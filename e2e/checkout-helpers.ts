@@ -20,6 +20,9 @@ export async function fillCard(page: Page, card: Card): Promise<void> {
  */
 export async function dismissPopupBeforehand(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
+    // Every document of the context runs this, a new tab's first about:blank too, where reading
+    // sessionStorage throws a SecurityError: only the site's own pages need the dismissal.
+    if (location.protocol === "about:") return;
     sessionStorage.setItem("ambercare.notSubscribedPopup.dismissed", "true");
   });
 }

@@ -16,6 +16,7 @@ import {
   waitForPath,
 } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
+import { dismissPopupBeforehand } from "./checkout-helpers.ts";
 
 /**
  * The communications journeys in Chromium against the running web server and API: the contact form (with its
@@ -188,6 +189,8 @@ describe("support widget (issue 7)", () => {
   it("is a small button that loads its panel on demand; a patient's message reaches My profile → Messages", async () => {
     const { context, page, consoleErrors } = await openPage(browser);
     try {
+      // A patient without a membership: the not-subscribed popup would cover the panel on a slow run.
+      await dismissPopupBeforehand(context);
       await signedUp(page);
       const panelChunks: string[] = [];
       page.on("request", (request) => {
