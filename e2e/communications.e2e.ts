@@ -17,6 +17,7 @@ import {
 } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
 import { dismissPopupBeforehand } from "./checkout-helpers.ts";
+import { JOURNEY_WEB_ENV } from "./journey-env.ts";
 
 /**
  * The communications journeys in Chromium against the running web server and API: the contact form (with its
@@ -386,9 +387,7 @@ describe("analytics after consent (spec §7, issue 7)", () => {
         API_PORT: new URL(apiUrl).port,
         DATA_DIR: dataDir,
         ANALYTICS_SCRIPT_URL: scriptUrl,
-        // As global-setup's server: nothing in front of it, and one browser address for every journey.
-        TRUST_PROXY: "false",
-        WEB_RATE_LIMIT_MAX: "100000",
+        ...JOURNEY_WEB_ENV,
       },
       stdio: "ignore",
     });

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { freePort, startStack, webBuildExists } from "../scripts/lib/stack.mjs";
+import { JOURNEY_WEB_ENV } from "./journey-env.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -34,8 +35,7 @@ export default async function setup(project: TestProject) {
       API_PORT: String(apiPort),
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
-      // Every journey is one visitor (the browser on 127.0.0.1), far busier than a person.
-      WEB_RATE_LIMIT_MAX: "100000",
+      ...JOURNEY_WEB_ENV,
       // One process each: a journey reads what it just wrote, and its failures name one server.
       WEB_PROCESSES: "1",
       API_PROCESSES: "1",

@@ -7,6 +7,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort, WEB_DIR } from "../scripts/lib/stack.mjs";
 import { launchBrowser } from "./browser.ts";
+import { JOURNEY_WEB_ENV } from "./journey-env.ts";
 
 /**
  * The web platform (ADR 011): web app manifest, service worker and offline page, the
@@ -249,14 +250,12 @@ describe("service worker (spec §7)", () => {
 async function startWebServer(port: number, env: Record<string, string>) {
   const child: ChildProcess = spawn(process.execPath, ["server.mjs"], {
     cwd: WEB_DIR,
-    // As global-setup's server: nothing in front of it, and one browser address for every journey.
     env: {
       ...process.env,
+      ...JOURNEY_WEB_ENV,
       NODE_ENV: "production",
       LOG_LEVEL: "warn",
       PORT: String(port),
-      TRUST_PROXY: "false",
-      WEB_RATE_LIMIT_MAX: "100000",
       ...env,
     },
     stdio: ["ignore", "ignore", "inherit"],
