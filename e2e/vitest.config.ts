@@ -9,6 +9,8 @@ export default defineConfig({
     globalSetup: ["./global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll waits one second by default: too short for a client navigation on a busy machine.
+    expect: { poll: { timeout: 15_000, interval: 100 } },
     // One file at a time: two cores run one Chromium and two servers comfortably, not more.
     fileParallelism: false,
   },
