@@ -1,4 +1,5 @@
 import type { ErrorCode } from "@ambercare/contracts/error-codes";
+import { isDatabaseUnavailable } from "@ambercare/db/unavailable";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import {
   hasZodFastifySchemaValidationErrors,
@@ -10,6 +11,16 @@ import { AppError } from "#api/platform/errors.ts";
 
 export const INTERNAL_SERVER_ERROR = "Internal Server Error";
 export const NOT_FOUND = "Not found";
+/** How long a client should wait before trying again while the database is unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** 503 with Retry-After: the database cannot be reached, which says nothing about the request. */
+export function databaseUnavailable(cause: unknown): AppError {
+  return new AppError("DATABASE_UNAVAILABLE", 503, "Database unavailable", {
+    cause,
+    headers: { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) },
+  });
+}
 
 type HttpFailure = { status: number; message: string; code: ErrorCode };
 
@@ -103,7 +114,10 @@ function toHttpFailure(error: unknown): HttpFailure {
  * The one error handler: every failure leaves as `{ "error": "…", "code": "…" }`. A 5xx is logged with its
  * request id (in the logger's bindings) and answers with a fixed message, so no internals leak.
  */
-export async function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+export async function errorHandler(thrown: unknown, request: FastifyRequest, reply: FastifyReply) {
+  // Recognised by its cause (the driver's connection error), wherever in the request it was thrown.
+  const error =
+    !(thrown instanceof AppError) && isDatabaseUnavailable(thrown) ? databaseUnavailable(thrown) : thrown;
   const { status, message, code } = toHttpFailure(error);
   if (error instanceof AppError) reply.headers(error.headers);
   if (error instanceof AppError && error.refusedAccess) {
@@ -113,7 +127,7 @@ export async function errorHandler(error: unknown, request: FastifyRequest, repl
     );
   }
   if (status >= 500) {
-    request.log.error({ err: error }, status === 500 ? "request failed" : message);
+    request.log.error({ err: thrown }, status === 500 ? "request failed" : message);
   }
   return status === 500
     ? reply.code(status).send({ error: INTERNAL_SERVER_ERROR, code: "INTERNAL_ERROR" })

@@ -1,7 +1,7 @@
 import { dataEnvelope, errorEnvelope } from "@ambercare/contracts/envelope";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError } from "#api/platform/errors.ts";
+import { databaseUnavailable } from "#api/platform/error-handler.ts";
 
 const healthResponse = dataEnvelope(
   z.object({ status: z.literal("ok"), database: z.enum(["pglite", "postgres"]) }),
@@ -24,7 +24,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       try {
         await app.db.ping();
       } catch (cause) {
-        throw new AppError("DATABASE_UNAVAILABLE", 503, "Database unavailable", { cause });
+        // Whatever the ping's failure, a database that does not answer is not ready to serve.
+        throw databaseUnavailable(cause);
       }
       return { data: { status: "ok" as const, database: app.db.kind } };
     },

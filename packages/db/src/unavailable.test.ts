@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { isDatabaseUnavailable } from "./unavailable.ts";
+
+/** A driver error as node-postgres or PGlite builds it, wrapped the way Drizzle wraps it. */
+const wrapped = (cause: Error) => new Error("Failed query: select 1\nparams: ", { cause });
+const coded = (code: string, message = "failure") => Object.assign(new Error(message), { code });
+
+describe("isDatabaseUnavailable", () => {
+  it.each([
+    ["a refused connection", coded("ECONNREFUSED")],
+    ["a reset connection", coded("ECONNRESET")],
+    ["an administrator shutdown (57P01)", coded("57P01")],
+    ["a server still starting (57P03)", coded("57P03")],
+    ["a connection exception (class 08)", coded("08006")],
+    ["no connection slot left (53300)", coded("53300")],
+    ["the pool's connection timeout", new Error("timeout exceeded when trying to connect")],
+    ["a dropped connection", new Error("Connection terminated unexpectedly")],
+    ["a closed pool", new Error("Cannot use a pool after calling end on the pool")],
+    ["a closed PGlite", new Error("PGlite is closed")],
+    ["every address refused", new AggregateError([coded("ECONNREFUSED")], "connect failed")],
+  ])("is true for %s, also inside Drizzle's wrapper", (_label, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    expect(isDatabaseUnavailable(wrapped(error))).toBe(true);
+  });
+
+  it.each([
+    ["a unique violation", coded("23505")],
+    ["a syntax error", coded("42601")],
+    ["a plain bug", new TypeError("x is undefined")],
+    [
+      "a query whose parameters quote a driver message",
+      new Error("Failed query: …\nparams: PGlite is closed"),
+    ],
+    ["no error at all", undefined],
+  ])("is false for %s", (_label, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
