@@ -2,16 +2,20 @@ import { type ErrorCode, isErrorCode } from "@ambercare/contracts/error-codes";
 import { visitorCallHeaders } from "#app/lib/visitor.server.ts";
 
 /**
- * The typed HTTP client loaders and actions use to reach both APIs. Server-only: tokens
- * come from the HttpOnly session cookies and never reach the browser.
+ * The HTTP transport under the typed client (route-client.server.ts): every call to either API goes
+ * through `request` below. Server-only: tokens come from the HttpOnly session cookies and never
+ * reach the browser. Loaders and actions call the typed client (`api.membership.getSubscription(…)`),
+ * not this.
  *
- *   const api = createApiClient({ baseUrl: apiBases.mainApiBase, token: user.accessToken });
- *   const { data } = await api.get<DataEnvelope<Specialization[]>>("/api/specialization");
+ *   const main = createApiClient({ baseUrl: apiBases.mainApiBase, token: user.accessToken });
  *
  * - JSON in and out; `Authorization: Bearer <token>` only when a token is given.
  * - Every call names the visitor the web server is answering (signed, visitor.server.ts), so the API's
  *   limits count that visitor and never the web server as a whole.
- * - Success returns the parsed body as `T` (`{ data }`, `{ data, meta }`, or a login body).
+ * - Success returns the JSON body, read by `parse` when given (`{ data }`, `{ data, meta }`, or a
+ *   login body); an answer `parse` refuses is an `ApiError` with status 502 (the API answered, but
+ *   not as its contract says). `answer: "response"` hands over the response itself (a download).
+ * - `bytes` sends a raw body (an upload) instead of JSON.
  * - A non-2xx answer throws `ApiError` with the status and the response's `error` text
  *   (failed calls rethrow, with the response's error field). A network failure throws
  *   `ApiError` with status 0; a cancelled call rejects with the AbortSignal's reason.
@@ -23,7 +27,14 @@ export type QueryValue = string | number | boolean | null | undefined;
 export type Query = Record<string, QueryValue | readonly QueryValue[]>;
 
 export type RequestOptions = {
+  /** A JSON body. */
   body?: unknown;
+  /** A raw body, sent as it is (`application/octet-stream` unless `headers` name a type). */
+  bytes?: ArrayBuffer | Uint8Array<ArrayBuffer>;
+  /** `json` (default): the parsed body; `response`: the successful Response, its body unread. */
+  answer?: "json" | "response";
+  /** Reads a successful JSON answer (a zod schema's `parse`); what it throws becomes a 502 ApiError. */
+  parse?: (body: unknown) => unknown;
   query?: Query;
   /** Calls sharing an id on one client cancel each other: the newest wins. */
   id?: string;
@@ -45,7 +56,7 @@ export type ApiClientOptions = {
   timeoutMs?: number;
   /**
    * Called before the ApiError of a 401 is thrown (a 401 on the main API logs out). What it
-   * throws replaces the ApiError: `userApis()` (api.server.ts) throws the logout redirect here.
+   * throws replaces the ApiError: `userApi()` (api.server.ts) throws the logout redirect here.
    */
   onUnauthorized?: (error: ApiError) => void;
 };
@@ -147,6 +158,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     for (const [name, value] of Object.entries(visitorCallHeaders())) headers.set(name, value);
     const hasBody = call.body !== undefined;
     if (hasBody) headers.set("Content-Type", "application/json");
+    if (call.bytes !== undefined && !headers.has("Content-Type")) {
+      headers.set("Content-Type", "application/octet-stream");
+    }
 
     const controller = new AbortController();
     if (call.id !== undefined) {
@@ -175,13 +189,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         response = await fetchImpl(url, {
           method,
           headers,
-          body: hasBody ? JSON.stringify(call.body) : undefined,
+          body: call.bytes ?? (hasBody ? JSON.stringify(call.body) : undefined),
           signal,
         });
       } catch (error) {
         if (signal.aborted) throw abortReason(error);
         throw new ApiError("The service could not be reached", { status: 0, method, path, cause: error });
       }
+      if (response.ok && call.answer === "response") return response as T;
       let body: unknown;
       try {
         body = await readBody(response);
@@ -197,7 +212,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         if (response.status === 401) options.onUnauthorized?.(error);
         throw error;
       }
-      return body as T;
+      if (!call.parse) return body as T;
+      try {
+        return call.parse(body) as T;
+      } catch (cause) {
+        throw new ApiError("The service answered in a shape its contract does not allow", {
+          status: 502,
+          body,
+          method,
+          path,
+          headers: response.headers,
+          cause,
+        });
+      }
     } finally {
       if (call.id !== undefined && inFlight.get(call.id) === controller) inFlight.delete(call.id);
     }

@@ -1,6 +1,7 @@
 import { visitorHeaders as signedVisitorHeaders } from "@ambercare/contracts/visitor";
 import { type ApiClient, type ApiClientOptions, createApiClient } from "#app/lib/api-client.server.ts";
 import { apiBases, env, getServiceSecrets } from "#app/lib/env.server.ts";
+import { createRouteClient, type Transports, type TypedApi } from "#app/lib/route-client.server.ts";
 import {
   createServiceTokens,
   describeLoginFailure,
@@ -10,41 +11,36 @@ import { logoutEvent, type SessionUser } from "#app/lib/session.server.ts";
 
 /**
  * The API clients loaders and actions use (docs/decisions/002: the web server is the only client of
- * both APIs). Which one to take:
+ * both APIs). Each is the typed client of the route table (route-client.server.ts) over the
+ * transports of one credential. Which one to take:
  *
- * - a logged-in user's data → `userApis(request, user)`: both APIs with the user's tokens; a 401 is
+ * - a logged-in user's data → `userApi(request, user)`: both APIs with the user's tokens; a 401 is
  *   the logout event (cookies cleared, → /login?redirectTo=…), thrown for you.
- * - a public main-API call (forgot password, unsubscribe, contact form…) → `publicMainApi()`: the
- *   shared public bearer PUBLIC_API_TOKEN (ADR 003).
- * - a public care-API call (reset password, register-{product}…) → `careService.call(care => …)`:
- *   the built-in service credential (ADR 008); `null` means the service login failed.
- * - care API login → `careLoginApi()` (the shared public bearer).
+ * - a call that needs no token (login, register, the specializations) → `anonymousApi()`.
+ * - a public call with the shared public bearer PUBLIC_API_TOKEN (ADR 003: forgot password, the
+ *   provider search, the newsletter, unsubscribe, the care API login) → `publicApi()`.
+ * - a public care-API call for a visitor (reset password, a visitor's contact entry…) →
+ *   `serviceApi(api => …)`: the built-in service credential (ADR 008); `null` means the service
+ *   login failed.
  *
- * Paths on the care API carry the product: `careAuthPath("/reset-password")` →
- * `/auth/ambercare/reset-password`, `careProductPath("/update-user")` → `/ambercare/update-user`.
- * No credential here ever reaches the browser.
+ * The care API's paths carry the product (PRODUCT_SLUG): the client fills it in. No credential here
+ * ever reaches the browser.
  */
 
 type ClientOptions = Omit<ApiClientOptions, "baseUrl" | "token">;
 
-/** The main API (`${API_URL}/api/v1`): `mainApi(user.accessToken).get("/api/auth/me")`. */
-export function mainApi(token?: string | null, options: ClientOptions = {}): ApiClient {
+/** The main API's transport (`${API_URL}/api/v1`). */
+function mainTransport(token?: string | null, options: ClientOptions = {}): ApiClient {
   return createApiClient({ ...options, baseUrl: apiBases.mainApiBase, token });
 }
 
-/** The care API (`${CARE_API_URL}`): `careApi(user.careAccessToken).get("/ambercare/consultations")`. */
-export function careApi(token?: string | null, options: ClientOptions = {}): ApiClient {
+/** The care API's transport (`${CARE_API_URL}`). */
+function careTransport(token?: string | null, options: ClientOptions = {}): ApiClient {
   return createApiClient({ ...options, baseUrl: apiBases.careApiBase, token });
 }
 
-/** `/${PRODUCT_SLUG}${path}`: `careProductPath("/update-user")` → `/ambercare/update-user`. */
-export function careProductPath(path: `/${string}`): string {
-  return `/${env.PRODUCT_SLUG}${path}`;
-}
-
-/** `/auth/${PRODUCT_SLUG}${path}`: `careAuthPath("/reset-password")` → `/auth/ambercare/reset-password`. */
-export function careAuthPath(path: `/${string}`): string {
-  return `/auth/${env.PRODUCT_SLUG}${path}`;
+function typedApi(transports: Transports): TypedApi {
+  return createRouteClient(transports, env.PRODUCT_SLUG);
 }
 
 /**
@@ -58,14 +54,28 @@ export function visitorHeaders(context: { clientIp?: string } | undefined): Head
   return ip ? signedVisitorHeaders(getServiceSecrets().PUBLIC_API_TOKEN, ip) : {};
 }
 
-/** The main API with the shared public bearer (ADR 003). */
-export function publicMainApi(options: ClientOptions = {}): ApiClient {
-  return mainApi(getServiceSecrets().PUBLIC_API_TOKEN, options);
+/** Both APIs without a token (the main API's login and register, the specializations…). */
+export function anonymousApi(options: ClientOptions = {}): TypedApi {
+  return typedApi({ main: mainTransport(null, options), care: careTransport(null, options) });
 }
 
-/** The care API's `/auth/login` takes the shared public bearer (ADR 003). */
-export function careLoginApi(options: ClientOptions = {}): ApiClient {
-  return careApi(getServiceSecrets().PUBLIC_API_TOKEN, options);
+/** Both APIs with the shared public bearer (ADR 003). */
+export function publicApi(options: ClientOptions = {}): TypedApi {
+  const token = getServiceSecrets().PUBLIC_API_TOKEN;
+  return typedApi({ main: mainTransport(token, options), care: careTransport(token, options) });
+}
+
+/**
+ * The care API with a user's own token and no logout seam: for a call whose 401 the caller reads
+ * itself (closing the account asks for the password again; a wrong one must come back to the form).
+ */
+export function ownTokenCareApi(careAccessToken: string): TypedApi {
+  return typedApi({ care: careTransport(careAccessToken) });
+}
+
+/** The main API with one token, no logout seam (revoking a token at logout). */
+export function tokenMainApi(accessToken: string): TypedApi {
+  return typedApi({ main: mainTransport(accessToken) });
 }
 
 /** The service token of this process (see service-token.server.ts). */
@@ -82,18 +92,23 @@ export const careService: ServiceTokens = createServiceTokens({
   onLoginFailure: (error) => console.warn(describeLoginFailure(error)),
 });
 
+/** Runs `call` with the care API under the service token (see ServiceTokens.call); `null`: login failed. */
+export function serviceApi<T>(call: (api: TypedApi) => Promise<T>): Promise<T | null> {
+  return careService.call((care) => call(typedApi({ care })));
+}
+
 /**
  * Both APIs with the logged-in user's tokens. A 401 from either is the logout event
  * (the token expired or was revoked: the logged-in state is lost): the call throws the redirect to
  * /login?redirectTo=<this page> with every session cookie cleared, which React Router sends as is.
  * Catch only `ApiError`s around these calls and rethrow anything else.
  */
-export function userApis(request: Request, user: SessionUser): { main: ApiClient; care: ApiClient } {
+export function userApi(request: Request, user: SessionUser): TypedApi {
   const onUnauthorized = () => {
     throw logoutEvent(request);
   };
-  return {
-    main: mainApi(user.accessToken, { onUnauthorized }),
-    care: careApi(user.careAccessToken, { onUnauthorized }),
-  };
+  return typedApi({
+    main: mainTransport(user.accessToken, { onUnauthorized }),
+    care: careTransport(user.careAccessToken, { onUnauthorized }),
+  });
 }

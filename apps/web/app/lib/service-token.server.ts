@@ -1,6 +1,5 @@
-import { loginResponse } from "@ambercare/contracts/auth";
-import { z } from "zod";
 import { type ApiClient, createApiClient, isApiError } from "#app/lib/api-client.server.ts";
+import { createRouteClient } from "#app/lib/route-client.server.ts";
 import { runAsWebServer } from "#app/lib/visitor.server.ts";
 
 /**
@@ -14,7 +13,7 @@ import { runAsWebServer } from "#app/lib/visitor.server.ts";
  * can log in again, and a 401 (the token was revoked, or the API restarted) drops it and logs in
  * once more before the call is retried.
  *
- *   const result = await careService.call((care) => care.post("/auth/ambercare/reset-password", { body }));
+ *   const result = await serviceApi((api) => api.accounts.resetPassword({ body })); // api.server.ts
  *   if (result === null) → "service unavailable"
  */
 
@@ -53,9 +52,6 @@ export type ServiceTokens = {
   call<T>(call: (care: ApiClient) => Promise<T>): Promise<T | null>;
 };
 
-/** The login answer, read leniently: extra fields the API may add do not break the service login. */
-const loginAnswer = z.object(loginResponse.shape);
-
 export function createServiceTokens(options: ServiceTokenOptions): ServiceTokens {
   const now = options.now ?? Date.now;
   const renewBeforeMs = (options.renewBeforeS ?? 60) * 1000;
@@ -71,9 +67,10 @@ export function createServiceTokens(options: ServiceTokenOptions): ServiceTokens
       timeoutMs: options.timeoutMs,
     });
     try {
-      const answer = loginAnswer.parse(
-        await care.post("/auth/login", { body: { email: credential.email, password: credential.password } }),
-      );
+      // The care API's login carries no product slug in its path.
+      const answer = await createRouteClient({ care }, "").accounts.careLogin({
+        body: { email: credential.email, password: credential.password },
+      });
       const lifetimeMs = answer.expires_in * 1000;
       // A token shorter-lived than the margin is still used once rather than never cached.
       cached = { token: answer.access_token, renewAt: now() + Math.max(lifetimeMs - renewBeforeMs, 0) };

@@ -1,5 +1,4 @@
-import { type User, userSchema } from "@ambercare/contracts/auth";
-import type { DataEnvelope } from "@ambercare/contracts/envelope";
+import type { User } from "@ambercare/contracts/auth";
 import {
   isFullyLoggedIn,
   SESSION_COOKIE_MAX_AGE,
@@ -7,7 +6,6 @@ import {
   type SessionCookieName,
 } from "@ambercare/contracts/session";
 import { redirect } from "react-router";
-import { z } from "zod";
 import { createApiClient } from "#app/lib/api-client.server.ts";
 import { readCookies, setCookieHeader } from "#app/lib/cookies.server.ts";
 import { apiBases, env, isSecureRequest } from "#app/lib/env.server.ts";
@@ -19,6 +17,7 @@ import {
   type RoutePath,
   routeAccess,
 } from "#app/lib/route-access.ts";
+import { createRouteClient } from "#app/lib/route-client.server.ts";
 
 /**
  * The session lives in cookies (names from SESSION_COOKIES), all HttpOnly,
@@ -76,7 +75,7 @@ export function loginUrl(request: Request): string {
 /**
  * The logout event as a response to throw: every session cookie cleared and the visitor
  * sent to /login, with the page to come back to. A 401 from the main API anywhere ends here
- * (`userApis()` in api.server.ts throws it from the API client's onUnauthorized seam).
+ * (`userApi()` in api.server.ts throws it from the API client's onUnauthorized seam).
  */
 export function logoutEvent(request: Request): Response {
   return redirect(loginUrl(request), {
@@ -100,9 +99,6 @@ export type SessionApiDeps = {
 
 const defaultDeps: SessionApiDeps = { ...apiBases, productSlug: env.PRODUCT_SLUG };
 
-/** The user as the APIs send it, read leniently: a field the API adds later is dropped, not an error. */
-const userAnswer = z.object({ data: z.object(userSchema.shape) });
-
 /**
  * Asks the API whose session this is: `GET /api/auth/me` with the main token, or, when only the care
  * login exists, `GET /{product}/get-user-details/{fltUserId}` with the care token. A 401 (expired,
@@ -116,27 +112,20 @@ export async function verifySession(
   const onUnauthorized = () => {
     throw logoutEvent(request);
   };
-  let answer: DataEnvelope<unknown>;
+  const transport = (baseUrl: string, token: string) =>
+    createApiClient({ baseUrl, token, fetch: deps.fetch, onUnauthorized });
+  let account: User;
   if (user.accessToken) {
-    const main = createApiClient({
-      baseUrl: deps.mainApiBase,
-      token: user.accessToken,
-      fetch: deps.fetch,
-      onUnauthorized,
-    });
-    answer = await main.get("/api/auth/me");
+    const main = transport(deps.mainApiBase, user.accessToken);
+    account = (await createRouteClient({ main }, deps.productSlug).accounts.me()).data;
   } else if (user.careUserId) {
-    const care = createApiClient({
-      baseUrl: deps.careApiBase,
-      token: user.careAccessToken,
-      fetch: deps.fetch,
-      onUnauthorized,
-    });
-    answer = await care.get(`/${deps.productSlug}/get-user-details/${encodeURIComponent(user.careUserId)}`);
+    const care = transport(deps.careApiBase, user.careAccessToken);
+    const api = createRouteClient({ care }, deps.productSlug);
+    account = (await api.accounts.getUserDetails({ params: { userId: user.careUserId } })).data;
   } else {
     throw logoutEvent(request);
   }
-  return { ...user, account: userAnswer.parse(answer).data };
+  return { ...user, account };
 }
 
 /** One check per request, however many helpers ask. */

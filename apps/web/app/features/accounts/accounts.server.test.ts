@@ -1,171 +1,98 @@
-import { once } from "node:events";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
+// The web reaches the API only over HTTP; this test serves the real API app (on PGlite) on a
+// loopback port for it, so it builds that app here (biome.jsonc allows it in web test files only).
+import { createOffsetClock } from "@ambercare/api/src/platform/clock.ts";
+import {
+  bearer,
+  createTestApp,
+  mailFilesTo,
+  registerPatient,
+  resetTokenIn,
+  serviceToken,
+  solveCaptcha,
+  TEST_PUBLIC_API_TOKEN,
+  TEST_SERVICE_ACCOUNT,
+  type TestApp,
+} from "@ambercare/api/src/test-support.ts";
 import { AUTH_ERRORS, tooManyLoginAttempts } from "@ambercare/contracts/auth";
+import { VISITOR_HEADER } from "@ambercare/contracts/visitor";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { describeApiError, retryAfterMinutes } from "#app/lib/api-errors.ts";
 
 /**
- * The account flows of accounts.server.ts and the clients of api.server.ts against a real local
- * HTTP server that answers as the API contract says (ADR 010). The modules read their API URLs and
- * credentials from the environment when they load, so they are imported after it is set.
+ * The account flows of accounts.server.ts and the clients of api.server.ts against the real API,
+ * served on a loopback port. The modules read their API URLs and credentials from the environment
+ * when they load, so they are imported after it is set. `seen` is every call the API received from
+ * the web (its hooks record method, path, bearer, the visitor it named and body).
  */
 
-const PUBLIC_TOKEN = "public-bearer-token-0123456789abcdef";
-const SERVICE = { email: "service@ambercare.invalid", password: "service-password-123" };
-const USER_ID = "7d9c3a2e-4f1b-4c8a-9e2d-1a2b3c4d5e6f";
-const RESET_TOKEN = "valid-reset-token-0123456789";
+const PUBLIC_TOKEN = TEST_PUBLIC_API_TOKEN;
+const JANE = { email: "jane@example.org", password: "correct horse" };
 
 type Seen = { method: string; path: string; authorization?: string; visitor?: string; body: unknown };
 
-let server: Server;
-let origin: string;
+let testApp: TestApp;
+const clock = createOffsetClock();
 let seen: Seen[] = [];
-let users = new Map<string, string>();
-let live = new Set<string>();
+/** The tokens the API issued (logins and registrations), in order. */
+let issued: string[] = [];
+/** The tokens the API revoked on logout. */
 let revoked: string[] = [];
+/** The care API stands unavailable (as its proxy answers when the API behind it is down). */
 let careLoginDown = false;
-let counter = 0;
-
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8");
-  return text ? JSON.parse(text) : undefined;
-}
-
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  res.writeHead(status, { "Content-Type": "application/json", ...headers }).end(JSON.stringify(body));
-}
-
-function issue(res: ServerResponse, status: number, prefix: string) {
-  counter += 1;
-  const token = `${prefix}-${counter}`;
-  live.add(token);
-  send(res, status, { access_token: token, token_type: "Bearer", expires_in: 18_000, user_id: USER_ID });
-}
-
-const account = {
-  id: USER_ID,
-  email: "jane@example.org",
-  first_name: "Jane",
-  last_name: "Doe",
-  date_of_birth: "1990-02-28",
-  phone: "206 555 0100",
-  address_line1: "1 Pine St",
-  address_line2: null,
-  city: "Seattle",
-  state: "WA",
-  zip: "98101",
-  gender: "female",
-  locale: "en",
-  profile_completed: true,
-  created_at: "2026-11-22T05:00:00.000Z",
-};
+let janeId: string;
 
 beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    const body = (await readBody(req)) as Record<string, string> | undefined;
-    const path = new URL(req.url ?? "/", "http://x").pathname;
-    const authorization = req.headers.authorization;
-    const token = authorization?.replace(/^Bearer /, "") ?? "";
-    seen.push({
-      method: req.method ?? "",
-      path,
-      authorization,
-      visitor: req.headers["x-ambercare-visitor"] as string | undefined,
-      body,
-    });
-    switch (path) {
-      case "/api/v1/api/auth/register": {
-        if (!body) return send(res, 400, { error: "Invalid request", code: "VALIDATION_FAILED" });
-        if (users.has(body.email ?? ""))
-          return send(res, 409, { error: AUTH_ERRORS.emailTaken, code: "EMAIL_TAKEN" });
-        if (body.password === "password123")
-          return send(res, 400, { error: AUTH_ERRORS.passwordTooCommon, code: "PASSWORD_TOO_COMMON" });
-        users.set(body.email ?? "", body.password ?? "");
-        return issue(res, 201, "main");
-      }
-      case "/api/v1/api/auth/login": {
-        if (body?.email === "throttled@example.org")
-          return send(
-            res,
-            429,
-            { error: tooManyLoginAttempts(3), code: "TOO_MANY_LOGIN_ATTEMPTS" },
-            { "Retry-After": "125" },
-          );
-        if (users.get(body?.email ?? "") !== body?.password)
-          return send(res, 401, { error: AUTH_ERRORS.incorrectCredentials, code: "INVALID_CREDENTIALS" });
-        return issue(res, 200, "main");
-      }
-      case "/auth/login": {
-        if (token !== PUBLIC_TOKEN)
-          return send(res, 401, { error: "Invalid access token", code: "INVALID_ACCESS_TOKEN" });
-        // As the API: the login body is strict.
-        if (Object.keys(body ?? {}).some((key) => key !== "email" && key !== "password"))
-          return send(res, 400, { error: "Invalid body" });
-        if (careLoginDown) return send(res, 503, { error: "Service unavailable" });
-        if (body?.email === SERVICE.email && body.password === SERVICE.password)
-          return issue(res, 200, "service");
-        if (users.get(body?.email ?? "") !== body?.password)
-          return send(res, 401, { error: AUTH_ERRORS.incorrectCredentials, code: "INVALID_CREDENTIALS" });
-        return issue(res, 200, "care");
-      }
-      case "/api/v1/api/auth/logout": {
-        if (body === undefined) return send(res, 400, { error: "Invalid body: expected object" });
-        if (!live.delete(token))
-          return send(res, 401, { error: "Invalid access token", code: "INVALID_ACCESS_TOKEN" });
-        revoked.push(token);
-        return send(res, 200, { data: { logged_out: true } });
-      }
-      case "/api/v1/api/auth/forgot-password":
-        if (token !== PUBLIC_TOKEN)
-          return send(res, 401, { error: "Invalid access token", code: "INVALID_ACCESS_TOKEN" });
-        return send(res, 200, { data: { sent: true } });
-      case "/auth/ambercare/reset-password": {
-        if (!token.startsWith("service-") || !live.has(token))
-          return send(res, 401, { error: "Invalid access token", code: "INVALID_ACCESS_TOKEN" });
-        if (body?.token !== RESET_TOKEN)
-          return send(res, 400, { error: AUTH_ERRORS.resetLinkInvalid, code: "RESET_LINK_INVALID" });
-        if (body.password === "password123")
-          return send(res, 400, { error: AUTH_ERRORS.passwordTooCommon, code: "PASSWORD_TOO_COMMON" });
-        return send(res, 200, { data: { password_changed: true } });
-      }
-      case "/ambercare/update-user":
-      case "/api/v1/api/auth/me":
-        if (!live.has(token))
-          return send(res, 401, { error: "Invalid access token", code: "INVALID_ACCESS_TOKEN" });
-        return send(res, 200, { data: account });
-      default:
-        return send(res, 404, { error: "No route" });
+  testApp = await createTestApp({ seed: false, clock });
+  const { app } = testApp;
+  app.addHook("onRequest", async (request, reply) => {
+    if (careLoginDown && request.url === "/auth/login") {
+      await reply.code(503).send({ error: "Service unavailable" });
     }
   });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app.addHook("onSend", async (request, reply, payload) => {
+    const path = request.url.split("?")[0] ?? "";
+    if (reply.statusCode < 300 && /\/(login|register)$/.test(path) && typeof payload === "string") {
+      issued.push((JSON.parse(payload) as { access_token: string }).access_token);
+    }
+    if (reply.statusCode === 200 && path === "/api/v1/api/auth/logout") {
+      revoked.push(request.headers.authorization?.replace(/^Bearer /, "") ?? "");
+    }
+    return payload;
+  });
+  app.addHook("onResponse", async (request) => {
+    seen.push({
+      method: request.method,
+      path: request.url.split("?")[0] ?? "",
+      authorization: request.headers.authorization,
+      visitor: request.headers[VISITOR_HEADER] as string | undefined,
+      body: request.body ?? undefined,
+    });
+  });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  janeId = (await registerPatient(app, JANE)).user_id;
   vi.stubEnv("API_URL", origin);
   vi.stubEnv("PUBLIC_API_TOKEN", PUBLIC_TOKEN);
-  vi.stubEnv("SERVICE_ACCOUNT_EMAIL", SERVICE.email);
-  vi.stubEnv("SERVICE_ACCOUNT_PASSWORD", SERVICE.password);
-  vi.stubEnv("PRODUCT_SLUG", "ambercare");
-});
+  vi.stubEnv("SERVICE_ACCOUNT_EMAIL", TEST_SERVICE_ACCOUNT.email);
+  vi.stubEnv("SERVICE_ACCOUNT_PASSWORD", TEST_SERVICE_ACCOUNT.password);
+  vi.stubEnv("PRODUCT_SLUG", app.config.PRODUCT_SLUG);
+}, 120_000);
 
-afterAll(() => {
+afterAll(async () => {
   vi.unstubAllEnvs();
-  server.closeAllConnections();
-  server.close();
+  await testApp.close();
 });
 
 beforeEach(() => {
   seen = [];
-  users = new Map([["jane@example.org", "correct horse"]]);
-  live = new Set();
+  issued = [];
   revoked = [];
   careLoginDown = false;
-  counter = 0;
 });
 
-// Loaded once the environment points at the server above.
+// Loaded once the environment points at the API above.
 const load = async () => ({
   accounts: await import("#app/features/accounts/accounts.server.ts"),
   api: await import("#app/lib/api.server.ts"),
@@ -173,16 +100,42 @@ const load = async () => ({
 });
 
 const visitor = { clientIp: "203.0.113.7" };
-const SESSION = { userId: USER_ID, careUserId: USER_ID };
+const uniqueEmail = (name: string) => `${name}-${randomUUID()}@example.org`;
+
+/** A fresh solved captcha, fetched from the API directly (not one of the web's calls in `seen`). */
+async function captcha(): Promise<string> {
+  const solved = await solveCaptcha(testApp.app);
+  seen = [];
+  return solved;
+}
+
+/** A password-reset token for `email`, as the reset e-mail carries it. */
+async function resetToken(email: string): Promise<string> {
+  const { app, dataDir } = testApp;
+  await app.inject({
+    method: "POST",
+    url: `/auth/${app.config.PRODUCT_SLUG}/reset-password/token`,
+    headers: bearer(await serviceToken(app)),
+    payload: { email },
+  });
+  await app.mailer.drain();
+  seen = [];
+  issued = [];
+  const resets = mailFilesTo(dataDir, email).filter((mail) => mail.file.includes("password-reset"));
+  const latest = resets.sort((a, b) => a.file.localeCompare(b.file)).at(-1);
+  if (!latest) throw new Error("no reset e-mail");
+  return resetTokenIn(latest);
+}
 
 describe("logging in on both APIs", () => {
   it("logs in on the main API, then on the care API with the public bearer, forwarding the visitor", async () => {
     const { accounts } = await load();
-    const logins = await accounts.logIn({ email: "jane@example.org", password: "correct horse" }, visitor);
+    const logins = await accounts.logIn(JANE, visitor);
     expect(logins).toEqual({
-      main: { accessToken: "main-1", userId: USER_ID },
-      care: { accessToken: "care-2", userId: USER_ID },
+      main: { accessToken: issued[0], userId: janeId },
+      care: { accessToken: issued[1], userId: janeId },
     });
+    expect(logins.main.accessToken).not.toBe(logins.care.accessToken);
     expect(seen.map((r) => [r.path, r.authorization, r.visitor])).toEqual([
       ["/api/v1/api/auth/login", undefined, "203.0.113.7"],
       ["/auth/login", `Bearer ${PUBLIC_TOKEN}`, "203.0.113.7"],
@@ -192,11 +145,11 @@ describe("logging in on both APIs", () => {
   it("stops at a refused main login, and maps it to 'wrong e-mail or password'", async () => {
     const { accounts, client } = await load();
     const error = await accounts
-      .logIn({ email: "jane@example.org", password: "wrong" }, undefined)
+      .logIn({ email: JANE.email, password: "wrong" }, undefined)
       .catch((e: unknown) => e);
-    expect(client.isApiError(error)).toBe(true);
+    if (!client.isApiError(error)) throw new Error("expected an ApiError");
     expect(seen).toHaveLength(1);
-    expect(describeApiError(error as never)).toEqual({
+    expect(describeApiError(error)).toEqual({
       message: { key: "auth.errors.wrongCredentials" },
       status: 401,
     });
@@ -205,20 +158,25 @@ describe("logging in on both APIs", () => {
   it("revokes the main token when the care login fails, so no half session remains", async () => {
     const { accounts } = await load();
     careLoginDown = true;
-    const error = await accounts
-      .logIn({ email: "jane@example.org", password: "correct horse" }, undefined)
-      .catch((e: unknown) => e);
+    const error = await accounts.logIn(JANE, undefined).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 503 });
-    expect(revoked).toEqual(["main-1"]);
+    expect(issued).toHaveLength(1);
+    expect(revoked).toEqual([issued[0]]);
   });
 
   it("says how many minutes to wait when throttled", async () => {
-    const { accounts } = await load();
-    const error = await accounts
-      .logIn({ email: "throttled@example.org", password: "x" }, undefined)
-      .catch((e: unknown) => e);
-    expect(describeApiError(error as never)).toEqual({
-      message: { key: "auth.errors.throttled", values: { count: 3 } },
+    const { accounts, client } = await load();
+    const email = uniqueEmail("throttled");
+    // Past five wrong passwords the account's attempts are spaced out: the sixth opens a 2-second
+    // wait, and an attempt during it is refused with Retry-After (rounded up to a minute).
+    for (let attempt = 0; attempt < 6; attempt++) {
+      await accounts.logIn({ email, password: "x" }, undefined).catch(() => undefined);
+    }
+    const error = await accounts.logIn({ email, password: "x" }, undefined).catch((e: unknown) => e);
+    if (!client.isApiError(error)) throw new Error("expected an ApiError");
+    expect(error.headers.get("Retry-After")).toBe("2");
+    expect(describeApiError(error)).toEqual({
+      message: { key: "auth.errors.throttled", values: { count: 1 } },
       status: 429,
     });
   });
@@ -227,13 +185,14 @@ describe("logging in on both APIs", () => {
 describe("signing up", () => {
   it("registers on the main API in the visitor's language, then logs in on the care API", async () => {
     const { accounts } = await load();
-    const input = { email: "new@example.org", password: "long enough", first_name: "N", last_name: "E" };
-    const result = await accounts.signUp(input, "bg", visitor);
+    const input = { email: uniqueEmail("new"), password: "long enough", first_name: "N", last_name: "E" };
+    const result = await accounts.signUp(input, "bg", visitor, await captcha());
+    if (result.status !== "ok") throw new Error("expected a sign-up");
     expect(result).toEqual({
       status: "ok",
       logins: {
-        main: { accessToken: "main-1", userId: USER_ID },
-        care: { accessToken: "care-2", userId: USER_ID },
+        main: { accessToken: issued[0], userId: result.logins.main.userId },
+        care: { accessToken: issued[1], userId: result.logins.main.userId },
       },
     });
     expect(seen[0]).toMatchObject({ path: "/api/v1/api/auth/register", body: { ...input, locale: "bg" } });
@@ -244,27 +203,31 @@ describe("signing up", () => {
   });
 
   it("maps a taken e-mail and a common password to their fields", async () => {
-    const { accounts } = await load();
+    const { accounts, client } = await load();
     const taken = await accounts
       .signUp(
-        { email: "jane@example.org", password: "long enough", first_name: "J", last_name: "D" },
+        { ...JANE, password: "long enough", first_name: "J", last_name: "D" },
         "en",
         undefined,
+        await captcha(),
       )
       .catch((e: unknown) => e);
-    expect(describeApiError(taken as never)).toEqual({
+    if (!client.isApiError(taken)) throw new Error("expected an ApiError");
+    expect(describeApiError(taken)).toEqual({
       field: "email",
       message: { key: "forms.errors.email.taken" },
       status: 409,
     });
     const common = await accounts
       .signUp(
-        { email: "x@example.org", password: "password123", first_name: "J", last_name: "D" },
+        { email: uniqueEmail("x"), password: "password123", first_name: "J", last_name: "D" },
         "en",
         undefined,
+        await captcha(),
       )
       .catch((e: unknown) => e);
-    expect(describeApiError(common as never)).toEqual({
+    if (!client.isApiError(common)) throw new Error("expected an ApiError");
+    expect(describeApiError(common)).toEqual({
       field: "password",
       message: { key: "forms.errors.password.common" },
       status: 400,
@@ -273,37 +236,49 @@ describe("signing up", () => {
 
   it("reports an account whose care login failed, and revokes its main token", async () => {
     const { accounts } = await load();
+    const solved = await captcha();
     careLoginDown = true;
     const result = await accounts.signUp(
-      { email: "new@example.org", password: "long enough", first_name: "N", last_name: "E" },
+      { email: uniqueEmail("new"), password: "long enough", first_name: "N", last_name: "E" },
       "en",
       undefined,
+      solved,
     );
     expect(result).toEqual({ status: "login-failed" });
-    expect(revoked).toEqual(["main-1"]);
+    expect(revoked).toEqual([issued[0]]);
   });
 });
 
 describe("logging out", () => {
   it("revokes both tokens and never throws, even when the API refuses", async () => {
     const { accounts } = await load();
-    live = new Set(["main-9", "care-9"]);
-    await accounts.revokeSession({ ...SESSION, accessToken: "main-9", careAccessToken: "care-9" });
-    expect(revoked.sort()).toEqual(["care-9", "main-9"]);
+    const logins = await accounts.logIn(JANE, undefined);
+    await accounts.revokeSession({
+      userId: janeId,
+      careUserId: janeId,
+      accessToken: logins.main.accessToken,
+      careAccessToken: logins.care.accessToken,
+    });
+    expect(revoked.sort()).toEqual([logins.main.accessToken, logins.care.accessToken].sort());
     await expect(
-      accounts.revokeSession({ ...SESSION, accessToken: "gone", careAccessToken: "gone-too" }),
+      accounts.revokeSession({
+        userId: janeId,
+        careUserId: janeId,
+        accessToken: "gone",
+        careAccessToken: "gone-too",
+      }),
     ).resolves.toBeUndefined();
   });
 });
 
-describe("a 401 with the user's token is the logout event (spec §8)", () => {
+describe("a 401 with the user's token is the logout event", () => {
   it("throws the redirect to /login?redirectTo=… with every session cookie cleared", async () => {
     const { api } = await load();
     const request = new Request("http://localhost/my-profile/messages?thread=3");
-    const user = { ...SESSION, accessToken: "expired", careAccessToken: "expired" };
+    const user = { userId: janeId, careUserId: janeId, accessToken: "expired", careAccessToken: "expired" };
     for (const call of [
-      () => api.userApis(request, user).main.get("/api/auth/me"),
-      () => api.userApis(request, user).care.post("/ambercare/update-user", { body: {} }),
+      () => api.userApi(request, user).accounts.me(),
+      () => api.userApi(request, user).accounts.updateUser({ body: { user_id: janeId } }),
     ]) {
       const thrown = await call().catch((e: unknown) => e);
       expect(thrown).toBeInstanceOf(Response);
@@ -318,12 +293,17 @@ describe("a 401 with the user's token is the logout event (spec §8)", () => {
   });
 
   it("passes a live token's answer through", async () => {
-    const { api } = await load();
-    live.add("main-live");
+    const { accounts, api } = await load();
+    const logins = await accounts.logIn(JANE, undefined);
     const request = new Request("http://localhost/my-profile");
     const me = await api
-      .userApis(request, { ...SESSION, accessToken: "main-live", careAccessToken: "x" })
-      .main.get<{ data: { email: string } }>("/api/auth/me");
+      .userApi(request, {
+        userId: janeId,
+        careUserId: janeId,
+        accessToken: logins.main.accessToken,
+        careAccessToken: "x",
+      })
+      .accounts.me();
     expect(me.data.email).toBe("jane@example.org");
   });
 });
@@ -331,29 +311,39 @@ describe("a 401 with the user's token is the logout event (spec §8)", () => {
 describe("public calls", () => {
   it("asks for a reset link with the shared public bearer", async () => {
     const { accounts } = await load();
-    await accounts.requestPasswordReset("jane@example.org", visitor);
+    const solved = await captcha();
+    await accounts.requestPasswordReset(JANE.email, visitor, solved);
     expect(seen).toEqual([
       {
         method: "POST",
         path: "/api/v1/api/auth/forgot-password",
         authorization: `Bearer ${PUBLIC_TOKEN}`,
         visitor: "203.0.113.7",
-        body: { email: "jane@example.org" },
+        body: { email: "jane@example.org", captcha: solved },
       },
     ]);
   });
 
   it("resets the password with the service token; an unknown link reads 'invalid link'", async () => {
     const { accounts, api } = await load();
+    const { email } = await registerPatient(testApp.app, { email: uniqueEmail("reset") });
+    const token = await resetToken(email);
     api.careService.invalidate();
-    await expect(accounts.resetPassword(RESET_TOKEN, "a new password")).resolves.toBe("ok");
-    expect(seen.map((r) => r.path)).toEqual(["/auth/login", "/auth/ambercare/reset-password"]);
-    expect(seen[1]?.authorization).toMatch(/^Bearer service-/);
+    await expect(accounts.resetPassword(token, "a new password")).resolves.toBe("ok");
+    expect(seen.map((r) => r.path)).toEqual([
+      "/auth/login",
+      `/auth/${testApp.app.config.PRODUCT_SLUG}/reset-password`,
+    ]);
+    expect(seen[1]?.authorization).toMatch(/^Bearer /);
+    expect(seen[1]?.authorization).toBe(`Bearer ${issued[0]}`);
     await expect(accounts.resetPassword("unknown-reset-token-0000", "a new password")).resolves.toBe(
       "invalid-link",
     );
-    const common = await accounts.resetPassword(RESET_TOKEN, "password123").catch((e: unknown) => e);
-    expect(describeApiError(common as never, { fields: { password: "new_password" } })).toMatchObject({
+    const common = await accounts
+      .resetPassword(await resetToken(email), "password123")
+      .catch((e: unknown) => e);
+    if (!(await load()).client.isApiError(common)) throw new Error("expected an ApiError");
+    expect(describeApiError(common, { fields: { password: "new_password" } })).toMatchObject({
       field: "new_password",
       message: { key: "forms.errors.newPassword.common" },
     });
@@ -361,10 +351,11 @@ describe("public calls", () => {
 
   it("says 'service unavailable' when the service login fails", async () => {
     const { accounts, api } = await load();
+    const token = await resetToken(JANE.email);
     api.careService.invalidate();
     careLoginDown = true;
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    await expect(accounts.resetPassword(RESET_TOKEN, "a new password")).resolves.toBe("service-unavailable");
+    await expect(accounts.resetPassword(token, "a new password")).resolves.toBe("service-unavailable");
     expect(warn).toHaveBeenCalledWith("care service login failed (HTTP 503)");
     warn.mockRestore();
   });

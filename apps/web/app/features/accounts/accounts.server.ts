@@ -1,20 +1,16 @@
-import {
-  type LoginRequest,
-  loginResponse,
-  type ProfileFields,
-  type RegisterRequest,
-  type User,
-  userSchema,
+import type {
+  LoginRequest,
+  LoginResponse,
+  ProfileFields,
+  RegisterRequest,
+  User,
 } from "@ambercare/contracts/auth";
-import { z } from "zod";
 import {
-  careAuthPath,
-  careLoginApi,
-  careProductPath,
-  careService,
-  mainApi,
-  publicMainApi,
-  userApis,
+  anonymousApi,
+  publicApi,
+  serviceApi,
+  tokenMainApi,
+  userApi,
   visitorHeaders,
 } from "#app/lib/api.server.ts";
 import { type ApiError, isApiError } from "#app/lib/api-client.server.ts";
@@ -30,25 +26,21 @@ import type { SessionLogins, SessionUser } from "#app/lib/session.server.ts";
 
 type VisitorContext = { clientIp?: string } | undefined;
 
-const loginAnswer = z.object(loginResponse.shape);
-const userAnswer = z.object({ data: z.object(userSchema.shape) });
-
-function toLogin(body: unknown): { accessToken: string; userId: string } {
-  const answer = loginAnswer.parse(body);
+function toLogin(answer: LoginResponse): { accessToken: string; userId: string } {
   return { accessToken: answer.access_token, userId: answer.user_id };
 }
 
 /** The care API login (the shared public bearer), the second half of every login. */
 async function careLogin(credentials: LoginRequest, context: VisitorContext) {
   return toLogin(
-    await careLoginApi().post("/auth/login", { body: credentials, headers: visitorHeaders(context) }),
+    await publicApi().accounts.careLogin({ body: credentials }, { headers: visitorHeaders(context) }),
   );
 }
 
 /** Logs in on both APIs: the main API's token and id, then the care API's. */
 export async function logIn(credentials: LoginRequest, context: VisitorContext): Promise<SessionLogins> {
   const main = toLogin(
-    await mainApi().post("/api/auth/login", { body: credentials, headers: visitorHeaders(context) }),
+    await anonymousApi().accounts.login({ body: credentials }, { headers: visitorHeaders(context) }),
   );
   try {
     return { main, care: await careLogin(credentials, context) };
@@ -71,10 +63,10 @@ export async function signUp(
   captcha?: string,
 ): Promise<SignUpResult> {
   const main = toLogin(
-    await mainApi().post("/api/auth/register", {
-      body: { ...input, locale, ...(captcha ? { captcha } : {}) },
-      headers: visitorHeaders(context),
-    }),
+    await anonymousApi().accounts.register(
+      { body: { ...input, locale, ...(captcha ? { captcha } : {}) } },
+      { headers: visitorHeaders(context) },
+    ),
   );
   try {
     const credentials = { email: input.email, password: input.password };
@@ -90,7 +82,7 @@ export async function signUp(
 async function revokeToken(token: string): Promise<void> {
   try {
     // An empty JSON object: the API refuses a bodiless POST here.
-    await mainApi(token).post("/api/auth/logout", { body: {} });
+    await tokenMainApi(token).accounts.logout({ body: {} });
   } catch {
     // Already revoked, expired or the API is down: the visitor is logged out on our side regardless.
   }
@@ -108,10 +100,10 @@ export async function requestPasswordReset(
   context: VisitorContext,
   captcha?: string,
 ): Promise<void> {
-  await publicMainApi().post("/api/auth/forgot-password", {
-    body: { email, ...(captcha ? { captcha } : {}) },
-    headers: visitorHeaders(context),
-  });
+  await publicApi().accounts.forgotPassword(
+    { body: { email, ...(captcha ? { captcha } : {}) } },
+    { headers: visitorHeaders(context) },
+  );
 }
 
 export type ResetPasswordResult = "ok" | "invalid-link" | "service-unavailable";
@@ -119,9 +111,7 @@ export type ResetPasswordResult = "ok" | "invalid-link" | "service-unavailable";
 /** Sets a new password with the e-mailed token (care API, service credential). */
 export async function resetPassword(token: string, password: string): Promise<ResetPasswordResult> {
   try {
-    const result = await careService.call((care) =>
-      care.post(careAuthPath("/reset-password"), { body: { token, password } }),
-    );
+    const result = await serviceApi((api) => api.accounts.resetPassword({ body: { token, password } }));
     return result === null ? "service-unavailable" : "ok";
   } catch (error) {
     // A refused password (too common…) is the visitor's to fix; any other 400 is about the link.
@@ -151,8 +141,7 @@ export async function completeProfile(
 ): Promise<User> {
   const { address_line2, ...rest } = profile;
   const body = { user_id: careUserId(user), ...rest, ...(address_line2 ? { address_line2 } : {}) };
-  const answer = await userApis(request, user).care.post(careProductPath("/complete-profile"), { body });
-  return userAnswer.parse(answer).data;
+  return (await userApi(request, user).accounts.completeProfile({ body })).data;
 }
 
 /** Updates the profile (update-user succeeds only with 200; anything else is an error). */
@@ -162,8 +151,7 @@ export async function updateProfile(
   profile: ProfileInput,
 ): Promise<User> {
   const body = { user_id: careUserId(user), ...profile, address_line2: profile.address_line2 ?? "" };
-  const answer = await userApis(request, user).care.post(careProductPath("/update-user"), { body });
-  return userAnswer.parse(answer).data;
+  return (await userApi(request, user).accounts.updateUser({ body })).data;
 }
 
 /**
@@ -177,10 +165,10 @@ export async function changePassword(
   passwords: { current: string; next: string },
   context: VisitorContext,
 ): Promise<void> {
-  await userApis(request, user).care.post(careAuthPath("/change-password"), {
-    body: { user_id: careUserId(user), old_password: passwords.current, new_password: passwords.next },
-    headers: visitorHeaders(context),
-  });
+  await userApi(request, user).accounts.changePassword(
+    { body: { user_id: careUserId(user), old_password: passwords.current, new_password: passwords.next } },
+    { headers: visitorHeaders(context) },
+  );
 }
 
 /** Which password field a form has: sign-up and login say `password`, the others `new_password`. */

@@ -1,27 +1,19 @@
-import {
-  type AccountDeleted,
-  accountDeletedResponse,
-  type Consents,
-  type ConsentsRequest,
-  type ContactEntryRequest,
-  captchaChallengeResponse,
-  consentsResponse,
-  type ListStatus,
-  listStatusResponse,
-  type MyDataExport,
-  myDataExportResponse,
-  type SupportMessage,
-  supportMessagesResponse,
+import type {
+  AccountDeleted,
+  Consents,
+  ConsentsRequest,
+  ContactEntryRequest,
+  ListStatus,
+  MyDataExport,
+  SupportMessage,
 } from "@ambercare/contracts/communications";
 import { CAPTCHA_FIELD } from "#app/features/communications/captcha.ts";
 import {
-  careApi,
-  careLoginApi,
-  careProductPath,
-  careService,
-  mainApi,
-  publicMainApi,
-  userApis,
+  anonymousApi,
+  ownTokenCareApi,
+  publicApi,
+  serviceApi,
+  userApi,
   visitorHeaders,
 } from "#app/lib/api.server.ts";
 import { type ApiError, isApiError } from "#app/lib/api-client.server.ts";
@@ -46,7 +38,7 @@ export function captchaOf(formData: FormData): string | undefined {
 
 /** A challenge for the browser: the API's answer, checked against the contract. */
 export async function captchaChallenge(): Promise<unknown> {
-  return captchaChallengeResponse.parse(await mainApi().get("/api/captcha/challenge"));
+  return anonymousApi().communications.captchaChallenge();
 }
 
 /**
@@ -60,23 +52,19 @@ export async function saveContactEntry(
   entry: ContactEntryRequest,
   context: VisitorContext,
 ): Promise<{ id: string } | null> {
-  const path = careProductPath("/save-contact-entry");
-  const headers = visitorHeaders(context);
+  const options = { headers: visitorHeaders(context) };
   if (user) {
     const userId = user.careUserId ?? ("account" in user ? user.account.id : null) ?? user.userId;
     const body = userId ? { ...entry, user_id: userId } : entry;
-    return (await userApis(request, user).care.post<{ data: { id: string } }>(path, { body, headers })).data;
+    return (await userApi(request, user).communications.saveContactEntry({ body }, options)).data;
   }
-  const answer = await careService.call((care) =>
-    care.post<{ data: { id: string } }>(path, { body: entry, headers }),
-  );
+  const answer = await serviceApi((api) => api.communications.saveContactEntry({ body: entry }, options));
   return answer === null ? null : answer.data;
 }
 
 /** The patient's own contact entries and widget messages, newest first. */
 export async function supportMessages(request: Request, user: VerifiedUser): Promise<SupportMessage[]> {
-  const answer = await userApis(request, user).care.get(careProductPath("/support-messages"));
-  return supportMessagesResponse.parse(answer).data;
+  return (await userApi(request, user).communications.supportMessages()).data;
 }
 
 /** Adds an address to the newsletter: the API e-mails a confirmation link (double opt-in). */
@@ -84,16 +72,21 @@ export async function addToContacts(
   input: { email: string; captcha: string | undefined; locale: Locale },
   context: VisitorContext,
 ): Promise<void> {
-  await publicMainApi().post("/api/sendgrid/add-to-contacts", {
-    body: { email: input.email, locale: input.locale, ...(input.captcha ? { captcha: input.captcha } : {}) },
-    headers: visitorHeaders(context),
-  });
+  await publicApi().communications.addToContacts(
+    {
+      body: {
+        email: input.email,
+        locale: input.locale,
+        ...(input.captcha ? { captcha: input.captcha } : {}),
+      },
+    },
+    { headers: visitorHeaders(context) },
+  );
 }
 
 /** Confirms a subscription with the token of the confirmation e-mail. */
 export async function confirmSubscription(token: string): Promise<ListStatus> {
-  const answer = await careLoginApi().post(careProductPath("/confirm-subscription"), { body: { token } });
-  return listStatusResponse.parse(answer).data;
+  return (await publicApi().communications.confirmSubscription({ body: { token } })).data;
 }
 
 /** Unsubscribes (or resubscribes) the address of an unsubscribe link (the shared public bearer). */
@@ -101,19 +94,16 @@ export async function changeSubscription(
   change: "unsubscribe" | "resubscribe",
   input: { email: string; token: string },
 ): Promise<ListStatus> {
-  const answer = await careLoginApi().post(careProductPath(`/${change}`), { body: input });
-  return listStatusResponse.parse(answer).data;
+  return (await publicApi().communications[change]({ body: input })).data;
 }
 
 /** Everything the API holds about the patient (Washington My Health My Data). */
 export async function exportMyData(request: Request, user: VerifiedUser): Promise<MyDataExport> {
-  const answer = await userApis(request, user).care.get(careProductPath("/my-data/export"));
-  return myDataExportResponse.parse(answer).data;
+  return (await userApi(request, user).myData.export()).data;
 }
 
 export async function getConsents(request: Request, user: VerifiedUser): Promise<Consents> {
-  const answer = await userApis(request, user).care.get(careProductPath("/my-data/consents"));
-  return consentsResponse.parse(answer).data;
+  return (await userApi(request, user).myData.getConsents()).data;
 }
 
 export async function setConsents(
@@ -121,8 +111,7 @@ export async function setConsents(
   user: VerifiedUser,
   body: ConsentsRequest,
 ): Promise<Consents> {
-  const answer = await userApis(request, user).care.post(careProductPath("/my-data/consents"), { body });
-  return consentsResponse.parse(answer).data;
+  return (await userApi(request, user).myData.setConsents({ body })).data;
 }
 
 /**
@@ -135,11 +124,8 @@ export async function deleteMyData(
   password: string,
   context: VisitorContext,
 ): Promise<AccountDeleted> {
-  const answer = await careApi(user.careAccessToken).post(careProductPath("/my-data/delete"), {
-    body: { password },
-    headers: visitorHeaders(context),
-  });
-  return accountDeletedResponse.parse(answer).data;
+  const options = { headers: visitorHeaders(context) };
+  return (await ownTokenCareApi(user.careAccessToken).myData.delete({ body: { password } }, options)).data;
 }
 
 /** The captcha's own failures (missing, forged, replayed, expired), for forms that map other errors themselves. */

@@ -8,10 +8,9 @@ import type {
 } from "@ambercare/contracts/consultation";
 import { DOCUMENT_FILE_NAME_HEADER } from "@ambercare/contracts/consultation-limits";
 import type { ListEnvelope } from "@ambercare/contracts/envelope";
-import { careProductPath, userApis, visitorHeaders } from "#app/lib/api.server.ts";
-import { ApiError, buildUrl } from "#app/lib/api-client.server.ts";
-import { apiBases } from "#app/lib/env.server.ts";
-import { logoutEvent, type SessionUser } from "#app/lib/session.server.ts";
+import type { SubmitRatingRequest } from "@ambercare/contracts/provider";
+import { userApi, visitorHeaders } from "#app/lib/api.server.ts";
+import type { SessionUser } from "#app/lib/session.server.ts";
 
 /**
  * The care API's consultations, messages, medical records and audit log, called with the patient's
@@ -22,124 +21,59 @@ import { logoutEvent, type SessionUser } from "#app/lib/session.server.ts";
 type Context = { clientIp?: string } | undefined;
 
 export function consultationApi(request: Request, user: SessionUser, context: Context) {
-  const { care } = userApis(request, user);
-  const headers = visitorHeaders(context);
+  const api = userApi(request, user);
+  const options = { headers: visitorHeaders(context) };
   return {
     async list(): Promise<Consultation[]> {
-      const body = await care.get<ListEnvelope<Consultation>>(careProductPath("/consultations"), { headers });
-      return body.data;
+      return (await api.consultations.list({}, options)).data;
     },
     /** The most recent visits that were not canceled, with their intake answers, in one call. */
     async visitRecords(): Promise<ConsultationDetail[]> {
-      const body = await care.get<ListEnvelope<ConsultationDetail>>(
-        careProductPath("/medical-records/visits"),
-        {
-          headers,
-        },
-      );
-      return body.data;
+      return (await api.consultations.visitRecords({}, options)).data;
     },
     async get(id: string): Promise<ConsultationDetail> {
-      const body = await care.get<{ data: ConsultationDetail }>(careProductPath(`/consultations/${id}`), {
-        headers,
-      });
-      return body.data;
+      return (await api.consultations.get({ params: { id } }, options)).data;
     },
     async create(payload: CreateConsultationRequest): Promise<Consultation> {
-      const body = await care.post<{ data: Consultation }>(careProductPath("/create-consultation"), {
-        body: payload,
-        headers,
-      });
-      return body.data;
+      return (await api.consultations.create({ body: payload }, options)).data;
     },
     async cancel(id: string): Promise<Consultation> {
-      const body = await care.post<{ data: Consultation }>(careProductPath(`/consultations/${id}/cancel`), {
-        headers,
-      });
-      return body.data;
+      return (await api.consultations.cancel({ params: { id } }, options)).data;
     },
     async messages(id: string): Promise<Message[]> {
-      const body = await care.get<ListEnvelope<Message>>(careProductPath(`/consultations/${id}/messages`), {
-        headers,
-      });
-      return body.data;
+      return (await api.consultations.messages({ params: { id } }, options)).data;
     },
     async writeMessage(id: string, text: string): Promise<Message> {
-      const body = await care.post<{ data: Message }>(careProductPath(`/consultations/${id}/messages`), {
-        body: { body: text },
-        headers,
-      });
-      return body.data;
+      return (await api.consultations.writeMessage({ params: { id }, body: { body: text } }, options)).data;
     },
-    async rate(input: { user_id: string; consultation_id: string; stars: number; comment: string | null }) {
-      await care.post(careProductPath("/submit-rating"), { body: input, headers });
+    async rate(input: SubmitRatingRequest): Promise<void> {
+      await api.directory.submitRating({ body: input }, options);
     },
     async documents(): Promise<MedicalDocument[]> {
-      const body = await care.get<ListEnvelope<MedicalDocument>>(
-        careProductPath("/medical-records/documents"),
-        {
-          headers,
-        },
-      );
-      return body.data;
+      return (await api.consultations.listDocuments({}, options)).data;
     },
     async deleteDocument(id: string): Promise<void> {
-      await care.delete(careProductPath(`/medical-records/documents/${id}`), { headers });
+      await api.consultations.deleteDocument({ params: { id } }, options);
     },
     async auditLog(page = 1): Promise<ListEnvelope<AuditEntry>> {
-      return care.get<ListEnvelope<AuditEntry>>(careProductPath("/audit-log"), { headers, query: { page } });
+      return api.consultations.auditLog({ query: { page: String(page) } }, options);
     },
 
     /** Sends the file's bytes as they are (the API checks type and size); throws ApiError on 4xx. */
     async uploadDocument(file: File): Promise<MedicalDocument> {
-      const response = await rawCall(request, user, context, "POST", "/medical-records/documents", {
-        body: await file.arrayBuffer(),
+      const upload = {
+        bytes: await file.arrayBuffer(),
         headers: {
           "Content-Type": "application/octet-stream",
           [DOCUMENT_FILE_NAME_HEADER]: encodeURIComponent(file.name),
         },
-      });
-      return ((await response.json()) as { data: MedicalDocument }).data;
+      };
+      return (await api.consultations.uploadDocument({ upload }, options)).data;
     },
 
     /** The API's answer as it is (bytes and headers), for the download route to pass on. */
     async downloadDocument(id: string): Promise<Response> {
-      return rawCall(request, user, context, "GET", `/medical-records/documents/${id}`, {});
+      return api.consultations.downloadDocument({ params: { id } }, options);
     },
   };
-}
-
-/** A care API call whose body is not JSON (uploads, downloads); 401 is the logout event. */
-async function rawCall(
-  request: Request,
-  user: SessionUser,
-  context: Context,
-  method: "GET" | "POST",
-  path: `/${string}`,
-  init: { body?: ArrayBuffer; headers?: Record<string, string> },
-): Promise<Response> {
-  const url = buildUrl(apiBases.careApiBase, careProductPath(path));
-  const headers = new Headers({ ...init.headers, ...(visitorHeaders(context) as Record<string, string>) });
-  headers.set("Authorization", `Bearer ${user.careAccessToken}`);
-  const response = await fetch(url, {
-    method,
-    headers,
-    ...(init.body ? { body: init.body } : {}),
-    signal: AbortSignal.timeout(30_000),
-  });
-  if (response.status === 401) throw logoutEvent(request);
-  if (!response.ok) {
-    let body: unknown;
-    try {
-      body = await response.json();
-    } catch {
-      body = undefined;
-    }
-    const message =
-      body && typeof body === "object" && "error" in body
-        ? String((body as { error: unknown }).error)
-        : response.statusText;
-    throw new ApiError(message, { status: response.status, body, method, path, headers: response.headers });
-  }
-  return response;
 }

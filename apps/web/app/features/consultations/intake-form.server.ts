@@ -27,44 +27,56 @@ const list = (values: IntakeValues, name: keyof IntakeValues): string[] => {
 };
 const orNull = (value: string) => (value === "" ? null : value);
 
+/**
+ * The form's values in the shape of the API's body, not yet checked: each field as the visitor sent
+ * it (a string, a list, a flag), for `createConsultationRequest` to accept or to report field by field.
+ */
+export type IntakeDraft = {
+  idempotency_key: string;
+  type: string;
+  provider_slug: string | null;
+  intake: Record<string, unknown>;
+  consents: Record<string, boolean>;
+};
+
 /** The API body for the form's values; what does not fit the contract is left for zod to report. */
-export function intakePayload(values: IntakeValues): CreateConsultationRequest {
+export function intakePayload(values: IntakeValues): IntakeDraft {
   const dependent = text(values, "patient") === "dependent";
   const temperature = text(values, "temperature_f").replace(",", ".");
   const travel = text(values, "recent_travel");
   return {
     idempotency_key: text(values, "idempotency_key"),
-    type: text(values, "type") as never,
+    type: text(values, "type"),
     provider_slug: orNull(text(values, "provider_slug")),
     intake: {
-      patient: text(values, "patient") as never,
+      patient: text(values, "patient"),
       dependent: dependent
         ? {
-            relationship: text(values, "relationship") as never,
+            relationship: text(values, "relationship"),
             first_name: text(values, "dependent_first_name"),
             last_name: text(values, "dependent_last_name"),
             date_of_birth: text(values, "dependent_date_of_birth"),
           }
         : null,
-      gender: text(values, "gender") as never,
-      race: text(values, "race") as never,
-      ethnicity: text(values, "ethnicity") as never,
-      state: text(values, "state") as never,
-      symptoms: list(values, "symptoms") as never,
+      gender: text(values, "gender"),
+      race: text(values, "race"),
+      ethnicity: text(values, "ethnicity"),
+      state: text(values, "state"),
+      symptoms: list(values, "symptoms"),
       symptoms_other: orNull(text(values, "symptoms_other")),
       symptoms_started_on: text(values, "symptoms_started_on"),
       temperature_f: temperature === "" ? null : Number(temperature),
-      temperature_location: orNull(text(values, "temperature_location")) as never,
-      recent_travel: travel === "yes" ? true : travel === "no" ? false : (undefined as never),
+      temperature_location: orNull(text(values, "temperature_location")),
+      recent_travel: travel === "yes" ? true : travel === "no" ? false : undefined,
       travel_destination: travel === "yes" ? orNull(text(values, "travel_destination")) : null,
-      transport: travel === "yes" ? (list(values, "transport") as never) : [],
+      transport: travel === "yes" ? list(values, "transport") : [],
       medications: orNull(text(values, "medications")),
       allergies: orNull(text(values, "allergies")),
     },
     consents: {
-      informed_consent: (text(values, "consent_informed") === "on") as true,
-      audio_video_recording: (text(values, "consent_recording") === "on") as true,
-      financial_communications: (text(values, "consent_financial") === "on") as true,
+      informed_consent: text(values, "consent_informed") === "on",
+      audio_video_recording: text(values, "consent_recording") === "on",
+      financial_communications: text(values, "consent_financial") === "on",
     },
   };
 }
@@ -111,7 +123,7 @@ export function validateIntake(
 ): { ok: true; payload: CreateConsultationRequest } | { ok: false; fieldErrors: FieldErrors<string> } {
   const payload = intakePayload(values);
   const parsed = createConsultationRequest.safeParse(payload);
-  if (parsed.success) return { ok: true, payload };
+  if (parsed.success) return { ok: true, payload: parsed.data };
   const fieldErrors: FieldErrors<string> = {};
   for (const issue of parsed.error.issues) {
     const field = fieldOfPath(issue.path);

@@ -1,12 +1,7 @@
-import {
-  type Provider,
-  providerListQuery,
-  providerListResponse,
-  providerResponse,
-} from "@ambercare/contracts/provider";
+import { type Provider, providerListQuery } from "@ambercare/contracts/provider";
 import { AVAILABILITY_TODAY_COOKIE_MAX_AGE_S, SESSION_COOKIES } from "@ambercare/contracts/session";
 import { fetchSpecializations } from "#app/features/directory/specializations.server.ts";
-import { publicMainApi, visitorHeaders } from "#app/lib/api.server.ts";
+import { publicApi, visitorHeaders } from "#app/lib/api.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { readCookie } from "#app/lib/cookies.server.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
@@ -114,16 +109,10 @@ export async function searchDirectory(
   const parsed = parseSearch(params, locale);
   if (!parsed.ok) return { status: "invalid", values, invalid: parsed.invalid };
   try {
-    const body = await publicMainApi().get<unknown>("/api/provider", {
-      query: parsed.query,
-      headers: visitorHeaders(context),
-    });
-    const result = providerListResponse.safeParse(body);
-    if (!result.success) {
-      console.warn("find-a-doctor: unexpected answer from the API");
-      return { status: "unavailable", values };
-    }
-    const { data, meta } = result.data;
+    const { data, meta } = await publicApi().directory.searchProviders(
+      { query: parsed.query },
+      { headers: visitorHeaders(context) },
+    );
     return {
       status: "ok",
       values,
@@ -134,6 +123,7 @@ export async function searchDirectory(
       pageCount: Math.max(1, Math.ceil(meta.total / meta.per_page)),
     };
   } catch (error) {
+    // An answer outside the contract is an ApiError too (502): the search is unavailable.
     if (!isApiError(error)) throw error;
     // The page checked the parameters already; a 400 here means the two disagree about one.
     if (error.status === 400) return { status: "invalid", values, invalid: ["other"] };
@@ -142,7 +132,10 @@ export async function searchDirectory(
   }
 }
 
-/** One provider by slug: `null` when there is no such provider (a 404 for the page). */
+/**
+ * One provider by slug, for the provider's page and the intake form's "with this provider": `null`
+ * when there is no such provider (a 404 for the page).
+ */
 export async function fetchProvider(
   slug: string,
   locale: Locale,
@@ -151,16 +144,11 @@ export async function fetchProvider(
   // The API's slugs are lower-case words joined by hyphens; anything else cannot be one.
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug) || slug.length > 200) return null;
   try {
-    const body = await publicMainApi().get<unknown>(`/api/provider/${slug}`, {
-      query: { lang: locale },
-      headers: visitorHeaders(context),
-    });
-    const result = providerResponse.safeParse(body);
-    if (!result.success) {
-      console.warn("provider page: unexpected answer from the API");
-      return "unavailable";
-    }
-    return result.data.data;
+    const answer = await publicApi().directory.getProvider(
+      { params: { slug }, query: { lang: locale } },
+      { headers: visitorHeaders(context) },
+    );
+    return answer.data;
   } catch (error) {
     if (!isApiError(error)) throw error;
     if (error.status === 404) return null;

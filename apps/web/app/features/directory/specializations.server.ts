@@ -1,5 +1,5 @@
-import { type Specialization, specializationListResponse } from "@ambercare/contracts/specialization";
-import { mainApi, visitorHeaders } from "#app/lib/api.server.ts";
+import type { Specialization } from "@ambercare/contracts/specialization";
+import { anonymousApi, visitorHeaders } from "#app/lib/api.server.ts";
 import type { Locale } from "#app/lib/i18n.tsx";
 
 /**
@@ -20,17 +20,13 @@ export async function fetchSpecializations(
   const cached = cache.get(locale);
   if (cached && now - cached.at < CACHE_MS) return cached.list;
   try {
-    const body = await mainApi(null, { timeoutMs: options.timeoutMs ?? 2_500 }).get<unknown>(
-      "/api/specialization",
-      { query: { lang: locale }, headers: visitorHeaders(options.context) },
+    const api = anonymousApi({ timeoutMs: options.timeoutMs ?? 2_500 });
+    const { data: list } = await api.directory.listSpecializations(
+      { query: { lang: locale } },
+      { headers: visitorHeaders(options.context) },
     );
-    const parsed = specializationListResponse.safeParse(body);
-    if (!parsed.success) {
-      console.warn("specializations: unexpected answer from the API");
-      return null;
-    }
-    cache.set(locale, { at: now, list: parsed.data.data });
-    return parsed.data.data;
+    cache.set(locale, { at: now, list });
+    return list;
   } catch (error) {
     console.warn(`specializations: ${(error as Error).message}`);
     return null;

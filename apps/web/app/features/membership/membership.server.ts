@@ -1,16 +1,12 @@
-import {
-  type BillingInterval,
-  type CancelReason,
-  type Checkout,
-  checkoutSchema,
-  type Invoice,
-  invoiceSchema,
-  type Subscription,
-  subscriptionSchema,
-  type VisitPlanKey,
+import type {
+  BillingInterval,
+  CancelReason,
+  Checkout,
+  Invoice,
+  Subscription,
+  VisitPlanKey,
 } from "@ambercare/contracts/membership";
 import type { SessionCookieName } from "@ambercare/contracts/session";
-import { z } from "zod";
 import type { CardDetails } from "#app/features/membership/membership-forms.ts";
 import {
   flagsFromCookies,
@@ -18,28 +14,18 @@ import {
   subscriptionCookieValues,
   subscriptionFlags,
 } from "#app/features/membership/subscription-flags.ts";
-import { careProductPath, userApis } from "#app/lib/api.server.ts";
+import { userApi } from "#app/lib/api.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import type { ApiErrorOptions } from "#app/lib/api-errors.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
 import { logoutEvent, readSession, type SessionUser, sessionCookie } from "#app/lib/session.server.ts";
 
 /**
- * The membership and billing calls of the care API (ADR 015) for the
- * routes' loaders and actions, always with the patient's own token (`userApis`): a 401 is the logout
- * event. Each call throws `ApiError` when the API refuses; `describeApiError(error,
- * BILLING_ERROR_OPTIONS)` (lib/api-errors.ts) turns it into a
- * message in the visitor's language. Answers are read leniently (a field the API adds later is
- * dropped, not an error).
+ * The membership and billing calls of the care API (ADR 015) for the routes' loaders and actions,
+ * always with the patient's own token (`userApi`): a 401 is the logout event. Each call throws
+ * `ApiError` when the API refuses (or answers outside its contract); `describeApiError(error,
+ * BILLING_ERROR_OPTIONS)` (lib/api-errors.ts) turns it into a message in the visitor's language.
  */
-
-const subscriptionAnswer = z.object({ data: z.object(subscriptionSchema.shape).nullable() });
-const subscriptionChangeAnswer = z.object({ data: z.object(subscriptionSchema.shape) });
-const checkoutUrlAnswer = z.object({ data: z.object({ checkout_url: z.string().min(1) }) });
-const checkoutAnswer = z.object({ data: z.object(checkoutSchema.shape) });
-const payAnswer = z.object({ data: z.object({ status: z.literal("paid"), return_url: z.string() }) });
-const invoicesAnswer = z.object({ data: z.array(z.object(invoiceSchema.shape)) });
-const invoiceAnswer = z.object({ data: z.object(invoiceSchema.shape) });
 
 /** The care API's id of the patient: every membership call names it (`user_id`). */
 function careUserId(request: Request, user: SessionUser): string {
@@ -50,9 +36,8 @@ function careUserId(request: Request, user: SessionUser): string {
 
 /** `GET /{product}/get-subscription/{userId}`: the patient's latest membership, or null. */
 export async function lookupSubscription(request: Request, user: SessionUser): Promise<Subscription | null> {
-  const { care } = userApis(request, user);
-  const id = encodeURIComponent(careUserId(request, user));
-  return subscriptionAnswer.parse(await care.get(careProductPath(`/get-subscription/${id}`))).data;
+  const userId = careUserId(request, user);
+  return (await userApi(request, user).membership.getSubscription({ params: { userId } })).data;
 }
 
 /** Set-Cookie values recording the session's subscription flags. */
@@ -80,8 +65,7 @@ export async function sessionSubscription(
     const subscription = await lookupSubscription(request, user);
     return { flags: subscriptionFlags(subscription), cookies: subscriptionCookies(request, subscription) };
   } catch (error) {
-    if (error instanceof Response) return { flags: null, cookies: [] };
-    if (isApiError(error) || error instanceof z.ZodError) return { flags: null, cookies: [] };
+    if (error instanceof Response || isApiError(error)) return { flags: null, cookies: [] };
     throw error;
   }
 }
@@ -92,10 +76,8 @@ export async function startSubscriptionCheckout(
   user: SessionUser,
   input: { interval: BillingInterval; lastUrl: string },
 ): Promise<string> {
-  const { care } = userApis(request, user);
   const body = { user_id: careUserId(request, user), interval: input.interval, last_url: input.lastUrl };
-  return checkoutUrlAnswer.parse(await care.post(careProductPath("/subscription-checkout/"), { body })).data
-    .checkout_url;
+  return (await userApi(request, user).membership.startSubscriptionCheckout({ body })).data.checkout_url;
 }
 
 /** `POST /{product}/visit-checkout/`: the page where the patient pays for one consultation. */
@@ -104,10 +86,8 @@ export async function startVisitCheckout(
   user: SessionUser,
   input: { plan: VisitPlanKey; lastUrl: string },
 ): Promise<string> {
-  const { care } = userApis(request, user);
   const body = { user_id: careUserId(request, user), plan: input.plan, last_url: input.lastUrl };
-  return checkoutUrlAnswer.parse(await care.post(careProductPath("/visit-checkout/"), { body })).data
-    .checkout_url;
+  return (await userApi(request, user).membership.startVisitCheckout({ body })).data.checkout_url;
 }
 
 export async function getCheckout(
@@ -115,9 +95,7 @@ export async function getCheckout(
   user: SessionUser,
   checkoutId: string,
 ): Promise<Checkout> {
-  const { care } = userApis(request, user);
-  return checkoutAnswer.parse(await care.get(careProductPath(`/checkout/${encodeURIComponent(checkoutId)}`)))
-    .data;
+  return (await userApi(request, user).membership.getCheckout({ params: { checkoutId } })).data;
 }
 
 /** `POST /{product}/checkout/{id}/pay` (demo payments): where to go once paid. */
@@ -127,38 +105,27 @@ export async function payCheckout(
   checkoutId: string,
   card: CardDetails,
 ): Promise<{ returnUrl: string }> {
-  const { care } = userApis(request, user);
-  const answer = payAnswer.parse(
-    await care.post(careProductPath(`/checkout/${encodeURIComponent(checkoutId)}/pay`), { body: card }),
-  );
+  const answer = await userApi(request, user).membership.payCheckout({ params: { checkoutId }, body: card });
   return { returnUrl: answer.data.return_url };
 }
 
-async function changeSubscription(
-  request: Request,
-  user: SessionUser,
-  path: `/${string}`,
-  extra: Record<string, string> = {},
-): Promise<Subscription> {
-  const { care } = userApis(request, user);
-  const body = { user_id: careUserId(request, user), ...extra };
-  return subscriptionChangeAnswer.parse(await care.post(careProductPath(path), { body })).data;
+export async function cancelSubscription(request: Request, user: SessionUser): Promise<Subscription> {
+  const body = { user_id: careUserId(request, user) };
+  return (await userApi(request, user).membership.cancelSubscription({ body })).data;
 }
 
-export function cancelSubscription(request: Request, user: SessionUser): Promise<Subscription> {
-  return changeSubscription(request, user, "/cancel-subscription/");
+export async function resumeSubscription(request: Request, user: SessionUser): Promise<Subscription> {
+  const body = { user_id: careUserId(request, user) };
+  return (await userApi(request, user).membership.resumeSubscription({ body })).data;
 }
 
-export function resumeSubscription(request: Request, user: SessionUser): Promise<Subscription> {
-  return changeSubscription(request, user, "/resume-subscription/");
-}
-
-export function changeInterval(
+export async function changeInterval(
   request: Request,
   user: SessionUser,
   interval: BillingInterval,
 ): Promise<Subscription> {
-  return changeSubscription(request, user, "/change-interval/", { interval });
+  const body = { user_id: careUserId(request, user), interval };
+  return (await userApi(request, user).membership.changeInterval({ body })).data;
 }
 
 /** `POST /{product}/cancel-subscription/feedback`: why the patient leaves (the comment is optional). */
@@ -167,26 +134,22 @@ export async function sendCancelFeedback(
   user: SessionUser,
   input: { subscriptionId: string; reason: CancelReason; comment: string },
 ): Promise<void> {
-  const { care } = userApis(request, user);
   const body = {
     user_id: careUserId(request, user),
     subscription_id: input.subscriptionId,
     reason: input.reason,
     ...(input.comment ? { comment: input.comment } : {}),
   };
-  await care.post(careProductPath("/cancel-subscription/feedback"), { body });
+  await userApi(request, user).membership.sendCancelFeedback({ body });
 }
 
 /** `GET /{product}/invoices`: the patient's own invoices, newest first. */
 export async function listInvoices(request: Request, user: SessionUser): Promise<Invoice[]> {
-  const { care } = userApis(request, user);
-  return invoicesAnswer.parse(await care.get(careProductPath("/invoices"))).data;
+  return (await userApi(request, user).membership.listInvoices()).data;
 }
 
 export async function getInvoice(request: Request, user: SessionUser, invoiceId: string): Promise<Invoice> {
-  const { care } = userApis(request, user);
-  return invoiceAnswer.parse(await care.get(careProductPath(`/invoices/${encodeURIComponent(invoiceId)}`)))
-    .data;
+  return (await userApi(request, user).membership.getInvoice({ params: { invoiceId } })).data;
 }
 
 /** How billing pages word a refused call the catalogue has nothing precise for, and an outage. */

@@ -45,18 +45,18 @@ import {
   MULTI_FIELDS,
   optionKey,
 } from "#app/features/consultations/intake-form.ts";
-import { mainApi } from "#app/lib/api.server.ts";
+import { fetchProvider } from "#app/features/directory/directory.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FieldErrors, FormErrorResult, FormMessage } from "#app/lib/forms.ts";
 import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
+import { requestLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/form";
 
 const FORM_ID = "intake";
-const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 type IntakeAction = {
   values: IntakeValues;
@@ -66,24 +66,19 @@ type IntakeAction = {
   paymentRequired?: boolean;
 };
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/consultation/form");
   const url = new URL(request.url);
   const type = (CONSULTATION_TYPES as readonly string[]).includes(url.searchParams.get("type") ?? "")
     ? (url.searchParams.get("type") as "chat" | "video")
     : "video";
   const slug = url.searchParams.get("provider") ?? "";
-  let provider: { slug: string; name: string } | null = null;
-  if (SLUG.test(slug)) {
-    try {
-      const body = await mainApi().get<{ data: { slug: string; name: string; credentials: string } }>(
-        `/api/provider/${slug}`,
-      );
-      provider = { slug: body.data.slug, name: `${body.data.name}, ${body.data.credentials}` };
-    } catch (error) {
-      if (!isApiError(error)) throw error;
-    }
-  }
+  // Without the provider (unknown, or the API is down) the form still works: any provider will do.
+  const found = slug === "" ? null : await fetchProvider(slug, requestLocale(request), context);
+  const provider =
+    found === null || found === "unavailable"
+      ? null
+      : { slug: found.slug, name: `${found.name}, ${found.credentials}` };
   return { type, provider, idempotencyKey: randomUUID(), today: new Date().toISOString().slice(0, 10) };
 }
 

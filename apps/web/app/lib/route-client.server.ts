@@ -1,0 +1,162 @@
+import {
+  type ApiName,
+  type ApiRoutes,
+  apiRoutes,
+  fillPath,
+  type RouteSpec,
+} from "@ambercare/contracts/api-routes";
+import { z } from "zod";
+import type { ApiClient, RequestOptions } from "#app/lib/api-client.server.ts";
+
+/**
+ * The typed client of both APIs, generated from the route table of packages/contracts
+ * (`api-routes.ts`): one method per route, `api.membership.getSubscription({ params: { userId } })`,
+ * whose input is typed by the route's schemas and whose answer is the route's response schema,
+ * parsed once here. One policy for every answer: a field the contract does not name is dropped (the
+ * API may add one before this web server knows it), and anything else that does not fit the schema
+ * is an error (`ApiError` with status 502), never a silent `undefined`. An empty answer (204) reads
+ * as `null`.
+ *
+ * Each route goes through the transport of its API (`main` or `care`, api-client.server.ts), which
+ * carries the token, the timeout and the ApiError of a refused call; api.server.ts says which
+ * transports a loader or action takes.
+ */
+
+/** The per-call options of the transport that a caller may set. */
+export type CallOptions = Pick<RequestOptions, "headers" | "signal" | "id" | "timeoutMs">;
+
+/** A raw upload: the bytes, sent as they are, and the request headers that describe them. */
+export type Upload = { bytes: ArrayBuffer | Uint8Array<ArrayBuffer>; headers?: Record<string, string> };
+
+type Field<Key extends string, Schema> = Schema extends z.ZodType
+  ? undefined extends z.input<Schema>
+    ? { [K in Key]?: z.input<Schema> }
+    : { [K in Key]: z.input<Schema> }
+  : unknown;
+
+export type RouteInput<R extends RouteSpec> = Field<"params", R["params"]> &
+  Field<"query", R["query"]> &
+  Field<"body", R["body"]> &
+  (R["raw"] extends "upload" ? { upload: Upload } : unknown);
+
+export type RouteAnswer<R extends RouteSpec> = R["raw"] extends "download"
+  ? Response
+  : R["response"] extends z.ZodType
+    ? z.output<R["response"]>
+    : never;
+
+type RouteCall<R extends RouteSpec> = (
+  ...args: object extends RouteInput<R>
+    ? [input?: RouteInput<R>, options?: CallOptions]
+    : [input: RouteInput<R>, options?: CallOptions]
+) => Promise<RouteAnswer<R>>;
+
+export type TypedApi = {
+  [F in keyof ApiRoutes]: { [N in keyof ApiRoutes[F]]: RouteCall<ApiRoutes[F][N] & RouteSpec> };
+};
+
+export type Transports = Partial<Record<ApiName, ApiClient>>;
+
+/** Raw bodies (documents) may be large: they get longer than a JSON call's 10 s. */
+const RAW_TIMEOUT_MS = 30_000;
+
+/**
+ * `value` without the object keys `schema` does not name, at any depth, so that a strict contract
+ * still reads an answer that carries a field added later. Everything else is left for the schema
+ * to judge. A union keeps the keys of the first of its options that then accepts the value.
+ */
+export function dropUnknownKeys(schema: z.ZodType, value: unknown): unknown {
+  if (schema instanceof z.ZodObject) {
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+    const shape = schema.shape as Record<string, z.ZodType>;
+    const known = Object.entries(value).filter(([key]) => Object.hasOwn(shape, key));
+    return Object.fromEntries(known.map(([key, item]) => [key, dropUnknownKeys(shape[key]!, item)]));
+  }
+  if (schema instanceof z.ZodArray) {
+    return Array.isArray(value)
+      ? value.map((item) => dropUnknownKeys(schema.element as z.ZodType, item))
+      : value;
+  }
+  if (schema instanceof z.ZodRecord) {
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+    const item = schema.valueType as z.ZodType;
+    return Object.fromEntries(
+      Object.entries(value).map(([key, entry]) => [key, dropUnknownKeys(item, entry)]),
+    );
+  }
+  if (
+    schema instanceof z.ZodOptional ||
+    schema instanceof z.ZodNullable ||
+    schema instanceof z.ZodDefault ||
+    schema instanceof z.ZodReadonly
+  ) {
+    return value === null || value === undefined
+      ? value
+      : dropUnknownKeys(schema.unwrap() as z.ZodType, value);
+  }
+  if (schema instanceof z.ZodPipe) return dropUnknownKeys(schema.in as z.ZodType, value);
+  if (schema instanceof z.ZodLazy) return dropUnknownKeys(schema.unwrap() as z.ZodType, value);
+  if (schema instanceof z.ZodUnion) {
+    for (const option of schema.options as readonly z.ZodType[]) {
+      const dropped = dropUnknownKeys(option, value);
+      if (option.safeParse(dropped).success) return dropped;
+    }
+  }
+  return value;
+}
+
+/** The answer as the route's schema reads it: unknown keys dropped, the rest checked (see above). */
+function readAnswer(schema: z.ZodType, body: unknown): unknown {
+  const value = body === undefined ? null : body;
+  return schema.parse(dropUnknownKeys(schema, value));
+}
+
+type AnyInput = { params?: Record<string, unknown>; query?: unknown; body?: unknown; upload?: Upload };
+
+function callRoute(
+  spec: RouteSpec,
+  name: string,
+  transports: Transports,
+  productSlug: string,
+  input: AnyInput = {},
+  options: CallOptions = {},
+): Promise<unknown> {
+  const transport = transports[spec.api];
+  if (!transport)
+    throw new Error(`${name} is a ${spec.api} API call, and this client has no ${spec.api} API`);
+  const path = fillPath(spec.path, productSlug, input.params);
+  const response = spec.response;
+  const call: RequestOptions = {
+    ...options,
+    ...(input.query !== undefined ? { query: input.query as RequestOptions["query"] } : {}),
+    ...(input.body !== undefined ? { body: input.body } : {}),
+    ...(spec.raw ? { timeoutMs: options.timeoutMs ?? RAW_TIMEOUT_MS } : {}),
+    ...(input.upload
+      ? { bytes: input.upload.bytes, headers: { ...input.upload.headers, ...headersOf(options.headers) } }
+      : {}),
+    ...(spec.raw === "download" ? { answer: "response" as const } : {}),
+    ...(response ? { parse: (body: unknown) => readAnswer(response, body) } : {}),
+  };
+  return transport.request(spec.method, path, call);
+}
+
+function headersOf(headers: HeadersInit | undefined): Record<string, string> {
+  return Object.fromEntries(new Headers(headers));
+}
+
+/**
+ * The client over `transports` (one per API it may call). `productSlug` fills the `{product}` of
+ * the care API's paths.
+ */
+export function createRouteClient(transports: Transports, productSlug: string): TypedApi {
+  const client: Record<string, Record<string, unknown>> = {};
+  for (const [feature, routes] of Object.entries(apiRoutes)) {
+    const calls: Record<string, unknown> = {};
+    for (const [name, spec] of Object.entries(routes) as Array<[string, RouteSpec]>) {
+      calls[name] = (input?: AnyInput, options?: CallOptions) =>
+        callRoute(spec, `${feature}.${name}`, transports, productSlug, input, options);
+    }
+    client[feature] = calls;
+  }
+  return client as TypedApi;
+}
