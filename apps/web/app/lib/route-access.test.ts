@@ -11,6 +11,7 @@ import {
   ROUTE_PATHS,
   type RoutePath,
 } from "#app/lib/route-access.ts";
+import { JANE_ACCOUNT } from "#app/lib/test-support.ts";
 import routes from "#app/routes.ts";
 
 const APP_DIR = fileURLToPath(new URL("../", import.meta.url));
@@ -160,23 +161,7 @@ beforeAll(async () => {
     const ok = req.url === "/api/v1/api/auth/me" && req.headers.authorization === "Bearer main-token";
     const body = ok
       ? {
-          data: {
-            id: "7d9c3a2e-4f1b-4c8a-9e2d-1a2b3c4d5e6f",
-            email: "jane@example.org",
-            first_name: "Jane",
-            last_name: "Doe",
-            date_of_birth: null,
-            phone: null,
-            address_line1: null,
-            address_line2: null,
-            city: null,
-            state: null,
-            zip: null,
-            gender: null,
-            locale: "en",
-            profile_completed: false,
-            created_at: "2026-11-22T05:00:00.000Z",
-          },
+          data: JANE_ACCOUNT,
         }
       : { error: "Invalid access token" };
     res.writeHead(ok ? 200 : 401, { "Content-Type": "application/json" }).end(JSON.stringify(body));

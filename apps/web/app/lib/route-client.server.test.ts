@@ -2,24 +2,9 @@ import { userResponse } from "@ambercare/contracts/auth";
 import { describe, expect, it } from "vitest";
 import { createApiClient, isApiError } from "#app/lib/api-client.server.ts";
 import { createRouteClient, dropUnknownKeys } from "#app/lib/route-client.server.ts";
+import { JANE_ACCOUNT } from "#app/lib/test-support.ts";
 
-const USER = {
-  id: "7d9c3a2e-4f1b-4c8a-9e2d-1a2b3c4d5e6f",
-  email: "jane@example.org",
-  first_name: "Jane",
-  last_name: "Doe",
-  date_of_birth: null,
-  phone: null,
-  address_line1: null,
-  address_line2: null,
-  city: null,
-  state: null,
-  zip: null,
-  gender: null,
-  locale: "en",
-  profile_completed: false,
-  created_at: "2026-11-22T05:00:00.000Z",
-};
+const USER = JANE_ACCOUNT;
 
 /** A care API transport whose every call answers `body` with `status`, recording the URLs asked. */
 function answering(status: number, body: unknown) {

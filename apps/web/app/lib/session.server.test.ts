@@ -17,6 +17,7 @@ import {
   type SessionApiDeps,
   sessionCookie,
 } from "#app/lib/session.server.ts";
+import { JANE_ACCOUNT } from "#app/lib/test-support.ts";
 
 const FULL = "isLoggedIn=true; fltAccessToken=care-token; accessToken=main-token; userID=7; fltUserId=9";
 
@@ -65,23 +66,7 @@ describe("reading the session", () => {
  * A real HTTP server playing both APIs for requireUser: `GET /api/v1/api/auth/me` and
  * `GET /ambercare/get-user-details/{id}` accept only the tokens in `liveTokens`.
  */
-const ACCOUNT = {
-  id: "7d9c3a2e-4f1b-4c8a-9e2d-1a2b3c4d5e6f",
-  email: "jane@example.org",
-  first_name: "Jane",
-  last_name: "Doe",
-  date_of_birth: null,
-  phone: null,
-  address_line1: null,
-  address_line2: null,
-  city: null,
-  state: null,
-  zip: null,
-  gender: null,
-  locale: "en",
-  profile_completed: false,
-  created_at: "2026-11-22T05:00:00.000Z",
-};
+const ACCOUNT = JANE_ACCOUNT;
 let apiServer: Server;
 let deps: SessionApiDeps;
 let liveTokens = new Set<string>();
