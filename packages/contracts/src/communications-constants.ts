@@ -51,6 +51,9 @@ export const CONTACT_MESSAGE_MAX_LENGTH = 5000;
 export const MAILING_LISTS = ["newsletter"] as const;
 export type MailingList = (typeof MAILING_LISTS)[number];
 export const DEFAULT_MAILING_LIST: MailingList = "newsletter";
+/** An address on a list: `pending` until the confirmation e-mail is followed, then `subscribed`. */
+export const LIST_STATUSES = ["pending", "subscribed", "unsubscribed"] as const;
+export type MailingListStatus = (typeof LIST_STATUSES)[number];
 
 /** Consents a patient can give or withdraw on the Washington My Health My Data page. */
 export const CONSENT_KEYS = ["optional_processing"] as const;

@@ -44,6 +44,7 @@ import {
   CONTACT_NAME_MAX_LENGTH,
   CONTACT_SOURCES,
   CONTACT_TOPICS,
+  LIST_STATUSES,
   LIST_TOKEN_MAX_LENGTH,
   MAILING_LISTS,
   SEGMENT_PATTERN,
@@ -145,7 +146,6 @@ export const confirmSubscriptionRequest = z.object({ token: listToken }).strict(
 export const listChangeRequest = z.object({ email: emailSchema, token: listToken }).strict();
 export type ListChangeRequest = z.infer<typeof listChangeRequest>;
 
-export const LIST_STATUSES = ["pending", "subscribed", "unsubscribed"] as const;
 export const listStatusResponse = dataEnvelope(
   z
     .object({

@@ -1,4 +1,4 @@
-import { PLANS, type PlanKey } from "./plans.ts";
+import { PLANS } from "./plans.ts";
 
 /**
  * Membership and billing constants with no dependency, so browser code (checkout form, manage
@@ -14,7 +14,7 @@ export const TRIAL_DAYS = 7;
 export const BILLING_INTERVALS = Object.freeze(["month", "year"] as const);
 export type BillingInterval = (typeof BILLING_INTERVALS)[number];
 
-export const PLAN_FOR_INTERVAL: Readonly<Record<BillingInterval, PlanKey>> = Object.freeze({
+export const PLAN_FOR_INTERVAL: Readonly<Record<BillingInterval, MembershipPlanKey>> = Object.freeze({
   month: "subscription_monthly",
   year: "subscription_yearly",
 });

@@ -1,4 +1,20 @@
+import type {
+  ContactSource,
+  ContactTopic,
+  MailingList,
+  MailingListStatus,
+} from "@ambercare/contracts/communications-constants";
+import type { ConsultationStatus, PaymentSource } from "@ambercare/contracts/consultation-limits";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "@ambercare/contracts/locales";
+import type {
+  BillingInterval,
+  CheckoutKind,
+  InvoiceStatus,
+  MembershipPlanKey,
+  SubscriptionStatus,
+} from "@ambercare/contracts/membership-constants";
+import type { PlanKey } from "@ambercare/contracts/plans";
+import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import { sql } from "drizzle-orm";
 import {
   boolean,
@@ -272,15 +288,15 @@ export const consultations = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     providerId: uuid("provider_id").references(() => providers.id, { onDelete: "restrict" }),
-    type: text("type").notNull(),
-    status: text("status").notNull().default("requested"),
+    type: text("type").$type<ConsultationType>().notNull(),
+    status: text("status").$type<ConsultationStatus>().notNull().default("requested"),
     /** USPS code of the state the patient is in during the visit. */
     state: text("state"),
     intake: jsonb("intake"),
     /** One random key per filled-in form, so a double submit creates (and pays) once. */
     idempotencyKey: uuid("idempotency_key"),
     /** "membership" or "visit_credit": a canceled visit-credit consultation gives the credit back. */
-    paidWith: text("paid_with").notNull().default("membership"),
+    paidWith: text("paid_with").$type<PaymentSource>().notNull().default("membership"),
     consentsAcceptedAt: timestamptz("consents_accepted_at"),
     visitSummary: text("visit_summary"),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
@@ -358,11 +374,11 @@ export const subscriptions = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    plan: text("plan").notNull(),
-    interval: text("interval").notNull(),
+    plan: text("plan").$type<MembershipPlanKey>().notNull(),
+    interval: text("interval").$type<BillingInterval>().notNull(),
     /** An interval change that takes effect at the next renewal. */
-    pendingInterval: text("pending_interval"),
-    status: text("status").notNull(),
+    pendingInterval: text("pending_interval").$type<BillingInterval>(),
+    status: text("status").$type<SubscriptionStatus>().notNull(),
     trialEndsAt: timestamptz("trial_ends_at"),
     currentPeriodStart: timestamptz("current_period_start").notNull(),
     currentPeriodEnd: timestamptz("current_period_end").notNull(),
@@ -408,8 +424,8 @@ export const subscriptionHistory = pgTable(
     subscriptionId: uuid("subscription_id")
       .notNull()
       .references(() => subscriptions.id, { onDelete: "cascade" }),
-    fromStatus: text("from_status"),
-    toStatus: text("to_status").notNull(),
+    fromStatus: text("from_status").$type<SubscriptionStatus>(),
+    toStatus: text("to_status").$type<SubscriptionStatus>().notNull(),
     reason: text("reason").notNull(),
     at: timestamptz("at").notNull(),
   },
@@ -445,8 +461,8 @@ export const checkouts = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind").notNull(),
-    plan: text("plan").notNull(),
+    kind: text("kind").$type<CheckoutKind>().notNull(),
+    plan: text("plan").$type<PlanKey>().notNull(),
     amountCents: integer("amount_cents").notNull(),
     trialDays: integer("trial_days").notNull(),
     returnPath: text("return_path").notNull(),
@@ -481,10 +497,10 @@ export const invoices = pgTable(
     checkoutId: uuid("checkout_id").references(() => checkouts.id, { onDelete: "set null" }),
     idempotencyKey: text("idempotency_key").notNull().unique(),
     providerInvoiceId: text("provider_invoice_id").unique(),
-    plan: text("plan").notNull(),
+    plan: text("plan").$type<PlanKey>().notNull(),
     description: text("description").notNull(),
     amountCents: integer("amount_cents").notNull(),
-    status: text("status").notNull(),
+    status: text("status").$type<InvoiceStatus>().notNull(),
     periodStart: timestamptz("period_start"),
     periodEnd: timestamptz("period_end"),
     cardBrand: text("card_brand"),
@@ -529,7 +545,7 @@ export const visitCredits = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    type: text("type").notNull(),
+    type: text("type").$type<ConsultationType>().notNull(),
     checkoutId: uuid("checkout_id")
       .notNull()
       .unique()
@@ -565,10 +581,10 @@ export const contactEntries = pgTable(
     userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     name: text("name"),
     email: text("email"),
-    topic: text("topic").notNull(),
+    topic: text("topic").$type<ContactTopic>().notNull(),
     message: text("message"),
     segment: text("segment").notNull(),
-    source: text("source").notNull(),
+    source: text("source").$type<ContactSource>().notNull(),
     locale: text("locale").$type<Locale>().notNull().default(DEFAULT_LOCALE),
     createdAt: timestamptz("created_at").notNull(),
     anonymisedAt: timestamptz("anonymised_at"),
@@ -594,9 +610,9 @@ export const contactEntries = pgTable(
 export const mailingListMembers = pgTable(
   "mailing_list_members",
   {
-    list: text("list").notNull(),
+    list: text("list").$type<MailingList>().notNull(),
     email: text("email").notNull(),
-    status: text("status").notNull(),
+    status: text("status").$type<MailingListStatus>().notNull(),
     locale: text("locale").$type<Locale>().notNull().default(DEFAULT_LOCALE),
     confirmTokenHash: text("confirm_token_hash").unique(),
     confirmExpiresAt: timestamptz("confirm_expires_at"),

@@ -1,10 +1,5 @@
 import { AUTH_ERRORS } from "@ambercare/contracts/auth";
-import type {
-  ContactEntryRequest,
-  ContactSource,
-  ContactTopic,
-  SupportMessage,
-} from "@ambercare/contracts/communications";
+import type { ContactEntryRequest, ContactSource, SupportMessage } from "@ambercare/contracts/communications";
 import { DEFAULT_LOCALE, type Locale } from "@ambercare/contracts/locales";
 import type { Database } from "@ambercare/db/client";
 import { contactEntries, users } from "@ambercare/db/schema";
@@ -122,10 +117,10 @@ export function createContactService(deps: {
         id: row.id,
         name: row.name ?? "",
         email: row.email ?? "",
-        topic: row.topic as ContactTopic,
+        topic: row.topic,
         message: row.message ?? "",
         segment: row.segment,
-        source: row.source as ContactSource,
+        source: row.source,
         created_at: row.createdAt.toISOString(),
       }));
     },

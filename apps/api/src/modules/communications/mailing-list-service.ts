@@ -107,7 +107,7 @@ export function createMailingListService(deps: {
         confirmTokenHash: hashToken(token),
         confirmExpiresAt: new Date(now.getTime() + CONFIRMATION_TTL_MS),
         updatedAt: now,
-      };
+      } satisfies Partial<MemberRow>;
       await db
         .insert(mailingListMembers)
         .values({ list, email, createdAt: now, ...pending })
@@ -144,7 +144,7 @@ export function createMailingListService(deps: {
         .returning();
       if (!row)
         throw new AppError("CONFIRMATION_LINK_INVALID", 400, COMMUNICATION_ERRORS.confirmationInvalid);
-      const list = row.list as MailingList;
+      const list = row.list;
       deps.mirror.subscribed(row.email);
       await service.sendMarketing(list, row.email, (locale, unsubscribeLink) =>
         listWelcome(locale, { productName: settings.productName, link: settings.siteUrl, unsubscribeLink }),

@@ -1,3 +1,5 @@
+import type { ConsultationStatus, PaymentSource } from "@ambercare/contracts/consultation-limits";
+import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import type { Executor } from "@ambercare/db/client";
 import {
   consultationMessages,
@@ -34,11 +36,11 @@ const consultationColumns = {
 export type ConsultationRow = {
   id: string;
   userId: string;
-  type: string;
-  status: string;
+  type: ConsultationType;
+  status: ConsultationStatus;
   state: string | null;
   intake: unknown;
-  paidWith: string;
+  paidWith: PaymentSource;
   visitSummary: string | null;
   consentsAcceptedAt: Date | null;
   createdAt: Date;

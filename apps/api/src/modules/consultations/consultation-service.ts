@@ -12,11 +12,8 @@ import {
   type AuditAction,
   type AuditResource,
   CANCELABLE_STATUSES,
-  type ConsultationStatus,
   type MessageAuthor,
-  type PaymentSource,
 } from "@ambercare/contracts/consultation-limits";
-import type { ConsultationType } from "@ambercare/contracts/provider";
 import type { Database, Executor } from "@ambercare/db/client";
 import type { z } from "zod";
 import type { AuthContext } from "#api/modules/accounts/session-service.ts";
@@ -53,8 +50,8 @@ export function toConsultation(row: ConsultationRow): Consultation {
   const dependent = intake?.patient === "dependent" ? intake.dependent : null;
   return {
     id: row.id,
-    type: row.type as ConsultationType,
-    status: row.status as ConsultationStatus,
+    type: row.type,
+    status: row.status,
     provider:
       row.providerId && row.providerSlug
         ? {
@@ -67,7 +64,7 @@ export function toConsultation(row: ConsultationRow): Consultation {
     state: row.state ?? "",
     patient: dependent ? "dependent" : "self",
     patient_name: dependent ? `${dependent.first_name} ${dependent.last_name}` : null,
-    paid_with: row.paidWith as PaymentSource,
+    paid_with: row.paidWith,
     visit_summary: row.visitSummary,
     rated: row.ratingId !== null,
     created_at: row.createdAt.toISOString(),
@@ -241,13 +238,13 @@ export function createConsultationService(deps: {
         const row = await repository.lock(consultationId);
         if (!row) throw new AppError("CONSULTATION_NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
         if (row.userId !== caller.auth.userId) throw notYours(row);
-        if (!CANCELABLE_STATUSES.includes(row.status as ConsultationStatus)) {
+        if (!CANCELABLE_STATUSES.includes(row.status)) {
           throw new AppError("CONSULTATION_NOT_CANCELABLE", 409, CONSULTATION_ERRORS.notCancelable);
         }
         await repository.cancel(row.id, deps.clock.now());
         await audit(tx, caller, "consultation.cancel", "consultation", row.id);
         if (row.paidWith === "visit_credit") {
-          await deps.entitlements.returnVisitCredit(tx, row.userId, row.type as ConsultationType);
+          await deps.entitlements.returnVisitCredit(tx, row.userId, row.type);
         }
       });
       const row = await createConsultationRepository(deps.db).findById(consultationId);

@@ -41,7 +41,7 @@ export async function grantVisit(
 ): Promise<void> {
   await repo.insertVisitCredit({
     userId: checkout.userId,
-    type: PLANS[checkout.plan as PlanKey].visitType ?? "chat",
+    type: PLANS[checkout.plan].visitType ?? "chat",
     checkoutId: checkout.id,
     createdAt: now,
   });
@@ -170,8 +170,8 @@ export function createCheckoutService(deps: MembershipDeps) {
       const row = await ownCheckout(createMembershipRepository(db), auth, id, false);
       return {
         id: row.id,
-        kind: row.kind as CheckoutKind,
-        plan: row.plan as PlanKey,
+        kind: row.kind,
+        plan: row.plan,
         amount_cents: row.amountCents,
         currency: "usd",
         trial_days: row.trialDays,
@@ -200,7 +200,7 @@ export function createCheckoutService(deps: MembershipDeps) {
         const check = payments.checkCard(card, now);
         if (!check.ok) throw new AppError(check.code, check.status, check.message);
         const saved = check.card;
-        const plan = checkout.plan as PlanKey;
+        const plan = checkout.plan;
 
         if (checkout.kind === "visit") {
           const invoice = await repo.upsertInvoice({
@@ -233,7 +233,7 @@ export function createCheckoutService(deps: MembershipDeps) {
           subscription = await repo.createSubscription(
             {
               userId: checkout.userId,
-              plan,
+              plan: PLAN_FOR_INTERVAL[interval],
               interval,
               status: "trialing",
               trialEndsAt: trialEnd,
@@ -251,7 +251,7 @@ export function createCheckoutService(deps: MembershipDeps) {
           subscription = await repo.createSubscription(
             {
               userId: checkout.userId,
-              plan,
+              plan: PLAN_FOR_INTERVAL[interval],
               interval,
               status: "active",
               currentPeriodStart: now,

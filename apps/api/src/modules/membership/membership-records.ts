@@ -1,11 +1,6 @@
 import { AUTH_ERRORS } from "@ambercare/contracts/auth";
 import type { Invoice, Subscription } from "@ambercare/contracts/membership";
-import {
-  type BillingInterval,
-  chargeForInterval,
-  PLAN_FOR_INTERVAL,
-  type SubscriptionStatus,
-} from "@ambercare/contracts/membership-constants";
+import { chargeForInterval, PLAN_FOR_INTERVAL } from "@ambercare/contracts/membership-constants";
 import type { PlanKey } from "@ambercare/contracts/plans";
 import type { Database } from "@ambercare/db/client";
 import type { FastifyBaseLogger } from "fastify";
@@ -46,9 +41,9 @@ export function assertSelf(auth: AuthContext, userId: string): string {
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 export function toSubscription(row: SubscriptionRow): Subscription {
-  const status = row.status as SubscriptionStatus;
-  const interval = row.interval as BillingInterval;
-  const nextInterval = (row.pendingInterval ?? row.interval) as BillingInterval;
+  const status = row.status;
+  const interval = row.interval;
+  const nextInterval = row.pendingInterval ?? row.interval;
   const nextChargeAt =
     status === "trialing" || status === "active"
       ? row.currentPeriodEnd
@@ -57,7 +52,7 @@ export function toSubscription(row: SubscriptionRow): Subscription {
         : null;
   return {
     id: row.id,
-    plan: PLAN_FOR_INTERVAL[interval] as Subscription["plan"],
+    plan: PLAN_FOR_INTERVAL[interval],
     interval,
     status,
     trial_ends_at: iso(row.trialEndsAt),
@@ -68,7 +63,7 @@ export function toSubscription(row: SubscriptionRow): Subscription {
     ended_at: iso(row.endedAt),
     next_charge_at: iso(nextChargeAt),
     next_charge_amount_cents: nextChargeAt ? chargeForInterval(nextInterval) : null,
-    pending_interval: (row.pendingInterval as BillingInterval | null) ?? null,
+    pending_interval: row.pendingInterval,
     payment_method: row.cardBrand && row.cardLast4 ? { brand: row.cardBrand, last4: row.cardLast4 } : null,
   };
 }
@@ -79,11 +74,11 @@ export function toInvoice(row: InvoiceRow): Invoice {
     number: `AC-${String(row.seq).padStart(6, "0")}`,
     issued_at: row.issuedAt.toISOString(),
     paid_at: iso(row.paidAt),
-    plan: row.plan as PlanKey,
+    plan: row.plan,
     description: row.description,
     amount_cents: row.amountCents,
     currency: "usd",
-    status: row.status as Invoice["status"],
+    status: row.status,
     period_start: iso(row.periodStart),
     period_end: iso(row.periodEnd),
     payment_method: row.cardBrand && row.cardLast4 ? { brand: row.cardBrand, last4: row.cardLast4 } : null,

@@ -63,7 +63,7 @@ export function createMembershipRepository(db: Executor) {
       at: Date,
       patch: SubscriptionPatch = {},
     ): Promise<SubscriptionRow> {
-      const from = subscription.status as SubscriptionStatus;
+      const from = subscription.status;
       assertTransition(from, to);
       const [row] = await db
         .update(subscriptions)

@@ -1,5 +1,9 @@
-import type { BillingInterval, SubscriptionStatus } from "@ambercare/contracts/membership-constants";
-import { PLANS, type PlanKey } from "@ambercare/contracts/plans";
+import {
+  type BillingInterval,
+  PLAN_FOR_INTERVAL,
+  type SubscriptionStatus,
+} from "@ambercare/contracts/membership-constants";
+import { PLANS } from "@ambercare/contracts/plans";
 import type { PaymentChange, PaymentEvent } from "#api/integrations/payments/payment-provider.ts";
 import { grantVisit } from "#api/modules/membership/checkout-service.ts";
 import { invoiceDescription, type MembershipDeps } from "#api/modules/membership/membership-records.ts";
@@ -32,7 +36,7 @@ export function createPaymentEventService(deps: MembershipDeps) {
         : undefined;
     if (!checkout) return false;
     if (checkout.paidAt) return true;
-    const plan = checkout.plan as PlanKey;
+    const plan = checkout.plan;
     if (checkout.kind === "visit") {
       await repo.upsertInvoice({
         userId: checkout.userId,
@@ -68,7 +72,7 @@ export function createPaymentEventService(deps: MembershipDeps) {
     const subscription = await repo.createSubscription(
       {
         userId: checkout.userId,
-        plan,
+        plan: PLAN_FOR_INTERVAL[interval],
         interval,
         status: trialEnd ? "trialing" : "active",
         trialEndsAt: trialEnd,
@@ -103,7 +107,7 @@ export function createPaymentEventService(deps: MembershipDeps) {
     now: Date,
     patch: Parameters<MembershipRepository["updateSubscription"]>[1],
   ): Promise<SubscriptionRow> {
-    const path = transitionPath(sub.status as SubscriptionStatus, to);
+    const path = transitionPath(sub.status, to);
     if (path === undefined) {
       deps.log.warn(
         { subscriptionId: sub.id, from: sub.status, to },
@@ -136,7 +140,7 @@ export function createPaymentEventService(deps: MembershipDeps) {
         idempotencyKey: `${payments.name}:${invoiceId}`,
         providerInvoiceId: invoiceId,
         plan: sub.plan,
-        description: invoiceDescription(sub.plan as PlanKey, periodStart, periodEnd),
+        description: invoiceDescription(sub.plan, periodStart, periodEnd),
         amountCents: amount,
         status: paid ? "paid" : "failed",
         periodStart,
@@ -149,7 +153,7 @@ export function createPaymentEventService(deps: MembershipDeps) {
         paid ? { status: "paid", paidAt: row.paidAt ?? now } : { status: "failed", paidAt: null },
       );
     }
-    const status = sub.status as SubscriptionStatus;
+    const status = sub.status;
     if (paid && amount > 0 && (status === "trialing" || status === "past_due")) {
       await moveTo(repo, sub, "active", status === "trialing" ? "trial_converted" : "retry_paid", now, {
         currentPeriodStart: periodStart,
@@ -182,7 +186,7 @@ export function createPaymentEventService(deps: MembershipDeps) {
       canceledAt: change.canceledAt ?? (cancelAtPeriodEnd ? (sub.canceledAt ?? now) : null),
       trialEndsAt: change.trialEndsAt ?? sub.trialEndsAt,
       ...(target === "ended" ? { endedAt: change.endedAt ?? now } : {}),
-      ...(plan && interval ? { plan, interval, pendingInterval: null } : {}),
+      ...(interval ? { plan: PLAN_FOR_INTERVAL[interval], interval, pendingInterval: null } : {}),
     });
   }
 

@@ -1,9 +1,7 @@
 import {
-  type BillingInterval,
   chargeForInterval,
   PLAN_FOR_INTERVAL,
   RENEWAL_RETRY_DAYS,
-  type SubscriptionStatus,
 } from "@ambercare/contracts/membership-constants";
 import type { Executor } from "@ambercare/db/client";
 import { attemptCharge } from "#api/modules/membership/charge-service.ts";
@@ -27,7 +25,7 @@ export function createRenewalService(deps: MembershipDeps) {
     const repo = createMembershipRepository(tx);
     let sub = await repo.findSubscription(subscriptionId, true);
     for (let i = 0; sub && i < MAX_PERIODS_PER_RUN; i++) {
-      const status = sub.status as SubscriptionStatus;
+      const status = sub.status;
       const periodEnd = sub.currentPeriodEnd;
       if (status === "canceled" && periodEnd <= now) {
         sub = await repo.changeStatus(sub, "ended", "period_ended", now, { endedAt: periodEnd });
@@ -37,7 +35,7 @@ export function createRenewalService(deps: MembershipDeps) {
       const retryDue = status === "past_due" && sub.retryAt !== null && sub.retryAt <= now;
       if (!renewalDue && !retryDue) return;
 
-      const nextInterval = (sub.pendingInterval ?? sub.interval) as BillingInterval;
+      const nextInterval = sub.pendingInterval ?? sub.interval;
       const plan = PLAN_FOR_INTERVAL[nextInterval];
       const nextEnd = addInterval(periodEnd, nextInterval);
       const invoiceKey = `renewal:${sub.id}:${periodEnd.toISOString()}`;

@@ -3,9 +3,7 @@ import {
   type BillingInterval,
   MEMBERSHIP_ERRORS,
   PLAN_FOR_INTERVAL,
-  type SubscriptionStatus,
 } from "@ambercare/contracts/membership-constants";
-import type { PlanKey } from "@ambercare/contracts/plans";
 import type { Executor } from "@ambercare/db/client";
 import type { AuthContext } from "#api/modules/accounts/session-service.ts";
 import { callProvider } from "#api/modules/membership/charge-service.ts";
@@ -45,7 +43,7 @@ export function createSubscriptionService(deps: MembershipDeps) {
     const sub = await repo.findLiveSubscription(userId);
     const now = clock.now();
     return {
-      member: sub ? givesAccess(sub.status as SubscriptionStatus, sub.currentPeriodEnd, now) : false,
+      member: sub ? givesAccess(sub.status, sub.currentPeriodEnd, now) : false,
       visitCredits: await repo.countVisitCredits(userId),
     };
   }
@@ -143,7 +141,7 @@ export function createSubscriptionService(deps: MembershipDeps) {
           await callProvider(deps.log, () =>
             payments.changePlanAtRenewal({
               providerSubscriptionId: providerId,
-              currentPlan: sub.plan as PlanKey,
+              currentPlan: sub.plan,
               nextPlan: PLAN_FOR_INTERVAL[pendingInterval],
               periodStart: sub.currentPeriodStart,
               periodEnd: sub.currentPeriodEnd,
