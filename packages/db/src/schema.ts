@@ -4,7 +4,12 @@ import type {
   MailingList,
   MailingListStatus,
 } from "@ambercare/contracts/communications-constants";
-import type { ConsultationStatus, PaymentSource } from "@ambercare/contracts/consultation-limits";
+import type {
+  ConsultationStatus,
+  DocumentContentType,
+  MessageAuthor,
+  PaymentSource,
+} from "@ambercare/contracts/consultation-limits";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "@ambercare/contracts/locales";
 import type {
   BillingInterval,
@@ -694,7 +699,7 @@ export const medicalDocuments = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     fileName: text("file_name").notNull(),
-    contentType: text("content_type").notNull(),
+    contentType: text("content_type").$type<DocumentContentType>().notNull(),
     sizeBytes: integer("size_bytes").notNull(),
     storageKey: text("storage_key").notNull().unique(),
     sha256: text("sha256").notNull(),
@@ -718,7 +723,7 @@ export const consultationMessages = pgTable(
     consultationId: uuid("consultation_id")
       .notNull()
       .references(() => consultations.id, { onDelete: "cascade" }),
-    author: text("author").notNull(),
+    author: text("author").$type<MessageAuthor>().notNull(),
     /** The account that wrote it; null for system notices. */
     authorUserId: uuid("author_user_id").references(() => users.id, { onDelete: "set null" }),
     body: text("body").notNull(),

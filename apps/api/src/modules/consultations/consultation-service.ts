@@ -12,7 +12,6 @@ import {
   type AuditAction,
   type AuditResource,
   CANCELABLE_STATUSES,
-  type MessageAuthor,
 } from "@ambercare/contracts/consultation-limits";
 import type { Database, Executor } from "@ambercare/db/client";
 import type { z } from "zod";
@@ -258,7 +257,7 @@ export function createConsultationService(deps: {
       return rows.map((message) => ({
         id: message.id,
         consultation_id: message.consultationId,
-        author: message.author as MessageAuthor,
+        author: message.author,
         body: message.body,
         created_at: message.createdAt.toISOString(),
       }));

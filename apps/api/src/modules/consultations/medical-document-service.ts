@@ -45,7 +45,7 @@ type DocumentRow = typeof medicalDocuments.$inferSelect;
 const toDocument = (row: DocumentRow): MedicalDocument => ({
   id: row.id,
   file_name: row.fileName,
-  content_type: row.contentType as DocumentContentType,
+  content_type: row.contentType,
   size: row.sizeBytes,
   sha256: row.sha256,
   created_at: row.createdAt.toISOString(),

@@ -178,7 +178,7 @@ export function createPaymentEventService(deps: MembershipDeps) {
     const target = change.status;
     if (!target) return;
     const { plan, cancelAtPeriodEnd } = change;
-    const interval = plan ? (PLANS[plan].interval as BillingInterval | null) : null;
+    const interval = plan ? PLANS[plan].interval : null;
     await moveTo(repo, sub, target, "provider_update", now, {
       currentPeriodStart: change.periodStart ?? sub.currentPeriodStart,
       currentPeriodEnd: change.periodEnd ?? sub.currentPeriodEnd,
