@@ -11,7 +11,7 @@ import {
   waitForHydration,
   waitForPath,
 } from "./auth-helpers.ts";
-import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
+import { expectNoAxeViolations, launchBrowser, openContext, openPage, unexpected } from "./browser.ts";
 
 /**
  * The accounts journey in Chromium against the running web server and API: sign up → complete the
@@ -257,7 +257,7 @@ describe("accounts journey (issue 3)", () => {
   });
 
   it("works without JavaScript: the forms post and the errors render on the server", async () => {
-    const context = await browser.newContext({
+    const { context } = await openContext(browser, {
       javaScriptEnabled: false,
       viewport: { width: 320, height: 800 },
     });

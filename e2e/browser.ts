@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from "playwright-core";
 import { expect } from "vitest";
 import { CHROMIUM_FLAGS, ensureChromium } from "../scripts/lib/chromium.mjs";
 
@@ -12,23 +18,55 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * A page that records console errors and failed page loads, so a journey fails on an unexpected
- * `console.error` (conventions: "A test fails on an unexpected console.error").
+ * The console errors and uncaught page errors of every context opened since the last check, for
+ * the check after each test (console-check.ts). Kept on globalThis so the setup file and the
+ * journeys share one list whatever module instance each of them gets.
  */
+const shared = globalThis as { __ambercareConsoleErrors?: string[] };
+shared.__ambercareConsoleErrors ??= [];
+const pendingErrors = shared.__ambercareConsoleErrors;
+
+/** Returns and forgets the errors logged since the last call. */
+export function takeLoggedErrors(): string[] {
+  return pendingErrors.splice(0);
+}
+
+export type ContextOptions = BrowserContextOptions;
+
+/**
+ * The one place a journey gets a browser context: 1280×900 and en-US unless told otherwise. Every
+ * page of it (popups and `context.newPage()` included) records its console errors and uncaught
+ * exceptions, so any test fails on an unexpected one (conventions: "A test fails on an unexpected
+ * console.error"); `consoleErrors` also lets a journey assert on them itself.
+ */
+export async function openContext(
+  browser: Browser,
+  options: ContextOptions = {},
+): Promise<{ context: BrowserContext; consoleErrors: string[] }> {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    locale: "en-US",
+    ...options,
+  });
+  const consoleErrors: string[] = [];
+  const record = (text: string) => {
+    consoleErrors.push(text);
+    pendingErrors.push(text);
+  };
+  context.on("console", (message) => {
+    if (message.type() === "error") record(message.text());
+  });
+  context.on("weberror", (webError) => record(String(webError.error())));
+  return { context, consoleErrors };
+}
+
+/** A new context with one page in it (see openContext). */
 export async function openPage(
   browser: Browser,
-  options: { viewport?: { width: number; height: number }; locale?: string } = {},
+  options: ContextOptions = {},
 ): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }> {
-  const context = await browser.newContext({
-    viewport: options.viewport ?? { width: 1280, height: 900 },
-    locale: options.locale ?? "en-US",
-  });
+  const { context, consoleErrors } = await openContext(browser, options);
   const page = await context.newPage();
-  const consoleErrors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") consoleErrors.push(message.text());
-  });
-  page.on("pageerror", (error) => consoleErrors.push(error.message));
   return { context, page, consoleErrors };
 }
 

@@ -15,7 +15,7 @@ import {
   waitForHydration,
   waitForPath,
 } from "./auth-helpers.ts";
-import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
+import { expectNoAxeViolations, launchBrowser, openContext, openPage, unexpected } from "./browser.ts";
 import { dismissPopupBeforehand } from "./checkout-helpers.ts";
 import { JOURNEY_WEB_ENV } from "./journey-env.ts";
 
@@ -95,7 +95,7 @@ describe("contact form (issue 7)", () => {
   });
 
   it("without JavaScript says what the captcha needs and keeps everything typed", async () => {
-    const context = await browser.newContext({
+    const { context } = await openContext(browser, {
       javaScriptEnabled: false,
       viewport: { width: 1280, height: 900 },
     });

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { expectNoAxeViolations, launchBrowser, openPage } from "./browser.ts";
+import { expectNoAxeViolations, launchBrowser, openContext, openPage } from "./browser.ts";
 
 /**
  * The provider directory: search by specialization and state, open a provider, paginate,
@@ -160,7 +160,7 @@ describe("find a doctor", () => {
   });
 
   it("works without JavaScript: the form is a plain GET form", async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false, locale: "en-US" });
+    const { context } = await openContext(browser, { javaScriptEnabled: false });
     try {
       const page = await context.newPage();
       await page.goto(`${baseUrl}/find-a-doctor`);

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type Account, login, newAccount, signUp, waitForHydration, waitForPath } from "./auth-helpers.ts";
-import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
+import { expectNoAxeViolations, launchBrowser, openContext, openPage, unexpected } from "./browser.ts";
 import { dismissPopupBeforehand, fillCard } from "./checkout-helpers.ts";
 
 /**
@@ -225,7 +225,7 @@ describe("payments that fail, one-time visits and the popup", () => {
     }
     const cookies = await signedUp.context.cookies();
     await signedUp.context.close();
-    const context = await browser.newContext({
+    const { context } = await openContext(browser, {
       javaScriptEnabled: false,
       viewport: { width: 1280, height: 900 },
     });

@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort, WEB_DIR } from "../scripts/lib/stack.mjs";
-import { launchBrowser } from "./browser.ts";
+import { type ContextOptions, launchBrowser, openPage } from "./browser.ts";
 import { JOURNEY_WEB_ENV } from "./journey-env.ts";
 
 /**
@@ -25,28 +25,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A fresh browser context (its own service workers and caches) that records console errors. */
-async function open(
-  options: {
-    serviceWorkers?: "allow" | "block";
-    locale?: string;
-    viewport?: { width: number; height: number };
-    reducedMotion?: "reduce" | "no-preference";
-  } = {},
-) {
-  const context = await browser.newContext({
-    viewport: options.viewport ?? { width: 1280, height: 900 },
-    locale: options.locale ?? "en-US",
-    serviceWorkers: options.serviceWorkers ?? "allow",
-    reducedMotion: options.reducedMotion ?? "no-preference",
-  });
-  const page = await context.newPage();
-  const consoleErrors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") consoleErrors.push(message.text());
-  });
-  page.on("pageerror", (error) => consoleErrors.push(error.message));
-  return { context, page, consoleErrors };
+/** A fresh browser context (its own service workers and caches), service workers allowed by default. */
+function open(options: ContextOptions = {}) {
+  return openPage(browser, { serviceWorkers: "allow", reducedMotion: "no-preference", ...options });
 }
 
 /** Waits until the page is hydrated and React Router knows the route of `path` (lazy discovery). */

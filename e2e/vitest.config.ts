@@ -7,6 +7,8 @@ export default defineConfig({
     root: import.meta.dirname,
     include: ["**/*.e2e.ts"],
     globalSetup: ["./global-setup.ts"],
+    // After every test: no unexpected console error in any page it opened (browser.ts).
+    setupFiles: ["./console-check.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // expect.poll waits one second by default: too short for a client navigation on a busy machine.
