@@ -31,6 +31,22 @@ export function takeLoggedErrors(): string[] {
   return pendingErrors.splice(0);
 }
 
+/**
+ * For a journey that provokes console errors on purpose: takes what its pages have logged so far and
+ * fails unless every error matches one of `expected` or `tolerated`, and each of `expected` did
+ * appear (`tolerated` ones depend on timing). The check after the test then sees only what is
+ * logged later.
+ */
+export function expectLoggedErrors(expected: RegExp[], tolerated: RegExp[] = []): void {
+  const logged = unexpected(takeLoggedErrors());
+  const allowed = [...expected, ...tolerated];
+  expect(
+    logged.filter((error) => !allowed.some((pattern) => pattern.test(error))),
+    "console errors beyond the expected ones",
+  ).toEqual([]);
+  for (const pattern of expected) expect(logged).toContainEqual(expect.stringMatching(pattern));
+}
+
 export type ContextOptions = BrowserContextOptions;
 
 /**
