@@ -67,6 +67,19 @@ describe("app", () => {
     expect(res.headers["content-security-policy"]).not.toContain("upgrade-insecure-requests");
   });
 
+  it("lets no page frame the API or /docs, and lets no cache keep a JSON answer", async () => {
+    for (const url of ["/docs", "/docs/json", "/healthz", "/api/v1/api/nothing-here"]) {
+      const res = await t.app.inject({ method: "GET", url });
+      expect(res.headers["content-security-policy"], url).toContain("frame-ancestors 'none'");
+      expect(res.headers["x-frame-options"], url).toBe("DENY");
+    }
+    for (const url of ["/healthz", "/docs/json", "/api/v1/api/nothing-here", "/ambercare/no-such-call"]) {
+      const res = await t.app.inject({ method: "GET", url });
+      expect(res.headers["content-type"], url).toMatch(/json/);
+      expect(res.headers["cache-control"], url).toBe("no-store");
+    }
+  });
+
   it("answers an unknown route with 404 { error }", async () => {
     const res = await t.app.inject({ method: "GET", url: "/api/v1/api/nothing-here" });
     expect(res.statusCode).toBe(404);

@@ -169,7 +169,16 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   await app.register(helmet, {
     // The API serves JSON and the /docs UI (same-origin scripts only). It is plain HTTP behind
     // the proxy that terminates TLS, so asking browsers to upgrade subresources would break /docs.
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+    // No page may frame the API or its /docs (clickjacking), not even one of its own origin.
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, frameAncestors: ["'none'"] } },
+    frameguard: { action: "deny" },
+  });
+  app.addHook("onSend", async (_request, reply, payload) => {
+    // Answers carry accounts, sessions and health data: no cache (browser or proxy) may keep them.
+    // A route that chose its own policy keeps it.
+    const type = String(reply.getHeader("content-type") ?? "");
+    if (type.includes("json") && !reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
+    return payload;
   });
   await app.register(visitorPlugin, { secret: config.PUBLIC_API_TOKEN });
   await app.register(rateLimitPlugin, {
