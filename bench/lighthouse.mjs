@@ -65,7 +65,13 @@ const dataDir = mkdtempSync(join(tmpdir(), "ambercare-bench-"));
 const [port, apiPort] = [await freePort(), await freePort()];
 const stack = await startStack({
   quiet: true,
-  env: { PORT: String(port), API_PORT: String(apiPort), DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+  env: {
+    PORT: String(port),
+    API_PORT: String(apiPort),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    MAIL_TO_FILES: "true",
+  },
 });
 const chrome = await chromeLauncher.launch({
   chromePath: ensureChromium(),

@@ -183,6 +183,7 @@ const env = {
   DATA_DIR: dataDir,
   LOG_LEVEL: "warn",
   SEED_DEMO_PATIENT: "true",
+  MAIL_TO_FILES: "true",
   PUBLIC_API_TOKEN: "load-public-token-0123456789abcdef",
   SERVICE_ACCOUNT_EMAIL: "service@ambercare.load",
   SERVICE_ACCOUNT_PASSWORD: "load-service-password-0123",

@@ -15,6 +15,14 @@ if (existsSync(join(ROOT, ".env"))) process.loadEnvFile(join(ROOT, ".env"));
 const dataDir = process.env.DATA_DIR || ".data";
 process.env.DATA_DIR = isAbsolute(dataDir) ? dataDir : join(ROOT, dataDir);
 
+// A local trial has no mail server: without SMTP_URL, e-mail goes to ./.data/mail, said out loud
+// (the API refuses to run in production without one of the two). The demo patient, whose password
+// is published, is created only when SEED_DEMO_PATIENT=true asks for it.
+if (!process.env.SMTP_URL && process.env.MAIL_TO_FILES === undefined) {
+  process.env.MAIL_TO_FILES = "true";
+  console.log(`SMTP_URL is not set: e-mail is written to ${join(process.env.DATA_DIR, "mail")}`);
+}
+
 if (args.has("--dev")) {
   const env = { ...process.env, NODE_ENV: "development" };
   const children = [

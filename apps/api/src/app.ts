@@ -225,7 +225,9 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     await mailer.close();
   });
   if (config.NODE_ENV === "production" && !config.SMTP_URL) {
-    app.log.warn("SMTP_URL is not set: e-mail is written to files and reset links appear in this log");
+    app.log.warn(
+      "SMTP_URL is not set: e-mail is written to $DATA_DIR/mail (MAIL_TO_FILES=true), none is sent",
+    );
   }
   // Any secret every instance shares will do (modules/accounts/tokens.ts); this one already exists.
   const keyHash = createKeyedHash(config.PUBLIC_API_TOKEN);

@@ -26,6 +26,17 @@ export type SeedResult = {
  * (packages/contracts/src/demo.ts) is created when its e-mail is not taken. The demo directory is
  * DEMO_PROVIDER_COUNT generated providers (the same ones `npm run seed -- --providers N` starts with).
  */
+/**
+ * Whether a fresh database gets the demo patient, whose password is published in the README: only
+ * outside production, unless SEED_DEMO_PATIENT says otherwise (the API and `npm run seed` agree).
+ */
+export function wantsDemoPatient(env: {
+  NODE_ENV?: string | undefined;
+  SEED_DEMO_PATIENT?: boolean | undefined;
+}) {
+  return env.SEED_DEMO_PATIENT ?? env.NODE_ENV !== "production";
+}
+
 export async function seedDemoData(
   handle: Pick<DbHandle, "db">,
   options: { demoPatient?: boolean } = {},

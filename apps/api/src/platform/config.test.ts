@@ -146,6 +146,7 @@ describe("loadConfig", () => {
       try {
         loadConfig({
           NODE_ENV: "production",
+          SMTP_URL: "smtp://mail.internal:25",
           DATABASE_URL: "postgres://app@db.internal:5432/ambercare",
           PUBLIC_API_TOKEN: secrets.PUBLIC_API_TOKEN,
         });
@@ -172,6 +173,7 @@ describe("loadConfig", () => {
       try {
         loadConfig({
           NODE_ENV: "production",
+          SMTP_URL: "smtp://mail.internal:25",
           DATABASE_URL: "postgres://app@db.internal:5432/ambercare",
           ...service,
         });
@@ -212,7 +214,7 @@ describe("loadConfig", () => {
   it("otherwise generates the secrets once in DATA_DIR and reuses them", () => {
     const root = mkdtempSync(join(tmpdir(), "ambercare-config-"));
     dirs.push(root);
-    const env = { NODE_ENV: "production", DATA_DIR: "./.data" };
+    const env = { NODE_ENV: "production", MAIL_TO_FILES: "true", DATA_DIR: "./.data" };
     const first = loadConfig(env, { root });
     expect(first.DATA_DIR).toBe(join(root, ".data"));
     expect(existsSync(join(root, ".data", "dev-secrets.json"))).toBe(true);
@@ -226,14 +228,29 @@ describe("loadConfig", () => {
 });
 
 describe("seedsDemoPatient", () => {
-  it("seeds the demo patient except in production on PostgreSQL, unless told", () => {
-    const pg = "postgres://app@db.internal:5432/ambercare";
-    expect(seedsDemoPatient({ NODE_ENV: "development", DATABASE_URL: undefined })).toBe(true);
-    expect(seedsDemoPatient({ NODE_ENV: "production", DATABASE_URL: undefined })).toBe(true);
-    expect(seedsDemoPatient({ NODE_ENV: "production", DATABASE_URL: pg })).toBe(false);
-    expect(seedsDemoPatient({ NODE_ENV: "production", DATABASE_URL: pg, SEED_DEMO_PATIENT: true })).toBe(
-      true,
-    );
+  it("seeds the demo patient only outside production, unless told", () => {
+    expect(seedsDemoPatient({ NODE_ENV: "development" })).toBe(true);
+    expect(seedsDemoPatient({ NODE_ENV: "test" })).toBe(true);
+    // On PGlite as on PostgreSQL: a production build never has a publicly known password by default.
+    expect(seedsDemoPatient({ NODE_ENV: "production" })).toBe(false);
+    expect(seedsDemoPatient({ NODE_ENV: "production", SEED_DEMO_PATIENT: true })).toBe(true);
     expect(seedsDemoPatient({ NODE_ENV: "development", SEED_DEMO_PATIENT: false })).toBe(false);
+  });
+});
+
+describe("mail in production", () => {
+  it("refuses to start without SMTP_URL, naming it, unless MAIL_TO_FILES=true asks for files", () => {
+    const error = configError({ NODE_ENV: "production" });
+    expect(error.message).toMatch(/SMTP_URL: required in production/);
+    expect(error.message).toMatch(/MAIL_TO_FILES=true/);
+    const files = loadConfig({ NODE_ENV: "production", ...secrets, MAIL_TO_FILES: "true" }, { root: "/srv" });
+    expect(files.SMTP_URL).toBeUndefined();
+    const smtp = loadConfig(
+      { NODE_ENV: "production", ...secrets, SMTP_URL: "smtp://mail.internal:25" },
+      { root: "/srv" },
+    );
+    expect(smtp.SMTP_URL).toBe("smtp://mail.internal:25");
+    // Outside production, files remain the default.
+    expect(loadConfig({ NODE_ENV: "development", ...secrets }, { root: "/srv" }).SMTP_URL).toBeUndefined();
   });
 });

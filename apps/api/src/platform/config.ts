@@ -12,11 +12,18 @@ import {
   sharedEnvSchema,
   trustProxySchema,
 } from "@ambercare/contracts/server-env";
+import { wantsDemoPatient } from "@ambercare/db/seed";
 import { z } from "zod";
 
 /** DATABASE_URL, DATA_DIR, ports, product and secrets come from the shared schema. */
 export const apiEnvSchema = sharedEnvSchema.extend({
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  /**
+   * Without SMTP_URL, e-mail is written to `$DATA_DIR/mail/*.eml`. Outside production that is the
+   * default; in production it must be asked for (a local trial of the production build), because a
+   * deployment that silently writes reset links to disk sends no mail at all.
+   */
+  MAIL_TO_FILES: z.stringbool().optional(),
   /** The From header of e-mail; default `${PRODUCT_NAME} <no-reply@host of PUBLIC_URL or localhost>`. */
   MAIL_FROM: z.string().trim().min(3).max(200).optional(),
   /**
@@ -32,7 +39,7 @@ export const apiEnvSchema = sharedEnvSchema.extend({
   TRUST_PROXY: trustProxySchema.default(false),
   /**
    * Whether a fresh database also gets the demo patient (DEMO_PATIENT in contracts). Unset: yes,
-   * except in production on PostgreSQL, where a publicly known password must never exist.
+   * except in production, where an account with a publicly known password must never exist.
    */
   SEED_DEMO_PATIENT: z.stringbool().optional(),
   /**
@@ -124,6 +131,11 @@ export function loadConfig(
       "Invalid environment variables:\n  RECAPTCHA_SITE_KEY, RECAPTCHA_SECRET: set both (reCAPTCHA) or neither (ALTCHA)",
     );
   }
+  if (withDataDir.NODE_ENV === "production" && !withDataDir.SMTP_URL && withDataDir.MAIL_TO_FILES !== true) {
+    throw new EnvError(
+      "Invalid environment variables:\n  SMTP_URL: required in production, or the API sends no e-mail (sign-up, password reset); MAIL_TO_FILES=true writes it to $DATA_DIR/mail instead, for a local trial",
+    );
+  }
   const secrets = resolveServiceSecrets(withDataDir);
   const apiSecrets = resolveApiSecrets(withDataDir);
   return { ...withDataDir, ...secrets, ...apiSecrets, ...apiBaseUrls(withDataDir) };
@@ -185,11 +197,9 @@ export function mailFrom(config: Pick<ApiConfig, "MAIL_FROM" | "PUBLIC_URL" | "P
   return `"${config.PRODUCT_NAME.replaceAll(/["\\]/g, "")}" <no-reply@${host}>`;
 }
 
-/** SEED_DEMO_PATIENT, defaulting to "not in production on PostgreSQL". */
-export function seedsDemoPatient(
-  config: Pick<ApiConfig, "SEED_DEMO_PATIENT" | "NODE_ENV" | "DATABASE_URL">,
-): boolean {
-  return config.SEED_DEMO_PATIENT ?? !(config.NODE_ENV === "production" && config.DATABASE_URL !== undefined);
+/** SEED_DEMO_PATIENT, defaulting to "not in production" (on any database). */
+export function seedsDemoPatient(config: Pick<ApiConfig, "SEED_DEMO_PATIENT" | "NODE_ENV">): boolean {
+  return wantsDemoPatient(config);
 }
 
 /** The web app's origin for checkout pages and return links. No trailing slash. */

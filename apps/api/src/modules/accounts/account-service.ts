@@ -158,7 +158,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       firstName: user.firstName,
       link,
     });
-    deps.mailer.dispatch({ ...rendered, to: user.email, template, link });
+    deps.mailer.dispatch({ ...rendered, to: user.email, template });
   }
 
   function checkDateOfBirth(date: string | undefined): void {

@@ -83,7 +83,6 @@ export function createContactService(deps: {
         }),
         to: input.email,
         template: "contact-acknowledgement",
-        link: siteLink,
       });
       deps.mailer.dispatch({
         ...contactNotification({
@@ -100,7 +99,6 @@ export function createContactService(deps: {
         to: settings.supportEmail,
         replyTo: input.email,
         template: "contact-notification",
-        link: "",
       });
       return { id: row.id };
     },

@@ -117,7 +117,6 @@ export function createMailingListService(deps: {
         ...listConfirmation(locale, { productName: settings.productName, link }),
         to: email,
         template: "list-confirmation",
-        link,
       });
     },
 
@@ -201,7 +200,6 @@ export function createMailingListService(deps: {
         ...render(member.locale, links.page),
         to: email,
         template: "list-welcome",
-        link: links.page,
         headers: {
           "List-Unsubscribe": `<${links.oneClick}>, <mailto:${settings.unsubscribeMailbox}?subject=unsubscribe>`,
           "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",

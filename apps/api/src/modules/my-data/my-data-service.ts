@@ -176,7 +176,6 @@ export function createMyDataService(deps: {
         }),
         to: patient.email,
         template: "data-deletion",
-        link,
       });
 
       const sectionsWith = (policy: string) =>

@@ -14,8 +14,6 @@ export type OutgoingMail = RenderedMail & {
   headers?: Readonly<Record<string, string>>;
   /** Where a reply goes (the sender of a contact message, for the support team). */
   replyTo?: string;
-  /** The message's link, logged in development only (see createMailer). */
-  link: string;
 };
 
 export type Mailer = {
@@ -51,10 +49,10 @@ export function mailDirectory(dataDir: string): string {
 
 /**
  * Nodemailer over SMTP when SMTP_URL is set. Without it, every message is written to
- * `$DATA_DIR/mail/<time>-<template>-<random>.eml` and its subject and link are logged, so a developer
- * can follow a reset link without a mail server. That log line carries a live reset token: this
- * mode is for development and demos only, and a real deployment must set SMTP_URL (the API warns at
- * start when NODE_ENV=production runs without it).
+ * `$DATA_DIR/mail/<time>-<template>-<random>.eml` (readable by its owner only), where a developer
+ * opens a reset link without a mail server. The log names the file and the template, never the
+ * link: a link carries a live token, and logs travel further than the data directory. In
+ * production the API does not start in this mode unless MAIL_TO_FILES=true says so (config.ts).
  */
 export function createMailer(options: MailerOptions): Mailer {
   const pending = new Set<Promise<void>>();
@@ -83,7 +81,7 @@ export function createMailer(options: MailerOptions): Mailer {
     await mkdir(directory, { recursive: true });
     await writeFile(file, info.message as Buffer, { mode: 0o600 });
     options.log.info(
-      { mailFile: file, subject: mail.subject, link: mail.link },
+      { mailFile: file, template: mail.template },
       "e-mail written to a file (SMTP_URL is not set)",
     );
   }
