@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createDb } from "./client.ts";
 import { runMigrations } from "./migrate.ts";
-import { seedDemoData, wantsDemoPatient } from "./seed.ts";
+import { demoPatientFromEnv, seedDemoData } from "./seed.ts";
 import { DEFAULT_PROVIDER_SEED, seedProviders } from "./seed-providers.ts";
 
 /**
@@ -28,27 +28,13 @@ function numberOption(name: string, fallback: number | undefined): number | unde
   }
   return value;
 }
-/** A true/false variable as the API reads it (zod's stringbool); undefined when unset. */
-function booleanVariable(name: string): boolean | undefined {
-  const value = process.env[name]?.trim().toLowerCase();
-  if (value === undefined || value === "") return undefined;
-  if (["true", "1", "yes", "on", "y", "enabled"].includes(value)) return true;
-  if (["false", "0", "no", "off", "n", "disabled"].includes(value)) return false;
-  console.error(`${name} must be true or false`);
-  process.exit(2);
-}
 const providerCount = numberOption("providers", undefined);
 const providerSeed = numberOption("seed", DEFAULT_PROVIDER_SEED) ?? DEFAULT_PROVIDER_SEED;
 
 const handle = await createDb({ databaseUrl, dataDir });
 try {
   await runMigrations(handle);
-  const result = await seedDemoData(handle, {
-    demoPatient: wantsDemoPatient({
-      NODE_ENV: process.env.NODE_ENV,
-      SEED_DEMO_PATIENT: booleanVariable("SEED_DEMO_PATIENT"),
-    }),
-  });
+  const result = await seedDemoData(handle, { demoPatient: demoPatientFromEnv(process.env) });
   const target = handle.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${dataDir}`;
   console.log(
     `Seeded ${target}: ${result.specializations} specializations, ${result.conditions} conditions, ${result.providers} providers and ${result.demoPatients} demo patient written.`,

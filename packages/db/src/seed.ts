@@ -37,6 +37,20 @@ export function wantsDemoPatient(env: {
   return env.SEED_DEMO_PATIENT ?? env.NODE_ENV !== "production";
 }
 
+/** `wantsDemoPatient` of the process environment, reading SEED_DEMO_PATIENT as the API's zod stringbool does. */
+export function demoPatientFromEnv(env: Record<string, string | undefined>): boolean {
+  const value = env.SEED_DEMO_PATIENT?.trim().toLowerCase();
+  const truthy = ["true", "1", "yes", "on", "y", "enabled"];
+  const falsy = ["false", "0", "no", "off", "n", "disabled"];
+  if (value && !truthy.includes(value) && !falsy.includes(value)) {
+    throw new Error("SEED_DEMO_PATIENT must be true or false");
+  }
+  return wantsDemoPatient({
+    NODE_ENV: env.NODE_ENV,
+    SEED_DEMO_PATIENT: value ? truthy.includes(value) : undefined,
+  });
+}
+
 export async function seedDemoData(
   handle: Pick<DbHandle, "db">,
   options: { demoPatient?: boolean } = {},
