@@ -522,6 +522,9 @@ export function fillPath(path: string, productSlug: string, params: Record<strin
     const value = params[name];
     if (value === undefined || value === null)
       throw new Error(`Missing path parameter "${name}" for ${path}`);
-    return encodeURIComponent(String(value));
+    const segment = encodeURIComponent(String(value));
+    // Encoding keeps "/" out, but a URL parser still resolves a whole "." or ".." segment.
+    if (segment === "." || segment === "..") throw new Error(`Path parameter "${name}" is a dot segment`);
+    return segment;
   });
 }

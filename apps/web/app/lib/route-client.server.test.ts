@@ -24,9 +24,19 @@ function answering(status: number, body: unknown) {
 describe("the typed client", () => {
   it("fills the product and the percent-encoded path parameters, and returns the parsed answer", async () => {
     const { api, urls } = answering(200, { data: USER });
-    const answer = await api.accounts.getUserDetails({ params: { userId: "a b/c" } });
-    expect(urls).toEqual(["http://127.0.0.1:9/ambercare/get-user-details/a%20b%2Fc"]);
+    const answer = await api.accounts.getUserDetails({ params: { userId: USER.id } });
+    expect(urls).toEqual([`http://127.0.0.1:9/ambercare/get-user-details/${USER.id}`]);
     expect(answer.data.email).toBe("jane@example.org");
+  });
+
+  it("refuses an id that is not one with a 400 ApiError before any call, so it never reaches another path", async () => {
+    const { api, urls } = answering(200, { data: USER });
+    for (const userId of [`x/../${USER.id}`, "..", ".", "a b/c", `${USER.id}/../../auth/login`]) {
+      const error = await api.accounts.getUserDetails({ params: { userId } }).catch((e: unknown) => e);
+      expect(isApiError(error) && error.status, userId).toBe(400);
+      expect(isApiError(error) && error.code, userId).toBe("VALIDATION_FAILED");
+    }
+    expect(urls).toEqual([]);
   });
 
   it("drops fields the contract does not name, at any depth", async () => {

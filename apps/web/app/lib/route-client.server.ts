@@ -6,7 +6,7 @@ import {
   type RouteSpec,
 } from "@ambercare/contracts/api-routes";
 import { z } from "zod";
-import type { ApiClient, RequestOptions } from "#app/lib/api-client.server.ts";
+import { type ApiClient, ApiError, type RequestOptions } from "#app/lib/api-client.server.ts";
 
 /**
  * The typed client of both APIs, generated from the route table of packages/contracts
@@ -124,6 +124,8 @@ function callRoute(
   const transport = transports[spec.api];
   if (!transport)
     throw new Error(`${name} is a ${spec.api} API call, and this client has no ${spec.api} API`);
+  const refused = refusedParams(spec, name, input.params);
+  if (refused) return Promise.reject(refused);
   const path = fillPath(spec.path, productSlug, input.params);
   const response = spec.response;
   const call: RequestOptions = {
@@ -138,6 +140,26 @@ function callRoute(
     ...(response ? { parse: (body: unknown) => readAnswer(response, body) } : {}),
   };
   return transport.request(spec.method, path, call);
+}
+
+/**
+ * The path parameters, checked against the route's schema (a uuid, a slug) before they become part
+ * of a URL: an id from a form or a URL that is not one is refused here as the API would refuse it
+ * (400, which pages show as their 404), so no value can lead the call to another path.
+ */
+function refusedParams(
+  spec: RouteSpec,
+  name: string,
+  params: Record<string, unknown> | undefined,
+): ApiError | undefined {
+  if (!spec.params || spec.params.safeParse(params ?? {}).success) return undefined;
+  const error = `Invalid path parameter for ${name}`;
+  return new ApiError(error, {
+    status: 400,
+    body: { error, code: "VALIDATION_FAILED" },
+    method: spec.method,
+    path: spec.path,
+  });
 }
 
 function headersOf(headers: HeadersInit | undefined): Record<string, string> {
