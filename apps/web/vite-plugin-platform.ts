@@ -182,7 +182,9 @@ export function platformPlugin(): Plugin {
                 : invalid
                   ? 400
                   : 500;
-              reply(status, status === 500 ? "Image processing failed" : (error as Error).message, text);
+              const busy = error instanceof mod.ImageServiceBusyError;
+              const headers = busy ? { ...text, "Retry-After": String(error.retryAfterSeconds) } : text;
+              reply(status, status === 500 ? "Image processing failed" : (error as Error).message, headers);
             }
           })
           .catch(() => reply(500, "Image processing failed", text));

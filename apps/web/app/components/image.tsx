@@ -1,5 +1,10 @@
 import { type Ref, useCallback, useState } from "react";
-import { type ImageFit, type ImageModifiers, responsiveImage } from "#app/lib/image-modifiers.ts";
+import {
+  type ImageFit,
+  type ImageModifiers,
+  type ImageQuality,
+  responsiveImage,
+} from "#app/lib/image-modifiers.ts";
 
 /** A transparent 1×1 GIF: what an image shows where its `media` query does not match (no request). */
 const EMPTY_PIXEL = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
@@ -9,7 +14,11 @@ export type ImageProps = {
   src: string;
   /** Empty for a decorative image. */
   alt: string;
-  /** The largest size the image is shown at, in CSS px; the box keeps this aspect ratio. */
+  /**
+   * The largest size the image is shown at, in CSS px. A box of an aspect the image service offers
+   * (IMAGE_ASPECT_RATIOS: 1:1, 4:3, 3:2, 16:9 and their portraits) is cropped to it; any other box
+   * shows the source's own aspect.
+   */
   width: number;
   height: number;
   /** Which width the image takes at each viewport; default "(max-width: {width}px) 100vw, {width}px". */
@@ -18,8 +27,8 @@ export type ImageProps = {
   priority?: boolean;
   /** Default webp. */
   format?: ImageModifiers["format"];
-  /** Default 75. */
-  quality?: number;
+  /** Default 75 (the service makes only the qualities the site uses). */
+  quality?: ImageQuality;
   fit?: ImageFit;
   /** The source's own width: larger variants are not offered (the service never enlarges). */
   sourceWidth?: number;
@@ -34,7 +43,7 @@ export type ImageProps = {
 
 /**
  * Every raster image of the site: a srcset over the screen widths of IMAGE_SCREEN_WIDTHS at densities
- * 1 and 2 through the same-origin resizing path, width and height always set (no layout shift), lazy
+ * 1 and 2 (the widths the image service offers) through the same-origin resizing path, width and height always set (no layout shift), lazy
  * unless `priority`, and a 10×10 quality-50 blur-3 placeholder behind it until it has loaded.
  *
  * The CSP forbids inline styles (no 'unsafe-inline', so style="…" attributes are blocked too): the

@@ -32,6 +32,11 @@ export const webEnvSchema = sharedEnvSchema.extend({
    * their own address. Outside production it defaults to `false`.
    */
   TRUST_PROXY: trustProxySchema.optional(),
+  /**
+   * The most megabytes of resized images kept in `$DATA_DIR/image-cache` (ADR 030); past it the least
+   * recently used variants are removed.
+   */
+  IMAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).default(512),
   /** Requests per minute one visitor may make of the pages, data and captcha (not assets or images). */
   WEB_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(100),
   /**

@@ -2,9 +2,14 @@ import { IMAGE_SCREEN_WIDTHS } from "@ambercare/contracts/images";
 import { describe, expect, it } from "vitest";
 import {
   candidateWidths,
+  heightForAspect,
+  IMAGE_ASPECT_RATIOS,
+  IMAGE_QUALITIES,
+  IMAGE_WIDTH_LADDER,
   ImageModifierError,
   imageContentType,
   imageUrl,
+  ladderWidth,
   MAX_IMAGE_DIMENSION,
   normalizeSourcePath,
   parseImageModifiers,
@@ -15,26 +20,27 @@ import {
 describe("parseImageModifiers", () => {
   it("reads every modifier of spec §7 in long form and by alias", () => {
     expect(
-      parseImageModifiers("format_avif,fit_contain,width_640,height_480,quality_60,background_fff,blur_3"),
+      parseImageModifiers("format_avif,fit_contain,width_640,height_480,quality_50,background_fff,blur_3"),
     ).toEqual({
       format: "avif",
       fit: "contain",
       width: 640,
       height: 480,
-      quality: 60,
-      background: "fff",
+      quality: 50,
+      background: "ffffff",
       blur: 3,
     });
-    expect(parseImageModifiers("f_webp,w_320,q_75,b_FFAA00")).toEqual({
+    expect(parseImageModifiers("f_webp,w_320,q_75,b_000000")).toEqual({
       format: "webp",
       width: 320,
       quality: 75,
-      background: "ffaa00",
+      background: "000000",
     });
   });
 
   it("reads resize as an exact box and treats jpg as jpeg", () => {
     expect(parseImageModifiers("s_1280x720,f_jpg")).toEqual({ width: 1280, height: 720, format: "jpeg" });
+    expect(parseImageModifiers("s_320x180,f_jpeg")).toEqual({ width: 320, height: 180, format: "jpeg" });
     expect(parseImageModifiers("resize_10x10,fit_fill")).toEqual({ width: 10, height: 10, fit: "fill" });
   });
 
@@ -86,13 +92,59 @@ describe("parseImageModifiers", () => {
     expect(() => parseImageModifiers(segment)).toThrow(message);
   });
 
-  it("accepts the largest allowed size and the edges of each range", () => {
+  it("accepts the largest allowed size", () => {
     expect(parseImageModifiers(`s_${MAX_IMAGE_DIMENSION}x${MAX_IMAGE_DIMENSION}`)).toEqual({
       width: 2560,
       height: 2560,
     });
-    expect(parseImageModifiers("q_1,blur_0.3").quality).toBe(1);
-    expect(parseImageModifiers("q_100,blur_50").blur).toBe(50);
+    expect(parseImageModifiers("h_2560")).toEqual({ height: 2560 });
+  });
+});
+
+describe("the variants the service offers", () => {
+  it("are the spec's screen widths at densities 1 and 2 up to 2560 px, and the placeholder's", () => {
+    expect(IMAGE_WIDTH_LADDER).toEqual([10, 320, 640, 768, 1024, 1280, 1536, 2048, 2560]);
+    for (const width of IMAGE_WIDTH_LADDER) expect(parseImageModifiers(`w_${width}`)).toEqual({ width });
+  });
+
+  it("take a box's height from an offered aspect of an offered width", () => {
+    for (const width of IMAGE_WIDTH_LADDER.filter((w) => w <= 1440)) {
+      for (const ratio of IMAGE_ASPECT_RATIOS) {
+        const height = heightForAspect(width, ratio);
+        expect(parseImageModifiers(`s_${width}x${height}`)).toEqual({ width, height });
+      }
+    }
+    expect(parseImageModifiers("s_640x360")).toEqual({ width: 640, height: 360 });
+    expect(parseImageModifiers("s_320x569")).toEqual({ width: 320, height: 569 });
+  });
+
+  it("are the qualities, blur and backgrounds the site uses", () => {
+    expect(IMAGE_QUALITIES).toEqual([75, 50]);
+    expect(parseImageModifiers("q_75").quality).toBe(75);
+    expect(parseImageModifiers("q_50,blur_3").blur).toBe(3);
+    expect(parseImageModifiers("b_FFF").background).toBe("ffffff");
+    expect(parseImageModifiers("b_000").background).toBe("000000");
+  });
+
+  it.each([
+    ["w_700", /Width not offered: 700/],
+    ["w_960", /Width not offered: 960/],
+    ["w_1", /Width not offered: 1/],
+    ["w_2559", /Width not offered/],
+    ["h_480", /Height not offered: 480/],
+    ["s_640x481", /Height not offered for width 640: 481/],
+    ["s_640x10", /Height not offered for width 640/],
+    ["s_700x525", /Width not offered: 700/],
+    ["q_1", /Quality not offered: 1/],
+    ["q_90", /Quality not offered: 90/],
+    ["q_100", /Quality not offered/],
+    ["blur_0.3", /Blur not offered: 0.3/],
+    ["blur_50", /Blur not offered/],
+    ["b_ffaa00", /Background not offered: ffaa00/],
+    ["b_fff0", /background/],
+  ])("refuses %s", (segment, message) => {
+    expect(() => parseImageModifiers(segment)).toThrow(ImageModifierError);
+    expect(() => parseImageModifiers(segment)).toThrow(message);
   });
 });
 
@@ -105,7 +157,7 @@ describe("serializeImageModifiers", () => {
   });
 
   it("round-trips through the parser", () => {
-    for (const segment of ["_", "w_320", "h_200,f_png", "s_10x10,fit_fill,b_fff,blur_3,q_50,f_webp"]) {
+    for (const segment of ["_", "w_320", "h_640,f_png", "s_10x10,fit_fill,b_ffffff,blur_3,q_50,f_webp"]) {
       expect(serializeImageModifiers(parseImageModifiers(segment))).toBe(segment);
     }
   });
@@ -144,9 +196,20 @@ describe("normalizeSourcePath", () => {
 });
 
 describe("candidateWidths", () => {
-  it("offers the spec's screen widths at densities 1 and 2 up to twice the display width", () => {
+  it("offers the ladder's screen widths up to the step covering twice the display width", () => {
     expect(candidateWidths(640)).toEqual([320, 640, 768, 1024, 1280]);
-    expect(candidateWidths(960)).toEqual([320, 640, 768, 960, 1024, 1280, 1536, 1920]);
+    expect(candidateWidths(960)).toEqual([320, 640, 768, 1024, 1280, 1536, 2048]);
+    expect(candidateWidths(64)).toEqual([320]);
+    expect(candidateWidths(500)).toEqual([320, 640, 768, 1024]);
+  });
+
+  it("rounds a display width up to the next step, and never offers a width the service refuses", () => {
+    expect([1, 10, 11, 320, 321, 1537, 2560, 4000].map(ladderWidth)).toEqual([
+      10, 10, 320, 320, 640, 2048, 2560, 2560,
+    ]);
+    for (const width of [1, 64, 112, 333, 960, 1000, 1600, 2400]) {
+      for (const w of candidateWidths(width)) expect(IMAGE_WIDTH_LADDER).toContain(w);
+    }
   });
 
   it("includes every screen width for a full-width image and never exceeds the limit", () => {
@@ -156,8 +219,9 @@ describe("candidateWidths", () => {
   });
 
   it("stops at the source's width when it is known", () => {
-    expect(candidateWidths(960, 1600)).toEqual([320, 640, 768, 960, 1024, 1280, 1536]);
-    expect(candidateWidths(300, 200)).toEqual([200]);
+    expect(candidateWidths(960, 1600)).toEqual([320, 640, 768, 1024, 1280, 1536]);
+    // A source narrower than every step: the smallest step (the service returns the source's size).
+    expect(candidateWidths(300, 200)).toEqual([320]);
   });
 });
 
@@ -170,7 +234,6 @@ describe("responsiveImage", () => {
       "320w",
       "640w",
       "768w",
-      "960w",
       "1024w",
       "1280w",
       "1536w",
@@ -184,8 +247,8 @@ describe("responsiveImage", () => {
     }
   });
 
-  it("uses the 1× display size as src, a default sizes, and the 10×10 q50 blur-3 placeholder", () => {
-    expect(image.src).toBe("/_img/s_960x720,q_75,f_webp/images/hero.jpg");
+  it("uses the step covering the 1× display size as src, a default sizes, and the 10×10 q50 blur-3 placeholder", () => {
+    expect(image.src).toBe("/_img/s_1024x768,q_75,f_webp/images/hero.jpg");
     expect(image.sizes).toBe("(max-width: 960px) 100vw, 960px");
     expect(image.placeholder).toBe("/_img/s_10x10,fit_fill,blur_3,q_50,f_webp/images/hero.jpg");
   });
@@ -196,12 +259,42 @@ describe("responsiveImage", () => {
       width: 400,
       height: 400,
       format: "png",
-      quality: 90,
+      quality: 50,
       fit: "contain",
       sizes: "50vw",
     });
-    expect(png.src).toBe("/_img/s_400x400,fit_contain,q_90,f_png/images/care-team.png");
+    expect(png.src).toBe("/_img/s_640x640,fit_contain,q_50,f_png/images/care-team.png");
     expect(png.sizes).toBe("50vw");
+  });
+
+  it("asks for the source's own aspect when the box's aspect is not offered", () => {
+    const odd = responsiveImage({ src: "/images/hero.jpg", width: 500, height: 333, fit: "cover" });
+    expect(odd.src).toBe("/_img/w_640,q_75,f_webp/images/hero.jpg");
+    expect(odd.srcSet).toBe(
+      ["320", "640", "768", "1024"].map((w) => `/_img/w_${w},q_75,f_webp/images/hero.jpg ${w}w`).join(", "),
+    );
+  });
+
+  it("builds only URLs the server accepts, whatever the box", () => {
+    for (const [width, height] of [
+      [64, 64],
+      [112, 112],
+      [960, 720],
+      [500, 333],
+      [1600, 900],
+      [2400, 4266],
+      [300, 450],
+    ] as const) {
+      const urls = responsiveImage({ src: "/images/hero.jpg", width, height });
+      const all = [
+        urls.src,
+        urls.placeholder,
+        ...urls.srcSet.split(", ").map((entry) => entry.split(" ")[0]),
+      ];
+      for (const url of all) {
+        expect(() => parseImageModifiers(url?.split("/")[2] ?? "")).not.toThrow();
+      }
+    }
   });
 
   it("builds URLs the server's parser accepts", () => {

@@ -19,6 +19,10 @@ import { DISPLAY_THRESHOLDS } from "@ambercare/contracts/theme";
  *   (1–100), `b`/`background` (hex colour, 3 or 6 digits, no `#`), and `blur` (sigma 0.3–50, for the
  *   10×10 placeholder). Each key at most once; `resize` excludes `width`/`height`.
  * - `{path}` is a file under `public/images/` (`images/hero.jpg`); nothing else is a source.
+ * - Only the variants the site itself asks for are made (ADR 030), so the service cannot be made to
+ *   render and store an unbounded number of files: widths from IMAGE_WIDTH_LADDER, a height alone on
+ *   the ladder too, a `WxH` box only at an aspect of IMAGE_ASPECT_RATIOS, qualities IMAGE_QUALITIES,
+ *   the placeholder's blur, backgrounds IMAGE_BACKGROUNDS. Anything else is refused.
  *
  * Shared by the `<Image>` component (building URLs) and the server (parsing them): the two cannot
  * drift apart.
@@ -72,6 +76,74 @@ export class ImageModifierError extends Error {
 
 const MAX_MODIFIERS_LENGTH = 200;
 
+/**
+ * Every width the service makes: each spec screen width at each density (up to MAX_IMAGE_DIMENSION),
+ * and the placeholder's. The `<Image>` component rounds a display width up to the next step.
+ */
+export const IMAGE_WIDTH_LADDER: readonly number[] = Object.freeze(
+  [
+    ...new Set([
+      IMAGE_PLACEHOLDER.width,
+      ...Object.values(IMAGE_SCREEN_WIDTHS).flatMap((screen) =>
+        IMAGE_DENSITIES.map((density) => screen * density),
+      ),
+    ]),
+  ]
+    .filter((width) => width <= MAX_IMAGE_DIMENSION)
+    .sort((a, b) => a - b),
+);
+/** The box shapes (width:height) an exact `WxH` may have; the height is round(W × h / w). */
+export const IMAGE_ASPECT_RATIOS: ReadonlyArray<readonly [number, number]> = Object.freeze([
+  [1, 1],
+  [4, 3],
+  [3, 4],
+  [3, 2],
+  [2, 3],
+  [16, 9],
+  [9, 16],
+] as const);
+/** The qualities the site uses: its default and the placeholder's. */
+export const IMAGE_QUALITIES = Object.freeze([IMAGE_DEFAULTS.quality, IMAGE_PLACEHOLDER.quality] as const);
+export type ImageQuality = (typeof IMAGE_QUALITIES)[number];
+/** Backgrounds behind transparent areas or a contained image: white or black (6 digits, canonical). */
+export const IMAGE_BACKGROUNDS = Object.freeze(["ffffff", "000000"] as const);
+
+/** The height of a `width`-wide box of the aspect `ratio`. */
+export function heightForAspect(width: number, [w, h]: readonly [number, number]): number {
+  return Math.max(1, Math.round((width * h) / w));
+}
+
+function onLadder(value: number, name: string): void {
+  if (!IMAGE_WIDTH_LADDER.includes(value)) throw new ImageModifierError(`${name} not offered: ${value}`);
+}
+
+/** Refuses every variant the site does not produce (ADR 030): the set of variants stays small. */
+function assertOffered(modifiers: ImageModifiers): void {
+  const { width, height } = modifiers;
+  if (width !== undefined) onLadder(width, "Width");
+  if (height !== undefined && width === undefined) onLadder(height, "Height");
+  if (width !== undefined && height !== undefined) {
+    if (!IMAGE_ASPECT_RATIOS.some((ratio) => heightForAspect(width, ratio) === height)) {
+      throw new ImageModifierError(`Height not offered for width ${width}: ${height}`);
+    }
+  }
+  if (
+    modifiers.quality !== undefined &&
+    !(IMAGE_QUALITIES as readonly number[]).includes(modifiers.quality)
+  ) {
+    throw new ImageModifierError(`Quality not offered: ${modifiers.quality}`);
+  }
+  if (modifiers.blur !== undefined && modifiers.blur !== IMAGE_PLACEHOLDER.blur) {
+    throw new ImageModifierError(`Blur not offered: ${modifiers.blur}`);
+  }
+  if (
+    modifiers.background !== undefined &&
+    !(IMAGE_BACKGROUNDS as readonly string[]).includes(modifiers.background)
+  ) {
+    throw new ImageModifierError(`Background not offered: ${modifiers.background}`);
+  }
+}
+
 function dimension(value: string, name: string): number {
   if (!/^[1-9]\d{0,3}$/.test(value)) throw new ImageModifierError(`Invalid ${name}: ${value}`);
   const n = Number(value);
@@ -83,7 +155,8 @@ function dimension(value: string, name: string): number {
 
 /**
  * Parses the `{modifiers}` segment. Throws ImageModifierError (a 400 with its message) on an unknown
- * key, a bad value, a repeated key or a size over MAX_IMAGE_DIMENSION.
+ * key, a bad value, a repeated key, a size over MAX_IMAGE_DIMENSION or a variant the site does not
+ * offer (assertOffered).
  */
 export function parseImageModifiers(segment: string): ImageModifiers {
   if (segment === "_" || segment === "") return {};
@@ -137,7 +210,8 @@ export function parseImageModifiers(segment: string): ImageModifiers {
         if (!/^(?:[\da-f]{3}|[\da-f]{6})$/i.test(value)) {
           throw new ImageModifierError(`Invalid background (hex colour): ${value}`);
         }
-        result.background = value.toLowerCase();
+        const hex = value.toLowerCase();
+        result.background = hex.length === 3 ? [...hex].map((digit) => digit + digit).join("") : hex;
         break;
       }
       case "blur": {
@@ -161,6 +235,7 @@ export function parseImageModifiers(segment: string): ImageModifiers {
     result.width = resize.width;
     result.height = resize.height;
   }
+  assertOffered(result);
   return result;
 }
 
@@ -214,27 +289,32 @@ export function imageUrl(src: string, modifiers: ImageModifiers): string {
   return `${IMAGE_PATH_PREFIX}/${serializeImageModifiers(modifiers)}/${path}`;
 }
 
+/** The smallest ladder step at least `width` wide (the largest step when none is). */
+export function ladderWidth(width: number): number {
+  return IMAGE_WIDTH_LADDER.find((step) => step >= width) ?? (IMAGE_WIDTH_LADDER.at(-1) as number);
+}
+
+/** The screen-width steps of the ladder (the placeholder's width is not a display size). */
+const SCREEN_LADDER = IMAGE_WIDTH_LADDER.filter(
+  (step) => step >= Math.min(...Object.values(IMAGE_SCREEN_WIDTHS)),
+);
+
 /**
- * The widths offered for an image shown at most `width` CSS px wide: every spec screen width (xs 320
- * … xxl 1536) at each density (1, 2) up to twice the display width, plus the display width itself at
- * each density; never over MAX_IMAGE_DIMENSION nor over the source's own width when it is known.
+ * The widths offered for an image shown at most `width` CSS px wide: the ladder's screen steps (every
+ * spec screen width at densities 1 and 2) up to the step that covers the display width at the highest
+ * density; never over the source's own width when it is known (the service does not enlarge), but
+ * always at least the smallest step.
  */
 export function candidateWidths(width: number, sourceWidth?: number): number[] {
-  const ceiling = Math.min(MAX_IMAGE_DIMENSION, sourceWidth ?? MAX_IMAGE_DIMENSION);
-  const limit = Math.min(ceiling, Math.round(width * Math.max(...IMAGE_DENSITIES)));
-  const widths = new Set<number>();
-  for (const screen of Object.values(IMAGE_SCREEN_WIDTHS)) {
-    for (const density of IMAGE_DENSITIES) {
-      const candidate = screen * density;
-      if (candidate <= limit) widths.add(candidate);
-    }
-  }
-  for (const density of IMAGE_DENSITIES) {
-    const candidate = Math.round(width * density);
-    if (candidate <= ceiling) widths.add(candidate);
-  }
-  if (widths.size === 0) widths.add(Math.min(width, ceiling));
-  return [...widths].sort((a, b) => a - b);
+  const wanted = ladderWidth(Math.round(width * Math.max(...IMAGE_DENSITIES)));
+  const ceiling = Math.min(wanted, sourceWidth ?? wanted);
+  const widths = SCREEN_LADDER.filter((step) => step <= ceiling);
+  return widths.length > 0 ? widths : SCREEN_LADDER.slice(0, 1);
+}
+
+/** The aspect of IMAGE_ASPECT_RATIOS that a `width`×`height` box has exactly, if any. */
+export function aspectOf(width: number, height: number): readonly [number, number] | undefined {
+  return IMAGE_ASPECT_RATIOS.find(([w, h]) => width * h === height * w);
 }
 
 export type ResponsiveImage = {
@@ -245,9 +325,10 @@ export type ResponsiveImage = {
 };
 
 /**
- * URLs of one image at `width`×`height` CSS px (the box keeps that aspect ratio at every size):
- * a `w`-descriptor srcset over candidateWidths, the 1× variant as `src`, default webp at quality 75,
- * and the 10×10 quality-50 blur-3 placeholder.
+ * URLs of one image at `width`×`height` CSS px: a `w`-descriptor srcset over candidateWidths, the
+ * step covering the 1× width as `src`, default webp at quality 75, and the 10×10 quality-50 blur-3
+ * placeholder. A box of an aspect in IMAGE_ASPECT_RATIOS is asked for exactly (`s_WxH`, cropped by
+ * `fit`); any other box gets the source's own aspect at each width (`w_W`).
  */
 export function responsiveImage(options: {
   src: string;
@@ -255,22 +336,30 @@ export function responsiveImage(options: {
   height: number;
   sizes?: string;
   format?: ImageModifiers["format"];
-  quality?: number;
+  quality?: ImageQuality;
   fit?: ImageFit;
   sourceWidth?: number;
 }): ResponsiveImage {
   const { src, width, height } = options;
   const format = options.format ?? (IMAGE_DEFAULTS.format as ImageModifiers["format"]);
   const quality = options.quality ?? IMAGE_DEFAULTS.quality;
-  const fit = options.fit;
-  const heightFor = (w: number) => Math.max(1, Math.round((w * height) / width));
+  const aspect = aspectOf(width, height);
+  const fit = aspect ? options.fit : undefined;
   const variant = (w: number) =>
-    imageUrl(src, { width: w, height: Math.min(MAX_IMAGE_DIMENSION, heightFor(w)), fit, quality, format });
+    imageUrl(src, {
+      width: w,
+      height: aspect ? heightForAspect(w, aspect) : undefined,
+      fit,
+      quality,
+      format,
+    });
+  const widths = candidateWidths(width, options.sourceWidth).filter(
+    (w) => !aspect || heightForAspect(w, aspect) <= MAX_IMAGE_DIMENSION,
+  );
+  const srcWidth = widths.find((w) => w >= width) ?? (widths.at(-1) as number);
   return {
-    src: variant(width),
-    srcSet: candidateWidths(width, options.sourceWidth)
-      .map((w) => `${variant(w)} ${w}w`)
-      .join(", "),
+    src: variant(srcWidth),
+    srcSet: widths.map((w) => `${variant(w)} ${w}w`).join(", "),
     sizes: options.sizes ?? `(max-width: ${width}px) 100vw, ${width}px`,
     placeholder: imageUrl(src, {
       width: IMAGE_PLACEHOLDER.width,

@@ -1,6 +1,18 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import express from "express";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ImageModifierError, MAX_SOURCE_BYTES } from "#app/lib/image-modifiers.ts";
@@ -8,6 +20,7 @@ import {
   clampToMaxDimension,
   createImageService,
   ImageRequestError,
+  ImageServiceBusyError,
   limiter,
 } from "#app/lib/image-service.server.ts";
 
@@ -15,22 +28,23 @@ import {
 let root: string;
 let service: ReturnType<typeof createImageService>;
 let cacheDir: string;
+let publicDir: string;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "ambercare-img-"));
-  const publicDir = join(root, "public");
+  publicDir = join(root, "public");
   cacheDir = join(root, "cache");
   mkdirSync(join(publicDir, "images/nested"), { recursive: true });
-  // 400×300 opaque JPEG, 200×200 PNG with a transparent half, a 3000×1000 PNG (over the limit).
+  // 400×300 opaque JPEG, 400×400 PNG with a transparent half, a 3000×1000 PNG (over the limit).
   await sharp({ create: { width: 400, height: 300, channels: 3, background: "#f59825" } })
     .jpeg()
     .toFile(join(publicDir, "images/photo.jpg"));
   await sharp({
-    create: { width: 200, height: 200, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    create: { width: 400, height: 400, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
   })
     .composite([
       {
-        input: { create: { width: 100, height: 200, channels: 4, background: "#e4572e" } },
+        input: { create: { width: 200, height: 400, channels: 4, background: "#e4572e" } },
         left: 0,
         top: 0,
       },
@@ -40,6 +54,18 @@ beforeAll(async () => {
   await sharp({ create: { width: 3000, height: 1000, channels: 3, background: "#ffd23f" } })
     .png()
     .toFile(join(publicDir, "images/wide.png"));
+  // Noise: slow to encode as AVIF, so a burst of new variants really queues.
+  await sharp({
+    create: {
+      width: 480,
+      height: 360,
+      channels: 3,
+      background: "#000000",
+      noise: { type: "gaussian", mean: 128, sigma: 40 },
+    },
+  })
+    .png()
+    .toFile(join(publicDir, "images/noise.png"));
   writeFileSync(join(publicDir, "images/huge.jpg"), Buffer.alloc(MAX_SOURCE_BYTES + 1));
   writeFileSync(join(publicDir, "images/broken.png"), "not an image");
   writeFileSync(join(publicDir, "secret.png"), "outside images/");
@@ -58,9 +84,9 @@ async function decode(data: Buffer) {
 
 describe("image service", () => {
   it("resizes and converts to the requested format and size", async () => {
-    const image = await service.getImage("s_200x150,q_75,f_webp", "images/photo.jpg");
+    const image = await service.getImage("s_320x240,q_75,f_webp", "images/photo.jpg");
     expect(image.contentType).toBe("image/webp");
-    expect(await decode(image.data)).toMatchObject({ width: 200, height: 150, format: "webp" });
+    expect(await decode(image.data)).toMatchObject({ width: 320, height: 240, format: "webp" });
   });
 
   it.each([
@@ -69,18 +95,18 @@ describe("image service", () => {
     ["f_jpg", "jpeg", "image/jpeg"],
     ["f_gif", "gif", "image/gif"],
   ])("encodes %s", async (modifier, format, contentType) => {
-    const image = await service.getImage(`w_100,${modifier}`, "images/photo.jpg");
+    const image = await service.getImage(`w_320,${modifier}`, "images/photo.jpg");
     expect(image.contentType).toBe(contentType);
-    expect(await decode(image.data)).toMatchObject({ width: 100, height: 75, format });
+    expect(await decode(image.data)).toMatchObject({ width: 320, height: 240, format });
   });
 
   it("keeps the aspect ratio for a width or a height alone, and never enlarges", async () => {
-    expect(await decode((await service.getImage("h_60", "images/photo.jpg")).data)).toMatchObject({
-      width: 80,
-      height: 60,
-      format: "jpeg",
+    expect(await decode((await service.getImage("h_320", "images/wide.png")).data)).toMatchObject({
+      width: 960,
+      height: 320,
+      format: "png",
     });
-    expect(await decode((await service.getImage("w_2000", "images/photo.jpg")).data)).toMatchObject({
+    expect(await decode((await service.getImage("w_640", "images/photo.jpg")).data)).toMatchObject({
       width: 400,
       height: 300,
     });
@@ -92,15 +118,18 @@ describe("image service", () => {
   });
 
   it("letterboxes with fit contain and fills transparency with the background", async () => {
-    const image = await service.getImage("s_100x50,fit_contain,b_ffffff,f_png", "images/nested/half.png");
+    const image = await service.getImage("s_320x180,fit_contain,b_ffffff,f_png", "images/nested/half.png");
     const { data, info } = await sharp(image.data).raw().toBuffer({ resolveWithObject: true });
-    expect([info.width, info.height]).toEqual([100, 50]);
-    // The right half of the source was transparent: now white, not black.
+    expect([info.width, info.height]).toEqual([320, 180]);
+    // The 180 px square sits in the middle; the right half of the source was transparent: now
+    // white, not black, as are the bars on either side.
     const pixel = (x: number, y: number) => [
       ...data.subarray((y * info.width + x) * info.channels).subarray(0, 3),
     ];
-    expect(pixel(60, 25)).toEqual([255, 255, 255]);
-    expect(pixel(45, 25)[0]).toBeGreaterThan(200);
+    expect(pixel(200, 90)).toEqual([255, 255, 255]);
+    expect(pixel(20, 90)).toEqual([255, 255, 255]);
+    expect(pixel(120, 90)[0]).toBeGreaterThan(200);
+    expect(pixel(120, 90)[2]).toBeLessThan(100);
   });
 
   it("scales a source over 2560 px down when no size is asked for", async () => {
@@ -110,12 +139,12 @@ describe("image service", () => {
   });
 
   it("keeps each variant on disk under a hash and serves it from there next time", async () => {
-    const first = await service.getImage("w_120,f_webp", "images/photo.jpg");
+    const first = await service.getImage("w_10,f_webp", "images/photo.jpg");
     expect(first.fromCache).toBe(false);
     expect(first.cacheFile.startsWith(cacheDir)).toBe(true);
     expect(first.cacheFile).toMatch(/[\da-f]{64}\.webp$/);
     expect(statSync(first.cacheFile).size).toBe(first.data.length);
-    const again = await service.getImage("f_webp,width_120", "images/photo.jpg");
+    const again = await service.getImage("f_webp,width_10", "images/photo.jpg");
     expect(again.fromCache).toBe(true);
     expect(again.cacheFile).toBe(first.cacheFile);
     expect(again.data.equals(first.data)).toBe(true);
@@ -134,18 +163,19 @@ describe("image service", () => {
     };
     await Promise.all(Array.from({ length: 7 }, () => run(task)));
     expect(peak).toBe(2);
-    const sizes = await Promise.all(
-      [31, 32, 33, 34, 35].map(
-        async (w) => (await decode((await service.getImage(`w_${w}`, "images/photo.jpg")).data)).width,
+    const formats = ["webp", "avif", "png", "jpeg", "gif"];
+    const made = await Promise.all(
+      formats.map(
+        async (f) => await decode((await service.getImage(`s_10x10,f_${f}`, "images/photo.jpg")).data),
       ),
     );
-    expect(sizes).toEqual([31, 32, 33, 34, 35]);
+    expect(made.map(({ width, height }) => [width, height])).toEqual(formats.map(() => [10, 10]));
   });
 
   it("makes a variant asked for twice at once only once", async () => {
     const [a, b] = await Promise.all([
-      service.getImage("w_77", "images/photo.jpg"),
-      service.getImage("w_77", "images/photo.jpg"),
+      service.getImage("s_320x180", "images/photo.jpg"),
+      service.getImage("s_320x180", "images/photo.jpg"),
     ]);
     expect(a).toBe(b);
   });
@@ -153,10 +183,13 @@ describe("image service", () => {
   it.each([
     ["w_0", "images/photo.jpg", ImageModifierError],
     ["rotate_90", "images/photo.jpg", ImageModifierError],
-    ["w_100", "images/../secret.png", ImageRequestError],
-    ["w_100", "images/%2e%2e/secret.png", ImageRequestError],
-    ["w_100", "secret.png", ImageRequestError],
-    ["w_100", "https://example.com/a.png", ImageRequestError],
+    ["w_100", "images/photo.jpg", ImageModifierError],
+    ["s_320x200", "images/photo.jpg", ImageModifierError],
+    ["w_320,q_90", "images/photo.jpg", ImageModifierError],
+    ["w_320", "images/../secret.png", ImageRequestError],
+    ["w_320", "images/%2e%2e/secret.png", ImageRequestError],
+    ["w_320", "secret.png", ImageRequestError],
+    ["w_320", "https://example.com/a.png", ImageRequestError],
   ])("rejects %s on %s", async (modifiers, path, type) => {
     await expect(service.getImage(modifiers, path)).rejects.toBeInstanceOf(type);
   });
@@ -167,6 +200,150 @@ describe("image service", () => {
     ["images/huge.jpg", 413],
     ["images/broken.png", 400],
   ])("answers %s with %s", async (path, status) => {
-    await expect(service.getImage("w_100", path)).rejects.toMatchObject({ status });
+    await expect(service.getImage("w_320", path)).rejects.toMatchObject({ status });
+  });
+});
+
+/** The service's Express handler on a real HTTP server, for the duration of `use`. */
+async function served<T>(
+  imageService: ReturnType<typeof createImageService>,
+  use: (baseUrl: string) => Promise<T>,
+): Promise<T> {
+  const app = express();
+  app.use("/_img", imageService.handler);
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  try {
+    return await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}/_img`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+describe("image service over HTTP", () => {
+  it.each([
+    ["w_700", "Width not offered: 700"],
+    ["w_961,q_75,f_webp", "Width not offered: 961"],
+    ["s_640x400,q_75,f_webp", "Height not offered for width 640: 400"],
+    ["w_640,q_74", "Quality not offered: 74"],
+    ["s_10x10,fit_fill,blur_4,q_50", "Blur not offered: 4"],
+    ["w_640,b_123456", "Background not offered: 123456"],
+  ])(
+    "answers %s, a variant the site never asks for, with a plain-text 400 and renders nothing",
+    async (modifiers, reason) => {
+      const before = readdirSync(cacheDir).length;
+      await served(service, async (base) => {
+        const response = await fetch(`${base}/${modifiers}/images/photo.jpg`);
+        expect(response.status).toBe(400);
+        expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+        expect(response.headers.get("cache-control")).toBe("no-store");
+        expect(await response.text()).toBe(reason);
+      });
+      expect(readdirSync(cacheDir).length).toBe(before);
+    },
+  );
+
+  it("refuses new variants beyond the queue with a 503 at once, while a cached variant is still served", async () => {
+    const burstCache = join(root, "burst-cache");
+    const burst = createImageService({
+      publicDir,
+      cacheDir: burstCache,
+      maxConcurrentRenders: 1,
+      maxQueuedRenders: 1,
+    });
+    const cached = await burst.getImage("w_320,f_webp", "images/photo.jpg");
+    await served(burst, async (base) => {
+      const started = performance.now();
+      const variants = ["w_320", "s_320x240", "s_320x180", "s_320x320", "s_320x213", "s_320x427"];
+      const answers = variants.map(async (size) => {
+        const response = await fetch(`${base}/${size},f_avif/images/noise.png`);
+        await response.arrayBuffer();
+        return { response, ms: performance.now() - started };
+      });
+      // Asked for while the renders run: from the disk cache, at once.
+      const fromCache = await fetch(`${base}/w_320,f_webp/images/photo.jpg`);
+      const fromCacheMs = performance.now() - started;
+      expect(fromCache.status).toBe(200);
+      expect(Buffer.from(await fromCache.arrayBuffer()).equals(cached.data)).toBe(true);
+
+      const results = await Promise.all(answers);
+      const rendered = results.filter(({ response }) => response.status === 200);
+      const refused = results.filter(({ response }) => response.status === 503);
+      // One rendering, one waiting: the four others are refused.
+      expect(rendered).toHaveLength(2);
+      expect(refused).toHaveLength(4);
+      const firstRendered = Math.min(...rendered.map(({ ms }) => ms));
+      for (const { response, ms } of refused) {
+        expect(response.headers.get("retry-after")).toBe("5");
+        expect(response.headers.get("cache-control")).toBe("no-store");
+        expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+        expect(ms).toBeLessThan(firstRendered);
+      }
+      expect(fromCacheMs).toBeLessThan(firstRendered);
+      for (const { response } of rendered) {
+        expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      }
+    });
+    // Only what was made is stored: the cached variant and the two renders.
+    expect(readdirSync(burstCache).filter((name) => name.endsWith(".avif"))).toHaveLength(2);
+  }, 60_000);
+
+  it("rejects a task beyond the waiting room at once", async () => {
+    const run = limiter(1, 1);
+    let release = () => {};
+    const running = run(() => new Promise<void>((resolve) => (release = resolve)));
+    const waiting = run(async () => "waited");
+    await expect(run(async () => "refused")).rejects.toBeInstanceOf(ImageServiceBusyError);
+    release();
+    await running;
+    expect(await waiting).toBe("waited");
+    expect(await run(async () => "room again")).toBe("room again");
+  });
+});
+
+describe("image cache size", () => {
+  it("removes the least recently used variants once the cache passes its maximum", async () => {
+    const dir = join(root, "bounded-cache");
+    mkdirSync(dir);
+    // Sizes of the two variants made below, from the main service (same bytes, another directory).
+    const small = (await service.getImage("w_10,f_png", "images/photo.jpg")).data.length;
+    const next = (await service.getImage("w_320,f_png", "images/photo.jpg")).data.length;
+    const now = Date.now() / 1000;
+    const filler = 64 * 1024;
+    const fillers = ["a", "b", "c"].map((name, index) => {
+      const file = join(dir, `${name.repeat(64)}.webp`);
+      writeFileSync(file, Buffer.alloc(filler));
+      utimesSync(file, now - 900 + index * 100, now - 900 + index * 100);
+      return file;
+    });
+    const maxCacheBytes = 3 * filler + small + Math.floor(next / 2);
+    const bounded = createImageService({ publicDir, cacheDir: dir, maxCacheBytes });
+
+    // Made first, and under the maximum: nothing is removed.
+    const first = await bounded.getImage("w_10,f_png", "images/photo.jpg");
+    expect(fillers.every((file) => existsSync(file))).toBe(true);
+    // Made long ago, but served again just now: the most recently used of the old files.
+    utimesSync(first.cacheFile, now - 1000, now - 1000);
+    expect((await bounded.getImage("w_10,f_png", "images/photo.jpg")).fromCache).toBe(true);
+
+    // The next variant passes the maximum: the least recently used go until it is under 90 % of it.
+    const second = await bounded.getImage("w_320,f_png", "images/photo.jpg");
+    expect(existsSync(fillers[0] ?? "")).toBe(false);
+    expect(existsSync(fillers[1] ?? "")).toBe(true);
+    expect(existsSync(fillers[2] ?? "")).toBe(true);
+    expect(existsSync(first.cacheFile)).toBe(true);
+    expect(existsSync(second.cacheFile)).toBe(true);
+    const total = readdirSync(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
+    expect(total).toBeLessThanOrEqual(maxCacheBytes * 0.9);
+
+    // A removed variant is simply made again.
+    const oldest = fillers.slice(1).concat(first.cacheFile, second.cacheFile);
+    for (const [index, file] of oldest.entries()) utimesSync(file, now - 500 + index, now - 500 + index);
+    const third = await bounded.getImage("s_320x240,f_png", "images/photo.jpg");
+    expect(third.fromCache).toBe(false);
+    expect(
+      readdirSync(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0),
+    ).toBeLessThanOrEqual(maxCacheBytes);
   });
 });

@@ -1,5 +1,15 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile, realpath, rename, stat, writeFile } from "node:fs/promises";
+import {
+  mkdir,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  stat,
+  unlink,
+  utimes,
+  writeFile,
+} from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import type { RequestHandler } from "express";
 import { createIPX, type IPXStorage } from "ipx";
@@ -21,9 +31,12 @@ import {
  * of the source path, the canonical modifiers and the source's size and mtime, and answered with a
  * year-long immutable Cache-Control.
  *
- * Limits: sources are files under `<publicDir>/images` only (no URL, no traversal, no symlink out),
- * at most MAX_SOURCE_BYTES and 40 Mpx; every side at most MAX_IMAGE_DIMENSION (larger sources are
- * scaled down to fit); at most two variants are made at once; a bad request is a 400 with a
+ * Limits (ADR 030): sources are files under `<publicDir>/images` only (no URL, no traversal, no
+ * symlink out), at most MAX_SOURCE_BYTES and 40 Mpx; every side at most MAX_IMAGE_DIMENSION (larger
+ * sources are scaled down to fit); only the variants the site offers (image-modifiers.ts); at most
+ * two variants made at once and MAX_QUEUED_RENDERS waiting, beyond which a new variant is a 503 with
+ * Retry-After at once (cached variants are still served); the cache directory kept under
+ * `maxCacheBytes` by removing the least recently used variants. A bad request is a 400 with a
  * one-line plain-text reason.
  */
 export type ImageServiceOptions = {
@@ -31,19 +44,44 @@ export type ImageServiceOptions = {
   publicDir: string;
   /** Where variants are kept (`$DATA_DIR/image-cache`). */
   cacheDir: string;
+  /** The most bytes of variants kept on disk (IMAGE_CACHE_MAX_MB); default DEFAULT_CACHE_MAX_BYTES. */
+  maxCacheBytes?: number;
+  /** Variants made at the same time; default MAX_CONCURRENT_RENDERS. */
+  maxConcurrentRenders?: number;
+  /** Variants waiting for a turn before new ones are refused; default MAX_QUEUED_RENDERS. */
+  maxQueuedRenders?: number;
 };
 
 export const IMAGE_CACHE_CONTROL = "public, max-age=31536000, immutable";
 const MAX_INPUT_PIXELS = 40_000_000;
 /** Variants made at the same time; more wait their turn (a burst of new sizes cannot take every core). */
-const MAX_CONCURRENT_RENDERS = 2;
+export const MAX_CONCURRENT_RENDERS = 2;
+/**
+ * Variants that may wait for a turn. Beyond it a new variant is refused at once: a burst of requests
+ * cannot queue minutes of work, and every visitor waits at most this many renders.
+ */
+export const MAX_QUEUED_RENDERS = 16;
+/** How long a refused client should wait before asking again. */
+export const BUSY_RETRY_AFTER_SECONDS = 5;
+/** The disk cache's default size (the site's variants of its own images take a few MB each). */
+export const DEFAULT_CACHE_MAX_BYTES = 512 * 1024 * 1024;
+/** After an eviction the cache is brought this far under its maximum, so the next write does not sweep again. */
+const CACHE_LOW_WATER = 0.9;
+/** A temporary file older than this was left by a process that stopped mid-write. */
+const STALE_TEMPORARY_MS = 60 * 60 * 1000;
 
-/** A tiny counting semaphore: `run(task)` starts at most `max` tasks at once. */
-export function limiter(max: number) {
+/**
+ * A tiny counting semaphore: `run(task)` starts at most `max` tasks at once and lets at most
+ * `maxWaiting` wait; one more is rejected at once with ImageServiceBusyError.
+ */
+export function limiter(max: number, maxWaiting = Number.POSITIVE_INFINITY) {
   let active = 0;
   const waiting: Array<() => void> = [];
   return async function run<T>(task: () => Promise<T>): Promise<T> {
-    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+    if (active >= max) {
+      if (waiting.length >= maxWaiting) throw new ImageServiceBusyError();
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
     active++;
     try {
       return await task();
@@ -60,6 +98,14 @@ export class ImageRequestError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/** The answer when the render queue is full: a 503 with Retry-After, never stored by anyone. */
+export class ImageServiceBusyError extends ImageRequestError {
+  readonly retryAfterSeconds = BUSY_RETRY_AFTER_SECONDS;
+  constructor() {
+    super(503, "Image service busy, try again shortly");
   }
 }
 
@@ -97,12 +143,84 @@ function ipxModifiers(modifiers: ImageModifiers): Record<string, string> {
 
 export type ProcessedImage = { data: Buffer; contentType: string; cacheFile: string; fromCache: boolean };
 
-export function createImageService({ publicDir, cacheDir }: ImageServiceOptions) {
+/**
+ * Keeps a cache directory under `maxBytes`: a file's mtime is its last use (set when written and when
+ * served), and when the files written since the last look would pass the maximum the directory is
+ * read again and the least recently used files are removed until it is under CACHE_LOW_WATER of it.
+ * Several processes may share the directory: each re-reads it before removing anything, and a file
+ * removed under another's feet is only a cache miss there.
+ */
+export function cacheBudget(cacheDir: string, maxBytes: number) {
+  let total: number | undefined;
+  let sweeping: Promise<void> | undefined;
+
+  async function entries() {
+    const names = await readdir(cacheDir).catch(() => [] as string[]);
+    const now = Date.now();
+    const files: Array<{ file: string; size: number; usedMs: number }> = [];
+    for (const name of names) {
+      const file = join(cacheDir, name);
+      const info = await stat(file).catch(() => null);
+      if (!info?.isFile()) continue;
+      if (name.endsWith(".tmp")) {
+        if (now - info.mtimeMs > STALE_TEMPORARY_MS) await unlink(file).catch(() => undefined);
+        continue;
+      }
+      files.push({ file, size: info.size, usedMs: info.mtimeMs });
+    }
+    return files;
+  }
+
+  async function sweep(): Promise<void> {
+    const files = (await entries()).sort((a, b) => a.usedMs - b.usedMs);
+    let size = files.reduce((sum, entry) => sum + entry.size, 0);
+    if (size > maxBytes) {
+      for (const entry of files) {
+        if (size <= maxBytes * CACHE_LOW_WATER) break;
+        await unlink(entry.file).catch(() => undefined);
+        size -= entry.size;
+      }
+    }
+    total = size;
+  }
+
+  return {
+    /** A variant of `bytes` was just stored. */
+    async added(bytes: number): Promise<void> {
+      await sweeping;
+      if (total === undefined) {
+        total = (await entries()).reduce((sum, entry) => sum + entry.size, 0);
+      } else {
+        total += bytes;
+      }
+      if (total > maxBytes) {
+        sweeping ??= sweep().finally(() => {
+          sweeping = undefined;
+        });
+        await sweeping;
+      }
+    },
+    /** A stored variant was served: it is now the most recently used. */
+    async used(file: string): Promise<void> {
+      const now = new Date();
+      await utimes(file, now, now).catch(() => undefined);
+    },
+  };
+}
+
+export function createImageService({
+  publicDir,
+  cacheDir,
+  maxCacheBytes = DEFAULT_CACHE_MAX_BYTES,
+  maxConcurrentRenders = MAX_CONCURRENT_RENDERS,
+  maxQueuedRenders = MAX_QUEUED_RENDERS,
+}: ImageServiceOptions) {
   const imagesDir = resolve(publicDir, IMAGE_SOURCE_DIR);
   let realImagesDir: Promise<string> | undefined;
   let cacheReady: Promise<unknown> | undefined;
   const inFlight = new Map<string, Promise<ProcessedImage>>();
-  const limit = limiter(MAX_CONCURRENT_RENDERS);
+  const limit = limiter(maxConcurrentRenders, maxQueuedRenders);
+  const budget = cacheBudget(cacheDir, maxCacheBytes);
 
   async function resolveSource(
     relativePath: string,
@@ -170,7 +288,10 @@ export function createImageService({ publicDir, cacheDir }: ImageServiceOptions)
     const cacheFile = join(cacheDir, `${key}.${format}`);
     const contentType = imageContentType(format);
     const cached = await readFile(cacheFile).catch(() => null);
-    if (cached) return { data: cached, contentType, cacheFile, fromCache: true };
+    if (cached) {
+      await budget.used(cacheFile);
+      return { data: cached, contentType, cacheFile, fromCache: true };
+    }
 
     const pending = inFlight.get(key);
     if (pending !== undefined) return pending;
@@ -182,6 +303,7 @@ export function createImageService({ publicDir, cacheDir }: ImageServiceOptions)
       const temporary = `${cacheFile}.${process.pid}.${Date.now()}.tmp`;
       await writeFile(temporary, data);
       await rename(temporary, cacheFile);
+      await budget.added(data.length);
       return { data, contentType, cacheFile, fromCache: false };
     })();
     inFlight.set(key, work);
@@ -220,8 +342,10 @@ export function createImageService({ publicDir, cacheDir }: ImageServiceOptions)
       },
       (error: unknown) => {
         if (error instanceof ImageModifierError) fail(400, error.message);
-        else if (error instanceof ImageRequestError) fail(error.status, error.message);
-        else {
+        else if (error instanceof ImageRequestError) {
+          if (error instanceof ImageServiceBusyError) res.set("Retry-After", String(error.retryAfterSeconds));
+          fail(error.status, error.message);
+        } else {
           console.error("image service failed", error);
           fail(500, "Image processing failed");
         }
