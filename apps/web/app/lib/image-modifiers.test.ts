@@ -102,8 +102,8 @@ describe("parseImageModifiers", () => {
 });
 
 describe("the variants the service offers", () => {
-  it("are the spec's screen widths at densities 1 and 2 up to 2560 px, and the placeholder's", () => {
-    expect(IMAGE_WIDTH_LADDER).toEqual([10, 320, 640, 768, 1024, 1280, 1536, 2048, 2560]);
+  it("are the spec's screen widths and the thumbnails' at densities 1 and 2 up to 2560 px, and the placeholder's", () => {
+    expect(IMAGE_WIDTH_LADDER).toEqual([10, 64, 112, 128, 224, 320, 640, 768, 1024, 1280, 1536, 2048, 2560]);
     for (const width of IMAGE_WIDTH_LADDER) expect(parseImageModifiers(`w_${width}`)).toEqual({ width });
   });
 
@@ -199,13 +199,15 @@ describe("candidateWidths", () => {
   it("offers the ladder's screen widths up to the step covering twice the display width", () => {
     expect(candidateWidths(640)).toEqual([320, 640, 768, 1024, 1280]);
     expect(candidateWidths(960)).toEqual([320, 640, 768, 1024, 1280, 1536, 2048]);
-    expect(candidateWidths(64)).toEqual([320]);
+    // A thumbnail gets thumbnail steps, never a 320 px image.
+    expect(candidateWidths(64)).toEqual([64, 112, 128]);
+    expect(candidateWidths(112)).toEqual([112, 128, 224]);
     expect(candidateWidths(500)).toEqual([320, 640, 768, 1024]);
   });
 
   it("rounds a display width up to the next step, and never offers a width the service refuses", () => {
-    expect([1, 10, 11, 320, 321, 1537, 2560, 4000].map(ladderWidth)).toEqual([
-      10, 10, 320, 320, 640, 2048, 2560, 2560,
+    expect([1, 10, 11, 65, 225, 320, 321, 1537, 2560, 4000].map(ladderWidth)).toEqual([
+      10, 10, 64, 112, 320, 320, 640, 2048, 2560, 2560,
     ]);
     for (const width of [1, 64, 112, 333, 960, 1000, 1600, 2400]) {
       for (const w of candidateWidths(width)) expect(IMAGE_WIDTH_LADDER).toContain(w);

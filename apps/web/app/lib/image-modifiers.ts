@@ -5,6 +5,7 @@ import {
   IMAGE_PATH_PREFIX,
   IMAGE_PLACEHOLDER,
   IMAGE_SCREEN_WIDTHS,
+  IMAGE_THUMBNAIL_WIDTHS,
   type ImageFormat,
 } from "@ambercare/contracts/images";
 import { DISPLAY_THRESHOLDS } from "@ambercare/contracts/theme";
@@ -77,15 +78,16 @@ export class ImageModifierError extends Error {
 const MAX_MODIFIERS_LENGTH = 200;
 
 /**
- * Every width the service makes: each spec screen width at each density (up to MAX_IMAGE_DIMENSION),
- * and the placeholder's. The `<Image>` component rounds a display width up to the next step.
+ * Every width the service makes: each spec screen width and each thumbnail width at each density (up
+ * to MAX_IMAGE_DIMENSION), and the placeholder's. The `<Image>` component rounds a display width up
+ * to the next step.
  */
 export const IMAGE_WIDTH_LADDER: readonly number[] = Object.freeze(
   [
     ...new Set([
       IMAGE_PLACEHOLDER.width,
-      ...Object.values(IMAGE_SCREEN_WIDTHS).flatMap((screen) =>
-        IMAGE_DENSITIES.map((density) => screen * density),
+      ...[...Object.values(IMAGE_SCREEN_WIDTHS), ...IMAGE_THUMBNAIL_WIDTHS].flatMap((display) =>
+        IMAGE_DENSITIES.map((density) => display * density),
       ),
     ]),
   ]
@@ -294,22 +296,22 @@ export function ladderWidth(width: number): number {
   return IMAGE_WIDTH_LADDER.find((step) => step >= width) ?? (IMAGE_WIDTH_LADDER.at(-1) as number);
 }
 
-/** The screen-width steps of the ladder (the placeholder's width is not a display size). */
-const SCREEN_LADDER = IMAGE_WIDTH_LADDER.filter(
-  (step) => step >= Math.min(...Object.values(IMAGE_SCREEN_WIDTHS)),
-);
+/** The display steps of the ladder (the placeholder's width is not a display size). */
+const DISPLAY_LADDER = IMAGE_WIDTH_LADDER.filter((step) => step > IMAGE_PLACEHOLDER.width);
+const SMALLEST_SCREEN = Math.min(...Object.values(IMAGE_SCREEN_WIDTHS));
 
 /**
- * The widths offered for an image shown at most `width` CSS px wide: the ladder's screen steps (every
- * spec screen width at densities 1 and 2) up to the step that covers the display width at the highest
- * density; never over the source's own width when it is known (the service does not enlarge), but
- * always at least the smallest step.
+ * The widths offered for an image shown at most `width` CSS px wide: the ladder's steps from the one
+ * covering the display width (or the smallest screen width, for a large image on a small screen) up
+ * to the step that covers it at the highest density; never over the source's own width when it is
+ * known (the service does not enlarge), but always at least one step.
  */
 export function candidateWidths(width: number, sourceWidth?: number): number[] {
   const wanted = ladderWidth(Math.round(width * Math.max(...IMAGE_DENSITIES)));
   const ceiling = Math.min(wanted, sourceWidth ?? wanted);
-  const widths = SCREEN_LADDER.filter((step) => step <= ceiling);
-  return widths.length > 0 ? widths : SCREEN_LADDER.slice(0, 1);
+  const floor = Math.min(SMALLEST_SCREEN, ladderWidth(width));
+  const widths = DISPLAY_LADDER.filter((step) => step >= floor && step <= ceiling);
+  return widths.length > 0 ? widths : [floor];
 }
 
 /** The aspect of IMAGE_ASPECT_RATIOS that a `width`×`height` box has exactly, if any. */
