@@ -12,7 +12,13 @@ const baseUrl = inject("baseUrl");
 const apiUrl = inject("apiUrl");
 let browser: Browser;
 
-type ApiProvider = { slug: string; name: string; states: string[]; specializations: Array<{ slug: string }> };
+type ApiProvider = {
+  slug: string;
+  name: string;
+  bio: string;
+  states: string[];
+  specializations: Array<{ slug: string; name: string }>;
+};
 type ApiList = { data: ApiProvider[]; meta: { page: number; per_page: number; total: number } };
 
 async function apiSearch(query: Record<string, string>): Promise<ApiList> {
@@ -263,6 +269,34 @@ describe.each(VIEWPORTS)("axe-core at $name", (viewport) => {
       await expectNoAxeViolations(page);
       await page.goto(`${baseUrl}/find-a-doctor?lang=bg`);
       await expectNoAxeViolations(page);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("in Bulgarian", () => {
+  it("shows the directory's Bulgarian names, descriptions and bios from the database", async () => {
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      const response = await fetch(`${apiUrl}/api/v1/api/specialization?lang=bg`);
+      expect(response.status).toBe(200);
+      const { data: specializations } = (await response.json()) as {
+        data: Array<{ slug: string; name: string; description: string }>;
+      };
+      const dermatology = specializations.find((item) => item.slug === "dermatology");
+      expect(dermatology?.name).toBe("Дерматология");
+      await page.goto(`${baseUrl}/specializations?lang=bg`);
+      const main = page.getByRole("main");
+      await expect.poll(() => main.innerText()).toContain(dermatology?.name);
+      expect(await main.innerText()).toContain(dermatology?.description);
+
+      const [provider] = (await apiSearch({ specialization: "dermatology", lang: "bg" })).data;
+      expect(provider?.bio).toMatch(/[\u0400-\u04FF]/);
+      await page.goto(`${baseUrl}/find-a-doctor/${provider?.slug}?lang=bg`);
+      await expect.poll(() => main.innerText()).toContain(provider?.bio);
+      expect(await main.innerText()).toContain("Дерматология");
+      expect(consoleErrors).toEqual([]);
     } finally {
       await context.close();
     }

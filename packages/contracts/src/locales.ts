@@ -7,7 +7,9 @@
  */
 export const LOCALES = ["en", "bg"] as const;
 export type Locale = (typeof LOCALES)[number];
-export const DEFAULT_LOCALE: Locale = "en";
+export const DEFAULT_LOCALE = "en" as const satisfies Locale;
+/** The languages other than the default: the ones whose texts are translations of the default's. */
+export type TranslatedLocale = Exclude<Locale, typeof DEFAULT_LOCALE>;
 
 export type LocaleInfo = {
   /** The BCP 47 tag given to `Intl` (dates, numbers) for this language. */

@@ -24,10 +24,10 @@ afterAll(async () => {
 /** Every row with its physical version (xmin): an UPDATE, even to equal values, changes xmin. */
 async function snapshot() {
   const specs = await handle.db.execute(
-    sql`select xmin::text as version, id, slug, name_en, name_bg, description_en, description_bg, sort_order from specializations order by id`,
+    sql`select xmin::text as version, id, slug, name_en, description_en, translations, sort_order from specializations order by id`,
   );
   const conds = await handle.db.execute(
-    sql`select xmin::text as version, id, slug, name_en, name_bg, specialization_id from conditions order by id`,
+    sql`select xmin::text as version, id, slug, name_en, translations, specialization_id from conditions order by id`,
   );
   return { specs: specs.rows, conds: conds.rows };
 }
@@ -83,9 +83,12 @@ describe("database", () => {
 
   it("enforces the foreign key from conditions to specializations", async () => {
     await expect(
-      handle.db
-        .insert(conditions)
-        .values({ slug: "orphan", nameEn: "Orphan", nameBg: "Сирак", specializationId: 999_999 }),
+      handle.db.insert(conditions).values({
+        slug: "orphan",
+        nameEn: "Orphan",
+        translations: { bg: { name: "Сирак" } },
+        specializationId: 999_999,
+      }),
     ).rejects.toThrow();
   });
 
@@ -181,15 +184,15 @@ describe("database", () => {
   it("repairs a changed seeded row on the next run and leaves the others untouched", async () => {
     await handle.db
       .update(specializations)
-      .set({ nameBg: "Грешно име" })
+      .set({ translations: sql`jsonb_set(${specializations.translations}, '{bg,name}', '"Грешно име"')` })
       .where(eq(specializations.slug, "dermatology"));
     const result = await seedDemoData(handle);
     expect(result).toEqual({ specializations: 1, conditions: 0, providers: 0, demoPatients: 0 });
     const [row] = await handle.db
-      .select({ nameBg: specializations.nameBg })
+      .select({ translations: specializations.translations })
       .from(specializations)
       .where(eq(specializations.slug, "dermatology"));
-    expect(row?.nameBg).toBe("Дерматология");
+    expect(row?.translations.bg?.name).toBe("Дерматология");
   });
 
   it("links every seeded condition to its specialization", async () => {

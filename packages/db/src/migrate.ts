@@ -12,19 +12,22 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../drizzle", import.meta
  */
 const MIGRATION_LOCK_ID = 7_305_214_998_061_203n;
 
-/** Applies every pending migration; a no-op when the schema is current. */
-export async function runMigrations(handle: DbHandle): Promise<void> {
+/**
+ * Applies every pending migration; a no-op when the schema is current. Another folder (a copy holding
+ * only the older migrations) lets a test build the schema as it was before a data migration.
+ */
+export async function runMigrations(handle: DbHandle, migrationsFolder = MIGRATIONS_FOLDER): Promise<void> {
   const { driver } = handle;
   switch (driver.kind) {
     case "pglite":
-      await migratePglite(driver.db, { migrationsFolder: MIGRATIONS_FOLDER });
+      await migratePglite(driver.db, { migrationsFolder });
       return;
     case "postgres": {
       const lock = await driver.pool.connect();
       try {
         await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID.toString()]);
         try {
-          await migrateNodePg(driver.db, { migrationsFolder: MIGRATIONS_FOLDER });
+          await migrateNodePg(driver.db, { migrationsFolder });
         } finally {
           await lock.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID.toString()]);
         }

@@ -10,7 +10,7 @@ import type {
   MessageAuthor,
   PaymentSource,
 } from "@ambercare/contracts/consultation-limits";
-import { DEFAULT_LOCALE, LOCALES, type Locale } from "@ambercare/contracts/locales";
+import { DEFAULT_LOCALE, LOCALES, type Locale, type TranslatedLocale } from "@ambercare/contracts/locales";
 import type {
   BillingInterval,
   CheckoutKind,
@@ -40,18 +40,24 @@ import {
 
 /**
  * Database schema (PostgreSQL 15 and PGlite). Column names are snake_case in SQL and camelCase in
- * TypeScript. Bilingual catalogue text is stored per language column rather than in a translation
- * table: there are exactly two languages (English and Bulgarian) and every row must have both.
+ * TypeScript. The directory's texts are in the default language (DEFAULT_LOCALE) in their own columns,
+ * and in every other language in one `translations` jsonb column of the same row (ADR 028), so a new
+ * language is new data, not a new column in every table.
  */
+
+/** A row's texts in the languages other than the default: `{ "bg": { "name": "…" } }`. */
+export type Translations<Fields extends string> = Partial<Record<TranslatedLocale, Record<Fields, string>>>;
+
+const translations = <Fields extends string>() =>
+  jsonb("translations").$type<Translations<Fields>>().notNull().default({});
 
 /** Medical specializations offered by the service (`GET /api/specialization`). */
 export const specializations = pgTable("specializations", {
   id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
   slug: text("slug").notNull().unique(),
   nameEn: text("name_en").notNull(),
-  nameBg: text("name_bg").notNull(),
   descriptionEn: text("description_en").notNull(),
-  descriptionBg: text("description_bg").notNull(),
+  translations: translations<"name" | "description">(),
   sortOrder: integer("sort_order").notNull().default(0),
 });
 
@@ -62,7 +68,7 @@ export const conditions = pgTable(
     id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
     slug: text("slug").notNull().unique(),
     nameEn: text("name_en").notNull(),
-    nameBg: text("name_bg").notNull(),
+    translations: translations<"name">(),
     specializationId: integer("specialization_id")
       .notNull()
       .references(() => specializations.id, { onDelete: "restrict" }),
@@ -193,7 +199,7 @@ export const providers = pgTable(
     /** Same-origin image path, or null when the provider has no photo. */
     photoPath: text("photo_path"),
     bioEn: text("bio_en").notNull(),
-    bioBg: text("bio_bg").notNull(),
+    translations: translations<"bio">(),
     /** ISO 639-1 codes of the languages the provider consults in, English first. */
     languages: text("languages").array().notNull(),
     offersChat: boolean("offers_chat").notNull().default(true),

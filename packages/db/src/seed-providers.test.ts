@@ -89,7 +89,7 @@ describe("seedProviders", () => {
   /** Every directory row with its physical version (xmin): any UPDATE changes it. */
   async function snapshot() {
     const result = await handle.db.execute(sql`select
-      (select json_agg(p order by slug) from (select xmin::text as v, slug, first_name, last_name, credentials, bio_en, bio_bg, languages, offers_chat, offers_video, available_today, rating_count, rating_average from providers) p) as providers,
+      (select json_agg(p order by slug) from (select xmin::text as v, slug, first_name, last_name, credentials, bio_en, translations, languages, offers_chat, offers_video, available_today, rating_count, rating_average from providers) p) as providers,
       (select count(*)::int from provider_specializations) as specs,
       (select count(*)::int from provider_conditions) as conds,
       (select count(*)::int from provider_licenses) as licences`);
@@ -141,7 +141,7 @@ describe("seedProviders", () => {
       await seedDemoData(other, { demoPatient: false });
       const demoSlugs = demo.map((p) => p.slug).filter((slug) => slug !== demo[3]!.slug);
       const rows = (db: TestDb) =>
-        db.db.execute(sql`select slug, first_name, last_name, credentials, bio_en, bio_bg, languages,
+        db.db.execute(sql`select slug, first_name, last_name, credentials, bio_en, translations, languages,
             offers_chat, offers_video, available_today,
             (select array_agg(state order by state) from provider_licenses l where l.provider_id = p.id) as states,
             (select array_agg(c.slug order by c.slug) from provider_conditions pc join conditions c on c.id = pc.condition_id where pc.provider_id = p.id) as conditions

@@ -391,7 +391,7 @@ export async function upsertProviders(tx: Executor, batch: readonly GeneratedPro
         credentials: p.credentials,
         photoPath: p.photoPath,
         bioEn: p.bioEn,
-        bioBg: p.bioBg,
+        translations: { bg: { bio: p.bioBg } },
         languages: p.languages,
         offersChat: p.offersChat,
         offersVideo: p.offersVideo,
@@ -406,14 +406,14 @@ export async function upsertProviders(tx: Executor, batch: readonly GeneratedPro
         credentials: sql`excluded.credentials`,
         photoPath: sql`excluded.photo_path`,
         bioEn: sql`excluded.bio_en`,
-        bioBg: sql`excluded.bio_bg`,
+        translations: sql`excluded.translations`,
         languages: sql`excluded.languages`,
         offersChat: sql`excluded.offers_chat`,
         offersVideo: sql`excluded.offers_video`,
         availableToday: sql`excluded.available_today`,
       },
-      setWhere: sql`(${providers.firstName}, ${providers.lastName}, ${providers.credentials}, ${providers.photoPath}, ${providers.bioEn}, ${providers.bioBg}, ${providers.languages}, ${providers.offersChat}, ${providers.offersVideo}, ${providers.availableToday})
-        is distinct from (excluded.first_name, excluded.last_name, excluded.credentials, excluded.photo_path, excluded.bio_en, excluded.bio_bg, excluded.languages, excluded.offers_chat, excluded.offers_video, excluded.available_today)`,
+      setWhere: sql`(${providers.firstName}, ${providers.lastName}, ${providers.credentials}, ${providers.photoPath}, ${providers.bioEn}, ${providers.translations}, ${providers.languages}, ${providers.offersChat}, ${providers.offersVideo}, ${providers.availableToday})
+        is distinct from (excluded.first_name, excluded.last_name, excluded.credentials, excluded.photo_path, excluded.bio_en, excluded.translations, excluded.languages, excluded.offers_chat, excluded.offers_video, excluded.available_today)`,
     })
     .returning({ id: providers.id });
 

@@ -59,18 +59,22 @@ export async function seedDemoData(
   return handle.db.transaction(async (tx) => {
     const writtenSpecializations = await tx
       .insert(specializations)
-      .values(SEED_SPECIALIZATIONS.map((s) => ({ ...s })))
+      .values(
+        SEED_SPECIALIZATIONS.map(({ nameBg, descriptionBg, ...s }) => ({
+          ...s,
+          translations: { bg: { name: nameBg, description: descriptionBg } },
+        })),
+      )
       .onConflictDoUpdate({
         target: specializations.slug,
         set: {
           nameEn: sql`excluded.name_en`,
-          nameBg: sql`excluded.name_bg`,
           descriptionEn: sql`excluded.description_en`,
-          descriptionBg: sql`excluded.description_bg`,
+          translations: sql`excluded.translations`,
           sortOrder: sql`excluded.sort_order`,
         },
-        setWhere: sql`(${specializations.nameEn}, ${specializations.nameBg}, ${specializations.descriptionEn}, ${specializations.descriptionBg}, ${specializations.sortOrder})
-          is distinct from (excluded.name_en, excluded.name_bg, excluded.description_en, excluded.description_bg, excluded.sort_order)`,
+        setWhere: sql`(${specializations.nameEn}, ${specializations.descriptionEn}, ${specializations.translations}, ${specializations.sortOrder})
+          is distinct from (excluded.name_en, excluded.description_en, excluded.translations, excluded.sort_order)`,
       })
       .returning({ id: specializations.id });
 
@@ -85,14 +89,14 @@ export async function seedDemoData(
       );
     const idBySlug = new Map(ids.map((row) => [row.slug, row.id]));
 
-    const conditionRows = SEED_CONDITIONS.map(({ specializationSlug, ...condition }) => {
+    const conditionRows = SEED_CONDITIONS.map(({ specializationSlug, nameBg, ...condition }) => {
       const specializationId = idBySlug.get(specializationSlug);
       if (specializationId === undefined) {
         throw new Error(
           `Seed condition "${condition.slug}" names an unknown specialization "${specializationSlug}"`,
         );
       }
-      return { ...condition, specializationId };
+      return { ...condition, translations: { bg: { name: nameBg } }, specializationId };
     });
     const writtenConditions = await tx
       .insert(conditions)
@@ -101,11 +105,11 @@ export async function seedDemoData(
         target: conditions.slug,
         set: {
           nameEn: sql`excluded.name_en`,
-          nameBg: sql`excluded.name_bg`,
+          translations: sql`excluded.translations`,
           specializationId: sql`excluded.specialization_id`,
         },
-        setWhere: sql`(${conditions.nameEn}, ${conditions.nameBg}, ${conditions.specializationId})
-          is distinct from (excluded.name_en, excluded.name_bg, excluded.specialization_id)`,
+        setWhere: sql`(${conditions.nameEn}, ${conditions.translations}, ${conditions.specializationId})
+          is distinct from (excluded.name_en, excluded.translations, excluded.specialization_id)`,
       })
       .returning({ id: conditions.id });
 

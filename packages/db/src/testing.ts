@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { createDb, type DbHandle, MEMORY_URL } from "./client.ts";
-import { runMigrations } from "./migrate.ts";
+import { MIGRATIONS_FOLDER, runMigrations } from "./migrate.ts";
 
 export type TestDb = DbHandle & {
   /** Closes the handle and, on PostgreSQL, drops the database created for this test file. */
@@ -9,16 +9,17 @@ export type TestDb = DbHandle & {
 };
 
 /**
- * A freshly migrated, empty database for one test file.
+ * A freshly migrated, empty database for one test file (by default with every migration).
  * - default: in-memory PGlite (nothing on disk, nothing to drop);
  * - with `TEST_DATABASE_URL` (a PostgreSQL server URL): a new database `ambercare_test_<random>` on
  *   that server, so test files running in parallel never see each other's rows.
  */
-export async function createTestDb(): Promise<TestDb> {
+export async function createTestDb(options: { migrationsFolder?: string } = {}): Promise<TestDb> {
+  const { migrationsFolder = MIGRATIONS_FOLDER } = options;
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
     const handle = await createDb({ databaseUrl: MEMORY_URL });
-    await runMigrations(handle);
+    await runMigrations(handle, migrationsFolder);
     return { ...handle, cleanup: () => handle.close() };
   }
 
@@ -28,7 +29,7 @@ export async function createTestDb(): Promise<TestDb> {
   url.pathname = `/${name}`;
   const handle = await createDb({ databaseUrl: url.toString(), maxConnections: 4 });
   try {
-    await runMigrations(handle);
+    await runMigrations(handle, migrationsFolder);
   } catch (error) {
     await handle.close();
     await dropDatabase(serverUrl, name);

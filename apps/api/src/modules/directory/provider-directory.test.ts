@@ -18,7 +18,7 @@ function row(id: string, firstName: string, lastName: string, ratingAverage: num
     credentials: "MD",
     photoPath: null,
     bioEn: "",
-    bioBg: "",
+    translations: {},
     languages: ["en"],
     offersChat: true,
     offersVideo: true,
@@ -73,7 +73,14 @@ function fakeDatabase() {
     },
     async catalogue() {
       return {
-        specializations: [{ id: 1, slug: "dermatology", nameEn: "Dermatology", nameBg: "Дерматология" }],
+        specializations: [
+          {
+            id: 1,
+            slug: "dermatology",
+            nameEn: "Dermatology",
+            translations: { bg: { name: "Дерматология" } },
+          },
+        ],
         conditions: [],
       };
     },

@@ -8,7 +8,7 @@ import type {
 import type { Clock } from "#api/platform/clock.ts";
 
 /** A specialization or condition as a card names it. */
-export type CatalogueItem = Pick<ProviderLink, "slug" | "nameEn" | "nameBg">;
+export type CatalogueItem = Pick<ProviderLink, "slug" | "nameEn" | "translations">;
 
 /** A provider with everything a directory card shows. */
 export type DirectoryEntry = {
@@ -134,7 +134,7 @@ async function loadSnapshot(repository: ProviderRepository, now: number): Promis
       providersOf.set(pair.id, list);
     }
     for (const item of items) {
-      const shared: CatalogueItem = { slug: item.slug, nameEn: item.nameEn, nameBg: item.nameBg };
+      const shared: CatalogueItem = { slug: item.slug, nameEn: item.nameEn, translations: item.translations };
       const bits = bitsFor(bitsBySlug, item.slug);
       for (const at of providersOf.get(item.id) ?? []) {
         listOf(entries[at]!).push(shared);

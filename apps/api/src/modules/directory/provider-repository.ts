@@ -6,6 +6,7 @@ import {
   providerSpecializations,
   providers,
   specializations,
+  type Translations,
 } from "@ambercare/db/schema";
 import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 
@@ -17,7 +18,7 @@ export type ProviderRow = {
   credentials: string;
   photoPath: string | null;
   bioEn: string;
-  bioBg: string;
+  translations: Translations<"bio">;
   languages: string[];
   offersChat: boolean;
   offersVideo: boolean;
@@ -40,12 +41,12 @@ export type ProviderLink = {
   providerId: string;
   slug: string;
   nameEn: string;
-  nameBg: string;
+  translations: Translations<"name">;
   sortOrder: number;
 };
 
 /** A specialization or condition of the catalogue. */
-export type CatalogueRow = { id: number; slug: string; nameEn: string; nameBg: string };
+export type CatalogueRow = { id: number; slug: string; nameEn: string; translations: Translations<"name"> };
 
 const columns = {
   id: providers.id,
@@ -55,7 +56,7 @@ const columns = {
   credentials: providers.credentials,
   photoPath: providers.photoPath,
   bioEn: providers.bioEn,
-  bioBg: providers.bioBg,
+  translations: providers.translations,
   languages: providers.languages,
   offersChat: providers.offersChat,
   offersVideo: providers.offersVideo,
@@ -195,7 +196,7 @@ export function createProviderRepository(db: Executor) {
         id: table.id,
         slug: table.slug,
         nameEn: table.nameEn,
-        nameBg: table.nameBg,
+        translations: table.translations,
       });
       const [specs, conds] = await Promise.all([
         db
@@ -234,7 +235,7 @@ export function createProviderRepository(db: Executor) {
           providerId: providerSpecializations.providerId,
           slug: specializations.slug,
           nameEn: specializations.nameEn,
-          nameBg: specializations.nameBg,
+          translations: specializations.translations,
           sortOrder: specializations.sortOrder,
         })
         .from(providerSpecializations)
@@ -250,7 +251,7 @@ export function createProviderRepository(db: Executor) {
           providerId: providerConditions.providerId,
           slug: conditions.slug,
           nameEn: conditions.nameEn,
-          nameBg: conditions.nameBg,
+          translations: conditions.translations,
           sortOrder: sql<number>`0`,
         })
         .from(providerConditions)

@@ -1,4 +1,4 @@
-import type { Locale } from "@ambercare/contracts/locales";
+import { LOCALES, type Locale } from "@ambercare/contracts/locales";
 import type { Provider, ProviderListQuery, ProviderListResponse } from "@ambercare/contracts/provider";
 import { type PROVIDER_CREDENTIALS, PROVIDER_ERRORS } from "@ambercare/contracts/provider";
 import type {
@@ -11,6 +11,7 @@ import type {
   ProviderRepository,
   ProviderRow,
 } from "#api/modules/directory/provider-repository.ts";
+import { translated } from "#api/modules/directory/translations.ts";
 import { AppError } from "#api/platform/errors.ts";
 
 type Credentials = (typeof PROVIDER_CREDENTIALS)[number];
@@ -20,11 +21,14 @@ function languageOf(lang: Locale) {
   const collator = new Intl.Collator(lang, { sensitivity: "base" });
   const name = (item: CatalogueItem) => ({
     slug: item.slug,
-    name: lang === "bg" ? item.nameBg : item.nameEn,
+    name: translated(item.translations, "name", item.nameEn, lang),
   });
   return { collator, name };
 }
-const LANGUAGES = { en: languageOf("en"), bg: languageOf("bg") } as const;
+const LANGUAGES = Object.fromEntries(LOCALES.map((lang) => [lang, languageOf(lang)])) as Record<
+  Locale,
+  ReturnType<typeof languageOf>
+>;
 
 function toProvider(entry: DirectoryEntry, lang: Locale): Provider {
   const { row } = entry;
@@ -38,7 +42,7 @@ function toProvider(entry: DirectoryEntry, lang: Locale): Provider {
     // The check constraint providers_credentials_known guarantees the value.
     credentials: row.credentials as Credentials,
     photo: row.photoPath,
-    bio: lang === "bg" ? row.bioBg : row.bioEn,
+    bio: translated(row.translations, "bio", row.bioEn, lang),
     specializations: entry.specializations.map(name),
     conditions: entry.conditions.map(name).sort((a, b) => collator.compare(a.name, b.name)),
     states: entry.states,

@@ -1,20 +1,19 @@
 import type { Executor } from "@ambercare/db/client";
-import { conditions, specializations } from "@ambercare/db/schema";
+import { conditions, specializations, type Translations } from "@ambercare/db/schema";
 import { asc } from "drizzle-orm";
 
 export type SpecializationRow = {
   id: number;
   slug: string;
   nameEn: string;
-  nameBg: string;
   descriptionEn: string;
-  descriptionBg: string;
+  translations: Translations<"name" | "description">;
 };
 
 export type ConditionRow = {
   slug: string;
   nameEn: string;
-  nameBg: string;
+  translations: Translations<"name">;
   specializationId: number;
 };
 
@@ -27,9 +26,8 @@ export function createSpecializationRepository(db: Executor) {
           id: specializations.id,
           slug: specializations.slug,
           nameEn: specializations.nameEn,
-          nameBg: specializations.nameBg,
           descriptionEn: specializations.descriptionEn,
-          descriptionBg: specializations.descriptionBg,
+          translations: specializations.translations,
         })
         .from(specializations)
         .orderBy(asc(specializations.sortOrder), asc(specializations.slug));
@@ -40,7 +38,7 @@ export function createSpecializationRepository(db: Executor) {
         .select({
           slug: conditions.slug,
           nameEn: conditions.nameEn,
-          nameBg: conditions.nameBg,
+          translations: conditions.translations,
           specializationId: conditions.specializationId,
         })
         .from(conditions)

@@ -1,6 +1,7 @@
 import type { Locale } from "@ambercare/contracts/locales";
 import type { Specialization } from "@ambercare/contracts/specialization";
 import type { SpecializationRepository } from "#api/modules/directory/specialization-repository.ts";
+import { translated } from "#api/modules/directory/translations.ts";
 
 export function createSpecializationService(repository: SpecializationRepository) {
   return {
@@ -17,14 +18,14 @@ export function createSpecializationService(repository: SpecializationRepository
       const bySpecialization = new Map<number, { slug: string; name: string }[]>();
       for (const row of conditionRows) {
         const list = bySpecialization.get(row.specializationId) ?? [];
-        list.push({ slug: row.slug, name: lang === "bg" ? row.nameBg : row.nameEn });
+        list.push({ slug: row.slug, name: translated(row.translations, "name", row.nameEn, lang) });
         bySpecialization.set(row.specializationId, list);
       }
       return specializationRows.map((row) => ({
         id: row.id,
         slug: row.slug,
-        name: lang === "bg" ? row.nameBg : row.nameEn,
-        description: lang === "bg" ? row.descriptionBg : row.descriptionEn,
+        name: translated(row.translations, "name", row.nameEn, lang),
+        description: translated(row.translations, "description", row.descriptionEn, lang),
         conditions: (bySpecialization.get(row.id) ?? []).sort((a, b) => collator.compare(a.name, b.name)),
       }));
     },

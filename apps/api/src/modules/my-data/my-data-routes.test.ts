@@ -50,7 +50,7 @@ beforeAll(async () => {
       lastName: "Test",
       credentials: "MD",
       bioEn: "Bio",
-      bioBg: "Био",
+      translations: { bg: { bio: "Био" } },
       languages: ["en"],
     })
     .returning({ id: providers.id });
