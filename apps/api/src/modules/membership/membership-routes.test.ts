@@ -532,7 +532,10 @@ describe("who may call what", () => {
 
 describe("the test clock and the API document", () => {
   it("exists outside production only, on a clock that moves with real time", async () => {
-    const production = await createTestApp({ env: { NODE_ENV: "production" }, seed: false });
+    const production = await createTestApp({
+      env: { NODE_ENV: "production", MAIL_TO_FILES: "true" },
+      seed: false,
+    });
     const development = await createTestApp({ env: { NODE_ENV: "development" }, seed: false });
     try {
       const missing = await production.app.inject({
