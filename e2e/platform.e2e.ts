@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -600,5 +601,81 @@ describe("image service (spec §7)", () => {
     const response = await fetch(`${baseUrl}${path}`);
     expect([400, 404]).toContain(response.status);
     expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+  });
+});
+
+describe("keep-alive after an early answer", () => {
+  /**
+   * Sends a large form the server refuses before reading it (a cross-site POST), then a second
+   * request on the same connection; resolves with everything the server wrote and how it ended.
+   */
+  function twoRequestsOnOneSocket(): Promise<{ text: string; ended: "end" | "error" | "timeout" }> {
+    const url = new URL(baseUrl);
+    const body = "message=".padEnd(4 * 1024 * 1024, "a");
+    return new Promise((resolve) => {
+      const socket = connect(Number(url.port), url.hostname);
+      let text = "";
+      const finish = (ended: "end" | "error" | "timeout") => {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve({ text, ended });
+      };
+      const timer = setTimeout(() => finish("timeout"), 15_000);
+      socket.setEncoding("latin1");
+      socket.on("data", (chunk: string) => {
+        text += chunk;
+        if ((text.match(/^HTTP\/1\.1 \d{3}/gm) ?? []).length === 2 && text.includes('"status":"ok"')) {
+          finish("end");
+        }
+      });
+      socket.on("end", () => finish("end"));
+      socket.on("error", () => finish("error"));
+      socket.write(
+        `POST /contact-us HTTP/1.1\r\nHost: ${url.host}\r\nOrigin: http://attacker.example\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: keep-alive\r\n\r\n`,
+      );
+      socket.write(body);
+      socket.write(`GET /healthz HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`);
+    });
+  }
+
+  it("discards the unread body and answers the next request on the same connection", async () => {
+    const { text, ended } = await twoRequestsOnOneSocket();
+    const statuses = [...text.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((match) => Number(match[1]));
+    expect(ended).toBe("end");
+    expect(statuses).toEqual([400, 200]);
+  });
+});
+
+describe("the API is down", () => {
+  it("answers pages with the translated 503 page and Retry-After, never a 500", async () => {
+    const port = await freePort();
+    const ownDataDir = dataDir ? null : mkdtempSync(join(tmpdir(), "ambercare-e2e-down-"));
+    // Nothing listens on the API's port: every call the pages make is refused.
+    const server = await startWebServer(port, {
+      API_PORT: String(await freePort()),
+      DATA_DIR: dataDir || (ownDataDir ?? ""),
+    });
+    try {
+      const answers: Array<{ path: string; status: number; retryAfter: string | null }> = [];
+      for (const path of ["/specializations", "/conditions-we-see", "/find-a-doctor/dr-nobody", "/sitemap"]) {
+        for (const lang of ["en", "bg"]) {
+          const response = await fetch(`${server.url}${path}?lang=${lang}`);
+          answers.push({
+            path: `${path}?lang=${lang}`,
+            status: response.status,
+            retryAfter: response.headers.get("retry-after"),
+          });
+          await response.body?.cancel();
+        }
+      }
+      for (const answer of answers) {
+        expect(answer.status, answer.path).not.toBe(500);
+        if (answer.status === 503) expect(Number(answer.retryAfter), answer.path).toBeGreaterThan(0);
+      }
+      expect(answers.filter((answer) => answer.status === 503).length).toBeGreaterThan(0);
+    } finally {
+      await server.stop();
+      if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -16,8 +16,14 @@ const BUILD_DIR = resolve(
 const build = await import(pathToFileURL(join(BUILD_DIR, "server/index.js")).href);
 // The server bundle parsed the environment with zod when it loaded (app/lib/env.server.ts): a wrong
 // variable has already stopped the boot with a message naming it.
-const { env, getServiceSecrets, createImageService, contentSecurityPolicy, visitorHandlers } =
-  /** @type {any} */ (build.entry.module);
+const {
+  env,
+  getServiceSecrets,
+  createImageService,
+  contentSecurityPolicy,
+  visitorHandlers,
+  withOutagePages,
+} = /** @type {any} */ (build.entry.module);
 getServiceSecrets();
 const production = env.NODE_ENV === "production";
 // The build this server runs (open pages poll it, ADR 011): BUILD_ID names a release, else the
@@ -40,6 +46,25 @@ app.use((req, _res, next) => {
       "X-Forwarded-For from a proxy on this host is ignored (TRUST_PROXY=false): every visitor counts as one. Set TRUST_PROXY=loopback.",
     );
   }
+  next();
+});
+// An answer sent before the request's body was read (a refused cross-site form, the limit per
+// visitor) leaves the rest of the body on the connection, where it would be read as the next
+// request. It is read to its end and discarded, so the connection serves the next request; a body
+// larger than anything the site accepts ends the connection instead.
+const MAX_DISCARDED_BODY_BYTES = 10 * 1024 * 1024;
+app.use((req, res, next) => {
+  res.on("finish", () => {
+    if (req.complete) return;
+    // Whoever was reading the body (React Router's request stream) is done with it.
+    req.removeAllListeners("data");
+    let discarded = 0;
+    req.on("data", (chunk) => {
+      discarded += chunk.length;
+      if (discarded > MAX_DISCARDED_BODY_BYTES) req.socket.destroy();
+    });
+    req.resume();
+  });
   next();
 });
 app.use(compression());
@@ -113,7 +138,7 @@ app.use(express.static(join(BUILD_DIR, "client"), { maxAge: "1h", index: false, 
 app.use(visitorHandlers({ max: env.WEB_RATE_LIMIT_MAX }));
 app.use(
   createRequestHandler({
-    build,
+    build: withOutagePages(build),
     mode: production ? "production" : "development",
     // req.ip honours TRUST_PROXY: the visitor's address, which API calls name (visitor.server.ts).
     getLoadContext: (req, res) => ({ cspNonce: res.locals.cspNonce, buildId, clientIp: req.ip }),

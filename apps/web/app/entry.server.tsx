@@ -6,6 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 import { NonceProvider } from "#app/lib/nonce.ts";
+import { OUTAGE_RETRY_AFTER_SECONDS } from "#app/lib/outage.server.ts";
 
 // …and the Content-Security-Policy it sends with each response's nonce.
 export { contentSecurityPolicy } from "#app/lib/csp.server.ts";
@@ -16,6 +17,8 @@ export { visitorHandlers } from "#app/lib/edge-rate-limit.server.ts";
 export { env, getServiceSecrets } from "#app/lib/env.server.ts";
 // …and the same-origin image service it mounts at /_img (ADR 011).
 export { createImageService } from "#app/lib/image-service.server.ts";
+// …the build it serves, whose pages show the 503 page when the API is down…
+export { withOutagePages } from "#app/lib/outage.server.ts";
 
 export const streamTimeout = 5_000;
 
@@ -30,6 +33,10 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ): Promise<Response> | Response {
+  // A page that is down for a while tells browsers and crawlers when to come back.
+  if (responseStatusCode === 503 && !responseHeaders.has("Retry-After")) {
+    responseHeaders.set("Retry-After", String(OUTAGE_RETRY_AFTER_SECONDS));
+  }
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }

@@ -8,8 +8,10 @@ import {
 } from "react-router";
 import { describe, expect, it } from "vitest";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { ApiError } from "#app/lib/api-client.server.ts";
 import { createI18n, I18nProvider, type Locale } from "#app/lib/i18n.tsx";
 import { invariantResponse } from "#app/lib/misc.ts";
+import { rethrowAsPage } from "#app/lib/outage.server.ts";
 import bg from "#app/locales/bg.json";
 import en from "#app/locales/en.json";
 
@@ -80,6 +82,33 @@ describe("GeneralErrorBoundary", () => {
     });
     expect(status).toBe(403);
     expect(text(html)).toBe("403 Internal Server Error This page is temporarily unavailable.");
+  });
+
+  it("shows the translated 503 page, not a 500, when the API is unreachable or its database is down", async () => {
+    const unreachable = new ApiError("The service could not be reached", {
+      status: 0,
+      method: "GET",
+      path: "/api/specialization",
+    });
+    const databaseDown = new ApiError("Database unavailable", {
+      status: 503,
+      body: { error: "Database unavailable", code: "DATABASE_UNAVAILABLE" },
+      method: "GET",
+      path: "/api/specialization",
+    });
+    for (const [locale, words] of [
+      ["en", en],
+      ["bg", bg],
+    ] as const) {
+      for (const error of [unreachable, databaseDown]) {
+        const { html, status } = await renderError(() => rethrowAsPage(error), locale);
+        expect(status).toBe(503);
+        expect(text(html)).toBe(`503 ${words.errors.unavailable.title} ${words.errors.unavailable.message}`);
+      }
+    }
+    // Any other failure stays what it was.
+    const crash = await renderError(() => rethrowAsPage(new Error("x")));
+    expect(crash.status).toBe(500);
   });
 
   it("is translated into Bulgarian", async () => {
