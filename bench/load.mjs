@@ -189,6 +189,7 @@ const env = {
   SERVICE_ACCOUNT_PASSWORD: "load-service-password-0123",
   CAPTCHA_HMAC_KEY: "load-captcha-hmac-key-0123456789abcdef",
   LIST_TOKEN_SECRET: "load-list-token-secret-0123456789abcdef",
+  SECOND_FACTOR_KEY: "load-second-factor-key-0123456789abcdef",
   ...(postgres ? { DATABASE_URL: postgres.url } : {}),
   ...(options["web-processes"] ? { WEB_PROCESSES: options["web-processes"] } : {}),
   ...(options["api-processes"] ? { API_PROCESSES: options["api-processes"] } : {}),

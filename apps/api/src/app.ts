@@ -243,6 +243,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
         productSlug: config.PRODUCT_SLUG,
         serviceAccountEmail: config.SERVICE_ACCOUNT_EMAIL.trim().toLowerCase(),
         siteUrl: siteUrl(config),
+        secondFactorKey: config.SECOND_FACTOR_KEY,
       },
       keyHash,
       idleTimeoutMs: config.SESSION_IDLE_MINUTES * 60_000,

@@ -42,6 +42,7 @@ export function testConfig(overrides: Record<string, string> = {}): ApiConfig {
     SERVICE_ACCOUNT_PASSWORD: TEST_SERVICE_ACCOUNT.password,
     CAPTCHA_HMAC_KEY: TEST_CAPTCHA_HMAC_KEY,
     LIST_TOKEN_SECRET: "test-list-token-secret-0123456789abcdef",
+    SECOND_FACTOR_KEY: "test-second-factor-key-0123456789abcdef",
     // A small proof of work keeps each solve in tests to milliseconds; verification is unchanged.
     ALTCHA_MAX_NUMBER: "2000",
     ...overrides,

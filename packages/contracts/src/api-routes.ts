@@ -80,6 +80,19 @@ import {
   ratingResponse,
   submitRatingRequest,
 } from "./provider.ts";
+import {
+  confirmSecondFactorRequest,
+  disableSecondFactorRequest,
+  loginStepResponse,
+  lostDeviceRequest,
+  lostDeviceResetRequest,
+  lostDeviceResponse,
+  recoveryCodesResponse,
+  secondFactorDisabledResponse,
+  secondFactorLoginRequest,
+  secondFactorSetupResponse,
+  secondFactorStatusResponse,
+} from "./second-factor.ts";
 import { specializationListQuery, specializationListResponse } from "./specialization.ts";
 
 /**
@@ -134,7 +147,55 @@ export const apiRoutes = {
       method: "POST",
       path: "/api/auth/login",
       body: loginRequest,
+      response: loginStepResponse,
+    }),
+    loginSecondFactor: route({
+      api: "main",
+      method: "POST",
+      path: "/api/auth/login/second-factor",
+      body: secondFactorLoginRequest,
       response: loginResponse,
+    }),
+    lostDevice: route({
+      api: "main",
+      method: "POST",
+      path: "/api/auth/login/lost-device",
+      body: lostDeviceRequest,
+      response: lostDeviceResponse,
+    }),
+    secondFactorStatus: route({
+      api: "main",
+      method: "GET",
+      path: "/api/auth/second-factor",
+      response: secondFactorStatusResponse,
+    }),
+    secondFactorSetup: route({
+      api: "main",
+      method: "POST",
+      path: "/api/auth/second-factor/setup",
+      body: logoutRequest,
+      response: secondFactorSetupResponse,
+    }),
+    secondFactorConfirm: route({
+      api: "main",
+      method: "POST",
+      path: "/api/auth/second-factor/confirm",
+      body: confirmSecondFactorRequest,
+      response: recoveryCodesResponse,
+    }),
+    secondFactorDisable: route({
+      api: "main",
+      method: "POST",
+      path: "/api/auth/second-factor/disable",
+      body: disableSecondFactorRequest,
+      response: secondFactorDisabledResponse,
+    }),
+    secondFactorReset: route({
+      api: "main",
+      method: "POST",
+      path: "/api/auth/second-factor/reset",
+      body: lostDeviceResetRequest,
+      response: secondFactorDisabledResponse,
     }),
     me: route({ api: "main", method: "GET", path: "/api/auth/me", response: userResponse }),
     logout: route({
@@ -156,6 +217,13 @@ export const apiRoutes = {
       method: "POST",
       path: "/auth/login",
       body: loginRequest,
+      response: loginStepResponse,
+    }),
+    careLoginSecondFactor: route({
+      api: "care",
+      method: "POST",
+      path: "/auth/login/second-factor",
+      body: secondFactorLoginRequest,
       response: loginResponse,
     }),
     careRegister: route({

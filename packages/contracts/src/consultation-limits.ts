@@ -68,6 +68,10 @@ export const AUDIT_ACTIONS = Object.freeze([
   "support_message.list",
   "support_message.create",
   "access.refused",
+  "second_factor.enable",
+  "second_factor.disable",
+  "second_factor.recovery_code_used",
+  "second_factor.reset",
 ] as const);
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -80,6 +84,7 @@ export const AUDIT_RESOURCES = Object.freeze([
   "consent",
   "support_message",
   "membership",
+  "second_factor",
 ] as const);
 export type AuditResource = (typeof AUDIT_RESOURCES)[number];
 

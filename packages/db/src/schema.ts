@@ -22,6 +22,7 @@ import type { PlanKey } from "@ambercare/contracts/plans";
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   date,
@@ -147,9 +148,68 @@ export const accessTokens = pgTable(
   ],
 );
 
+/**
+ * A table of single-use e-mailed links (password reset, lost second-factor device): each token
+ * stored as its SHA-256, its account, when it stops working, and when it was used.
+ */
+function singleUseLinkTable<N extends string>(name: N) {
+  return pgTable(
+    name,
+    {
+      tokenHash: text("token_hash").primaryKey(),
+      userId: uuid("user_id")
+        .notNull()
+        .references(() => users.id, { onDelete: "cascade" }),
+      createdAt: timestamptz("created_at").notNull(),
+      expiresAt: timestamptz("expires_at").notNull(),
+      usedAt: timestamptz("used_at"),
+    },
+    (table) => [
+      index(`${name}_user_id_idx`).on(table.userId),
+      index(`${name}_expires_at_idx`).on(table.expiresAt),
+    ],
+  );
+}
+
 /** Single-use password-reset tokens (SHA-256 only, as access tokens), valid for one hour. */
-export const passwordResetTokens = pgTable(
-  "password_reset_tokens",
+export const passwordResetTokens = singleUseLinkTable("password_reset_tokens");
+
+/**
+ * A patient's second factor (TOTP, RFC 6238). The secret is stored encrypted (AES-256-GCM under a
+ * key from the environment), never in the clear. `enabled_at` is null while the setup waits for its
+ * first code; `last_used_step` is the 30-second step of the last code accepted, so each code works
+ * once (a later code must belong to a later step).
+ */
+export const secondFactors = pgTable("second_factors", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  secretCiphertext: text("secret_ciphertext").notNull(),
+  createdAt: timestamptz("created_at").notNull(),
+  enabledAt: timestamptz("enabled_at"),
+  lastUsedStep: bigint("last_used_step", { mode: "number" }),
+});
+
+/** Single-use recovery codes of a second factor, as SHA-256 digests of 80-bit random codes. */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    codeHash: text("code_hash").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestamptz("created_at").notNull(),
+    usedAt: timestamptz("used_at"),
+  },
+  (table) => [index("recovery_codes_user_id_idx").on(table.userId)],
+);
+
+/**
+ * A login whose password was right and which waits for its second factor. The token (stored as its
+ * SHA-256) is short-lived; once a code verified it, it yields at most one session per API.
+ */
+export const pendingLogins = pgTable(
+  "pending_logins",
   {
     tokenHash: text("token_hash").primaryKey(),
     userId: uuid("user_id")
@@ -157,13 +217,19 @@ export const passwordResetTokens = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     createdAt: timestamptz("created_at").notNull(),
     expiresAt: timestamptz("expires_at").notNull(),
-    usedAt: timestamptz("used_at"),
+    failedCodes: integer("failed_codes").notNull().default(0),
+    verifiedAt: timestamptz("verified_at"),
+    mainIssuedAt: timestamptz("main_issued_at"),
+    careIssuedAt: timestamptz("care_issued_at"),
   },
   (table) => [
-    index("password_reset_tokens_user_id_idx").on(table.userId),
-    index("password_reset_tokens_expires_at_idx").on(table.expiresAt),
+    index("pending_logins_user_id_idx").on(table.userId),
+    index("pending_logins_expires_at_idx").on(table.expiresAt),
   ],
 );
+
+/** Single-use links of the "lost my device" e-mail, which turn the second factor off. */
+export const secondFactorResetTokens = singleUseLinkTable("second_factor_reset_tokens");
 
 /**
  * Rate-limit counters. They live in the database, not in process memory, so that several API

@@ -11,6 +11,7 @@ const secrets = {
   SERVICE_ACCOUNT_PASSWORD: "a-long-service-password",
   CAPTCHA_HMAC_KEY: "captcha-hmac-key-0123456789abcdefgh",
   LIST_TOKEN_SECRET: "list-token-secret-0123456789abcdefgh",
+  SECOND_FACTOR_KEY: "second-factor-key-0123456789abcdefgh",
 };
 
 function configError(env: Record<string, string>): EnvError {
@@ -168,7 +169,12 @@ describe("loadConfig", () => {
   });
 
   it("requires the captcha and list-token keys in production on PostgreSQL", () => {
-    const { CAPTCHA_HMAC_KEY: _captcha, LIST_TOKEN_SECRET: _list, ...service } = secrets;
+    const {
+      CAPTCHA_HMAC_KEY: _captcha,
+      LIST_TOKEN_SECRET: _list,
+      SECOND_FACTOR_KEY: _secondFactor,
+      ...service
+    } = secrets;
     const error = (() => {
       try {
         loadConfig({
@@ -184,6 +190,7 @@ describe("loadConfig", () => {
     expect(error).toBeInstanceOf(EnvError);
     expect((error as Error).message).toMatch(/CAPTCHA_HMAC_KEY: required in production/);
     expect((error as Error).message).toMatch(/LIST_TOKEN_SECRET: required in production/);
+    expect((error as Error).message).toMatch(/SECOND_FACTOR_KEY: required in production/);
   });
 
   it("generates the captcha and list-token keys beside the service secrets, keeping those", () => {
@@ -197,12 +204,15 @@ describe("loadConfig", () => {
       SERVICE_ACCOUNT_PASSWORD: first.SERVICE_ACCOUNT_PASSWORD,
       CAPTCHA_HMAC_KEY: first.CAPTCHA_HMAC_KEY,
       LIST_TOKEN_SECRET: first.LIST_TOKEN_SECRET,
+      SECOND_FACTOR_KEY: first.SECOND_FACTOR_KEY,
     });
     expect(first.CAPTCHA_HMAC_KEY).not.toBe(first.LIST_TOKEN_SECRET);
+    expect(first.SECOND_FACTOR_KEY).toHaveLength(43);
     expect(statSync(file).mode & 0o077).toBe(0);
     const second = loadConfig({ NODE_ENV: "development", DATA_DIR: "./.data" }, { root });
     expect(second.CAPTCHA_HMAC_KEY).toBe(first.CAPTCHA_HMAC_KEY);
     expect(second.LIST_TOKEN_SECRET).toBe(first.LIST_TOKEN_SECRET);
+    expect(second.SECOND_FACTOR_KEY).toBe(first.SECOND_FACTOR_KEY);
   });
 
   it("resolves a relative DATA_DIR from the repository root, not the working directory", () => {

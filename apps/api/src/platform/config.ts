@@ -70,6 +70,12 @@ export const apiEnvSchema = sharedEnvSchema.extend({
   RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
   /** HMAC key of unsubscribe links; generated into dev-secrets.json outside production. */
   LIST_TOKEN_SECRET: z.string().min(32, "at least 32 characters").optional(),
+  /**
+   * Key the patients' TOTP secrets are encrypted under (ADR 024); generated into dev-secrets.json
+   * outside production. Changing it makes every second factor unreadable (patients then use the
+   * lost-device link).
+   */
+  SECOND_FACTOR_KEY: z.string().min(32, "at least 32 characters").optional(),
   /** Mirrors list changes to SendGrid Marketing Contacts when set (the local list stays the truth). */
   SENDGRID_API_KEY: z.string().min(1).optional(),
   /** The SendGrid list confirmed addresses are added to; all contacts when unset. */
@@ -94,7 +100,7 @@ export const STRIPE_VARIABLES = [
 export type ApiEnv = z.infer<typeof apiEnvSchema>;
 
 /** Secrets only the API needs (ADR 016); resolved like the service secrets (ADR 003). */
-export type ApiSecrets = { CAPTCHA_HMAC_KEY: string; LIST_TOKEN_SECRET: string };
+export type ApiSecrets = { CAPTCHA_HMAC_KEY: string; LIST_TOKEN_SECRET: string; SECOND_FACTOR_KEY: string };
 
 export type ApiConfig = Omit<ApiEnv, keyof ServiceSecrets | keyof ApiSecrets> &
   ServiceSecrets &
@@ -142,12 +148,16 @@ export function loadConfig(
 }
 
 /**
- * CAPTCHA_HMAC_KEY and LIST_TOKEN_SECRET: required in a production deployment on PostgreSQL, as
+ * CAPTCHA_HMAC_KEY, LIST_TOKEN_SECRET and SECOND_FACTOR_KEY: required in a production deployment on PostgreSQL, as
  * the service secrets are (ADR 003); elsewhere generated once into `$DATA_DIR/dev-secrets.json`
  * beside them (the file the service secrets live in).
  */
 export function resolveApiSecrets(env: ApiEnv & { DATA_DIR: string }): ApiSecrets {
-  const given = { CAPTCHA_HMAC_KEY: env.CAPTCHA_HMAC_KEY, LIST_TOKEN_SECRET: env.LIST_TOKEN_SECRET };
+  const given = {
+    CAPTCHA_HMAC_KEY: env.CAPTCHA_HMAC_KEY,
+    LIST_TOKEN_SECRET: env.LIST_TOKEN_SECRET,
+    SECOND_FACTOR_KEY: env.SECOND_FACTOR_KEY,
+  };
   const missing = Object.entries(given)
     .filter(([, v]) => v === undefined)
     .map(([k]) => k as keyof ApiSecrets);
@@ -174,6 +184,7 @@ export function resolveApiSecrets(env: ApiEnv & { DATA_DIR: string }): ApiSecret
   return {
     CAPTCHA_HMAC_KEY: given.CAPTCHA_HMAC_KEY ?? (stored.CAPTCHA_HMAC_KEY as string),
     LIST_TOKEN_SECRET: given.LIST_TOKEN_SECRET ?? (stored.LIST_TOKEN_SECRET as string),
+    SECOND_FACTOR_KEY: given.SECOND_FACTOR_KEY ?? (stored.SECOND_FACTOR_KEY as string),
   };
 }
 

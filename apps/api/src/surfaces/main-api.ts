@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { mainAuthRoutes } from "#api/modules/accounts/main-auth-routes.ts";
+import { secondFactorRoutes } from "#api/modules/accounts/second-factor-routes.ts";
 import { captchaRoutes } from "#api/modules/communications/captcha-routes.ts";
 import { listRoutes } from "#api/modules/communications/list-routes.ts";
 import { providerRoutes } from "#api/modules/directory/provider-routes.ts";
@@ -11,6 +12,7 @@ import { specializationRoutes } from "#api/modules/directory/specialization-rout
  */
 export const mainApi: FastifyPluginAsyncZod = async (app) => {
   await app.register(mainAuthRoutes);
+  await app.register(secondFactorRoutes);
   await app.register(specializationRoutes);
   await app.register(providerRoutes);
   await app.register(captchaRoutes);

@@ -17,6 +17,7 @@ export type ErrorField =
   | "current_password"
   | "date_of_birth"
   | "captcha"
+  | "code"
   | "card_number"
   | "expiry"
   | "cvc"
@@ -76,6 +77,11 @@ export const API_ERROR_MESSAGES: Readonly<Record<ErrorCode, ErrorRule>> = {
     kind: "hasProductName",
   },
   DATE_OF_BIRTH_IN_FUTURE: { key: "forms.errors.dateOfBirth.future", field: "date_of_birth", kind: "future" },
+  SECOND_FACTOR_CODE_INVALID: { key: "secondFactor.errors.codeInvalid", field: "code", kind: "incorrect" },
+  PENDING_LOGIN_INVALID: { key: "secondFactor.errors.pendingExpired" },
+  SECOND_FACTOR_ALREADY_ENABLED: { key: "secondFactor.errors.alreadyOn" },
+  SECOND_FACTOR_NOT_SET_UP: { key: "secondFactor.errors.notSetUp" },
+  SECOND_FACTOR_RESET_LINK_INVALID: { key: "secondFactor.errors.resetLinkInvalid" },
 
   CAPTCHA_MISSING: { key: "captcha.errors.missing", field: "captcha" },
   CAPTCHA_INVALID: { key: "captcha.errors.invalid", field: "captcha" },

@@ -52,6 +52,7 @@ export const FORM_FIELDS = [
   "gender",
   "terms",
   "token",
+  "code",
 ] as const;
 export type FormField = (typeof FORM_FIELDS)[number];
 
@@ -118,6 +119,13 @@ const FIELD_MESSAGES: Readonly<Record<FormField, Readonly<Record<string, Transla
   gender: { required: "forms.errors.gender.required", invalid: "forms.errors.gender.required" },
   terms: { required: "forms.errors.terms.required", invalid: "forms.errors.terms.required" },
   token: {},
+  code: {
+    required: "secondFactor.errors.codeRequired",
+    tooShort: "secondFactor.errors.codeInvalid",
+    tooLong: "secondFactor.errors.codeInvalid",
+    invalid: "secondFactor.errors.codeInvalid",
+    incorrect: "secondFactor.errors.codeInvalid",
+  },
 };
 
 const GENERIC_MESSAGES: Readonly<Record<string, TranslationKey>> = {

@@ -11,6 +11,7 @@ import {
 } from "@ambercare/contracts/auth";
 import type { ErrorCode } from "@ambercare/contracts/error-codes";
 import type { Locale } from "@ambercare/contracts/locales";
+import type { LoginStepResponse } from "@ambercare/contracts/second-factor";
 import type { Database } from "@ambercare/db/client";
 import type { FastifyBaseLogger } from "fastify";
 import { createLoginThrottle, type LoginThrottleLimits } from "#api/modules/accounts/login-throttle.ts";
@@ -22,6 +23,7 @@ import {
   verifyDummyPassword,
   verifyPassword,
 } from "#api/modules/accounts/passwords.ts";
+import { createSecondFactorService } from "#api/modules/accounts/second-factor-service.ts";
 import { type AuthContext, createSessionService } from "#api/modules/accounts/session-service.ts";
 import type { Surface } from "#api/modules/accounts/token-repository.ts";
 import { createTokenRepository } from "#api/modules/accounts/token-repository.ts";
@@ -49,6 +51,8 @@ export type AccountSettings = {
   serviceAccountEmail: string;
   /** Origin of the site, for links in e-mails: PUBLIC_URL, or http://localhost:$PORT. */
   siteUrl: string;
+  /** SECOND_FACTOR_KEY: the key TOTP secrets are encrypted under. */
+  secondFactorKey: string;
 };
 
 export type AccountServiceDeps = {
@@ -142,6 +146,20 @@ export function createAccountService(deps: AccountServiceDeps) {
     ...(deps.loginLimits ? { limits: deps.loginLimits } : {}),
   });
   const productNames = [settings.productName, settings.productSlug];
+  const secondFactor = createSecondFactorService({
+    db,
+    clock,
+    log: deps.log,
+    users,
+    sessions,
+    throttle,
+    counters,
+    keyHash: deps.keyHash,
+    encryptionKey: settings.secondFactorKey,
+    productName: settings.productName,
+    siteUrl: settings.siteUrl,
+    sendMail,
+  });
 
   function checkPassword(password: string, email: string): void {
     const problem = passwordProblem(password, { email, productNames });
@@ -176,6 +194,7 @@ export function createAccountService(deps: AccountServiceDeps) {
 
   return {
     sessions,
+    secondFactor,
 
     /** A new patient account and its first session; the welcome e-mail goes out in the background. */
     async register(input: RegisterRequest, surface: Surface): Promise<LoginResponse> {
@@ -209,7 +228,7 @@ export function createAccountService(deps: AccountServiceDeps) {
      * its password is a long random secret nobody guesses, while locking it would stop every public
      * care call of the site (the address limit still applies).
      */
-    async login(input: LoginRequest, surface: Surface, ip: string): Promise<LoginResponse> {
+    async login(input: LoginRequest, surface: Surface, ip: string): Promise<LoginStepResponse> {
       const isServiceEmail = input.email === settings.serviceAccountEmail;
       const attempt = await throttle.begin({ email: input.email, ip, countAccount: !isServiceEmail });
       const account = await users.findCredentialsByEmail(input.email);
@@ -219,10 +238,14 @@ export function createAccountService(deps: AccountServiceDeps) {
       if (!account || !passwordOk || (account.isServiceAccount && surface !== "care")) {
         throw incorrectCredentials();
       }
-      await attempt.succeeded();
+      const needsSecondStep = !account.isServiceAccount && (await secondFactor.isEnabled(account.id));
+      if (needsSecondStep) await attempt.passedFirstStep();
+      else await attempt.succeeded();
       if (needsRehash(account.passwordHash)) {
         await users.updatePasswordHash(account.id, await hashPassword(input.password), clock.now());
       }
+      // With a second factor the password alone opens no session: the code step does (ADR 024).
+      if (needsSecondStep) return secondFactor.startPendingLogin(account.id);
       return sessions.issue(account.id, surface);
     },
 

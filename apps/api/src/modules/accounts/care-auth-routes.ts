@@ -9,6 +9,7 @@ import {
   resetPasswordRequest,
 } from "@ambercare/contracts/auth";
 import { errorEnvelope } from "@ambercare/contracts/envelope";
+import { loginStepResponse, secondFactorLoginRequest } from "@ambercare/contracts/second-factor";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { authOf, createAuthGuards, requirePublicBearer } from "#api/modules/accounts/auth-guards.ts";
 
@@ -31,13 +32,35 @@ export const careAuthRoutes: FastifyPluginAsyncZod<CareAuthOptions> = async (app
       onRequest: requirePublicBearer,
       schema: {
         tags: ["care"],
-        summary: "Log in with e-mail and password (care API token); the service account logs in here",
+        summary:
+          "Log in with e-mail and password (care API token, or a pending login with a second factor); the service account logs in here",
         security: bearer,
         body: loginRequest,
-        response: { 200: loginResponse, 400: errorEnvelope, 401: errorEnvelope, 429: errorEnvelope },
+        response: { 200: loginStepResponse, 400: errorEnvelope, 401: errorEnvelope, 429: errorEnvelope },
       },
     },
     async (request) => accounts.login(request.body, "care", request.ip),
+  );
+
+  app.post(
+    "/login/second-factor",
+    {
+      onRequest: requirePublicBearer,
+      schema: {
+        tags: ["care"],
+        summary:
+          "The second login step (care API token): the pending login's token, and a code unless the main API's step took it",
+        security: bearer,
+        body: secondFactorLoginRequest,
+        response: { 200: loginResponse, 400: errorEnvelope, 401: errorEnvelope, 429: errorEnvelope },
+      },
+    },
+    async (request) =>
+      accounts.secondFactor.completeLogin(
+        { pendingLoginToken: request.body.pending_login_token, code: request.body.code },
+        "care",
+        request.ip,
+      ),
   );
 
   app.post(

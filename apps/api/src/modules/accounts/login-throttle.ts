@@ -37,6 +37,12 @@ export function isLoopbackAddress(ip: string): boolean {
 export type LoginAttempt = {
   /** The password was right: the account's failures are forgotten, and this attempt is not one. */
   succeeded(): Promise<void>;
+  /**
+   * The password was right but the login still needs its second factor: this attempt is not a
+   * failure, yet the account's earlier failures stay, so that wrong codes between right passwords
+   * keep adding up.
+   */
+  passedFirstStep(): Promise<void>;
 };
 
 /**
@@ -108,6 +114,10 @@ export function createLoginThrottle(deps: {
             await deps.counters.clear(accountKey(input.email));
             await deps.counters.clear(waitKey(input.email));
           }
+          if (countAddress) await deps.counters.release(addressKey(input.ip));
+        },
+        async passedFirstStep() {
+          if (input.countAccount) await deps.counters.release(accountKey(input.email));
           if (countAddress) await deps.counters.release(addressKey(input.ip));
         },
       };

@@ -10,6 +10,7 @@ import {
 } from "@ambercare/contracts/auth";
 import { CAPTCHA_ACTIONS } from "@ambercare/contracts/communications";
 import { errorEnvelope } from "@ambercare/contracts/envelope";
+import { loginStepResponse } from "@ambercare/contracts/second-factor";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { authOf, createAuthGuards, requirePublicBearer } from "#api/modules/accounts/auth-guards.ts";
 
@@ -47,9 +48,9 @@ export const mainAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ["main"],
-        summary: "Log in with e-mail and password (main API token)",
+        summary: "Log in with e-mail and password (main API token, or a pending login with a second factor)",
         body: loginRequest,
-        response: { 200: loginResponse, 400: errorEnvelope, 401: errorEnvelope, 429: errorEnvelope },
+        response: { 200: loginStepResponse, 400: errorEnvelope, 401: errorEnvelope, 429: errorEnvelope },
       },
     },
     async (request) => accounts.login(request.body, "main", request.ip),

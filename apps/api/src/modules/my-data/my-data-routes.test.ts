@@ -145,6 +145,7 @@ describe("GET /ambercare/my-data/export", () => {
         "medical_documents",
         "memberships",
         "ratings",
+        "second_factor",
         "sessions",
         "visit_credits",
       ].sort(),
@@ -322,7 +323,13 @@ describe("POST /ambercare/my-data/delete", () => {
     expect(res.statusCode).toBe(200);
     const { data } = accountDeletedResponse.parse(res.json());
     expect(data.account_closed).toBe(true);
-    expect(data.erased.sort()).toEqual(["consents", "mailing_lists", "medical_documents", "sessions"]);
+    expect(data.erased.sort()).toEqual([
+      "consents",
+      "mailing_lists",
+      "medical_documents",
+      "second_factor",
+      "sessions",
+    ]);
     expect(data.anonymised.sort()).toEqual(["account", "consultations", "contact_entries", "ratings"]);
     expect(data.kept).toEqual([
       { section: "audit_log", reason: expect.stringMatching(/HIPAA/) },

@@ -10,7 +10,11 @@ import {
   invoices,
   medicalDocuments,
   passwordResetTokens,
+  pendingLogins,
   ratings,
+  recoveryCodes,
+  secondFactorResetTokens,
+  secondFactors,
   subscriptions,
   users,
   visitCredits,
@@ -143,6 +147,30 @@ export const PATIENT_DATA_TABLES: readonly PatientDataTable[] = [
     async remove(tx, { userId }) {
       await tx.delete(accessTokens).where(eq(accessTokens.userId, userId));
       await tx.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId));
+    },
+  },
+  {
+    section: "second_factor",
+    tables: ["second_factors", "recovery_codes", "pending_logins", "second_factor_reset_tokens"],
+    policy: "erase",
+    // When it was set up and how many recovery codes are left: never the secret or a code's hash.
+    async export(db, { userId }) {
+      const [factor] = await db.select().from(secondFactors).where(eq(secondFactors.userId, userId));
+      if (!factor) return [];
+      const codes = await db.select().from(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+      return [
+        {
+          created_at: iso(factor.createdAt),
+          enabled_at: iso(factor.enabledAt),
+          recovery_codes_left: codes.filter((code) => code.usedAt === null).length,
+        },
+      ];
+    },
+    async remove(tx, { userId }) {
+      await tx.delete(secondFactors).where(eq(secondFactors.userId, userId));
+      await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+      await tx.delete(pendingLogins).where(eq(pendingLogins.userId, userId));
+      await tx.delete(secondFactorResetTokens).where(eq(secondFactorResetTokens.userId, userId));
     },
   },
   {

@@ -12,6 +12,10 @@ describe("renderMail", () => {
     ["password-changed", "bg", "Паролата Ви за Ambercare е сменена"],
     ["welcome", "en", "Welcome to Ambercare"],
     ["welcome", "bg", "Добре дошли в Ambercare"],
+    ["second-factor-reset", "en", "Turn off two-step login for Ambercare"],
+    ["second-factor-reset", "bg", "Изключване на влизането в две стъпки за Ambercare"],
+    ["second-factor-off", "en", "Two-step login was turned off for Ambercare"],
+    ["second-factor-off", "bg", "Влизането в две стъпки за Ambercare е изключено"],
   ] as const)("%s in %s: subject, text and HTML with the link", (template, locale, subject) => {
     const mail = renderMail(template as MailTemplate, locale, {
       productName: "Ambercare",

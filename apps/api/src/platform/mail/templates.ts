@@ -6,7 +6,12 @@ import type { Locale } from "@ambercare/contracts/locales";
  * part: one column, real text (no images), a visible link text, `lang` set, enough contrast.
  */
 
-export type MailTemplate = "password-reset" | "password-changed" | "welcome";
+export type MailTemplate =
+  | "password-reset"
+  | "password-changed"
+  | "welcome"
+  | "second-factor-reset"
+  | "second-factor-off";
 
 export type MailVars = {
   productName: string;
@@ -89,6 +94,66 @@ const TEMPLATES: Record<MailTemplate, Record<Locale, Translate>> = {
       copyHint: "Ако бутонът не работи, копирайте този адрес в браузъра си:",
       outro: [
         "Ако Вие сте я сменили, не е нужно да правите нищо.",
+        "Ако не сте, сменете паролата си веднага чрез връзката по-горе и се свържете с нас.",
+      ],
+      signature: `Екипът на ${productName}`,
+    }),
+  },
+  "second-factor-reset": {
+    en: ({ productName, firstName }) => ({
+      subject: `Turn off two-step login for ${productName}`,
+      greeting: firstName ? `Hello ${firstName},` : "Hello,",
+      intro: [
+        `Someone who knows your password asked to turn off two-step login for your ${productName} account because the authenticator device was lost. To turn it off, open the link below within 30 minutes and enter your password again.`,
+      ],
+      action: "Turn off two-step login",
+      copyHint: "If the button does not work, copy this address into your browser:",
+      outro: [
+        "The link works only once.",
+        "If you did not ask for this, someone may know your password: ignore this e-mail and change your password.",
+      ],
+      signature: `The ${productName} team`,
+    }),
+    bg: ({ productName, firstName }) => ({
+      subject: `Изключване на влизането в две стъпки за ${productName}`,
+      greeting: firstName ? `Здравейте, ${firstName},` : "Здравейте,",
+      intro: [
+        `Някой, който знае паролата Ви, поиска да изключи влизането в две стъпки за профила Ви в ${productName}, защото устройството за кодове е изгубено. За да го изключите, отворете връзката по-долу в рамките на 30 минути и въведете паролата си отново.`,
+      ],
+      action: "Изключете влизането в две стъпки",
+      copyHint: "Ако бутонът не работи, копирайте този адрес в браузъра си:",
+      outro: [
+        "Връзката може да се използва само веднъж.",
+        "Ако не сте поискали това, някой може да знае паролата Ви: пренебрегнете това съобщение и сменете паролата си.",
+      ],
+      signature: `Екипът на ${productName}`,
+    }),
+  },
+  "second-factor-off": {
+    en: ({ productName, firstName }) => ({
+      subject: `Two-step login was turned off for ${productName}`,
+      greeting: firstName ? `Hello ${firstName},` : "Hello,",
+      intro: [
+        `Two-step login was just turned off for your ${productName} account. Logging in now needs only your password. You can turn it on again in your profile, under Security.`,
+      ],
+      action: "Reset your password",
+      copyHint: "If the button does not work, copy this address into your browser:",
+      outro: [
+        "If you turned it off, there is nothing to do.",
+        "If you did not, reset your password now with the link above and contact us.",
+      ],
+      signature: `The ${productName} team`,
+    }),
+    bg: ({ productName, firstName }) => ({
+      subject: `Влизането в две стъпки за ${productName} е изключено`,
+      greeting: firstName ? `Здравейте, ${firstName},` : "Здравейте,",
+      intro: [
+        `Влизането в две стъпки за профила Ви в ${productName} току-що беше изключено. Сега за вход е нужна само паролата Ви. Можете да го включите отново от профила си, в раздел „Сигурност“.`,
+      ],
+      action: "Нова парола",
+      copyHint: "Ако бутонът не работи, копирайте този адрес в браузъра си:",
+      outro: [
+        "Ако Вие сте го изключили, не е нужно да правите нищо.",
         "Ако не сте, сменете паролата си веднага чрез връзката по-горе и се свържете с нас.",
       ],
       signature: `Екипът на ${productName}`,
