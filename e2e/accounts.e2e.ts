@@ -1,3 +1,4 @@
+import { Secret, TOTP } from "otpauth";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
@@ -21,6 +22,7 @@ import { expectNoAxeViolations, launchBrowser, openContext, openPage, unexpected
 
 const baseUrl = inject("baseUrl");
 const dataDir = inject("dataDir");
+const apiUrl = inject("apiUrl");
 let browser: Browser;
 
 beforeAll(async () => {
@@ -277,4 +279,65 @@ describe("accounts journey (issue 3)", () => {
       await context.close();
     }
   });
+
+  it("turns on two-step login with a code of the secret shown, then logs in with a code", async () => {
+    const account = newAccount();
+    const { context, page, consoleErrors } = await openPage(browser);
+    /** What an authenticator app shows `stepsAhead` 30-second steps from the API's clock (which other journeys move). */
+    const codeOf = async (secret: string, stepsAhead: number) => {
+      const response = await fetch(`${apiUrl}/dev/clock`);
+      const now = Date.parse(((await response.json()) as { data: { now: string } }).data.now);
+      const totp = new TOTP({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 });
+      return totp.generate({ timestamp: now + stepsAhead * 30_000 });
+    };
+    try {
+      await signUp(page, baseUrl, account);
+      await page.goto(`${baseUrl}/my-profile/security`);
+      expect(await page.title()).toBe("Security | Ambercare");
+      await page.getByRole("button", { name: "Turn on two-step login" }).click();
+      const secretText = page.locator("[data-totp-secret]");
+      await secretText.waitFor();
+      const secret = (await secretText.textContent())?.trim() ?? "";
+      expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+      const qr = page.getByRole("img", { name: "QR code for your authenticator app" });
+      expect(await qr.locator("svg").count()).toBe(1);
+      await expectNoAxeViolations(page);
+
+      // A wrong code is refused, announced, and the secret stays on the page.
+      const code = page.getByLabel("Code from your authenticator app");
+      await code.fill("12345");
+      await page.getByRole("button", { name: "Turn on", exact: true }).click();
+      const summary = await errorSummary(page);
+      expect(await summary.textContent()).toContain("The code is incorrect");
+      expect((await secretText.textContent())?.trim()).toBe(secret);
+
+      await code.fill(await codeOf(secret, 0));
+      await page.getByRole("button", { name: "Turn on", exact: true }).click();
+      const recoveryCodes = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem");
+      await recoveryCodes.first().waitFor();
+      expect(await recoveryCodes.count()).toBe(10);
+      await expectNoAxeViolations(page);
+
+      // Logging in now takes the password, then a code; no session before the code.
+      await logout(page);
+      await login(page, baseUrl, account, { expectPath: "/login/second-factor" });
+      const cookies = new Map((await context.cookies()).map((cookie) => [cookie.name, cookie]));
+      expect(cookies.get("pendingLogin")?.httpOnly).toBe(true);
+      expect(cookies.get("isLoggedIn")?.value ?? "").toBe("");
+      await expectNoAxeViolations(page);
+      // The next step's code: the one used to switch it on cannot be used again.
+      await page.getByLabel("Code from your authenticator app").fill(await codeOf(secret, 1));
+      await page.getByRole("button", { name: "Log in", exact: true }).click();
+      await waitForPath(page, "/");
+      const session = new Map((await context.cookies()).map((cookie) => [cookie.name, cookie]));
+      expect(session.get("isLoggedIn")?.value).toBe("true");
+      expect(session.get("fltAccessToken")?.httpOnly).toBe(true);
+      expect(session.get("pendingLogin")).toBeUndefined();
+      await page.goto(`${baseUrl}/my-profile/security`);
+      await page.getByText("Two-step login is on.", { exact: false }).first().waitFor();
+      expect(unexpected(consoleErrors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
 });

@@ -62,7 +62,11 @@ export default [
     route("my-profile/past-appointments", "routes/my-profile/past-appointments.tsx"),
     // Washington My Health My Data: download, consent, deletion (ADR 017).
     route("my-profile/health-data", "routes/my-profile/health-data.tsx"),
+    // Two-step login (ADR 024): the setup, the login's code step and the lost-device link.
+    route("my-profile/security", "routes/my-profile/security.tsx"),
     route("login", "routes/login.tsx"),
+    route("login/second-factor", "routes/login/second-factor.tsx"),
+    route("login/lost-device", "routes/login/lost-device.tsx"),
     route("sign-up", "routes/sign-up.tsx"),
     route("forgot-password", "routes/forgot-password.tsx"),
     route("reset-password", "routes/reset-password.tsx"),

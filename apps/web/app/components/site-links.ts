@@ -42,4 +42,5 @@ export const PROFILE_LINKS = Object.freeze([
   { to: "/my-profile/billing-history", key: "billingHistory" },
   { to: "/my-profile/manage-subscription", key: "manageSubscription" },
   { to: "/my-profile/health-data", key: "healthData" },
+  { to: "/my-profile/security", key: "security" },
 ] as const satisfies ReadonlyArray<{ to: RoutePath; key: string }>);

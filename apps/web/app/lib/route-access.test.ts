@@ -52,8 +52,8 @@ const SOON = "routes/layouts/soon.tsx";
 const SOON_PATHS = ["/blog", "/blog/:page", "/medical-providers"];
 /**
  * Pages beyond the product's required routes: a provider's profile, the demo checkout, a printable
- * receipt, the e-mail list confirmation, the health-data rights page and the page after an account
- * is deleted.
+ * receipt, the e-mail list confirmation, the health-data rights page, the page after an account
+ * is deleted, and two-step login (its setup, the login's code step and the lost-device link).
  */
 const EXTRA_PAGES = [
   "/find-a-doctor/:page",
@@ -62,6 +62,9 @@ const EXTRA_PAGES = [
   "/confirm-subscription",
   "/my-profile/health-data",
   "/account-deleted",
+  "/my-profile/security",
+  "/login/second-factor",
+  "/login/lost-device",
 ];
 
 describe("the route table", () => {
@@ -102,11 +105,14 @@ describe("the route table", () => {
         "/my-profile/medical-records",
         "/my-profile/messages",
         "/my-profile/past-appointments",
+        "/my-profile/security",
       ].sort(),
     );
     expect(flagged("notAuthenticated")).toEqual([
       "/forgot-password",
       "/login",
+      "/login/lost-device",
+      "/login/second-factor",
       "/reset-password",
       "/sign-up",
     ]);
@@ -156,6 +162,11 @@ beforeAll(async () => {
     const care = CARE_ANSWERS[req.url ?? ""];
     if (care && req.headers.authorization === "Bearer care-token") {
       res.writeHead(care.status, { "Content-Type": "application/json" }).end(JSON.stringify(care.body));
+      return;
+    }
+    if (req.url === "/api/v1/api/auth/second-factor" && req.headers.authorization === "Bearer main-token") {
+      const off = { data: { enabled: false, recovery_codes_left: 0, pending_setup: null } };
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(off));
       return;
     }
     const ok = req.url === "/api/v1/api/auth/me" && req.headers.authorization === "Bearer main-token";

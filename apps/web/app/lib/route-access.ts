@@ -9,7 +9,8 @@
  *   (only /login and /sign-up actively redirect; the others are merely forbidden).
  *
  * Beyond the product's required routes: /confirm-subscription (the newsletter's double opt-in),
- * /account-deleted and /my-profile/health-data (Washington My Health My Data), see ADR 017.
+ * /account-deleted and /my-profile/health-data (Washington My Health My Data), see ADR 017;
+ * /my-profile/security, /login/second-factor and /login/lost-device (two-step login), see ADR 024.
  *
  * The catch-all route (`*`, unknown paths redirect to /) is not a page and has no entry, nor have the
  * resource routes (files ending in .ts in routes.ts), which check access themselves.
@@ -68,7 +69,10 @@ export const ROUTE_ACCESS = Object.freeze({
   "/my-profile/messages": { requiresAuthentication: true },
   "/my-profile/past-appointments": { requiresAuthentication: true },
   "/my-profile/health-data": { requiresAuthentication: true },
+  "/my-profile/security": { requiresAuthentication: true },
   "/login": { notAuthenticated: true },
+  "/login/second-factor": { notAuthenticated: true },
+  "/login/lost-device": { notAuthenticated: true },
   "/sign-up": { notAuthenticated: true },
   "/forgot-password": { notAuthenticated: true },
   "/reset-password": { notAuthenticated: true },

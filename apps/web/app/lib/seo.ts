@@ -75,6 +75,8 @@ export const ROUTE_SEO = Object.freeze({
   // Steps of a flow, reached from the step before (or an e-mailed link): not pages to land on.
   "/almost-there": page("almostThere", null, false),
   "/reset-password": page("resetPassword", null, false),
+  "/login/second-factor": page("secondFactorLogin", null, false),
+  "/login/lost-device": page("lostDevice", null, false),
   "/call-ended": page("callEnded", null, false),
   "/consultation/consult": page("consult", null, false),
   "/consultation/thank-you": page("consultationThankYou", null, false),
@@ -94,6 +96,7 @@ export const ROUTE_SEO = Object.freeze({
   "/my-profile/messages": page("messages", null, false),
   "/my-profile/past-appointments": page("pastAppointments", null, false),
   "/my-profile/health-data": page("healthData", null, false),
+  "/my-profile/security": page("security", null, false),
 } satisfies Record<RoutePath, RouteSeo>);
 
 /** Paths robots.txt asks crawlers to stay out of: personal pages and actions. */

@@ -71,6 +71,8 @@ export function createServiceTokens(options: ServiceTokenOptions): ServiceTokens
       const answer = await createRouteClient({ care }, "").accounts.careLogin({
         body: { email: credential.email, password: credential.password },
       });
+      // The service account never has a second factor (the API refuses to set one up for it).
+      if (!("access_token" in answer)) throw new Error("the service login asked for a second factor");
       const lifetimeMs = answer.expires_in * 1000;
       // A token shorter-lived than the margin is still used once rather than never cached.
       cached = { token: answer.access_token, renewAt: now() + Math.max(lifetimeMs - renewBeforeMs, 0) };

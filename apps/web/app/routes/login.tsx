@@ -6,6 +6,7 @@ import { LOGIN_FIELDS } from "#app/features/accounts/account-fields.ts";
 import { loginForm } from "#app/features/accounts/account-forms.server.ts";
 import { failureResult, logIn } from "#app/features/accounts/accounts.server.ts";
 import { AuthPage, FormFooter } from "#app/features/accounts/auth-page.tsx";
+import { pendingLoginCookie } from "#app/features/accounts/second-factor.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
@@ -38,9 +39,18 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   }
   try {
-    const logins = await logIn(parsed.data, context);
-    return redirect(safeRedirect(formData.get("redirectTo"), "/"), {
-      headers: headersWithCookies(loginCookies(logins, { secure: isSecureRequest(request) })),
+    const result = await logIn(parsed.data, context);
+    const secure = isSecureRequest(request);
+    const redirectTo = safeRedirect(formData.get("redirectTo"), "/");
+    if (result.status === "second-factor") {
+      // No session yet: the pending login waits in an HttpOnly cookie for the code step.
+      const next = redirectTo === "/" ? "" : `?${new URLSearchParams({ redirectTo })}`;
+      return redirect(`/login/second-factor${next}`, {
+        headers: headersWithCookies([pendingLoginCookie(result.pendingLoginToken, { secure })]),
+      });
+    }
+    return redirect(redirectTo, {
+      headers: headersWithCookies(loginCookies(result.logins, { secure })),
     });
   } catch (error) {
     if (!isApiError(error)) throw error;

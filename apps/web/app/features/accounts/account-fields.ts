@@ -12,6 +12,10 @@ export const SIGN_UP_FIELDS = ["first_name", "last_name", "email", "password", "
 export const FORGOT_PASSWORD_FIELDS = ["email"] as const;
 export const RESET_PASSWORD_FIELDS = ["token", "new_password", "confirm_password"] as const;
 export const CHANGE_PASSWORD_FIELDS = ["current_password", "new_password", "confirm_password"] as const;
+/** The second factor: the login's code step, the setup's confirmation, turning it off, the lost-device link. */
+export const SECOND_FACTOR_CODE_FIELDS = ["code"] as const;
+export const DISABLE_SECOND_FACTOR_FIELDS = ["current_password", "code"] as const;
+export const LOST_DEVICE_FIELDS = ["password"] as const;
 
 export const PROFILE_FIELDS = [
   "first_name",

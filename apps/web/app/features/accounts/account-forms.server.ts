@@ -8,6 +8,7 @@ import {
   registerRequest,
   resetPasswordRequest,
 } from "@ambercare/contracts/auth";
+import { secondFactorCode, totpCode } from "@ambercare/contracts/second-factor";
 import { z } from "zod";
 
 /**
@@ -59,3 +60,13 @@ function todayIso(): string {
 export const profileForm = profileFields.extend({
   date_of_birth: isoDateSchema.refine((value) => value <= todayIso(), { params: { kind: "future" } }),
 });
+
+/** The code step of a login: a code of the app or a recovery code. */
+export const secondFactorLoginForm = z.object({ code: secondFactorCode });
+/** Confirming the setup takes a code of the app only. */
+export const confirmSecondFactorForm = z.object({ code: totpCode });
+export const disableSecondFactorForm = z.object({
+  current_password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  code: secondFactorCode,
+});
+export const lostDeviceForm = z.object({ password: z.string().min(1).max(PASSWORD_MAX_LENGTH) });

@@ -102,6 +102,13 @@ const load = async () => ({
 const visitor = { clientIp: "203.0.113.7" };
 const uniqueEmail = (name: string) => `${name}-${randomUUID()}@example.org`;
 
+/** Jane's two logins (her account has no second factor, so the password opens a session). */
+async function loggedIn(accounts: Awaited<ReturnType<typeof load>>["accounts"]) {
+  const result = await accounts.logIn(JANE, undefined);
+  if (result.status !== "ok") throw new Error("expected a session");
+  return result.logins;
+}
+
 /** A fresh solved captcha, fetched from the API directly (not one of the web's calls in `seen`). */
 async function captcha(): Promise<string> {
   const solved = await solveCaptcha(testApp.app);
@@ -130,11 +137,16 @@ async function resetToken(email: string): Promise<string> {
 describe("logging in on both APIs", () => {
   it("logs in on the main API, then on the care API with the public bearer, forwarding the visitor", async () => {
     const { accounts } = await load();
-    const logins = await accounts.logIn(JANE, visitor);
-    expect(logins).toEqual({
-      main: { accessToken: issued[0], userId: janeId },
-      care: { accessToken: issued[1], userId: janeId },
+    const result = await accounts.logIn(JANE, visitor);
+    expect(result).toEqual({
+      status: "ok",
+      logins: {
+        main: { accessToken: issued[0], userId: janeId },
+        care: { accessToken: issued[1], userId: janeId },
+      },
     });
+    if (result.status !== "ok") throw new Error("expected a session");
+    const { logins } = result;
     expect(logins.main.accessToken).not.toBe(logins.care.accessToken);
     expect(seen.map((r) => [r.path, r.authorization, r.visitor])).toEqual([
       ["/api/v1/api/auth/login", undefined, "203.0.113.7"],
@@ -252,7 +264,7 @@ describe("signing up", () => {
 describe("logging out", () => {
   it("revokes both tokens and never throws, even when the API refuses", async () => {
     const { accounts } = await load();
-    const logins = await accounts.logIn(JANE, undefined);
+    const logins = await loggedIn(accounts);
     await accounts.revokeSession({
       userId: janeId,
       careUserId: janeId,
@@ -294,7 +306,7 @@ describe("a 401 with the user's token is the logout event", () => {
 
   it("passes a live token's answer through", async () => {
     const { accounts, api } = await load();
-    const logins = await accounts.logIn(JANE, undefined);
+    const logins = await loggedIn(accounts);
     const request = new Request("http://localhost/my-profile");
     const me = await api
       .userApi(request, {

@@ -1,10 +1,5 @@
-import type {
-  LoginRequest,
-  LoginResponse,
-  ProfileFields,
-  RegisterRequest,
-  User,
-} from "@ambercare/contracts/auth";
+import type { LoginRequest, ProfileFields, RegisterRequest, User } from "@ambercare/contracts/auth";
+import type { LoginStepResponse } from "@ambercare/contracts/second-factor";
 import {
   anonymousApi,
   publicApi,
@@ -26,7 +21,12 @@ import type { SessionLogins, SessionUser } from "#app/lib/session.server.ts";
 
 type VisitorContext = { clientIp?: string } | undefined;
 
-function toLogin(answer: LoginResponse): { accessToken: string; userId: string } {
+/**
+ * A login answer as a session half. A care login that asks for a second factor the main login did
+ * not ask for (switched on between the two calls) is a failure like any other.
+ */
+function toLogin(answer: LoginStepResponse): { accessToken: string; userId: string } {
+  if (!("access_token" in answer)) throw new Error("the care login asked for a second factor");
   return { accessToken: answer.access_token, userId: answer.user_id };
 }
 
@@ -37,13 +37,30 @@ async function careLogin(credentials: LoginRequest, context: VisitorContext) {
   );
 }
 
-/** Logs in on both APIs: the main API's token and id, then the care API's. */
-export async function logIn(credentials: LoginRequest, context: VisitorContext): Promise<SessionLogins> {
-  const main = toLogin(
-    await anonymousApi().accounts.login({ body: credentials }, { headers: visitorHeaders(context) }),
+export type LogInResult =
+  | { status: "ok"; logins: SessionLogins }
+  /** The account has a second factor: no session yet, the code step comes next (ADR 024). */
+  | { status: "second-factor"; pendingLoginToken: string; expiresIn: number };
+
+/**
+ * Logs in on both APIs: the main API's token and id, then the care API's. An account with a second
+ * factor gets a pending login from the main API instead; the care API is asked nothing yet.
+ */
+export async function logIn(credentials: LoginRequest, context: VisitorContext): Promise<LogInResult> {
+  const answer = await anonymousApi().accounts.login(
+    { body: credentials },
+    { headers: visitorHeaders(context) },
   );
+  if ("second_factor_required" in answer) {
+    return {
+      status: "second-factor",
+      pendingLoginToken: answer.pending_login_token,
+      expiresIn: answer.expires_in,
+    };
+  }
+  const main = toLogin(answer);
   try {
-    return { main, care: await careLogin(credentials, context) };
+    return { status: "ok", logins: { main, care: await careLogin(credentials, context) } };
   } catch (error) {
     await revokeToken(main.accessToken);
     throw error;
@@ -79,7 +96,7 @@ export async function signUp(
 }
 
 /** `POST /api/auth/logout` with `token`; a failure is ignored (the token expires anyway). */
-async function revokeToken(token: string): Promise<void> {
+export async function revokeToken(token: string): Promise<void> {
   try {
     // An empty JSON object: the API refuses a bodiless POST here.
     await tokenMainApi(token).accounts.logout({ body: {} });

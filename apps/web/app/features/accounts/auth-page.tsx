@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import type { PageKey } from "#app/lib/meta.ts";
 
@@ -30,4 +31,16 @@ export function AuthPage({
 /** A line of secondary links under a form ("Forgot your password?", "Create an account"). */
 export function FormFooter({ children }: { children: ReactNode }) {
   return <div className="mt-8 flex flex-col gap-2 border-border border-t pt-6 text-ink">{children}</div>;
+}
+
+/** A dead end announced at once (an expired login, a used link), with the one way on. */
+export function AlertWithLink({ message, to, label }: { message: string; to: string; label: string }) {
+  return (
+    <div role="alert" className="rounded-md border-4 border-danger bg-surface p-4">
+      <p className="text-ink">{message}</p>
+      <Link to={to} className="button-primary mt-4">
+        {label}
+      </Link>
+    </div>
+  );
 }

@@ -1,0 +1,270 @@
+import { PASSWORD_MAX_LENGTH } from "@ambercare/contracts/account-limits";
+import { data, Form, useActionData, useLoaderData } from "react-router";
+import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { ErrorSummary, PasswordField, StatusMessage, SubmitButton } from "#app/components/forms.tsx";
+import { AccountPage } from "#app/components/page.tsx";
+import {
+  DISABLE_SECOND_FACTOR_FIELDS,
+  SECOND_FACTOR_CODE_FIELDS,
+} from "#app/features/accounts/account-fields.ts";
+import {
+  confirmSecondFactorForm,
+  disableSecondFactorForm,
+} from "#app/features/accounts/account-forms.server.ts";
+import { failureResult } from "#app/features/accounts/accounts.server.ts";
+import {
+  confirmSecondFactor,
+  disableSecondFactor,
+  securityState,
+  startSecondFactorSetup,
+} from "#app/features/accounts/second-factor.server.ts";
+import { SecondFactorCodeField } from "#app/features/accounts/second-factor-fields.tsx";
+import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
+import {
+  errorsOf,
+  type FormResult,
+  formError,
+  formSuccess,
+  issuesToFieldErrors,
+  readFields,
+  successOf,
+} from "#app/lib/forms.ts";
+import { useTranslation } from "#app/lib/i18n.tsx";
+import { pageMeta } from "#app/lib/meta.ts";
+import { requireRouteAccess } from "#app/lib/session.server.ts";
+import type { Route } from "./+types/security";
+
+type CodeField = (typeof SECOND_FACTOR_CODE_FIELDS)[number];
+type DisableField = (typeof DISABLE_SECOND_FACTOR_FIELDS)[number];
+type SecurityAction =
+  | { intent: "setup"; result: FormResult<CodeField> }
+  | { intent: "confirm"; result: FormResult<CodeField>; recoveryCodes?: string[] }
+  | { intent: "disable"; result: FormResult<DisableField> };
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const { user } = await requireRouteAccess(request, "/my-profile/security");
+  return securityState(request, user);
+}
+
+/** Three forms post here: `intent=setup` (a new secret), `intent=confirm` (switch on), `intent=disable`. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = await requireRouteAccess(request, "/my-profile/security");
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
+  try {
+    if (intent === "setup") {
+      await startSecondFactorSetup(request, user);
+      return data<SecurityAction>({
+        intent: "setup",
+        result: formSuccess({ key: "secondFactor.setup.scan" }),
+      });
+    }
+    if (intent === "disable") {
+      const values = readFields(formData, DISABLE_SECOND_FACTOR_FIELDS);
+      const parsed = disableSecondFactorForm.safeParse(values);
+      if (!parsed.success) {
+        const result = formError(values, issuesToFieldErrors(parsed.error.issues, values));
+        return data<SecurityAction>({ intent: "disable", result }, { status: 400 });
+      }
+      try {
+        await disableSecondFactor(
+          request,
+          user,
+          { password: parsed.data.current_password, code: parsed.data.code },
+          context,
+        );
+      } catch (error) {
+        if (!isApiError(error)) throw error;
+        const failure = describeApiError(error);
+        return data<SecurityAction>(
+          { intent: "disable", result: failureResult(values, failure) },
+          {
+            status: failure.status,
+          },
+        );
+      }
+      return data<SecurityAction>({
+        intent: "disable",
+        result: formSuccess({ key: "secondFactor.setup.disabled" }),
+      });
+    }
+    const values = readFields(formData, SECOND_FACTOR_CODE_FIELDS);
+    const parsed = confirmSecondFactorForm.safeParse(values);
+    if (!parsed.success) {
+      const result = formError(values, issuesToFieldErrors(parsed.error.issues, values));
+      return data<SecurityAction>({ intent: "confirm", result }, { status: 400 });
+    }
+    const recoveryCodes = await confirmSecondFactor(request, user, parsed.data.code);
+    return data<SecurityAction>({
+      intent: "confirm",
+      result: formSuccess({ key: "secondFactor.setup.recoveryLead" }),
+      recoveryCodes,
+    });
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    const failure = describeApiError(error);
+    const values = readFields(formData, SECOND_FACTOR_CODE_FIELDS);
+    const which = intent === "setup" ? "setup" : "confirm";
+    return data<SecurityAction>(
+      { intent: which, result: failureResult(values, failure) },
+      {
+        status: failure.status,
+      },
+    );
+  }
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, "security");
+
+const CONFIRM_FORM = "confirm-second-factor";
+const DISABLE_FORM = "disable-second-factor";
+
+function RecoveryCodes({ codes }: { codes: string[] }) {
+  const { t } = useTranslation();
+  return (
+    <div role="status" className="rounded-md border-primary border-l-4 bg-surface-muted px-4 py-3 text-ink">
+      <h2 className="font-bold text-lg">{t("secondFactor.setup.recoveryTitle")}</h2>
+      <p className="mt-2">{t("secondFactor.setup.recoveryLead")}</p>
+      <ol
+        aria-label={t("secondFactor.setup.recoveryListLabel")}
+        className="mt-4 grid gap-1 font-mono tablet:grid-cols-2"
+      >
+        {codes.map((code) => (
+          <li key={code} data-recovery-code>
+            {code}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+function SetUp() {
+  const { t } = useTranslation();
+  const state = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const confirm =
+    actionData?.intent === "confirm" || actionData?.intent === "setup" ? actionData.result : undefined;
+  const errors = errorsOf(confirm);
+  const setup = state.pending_setup;
+  if (!setup) {
+    return (
+      <>
+        <p className="text-ink">{t("secondFactor.setup.offLead")}</p>
+        <ErrorSummary formId={CONFIRM_FORM} result={errors} order={SECOND_FACTOR_CODE_FIELDS} />
+        <Form method="post" className="mt-6">
+          <input type="hidden" name="intent" value="setup" />
+          <SubmitButton intent="setup" pendingLabel={t("secondFactor.setup.starting")}>
+            {t("secondFactor.setup.start")}
+          </SubmitButton>
+        </Form>
+      </>
+    );
+  }
+  return (
+    <>
+      <h3 className="font-bold text-ink text-xl">{t("secondFactor.setup.scanHeading")}</h3>
+      <p className="mt-2 text-ink">{t("secondFactor.setup.scan")}</p>
+      {state.qrSvg ? (
+        <div
+          role="img"
+          aria-label={t("secondFactor.setup.qrLabel")}
+          className="mt-4 w-48 max-w-full bg-white [&>svg]:h-auto [&>svg]:w-full"
+          // The SVG is drawn on the server from the API's otpauth:// URI by the qrcode package.
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: markup the server generated, no user input
+          dangerouslySetInnerHTML={{ __html: state.qrSvg }}
+        />
+      ) : null}
+      <p className="mt-4 text-ink">{t("secondFactor.setup.manual")}</p>
+      <p className="mt-1 break-all font-mono text-ink" data-totp-secret>
+        {setup.secret}
+      </p>
+      <h3 className="mt-8 font-bold text-ink text-xl">{t("secondFactor.setup.confirmHeading")}</h3>
+      <div className="mt-4">
+        <ErrorSummary formId={CONFIRM_FORM} result={errors} order={SECOND_FACTOR_CODE_FIELDS} />
+        <Form method="post" noValidate className="flex flex-col gap-5">
+          <input type="hidden" name="intent" value="confirm" />
+          <SecondFactorCodeField
+            formId={CONFIRM_FORM}
+            defaultValue={errors?.values.code}
+            error={errors?.fieldErrors.code}
+            appOnly
+          />
+          <div>
+            <SubmitButton intent="confirm" pendingLabel={t("secondFactor.setup.confirming")}>
+              {t("secondFactor.setup.confirm")}
+            </SubmitButton>
+          </div>
+        </Form>
+      </div>
+    </>
+  );
+}
+
+function TurnOff() {
+  const { t } = useTranslation();
+  const state = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const errors = errorsOf(actionData?.intent === "disable" ? actionData.result : undefined);
+  return (
+    <>
+      <p className="text-ink">{t("secondFactor.setup.onLead")}</p>
+      <p className="mt-2 text-ink-muted">
+        {t("secondFactor.setup.codesLeft", { count: state.recovery_codes_left })}
+      </p>
+      <h3 className="mt-8 font-bold text-ink text-xl">{t("secondFactor.setup.disableHeading")}</h3>
+      <p className="mt-2 text-ink">{t("secondFactor.setup.disableLead")}</p>
+      <div className="mt-4">
+        <ErrorSummary formId={DISABLE_FORM} result={errors} order={DISABLE_SECOND_FACTOR_FIELDS} />
+        <Form method="post" noValidate className="flex flex-col gap-5">
+          <input type="hidden" name="intent" value="disable" />
+          <PasswordField
+            formId={DISABLE_FORM}
+            name="current_password"
+            label={t("forms.fields.currentPassword")}
+            autoComplete="current-password"
+            maxLength={PASSWORD_MAX_LENGTH}
+            error={errors?.fieldErrors.current_password}
+          />
+          <SecondFactorCodeField
+            formId={DISABLE_FORM}
+            defaultValue={errors?.values.code}
+            error={errors?.fieldErrors.code}
+          />
+          <div>
+            <SubmitButton intent="disable" pendingLabel={t("secondFactor.setup.disabling")}>
+              {t("secondFactor.setup.disable")}
+            </SubmitButton>
+          </div>
+        </Form>
+      </div>
+    </>
+  );
+}
+
+export default function SecurityPage() {
+  const { t } = useTranslation();
+  const state = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const recoveryCodes = actionData?.intent === "confirm" ? actionData.recoveryCodes : undefined;
+  const disabled = actionData?.intent === "disable" ? successOf(actionData.result) : undefined;
+  return (
+    <AccountPage page="security">
+      <section aria-labelledby="second-factor" className="mt-8 max-w-xl">
+        <h2 id="second-factor" className="font-bold text-2xl text-ink">
+          {t("secondFactor.setup.heading")}
+        </h2>
+        <div className="mt-4">
+          <StatusMessage message={disabled?.message} />
+          {recoveryCodes ? <RecoveryCodes codes={recoveryCodes} /> : state.enabled ? <TurnOff /> : <SetUp />}
+        </div>
+      </section>
+    </AccountPage>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
