@@ -46,9 +46,19 @@ function send(agent, port, method, path, { headers = {}, body, localAddress } = 
     const req = request(
       { agent, host: "127.0.0.1", port, method, path, localAddress, headers, timeout: TIMEOUT_MS },
       (res) => {
-        res.resume();
+        // The start of the body, so that an error can say who answered it (--verbose).
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => {
+          if (body.length < BODY_SAMPLE_CHARS) body += chunk;
+        });
         res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, ms: performance.now() - started }),
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            ms: performance.now() - started,
+          }),
         );
       },
     );
@@ -57,6 +67,8 @@ function send(agent, port, method, path, { headers = {}, body, localAddress } = 
       resolve({
         status: 0,
         kind: error.message === "timeout" ? "timeout" : "network",
+        detail: error.message === "timeout" ? "timeout" : (error.code ?? error.message),
+        reused: req.reusedSocket,
         ms: performance.now() - started,
       }),
     );
@@ -65,15 +77,54 @@ function send(agent, port, method, path, { headers = {}, body, localAddress } = 
   });
 }
 
+const BODY_SAMPLE_CHARS = 4_000;
+const STEPS = ["home", "search", "profile", "login", "my-profile"];
+const KINDS = ["5xx", "429", "timeout", "network", "unexpected"];
 const results = [];
-const errors = { "5xx": 0, 429: 0, timeout: 0, network: 0, unexpected: 0 };
+/** Errors by kind, and by step and kind. */
+const errors = Object.fromEntries(KINDS.map((kind) => [kind, 0]));
+const errorsByStep = Object.fromEntries(
+  STEPS.map((step) => [step, Object.fromEntries(KINDS.map((k) => [k, 0]))]),
+);
+/** One example of each distinct error (step, status or network error), printed with --verbose. */
+const examples = new Map();
+
+function kindOf(answer, expected) {
+  if (answer.status === 0) return answer.kind;
+  if (answer.status >= 500) return "5xx";
+  if (answer.status === 429) return "429";
+  return expected.includes(answer.status) ? null : "unexpected";
+}
+
 function record(step, answer, expected) {
   results.push({ step, ms: answer.ms });
-  if (answer.status === 0) errors[answer.kind] += 1;
-  else if (answer.status >= 500) errors["5xx"] += 1;
-  else if (answer.status === 429) errors[429] += 1;
-  else if (!expected.includes(answer.status)) errors.unexpected += 1;
+  const kind = kindOf(answer, expected);
+  if (!kind) return answer;
+  errors[kind] += 1;
+  errorsByStep[step][kind] += 1;
+  const what =
+    answer.status === 0 ? `${answer.detail}${answer.reused ? " (reused socket)" : ""}` : answer.status;
+  const key = `${step} ${what}`;
+  const example = examples.get(key) ?? { count: 0, answer };
+  example.count += 1;
+  examples.set(key, example);
   return answer;
+}
+
+/** What answered an error: the status, Location, Retry-After and the page's visible text. */
+function describeExample({ answer }) {
+  if (answer.status === 0) return `after ${Math.round(answer.ms)} ms`;
+  const text = (answer.body ?? "")
+    .replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>|<head>[\s\S]*?<\/head>/g, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 500);
+  const headers = ["location", "retry-after"]
+    .filter((name) => answer.headers?.[name])
+    .map((name) => `${name}: ${answer.headers[name]}`)
+    .join(", ");
+  return `${headers ? `${headers}; ` : ""}${text}`;
 }
 
 const pause = () => new Promise((r) => setTimeout(r, THINK_MS * (0.5 + Math.random())));
@@ -117,6 +168,8 @@ async function visitor(i, port, profilePath, until) {
       .join("; ");
     await pause();
     if (performance.now() >= until) break;
+    // A visitor whose login failed (already counted) has no profile to see: /login is the right answer.
+    if (login.status !== 302 && login.status !== 303) continue;
     record(
       "my-profile",
       await send(agent, port, "GET", "/my-profile", { headers: { ...html, cookie }, localAddress }),
@@ -218,14 +271,21 @@ try {
   console.log(
     `p50 ${ms(percentile(all, 50))}  p99 ${ms(percentile(all, 99))}  ${(results.length / wallS).toFixed(1)} req/s`,
   );
-  for (const step of ["home", "search", "profile", "login", "my-profile"]) {
+  for (const step of STEPS) {
     const times = results
       .filter((r) => r.step === step)
       .map((r) => r.ms)
       .sort((a, b) => a - b);
+    const stepErrors = KINDS.filter((kind) => errorsByStep[step][kind] > 0)
+      .map((kind) => `${kind} ${errorsByStep[step][kind]}`)
+      .join(", ");
     console.log(
-      `  ${step.padEnd(10)} ${String(times.length).padStart(6)}  p50 ${ms(percentile(times, 50))}  p99 ${ms(percentile(times, 99))}`,
+      `  ${step.padEnd(10)} ${String(times.length).padStart(6)}  p50 ${ms(percentile(times, 50))}  p99 ${ms(percentile(times, 99))}  errors ${stepErrors || "0"}`,
     );
+  }
+  if (options.verbose) {
+    for (const [key, example] of examples)
+      console.log(`  × ${example.count} ${key}: ${describeExample(example)}`);
   }
   if (hammered) {
     console.log(

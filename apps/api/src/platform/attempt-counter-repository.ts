@@ -29,6 +29,15 @@ export function createAttemptCounterRepository(db: Executor) {
       return row;
     },
 
+    /** The key's count in its current window, without adding to it (0 when none or ended). */
+    async count(key: string, now: Date): Promise<number> {
+      const [row] = await db
+        .select({ hits: rateLimitBuckets.hits, resetAt: rateLimitBuckets.resetAt })
+        .from(rateLimitBuckets)
+        .where(eq(rateLimitBuckets.key, key));
+      return row && row.resetAt > now ? row.hits : 0;
+    },
+
     /** Takes back one hit (an attempt that turned out not to count). */
     async release(key: string): Promise<void> {
       await db

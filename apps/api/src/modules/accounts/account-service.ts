@@ -236,6 +236,7 @@ export function createAccountService(deps: AccountServiceDeps) {
         ? await verifyPassword(account.passwordHash, input.password)
         : await verifyDummyPassword(input.password);
       if (!account || !passwordOk || (account.isServiceAccount && surface !== "care")) {
+        await attempt.failed();
         throw incorrectCredentials();
       }
       const needsSecondStep = !account.isServiceAccount && (await secondFactor.isEnabled(account.id));
@@ -323,6 +324,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       if (!account) throw new AppError("NOT_FOUND", 404, "Not found");
       const attempt = await throttle.begin({ email: account.email, ip, countAccount: true });
       if (!(await verifyPassword(account.passwordHash, input.old_password))) {
+        await attempt.failed();
         throw badRequest("WRONG_CURRENT_PASSWORD", AUTH_ERRORS.wrongCurrentPassword);
       }
       await attempt.succeeded();

@@ -43,7 +43,19 @@ export type LoginAttempt = {
    * keep adding up.
    */
   passedFirstStep(): Promise<void>;
+  /** The password was wrong: the attempt stays counted, as a failure of the account. */
+  failed(): Promise<void>;
 };
+
+/**
+ * How long an attempt waits for the account's earlier attempts, still being checked, to settle
+ * before it is refused; and the pauses between its looks (doubling from the first to the last).
+ */
+const SETTLE_WAIT_MS = 10_000;
+const SETTLE_POLL_FIRST_MS = 20;
+const SETTLE_POLL_MAX_MS = 250;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Password guessing limits, counted in the database so every API instance enforces one budget.
@@ -56,8 +68,14 @@ export type LoginAttempt = {
  *
  * An attempt is counted *before* the password is checked and taken back when it succeeds. Counting
  * only after a failure would let a burst of parallel requests all pass the check before any of them
- * had been counted. The account counter is keyed by the e-mail as typed (normalised), whether or not
- * an account has it, so being throttled says nothing about which addresses are registered.
+ * had been counted. But attempts still being checked are not failures: many right passwords at once
+ * (a household sharing an account, a load test) must never be throttled. So the failures are also
+ * counted on their own, once known, and only they open waits; an attempt that finds the account
+ * over its limit while fewer than `perAccount` failures are known waits for the attempts before it
+ * to settle (at most SETTLE_WAIT_MS, measured in real time), looking again now and then. A burst of guesses
+ * thus still gets `perAccount` checks, then waits. The account counters are keyed by the e-mail as
+ * typed (normalised), whether or not an account has it, so being throttled says nothing about which
+ * addresses are registered.
  */
 export function createLoginThrottle(deps: {
   counters: AttemptCounterRepository;
@@ -69,6 +87,7 @@ export function createLoginThrottle(deps: {
   const accountKey = (email: string) => deps.keyHash("login-account", email);
   const addressKey = (ip: string) => deps.keyHash("login-address", ip);
   const waitKey = (email: string) => deps.keyHash("login-account-wait", email);
+  const failureKey = (email: string) => deps.keyHash("login-account-failures", email);
   const delayAfter = (excess: number) =>
     Math.min(limits.firstDelayMs * 2 ** Math.min(excess - 1, 30), limits.maxDelayMs);
   const refuse = (until: number, now: Date): never => {
@@ -77,6 +96,37 @@ export function createLoginThrottle(deps: {
       headers: { "retry-after": String(Math.ceil(waitMs / 1_000)) },
     });
   };
+
+  /**
+   * Counts an attempt on the account, or throws 429 when the account is waiting. Over the limit
+   * with fewer known failures than `perAccount`, the excess is attempts still being checked: this
+   * one takes its hit back and waits for them to settle, then counts again.
+   */
+  async function countAccountAttempt(email: string): Promise<void> {
+    const givesUpAt = performance.now() + SETTLE_WAIT_MS;
+    for (let pauseMs = SETTLE_POLL_FIRST_MS; ; pauseMs = Math.min(pauseMs * 2, SETTLE_POLL_MAX_MS)) {
+      const now = deps.clock.now();
+      const account = await deps.counters.hit(accountKey(email), limits.windowMs, now);
+      if (account.hits <= limits.perAccount) return;
+      // Attempts that never settled (a process stopped while checking) must not hold the account:
+      // after SETTLE_WAIT_MS the whole count is taken for failures, as the waits below expect.
+      const failures = await deps.counters.count(failureKey(email), now);
+      if (failures >= limits.perAccount || performance.now() >= givesUpAt) {
+        // Whoever starts the next wait may try now; everyone else waits for it to end. A refused
+        // attempt is not a failure: it does not lengthen the waits.
+        const wait = await deps.counters.hit(
+          waitKey(email),
+          delayAfter(account.hits - limits.perAccount),
+          now,
+        );
+        if (wait.hits <= 1) return;
+        await deps.counters.release(accountKey(email));
+        refuse(wait.resetAt.getTime(), now);
+      }
+      await deps.counters.release(accountKey(email));
+      await sleep(pauseMs * (0.5 + Math.random()));
+    }
+  }
 
   return {
     /**
@@ -90,21 +140,13 @@ export function createLoginThrottle(deps: {
         ? await deps.counters.hit(addressKey(input.ip), limits.windowMs, now)
         : undefined;
       if (address && address.hits > limits.perAddress) refuse(address.resetAt.getTime(), now);
-      const account = input.countAccount
-        ? await deps.counters.hit(accountKey(input.email), limits.windowMs, now)
-        : undefined;
-      if (account && account.hits > limits.perAccount) {
-        // Whoever starts the next wait may try now; everyone else waits for it to end. A refused
-        // attempt is not a failure: it neither lengthens the waits nor uses the address's budget.
-        const wait = await deps.counters.hit(
-          waitKey(input.email),
-          delayAfter(account.hits - limits.perAccount),
-          now,
-        );
-        if (wait.hits > 1) {
-          await deps.counters.release(accountKey(input.email));
+      if (input.countAccount) {
+        try {
+          await countAccountAttempt(input.email);
+        } catch (error) {
+          // A refused attempt is not a failure: it does not use the address's budget either.
           if (address) await deps.counters.release(addressKey(input.ip));
-          refuse(wait.resetAt.getTime(), now);
+          throw error;
         }
       }
 
@@ -112,6 +154,7 @@ export function createLoginThrottle(deps: {
         async succeeded() {
           if (input.countAccount) {
             await deps.counters.clear(accountKey(input.email));
+            await deps.counters.clear(failureKey(input.email));
             await deps.counters.clear(waitKey(input.email));
           }
           if (countAddress) await deps.counters.release(addressKey(input.ip));
@@ -120,12 +163,17 @@ export function createLoginThrottle(deps: {
           if (input.countAccount) await deps.counters.release(accountKey(input.email));
           if (countAddress) await deps.counters.release(addressKey(input.ip));
         },
+        async failed() {
+          if (input.countAccount)
+            await deps.counters.hit(failureKey(input.email), limits.windowMs, deps.clock.now());
+        },
       };
     },
 
     /** Forgets an account's failures (after a password reset proved the owner's mailbox). */
     async forgetAccount(email: string): Promise<void> {
       await deps.counters.clear(accountKey(email));
+      await deps.counters.clear(failureKey(email));
       await deps.counters.clear(waitKey(email));
     },
   };

@@ -318,6 +318,33 @@ describe("login throttling", () => {
     clock.advance(15 * 60_000);
   });
 
+  it("never throttles right passwords sent in parallel, however many are still being checked", async () => {
+    const patient = await registerPatient(t.app);
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, () => login(patient.email, patient.password, freshAddress())),
+    );
+    expect(answers.map((res) => res.statusCode)).toEqual(Array.from({ length: 16 }, () => 200));
+  });
+
+  it("lets right passwords in parallel with fewer than 5 wrong ones through, then still spaces guesses", async () => {
+    const patient = await registerPatient(t.app);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        login(patient.email, i % 3 === 0 ? `wrong-${i}-password` : patient.password),
+      ),
+    );
+    const codes = answers.map((res) => res.statusCode);
+    expect(codes.filter((code) => code === 200)).toHaveLength(8);
+    expect(codes.filter((code) => code === 401)).toHaveLength(4);
+    // After a success, five failures in a row still open the waits.
+    expect((await login(patient.email, patient.password)).statusCode).toBe(200);
+    for (let i = 0; i < 6; i++) {
+      expect((await login(patient.email, `again-${i}-password`)).statusCode).toBe(401);
+    }
+    expect((await login(patient.email, patient.password)).statusCode).toBe(429);
+    clock.advance(15 * 60_000);
+  });
+
   it("counts attempts sent in parallel: a burst cannot slip past the limit", async () => {
     const patient = await registerPatient(t.app);
     const answers = await Promise.all(

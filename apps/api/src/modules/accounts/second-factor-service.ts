@@ -214,12 +214,18 @@ export function createSecondFactorService(deps: SecondFactorDeps) {
       if (!factor) throw new AppError("SECOND_FACTOR_NOT_SET_UP", 409, SECOND_FACTOR_ERRORS.notSetUp);
       const attempt = await deps.throttle.begin({ email: account.email, ip, countAccount: true });
       if (!(await verifyPassword(account.passwordHash, input.password))) {
+        await attempt.failed();
         throw new AppError("WRONG_CURRENT_PASSWORD", 400, AUTH_ERRORS.wrongCurrentPassword);
       }
-      await db.transaction(async (tx) => {
-        if (!(await spendCode(tx, factor, input.code))) throw codeInvalid(400);
+      const codeSpent = await db.transaction(async (tx) => {
+        if (!(await spendCode(tx, factor, input.code))) return false;
         await turnOff(account, "second_factor.disable", ip, tx);
+        return true;
       });
+      if (!codeSpent) {
+        await attempt.failed();
+        throw codeInvalid(400);
+      }
       await attempt.succeeded();
       deps.sendMail("second-factor-off", account, `${deps.siteUrl}/forgot-password`);
     },
@@ -259,6 +265,7 @@ export function createSecondFactorService(deps: SecondFactorDeps) {
         const attempt = await deps.throttle.begin({ email: account.email, ip, countAccount: true });
         if (!(await proveWithCode(factor, input.code, ip))) {
           await factors.countFailedCode(tokenHash);
+          await attempt.failed();
           throw codeInvalid(401);
         }
         await attempt.succeeded();
@@ -310,6 +317,7 @@ export function createSecondFactorService(deps: SecondFactorDeps) {
       if (!account) throw resetLinkInvalid();
       const attempt = await deps.throttle.begin({ email: account.email, ip, countAccount: true });
       if (!(await verifyPassword(account.passwordHash, input.password))) {
+        await attempt.failed();
         throw new AppError("WRONG_CURRENT_PASSWORD", 400, AUTH_ERRORS.wrongCurrentPassword);
       }
       await db.transaction(async (tx) => {

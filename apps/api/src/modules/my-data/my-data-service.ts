@@ -134,6 +134,7 @@ export function createMyDataService(deps: {
       const patient = await patientOf(auth);
       const attempt = await deps.throttle.begin({ email: patient.email, ip, countAccount: true });
       if (!(await verifyPassword(patient.passwordHash, password))) {
+        await attempt.failed();
         throw new AppError("WRONG_CURRENT_PASSWORD", 400, AUTH_ERRORS.wrongCurrentPassword);
       }
       await attempt.succeeded();
