@@ -23,6 +23,7 @@ const {
   contentSecurityPolicy,
   visitorHandlers,
   withOutagePages,
+  configureConnections,
 } = /** @type {any} */ (build.entry.module);
 getServiceSecrets();
 const production = env.NODE_ENV === "production";
@@ -148,6 +149,7 @@ app.use(
 const server = app.listen(env.PORT, () => {
   console.log(`web listening on http://localhost:${env.PORT} (${env.NODE_ENV})`);
 });
+configureConnections(server);
 
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.once(signal, () => {
