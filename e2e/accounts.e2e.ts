@@ -39,7 +39,7 @@ async function errorSummary(page: Page) {
   return summary;
 }
 
-describe("accounts journey (issue 3)", () => {
+describe("accounts journey", () => {
   it("signs up, completes the profile, logs out and in, resets the password, updates the profile", async () => {
     expect(dataDir, "E2E_DATA_DIR (the stack's DATA_DIR) is needed to read the e-mail").not.toBe("");
     const account = newAccount();
@@ -242,7 +242,7 @@ describe("accounts journey (issue 3)", () => {
     }
   });
 
-  it("logs out a session whose token the API no longer accepts (spec §8)", async () => {
+  it("logs out a session whose token the API no longer accepts", async () => {
     const account = newAccount();
     const { context, page } = await openPage(browser);
     try {

@@ -51,7 +51,7 @@ async function signedUp(page: Page): Promise<Account> {
   return account;
 }
 
-describe("contact form (issue 7)", () => {
+describe("contact form", () => {
   it("sends a message past the captcha, acknowledges it by e-mail, and keeps what was typed on a failure", async () => {
     expect(dataDir, "E2E_DATA_DIR (the stack's DATA_DIR) is needed to read the e-mail").not.toBe("");
     const email = newAccount().email;
@@ -122,7 +122,7 @@ describe("contact form (issue 7)", () => {
   });
 });
 
-describe("newsletter with double opt-in (issue 7)", () => {
+describe("newsletter with double opt-in", () => {
   it("signs up in the footer, confirms from the e-mail, unsubscribes from the welcome e-mail and resubscribes", async () => {
     const email = newAccount().email;
     const { context, page, consoleErrors } = await openPage(browser);
@@ -186,7 +186,7 @@ describe("newsletter with double opt-in (issue 7)", () => {
   });
 });
 
-describe("support widget (issue 7)", () => {
+describe("support widget", () => {
   it("is a small button that loads its panel on demand; a patient's message reaches My profile → Messages", async () => {
     const { context, page, consoleErrors } = await openPage(browser);
     try {
@@ -254,7 +254,7 @@ describe("support widget (issue 7)", () => {
   });
 });
 
-describe("Washington My Health My Data (issue 7)", () => {
+describe("Washington My Health My Data", () => {
   it("downloads the patient's own data only, then deletes the account, logging out for good", async () => {
     // Another patient, whose data must not appear in the export.
     const other = await openPage(browser);
@@ -323,7 +323,7 @@ describe("Washington My Health My Data (issue 7)", () => {
 describe.each([
   { name: "1280 px", width: 1280, height: 900 },
   { name: "320 px", width: 320, height: 700 },
-])("the pages of issue 7 at $name", (viewport) => {
+])("the communication pages at $name", (viewport) => {
   it("have no axe violations, no console errors and no sideways scrolling", async () => {
     const { context, page, consoleErrors } = await openPage(browser, {
       viewport: { width: viewport.width, height: viewport.height },
@@ -357,7 +357,7 @@ describe.each([
   });
 });
 
-describe("analytics after consent (spec §7, issue 7)", () => {
+describe("analytics after consent", () => {
   /** A stand-in for the analytics provider: its script marks the page and counts its loads. */
   let provider: Server;
   let scriptLoads = 0;

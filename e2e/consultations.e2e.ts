@@ -52,7 +52,7 @@ async function fillIntakeForChild(page: Page) {
   await page.getByRole("checkbox", { name: /financial communications/ }).check();
 }
 
-describe("consultations (issue 6)", () => {
+describe("consultations", () => {
   it("a member requests a video visit for a dependent child and sees it listed", async () => {
     const account = newAccount();
     const { context, page, consoleErrors } = await openPage(browser);

@@ -427,7 +427,7 @@ describe("the home page", () => {
 
 describe("the soon pages", () => {
   it.each(["/blog", "/blog/first-post", "/medical-providers"])(
-    "%s signs the visitor up for updates with double opt-in (issue 7)",
+    "%s signs the visitor up for updates with double opt-in",
     async (path) => {
       const { context, page, consoleErrors } = await openPage(browser);
       try {

@@ -306,7 +306,7 @@ describe("payments that fail, one-time visits and the popup", () => {
   });
 });
 
-describe("membership journey (issue 5)", () => {
+describe("membership journey", () => {
   it("starts a trial, cancels with feedback, resumes, and is billed when the trial ends", async () => {
     const { context, page, consoleErrors } = await openPage(browser);
     await dismissPopupBeforehand(context);

@@ -80,7 +80,7 @@ async function decode(response: Response) {
   return { format: meta.format, width: meta.width, height: meta.height, compression: meta.compression };
 }
 
-describe("web app manifest (spec §7)", () => {
+describe("web app manifest", () => {
   it("is served as application/manifest+json with the fields an install needs", async () => {
     const response = await fetch(`${baseUrl}/manifest.webmanifest`);
     expect(response.status).toBe(200);
@@ -130,7 +130,7 @@ describe("web app manifest (spec §7)", () => {
   );
 });
 
-describe("service worker (spec §7)", () => {
+describe("service worker", () => {
   it("is served uncached as JavaScript, registers for the whole site and controls the page", async () => {
     const script = await fetch(`${baseUrl}/sw.js`);
     expect(script.status).toBe(200);
@@ -263,7 +263,7 @@ async function startWebServer(port: number, env: Record<string, string>) {
   return { url, stop };
 }
 
-describe("latest build (spec §4)", () => {
+describe("latest build", () => {
   it("reports the page's build id at /build-id.json, never cached", async () => {
     const response = await fetch(`${baseUrl}/build-id.json`);
     expect(response.headers.get("cache-control")).toBe("no-cache");
@@ -347,7 +347,7 @@ describe("latest build (spec §4)", () => {
   });
 });
 
-describe("chunk-load failure (spec §8)", () => {
+describe("chunk-load failure", () => {
   async function blockMembershipChunk(context: BrowserContext, page: Page): Promise<string> {
     const module = await page.evaluate(
       () =>
@@ -419,7 +419,7 @@ describe("chunk-load failure (spec §8)", () => {
   });
 });
 
-describe("home hero and performance helper (spec §1)", () => {
+describe("home hero and performance helper", () => {
   it("keeps the still image and loads no clip for a visitor who prefers reduced motion", async () => {
     const { context, page, consoleErrors } = await open({ serviceWorkers: "block", reducedMotion: "reduce" });
     const requested: string[] = [];
@@ -529,7 +529,7 @@ describe("script loading after the first paint (ADR 013)", () => {
   );
 });
 
-describe("image service (spec §7)", () => {
+describe("image service", () => {
   it.each([
     ["s_320x240,q_75,f_webp", "image/webp", "webp", 320, 240],
     ["w_640,f_avif", "image/avif", "heif", 640, 480],

@@ -21,7 +21,7 @@ async function expectLayout(page: Page, layout: "main" | "soon") {
   else expect(await primaryNav.count()).toBe(0);
 }
 
-describe("every route of spec §2 as an anonymous visitor", () => {
+describe("every route of the site as an anonymous visitor", () => {
   it.each(PUBLIC_ROUTES)("$path answers 200 with its title and the $layout layout", async (route) => {
     const { context, page, consoleErrors } = await openPage(browser);
     try {
@@ -72,7 +72,7 @@ describe("every route of spec §2 as an anonymous visitor", () => {
   });
 });
 
-describe("error pages (spec §2, §8)", () => {
+describe("error pages", () => {
   it("shows the 404 page with its texts and a way home", async () => {
     const { context, page, consoleErrors } = await openPage(browser);
     try {

@@ -12,7 +12,7 @@ import { THEME_COLORS } from "./theme.ts";
 import { DATA_CACHE, LOGOUT_REDIRECT_DELAY_MS, NOT_SUBSCRIBED_POPUP_DELAY_MS } from "./timing.ts";
 import { isUsStateCode, US_STATE_CODES, US_STATES } from "./us-states.ts";
 
-describe("spec §3 option lists", () => {
+describe("option lists", () => {
   it("keeps the exact spellings of the spec", () => {
     expect(GENDERS).toEqual(["male", "female", "Unspecified", "Undisclosed", "Prefer Not to Answer"]);
     expect(RELATIONSHIPS).toHaveLength(7);
@@ -62,7 +62,7 @@ describe("spec §3 option lists", () => {
   });
 });
 
-describe("plans and prices (spec §9)", () => {
+describe("plans and prices", () => {
   it("prices the four plan keys in cents", () => {
     expect(PLAN_KEYS).toEqual(["subscription_monthly", "subscription_yearly", "ppv_chat", "ppv_video"]);
     expect(PLANS.subscription_monthly.priceCents).toBe(900);
@@ -79,7 +79,7 @@ describe("plans and prices (spec §9)", () => {
   });
 });
 
-describe("session and timing constants (spec §3, §4, §9)", () => {
+describe("session and timing constants", () => {
   it("gives every session cookie its lifetime", () => {
     expect(Object.keys(SESSION_COOKIES)).toHaveLength(12);
     expect(SESSION_COOKIE_MAX_AGE.accessToken).toBe(18_000);

@@ -134,7 +134,7 @@ describe("createApiClient", () => {
     expect(error).toMatchObject({ status: 500, message: "Internal Server Error", body: "<h1>oops</h1>" });
   });
 
-  it("reports a 401 to onUnauthorized before throwing (spec §8)", async () => {
+  it("reports a 401 to onUnauthorized before throwing", async () => {
     const seenErrors: ApiError[] = [];
     const api = createApiClient({ baseUrl, token: "expired", onUnauthorized: (e) => seenErrors.push(e) });
     await expect(api.get("/unauthorized")).rejects.toMatchObject({
@@ -175,7 +175,7 @@ describe("createApiClient", () => {
     expect(error).not.toBeInstanceOf(ApiError);
   });
 
-  it("cancels the previous call in flight when a new call has the same id (spec §7)", async () => {
+  it("cancels the previous call in flight when a new call has the same id", async () => {
     const api = createApiClient({ baseUrl });
     const first = api.get<{ data: { n: string } }>("/slow", { id: "search", query: { n: 1 } });
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -11,7 +11,7 @@ import {
 
 const T0 = 1_800_000_000_000;
 
-describe("decideChunkReload (spec §8: at most once per 10 s for the same path)", () => {
+describe("decideChunkReload (at most once per 10 s for the same path)", () => {
   it("reloads the first time and remembers when", () => {
     expect(decideChunkReload({}, "/membership", T0)).toEqual({
       reload: true,

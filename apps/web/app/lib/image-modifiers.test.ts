@@ -18,7 +18,7 @@ import {
 } from "#app/lib/image-modifiers.ts";
 
 describe("parseImageModifiers", () => {
-  it("reads every modifier of spec §7 in long form and by alias", () => {
+  it("reads every modifier in long form and by alias", () => {
     expect(
       parseImageModifiers("format_avif,fit_contain,width_640,height_480,quality_50,background_fff,blur_3"),
     ).toEqual({

@@ -85,7 +85,7 @@ describe("the route table", () => {
     }
   });
 
-  it("lists the 48 routes of spec §2 and the extra pages, with their flags", () => {
+  it("lists the 48 specified routes and the extra pages, with their flags", () => {
     expect(ROUTE_PATHS).toHaveLength(48 + EXTRA_PAGES.length);
     const flagged = (flag: "requiresAuthentication" | "notAuthenticated") =>
       ROUTE_PATHS.filter(

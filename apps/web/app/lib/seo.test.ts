@@ -41,7 +41,7 @@ const find = (meta: MetaDescriptor[], predicate: (d: Record<string, unknown>) =>
   meta.filter((d) => predicate(d as Record<string, unknown>)) as Array<Record<string, unknown>>;
 
 describe("the route table for search engines", () => {
-  it("has an entry for every route of spec §2", () => {
+  it("has an entry for every specified route", () => {
     expect(Object.keys(ROUTE_SEO).sort()).toEqual([...ROUTE_PATHS].sort());
   });
 

@@ -96,7 +96,7 @@ type Used = { data: { used: string } };
 const reset = (care: { post<T>(path: string, options?: object): Promise<T> }) =>
   care.post<Used>("/ambercare/reset-password", { body: { token: "t".repeat(20), password: "new password" } });
 
-describe("the care service token (spec §5)", () => {
+describe("the care service token", () => {
   it("logs in with the service credential and the public bearer, then runs the call with its token", async () => {
     const service = tokens();
     await expect(service.call(reset)).resolves.toEqual({ data: { used: "service-token-1" } });

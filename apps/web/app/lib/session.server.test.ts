@@ -47,7 +47,7 @@ describe("reading the session", () => {
     });
   });
 
-  it("is fully logged in only with the login flag and the care token (spec §4)", () => {
+  it("is fully logged in only with the login flag and the care token", () => {
     expect(getUser(request("/", FULL))).toEqual({
       userId: "7",
       accessToken: "main-token",
@@ -126,7 +126,7 @@ describe("requireUser", () => {
     expect(apiCalls).toEqual([`GET /ambercare/get-user-details/${ACCOUNT.id} Bearer care-token`]);
   });
 
-  it("turns a 401 from the main API into the logout event (spec §8): cookies cleared, → /login", async () => {
+  it("turns a 401 from the main API into the logout event: cookies cleared, → /login", async () => {
     liveTokens.delete("main-token");
     const response = await thrownBy(requireUser(request("/my-profile/messages?thread=3", FULL), deps));
     expect(response.status).toBe(302);
@@ -181,7 +181,7 @@ describe("requireAnonymous", () => {
     await expect(requireAnonymous(request("/reset-password"))).resolves.toEqual({ alreadyLoggedIn: false });
   });
 
-  it("redirects logged-in visitors from /login and /sign-up to / (spec §6)", async () => {
+  it("redirects logged-in visitors from /login and /sign-up to /", async () => {
     for (const path of ["/login", "/sign-up", "/login/", "/sign-up?x=1"]) {
       const response = await thrownBy(requireAnonymous(request(path, FULL)));
       expect(response.headers.get("Location"), path).toBe("/");

@@ -51,7 +51,7 @@ describe("locale files", () => {
     expect(copied.map(([key]) => key)).toEqual([]);
   });
 
-  it("keeps the spec's English error texts word for word (spec §2)", () => {
+  it("keeps the spec's English error texts word for word", () => {
     expect(en.errors.notFound.title).toBe("Page Not Found");
     expect(en.errors.notFound.message).toBe("Sorry, the page you are looking for could not be found.");
     expect(en.errors.notFound.homeLink).toBe("Go back home");

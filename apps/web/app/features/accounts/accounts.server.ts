@@ -15,7 +15,7 @@ import type { Locale } from "#app/lib/i18n.tsx";
 import type { SessionLogins, SessionUser } from "#app/lib/session.server.ts";
 
 /**
- * The account calls of both APIs (issue 3), for the routes' actions. Each throws `ApiError` when the
+ * The account calls of both APIs, for the routes' actions. Each throws `ApiError` when the
  * API refuses; `describeApiError()` (lib/api-errors.ts) turns that into a message in the visitor's language.
  */
 

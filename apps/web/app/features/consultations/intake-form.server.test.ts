@@ -93,7 +93,7 @@ describe("the intake form", () => {
   });
 });
 
-describe("textareaRows (spec §5: numeric rows and max rows, default 5)", () => {
+describe("textareaRows (numeric rows and max rows, default 5)", () => {
   it("accepts positive whole numbers, as numbers or numeric strings", () => {
     expect(textareaRows(3, 5)).toBe(3);
     expect(textareaRows("8", 5)).toBe(8);

@@ -13,7 +13,7 @@ function refused(status: number, body?: unknown): ApiError {
 
 const membershipFailure = (error: ApiError) => describeApiError(error, BILLING_ERROR_OPTIONS);
 
-describe("billing failures (spec §8)", () => {
+describe("billing failures", () => {
   it("translates the API's codes and puts card problems next to their field", () => {
     expect(
       membershipFailure(refused(402, { error: MEMBERSHIP_ERRORS.cardDeclined, code: "CARD_DECLINED" })),

@@ -38,7 +38,7 @@ describe("isPopupExcludedPath", () => {
     expect(isPopupExcludedPath(path)).toBe(false);
   });
 
-  it("covers every prefix of spec §4", () => {
+  it("covers every excluded prefix", () => {
     expect([...NOT_SUBSCRIBED_POPUP_EXCLUDED_PREFIXES].sort()).toEqual(
       ["/consultation", "/login", "/logout", "/my-profile", "/sign-up", "/unsubscribe"].sort(),
     );

@@ -5,7 +5,7 @@ import {
   subscriptionFlags,
 } from "#app/features/membership/subscription-flags.ts";
 
-describe("subscription flags (spec §3 session values)", () => {
+describe("subscription flags (session values)", () => {
   it("marks no subscription as not subscribed", () => {
     expect(subscriptionFlags(null)).toEqual({
       isSubscribed: false,
