@@ -11,7 +11,6 @@ import {
 import { DeferredScripts } from "#app/components/deferred-scripts.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { useHydrated } from "#app/components/hydrated.ts";
-import { IdleWarning } from "#app/components/idle-warning.tsx";
 import { PlatformClient } from "#app/components/platform-client.tsx";
 import { SupportWidget } from "#app/features/communications/support-widget.tsx";
 import { sessionSubscription } from "#app/features/membership/membership.server.ts";
@@ -33,6 +32,16 @@ const ConsentBanner = lazy<ComponentType>(() =>
   import("#app/components/consent-banner.tsx").then(
     (m) => ({ default: m.ConsentBanner }),
     // Without its code there is no banner, and without consent no analytics: the safe side.
+    () => ({ default: () => null }),
+  ),
+);
+
+// Loaded only for a logged-in visitor: it reads the table of pages that need a login, which an
+// anonymous visitor's first page should not download.
+const IdleWarning = lazy<ComponentType<{ idleMinutes: number }>>(() =>
+  import("#app/components/idle-warning.tsx").then(
+    (m) => ({ default: m.IdleWarning }),
+    // Without its code there is no warning; the server still ends the idle session.
     () => ({ default: () => null }),
   ),
 );
@@ -138,7 +147,11 @@ export default function App() {
   return (
     <>
       <Outlet />
-      {root?.user.isLoggedIn ? <IdleWarning idleMinutes={root.env.sessionIdleMinutes} /> : null}
+      {root?.user.isLoggedIn ? (
+        <Suspense fallback={null}>
+          <IdleWarning idleMinutes={root.env.sessionIdleMinutes} />
+        </Suspense>
+      ) : null}
     </>
   );
 }
