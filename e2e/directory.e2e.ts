@@ -142,10 +142,17 @@ describe("find a doctor", () => {
       await first.page.getByLabel("Sort by").selectOption("name");
       await first.page.getByRole("button", { name: "Show doctors" }).click();
       await first.page.waitForURL(/type=video/);
-      await first.page
+      // The URL changes a moment before React renders the new results: until then the pager on
+      // screen is the previous search's, and its "Next page" leads elsewhere.
+      const next = first.page
         .getByRole("navigation", { name: "Pages of results" })
-        .getByRole("link", { name: "Next page" })
-        .click();
+        .getByRole("link", { name: "Next page" });
+      const searchOf = async () => {
+        const params = new URLSearchParams((await next.getAttribute("href"))?.split("?")[1]);
+        return { type: params.get("type"), sort: params.get("sort") };
+      };
+      await expect.poll(searchOf).toEqual({ type: "video", sort: "name" });
+      await next.click();
       await first.page.waitForURL(/page=2/);
       const expected = await apiSearch({ type: "video", sort: "name", page: "2" });
       await expect
