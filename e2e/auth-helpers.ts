@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { expect } from "vitest";
+import { expect, inject } from "vitest";
 
 /**
  * Account helpers for journeys, driven as a visitor would: by label and role, through the real
@@ -50,11 +50,13 @@ export async function waitForHydration(page: Page): Promise<void> {
 }
 
 /**
- * Signs up through /sign-up; the page ends on /almost-there, logged in. The form carries the site's
- * captcha, which runs once React has hydrated the page: the helper waits for that, and the form itself
- * holds the submission until the captcha is solved.
+ * Signs up through /sign-up and follows the link of the sign-up e-mail (read from the stack's mail
+ * files, as the reset-password journey reads its mail); the page ends on /almost-there, logged in.
+ * The form carries the site's captcha, which runs once React has hydrated the page: the helper waits
+ * for that, and the form itself holds the submission until the captcha is solved.
  */
 export async function signUp(page: Page, baseUrl: string, account: Account): Promise<void> {
+  const since = Date.now();
   await page.goto(`${baseUrl}/sign-up`);
   await waitForHydration(page);
   await page.getByLabel("First name", { exact: true }).fill(account.firstName);
@@ -63,6 +65,19 @@ export async function signUp(page: Page, baseUrl: string, account: Account): Pro
   await page.getByLabel("Password", { exact: true }).fill(account.password);
   await page.getByRole("checkbox", { name: /I agree to the Terms of Use/ }).check();
   await page.getByRole("button", { name: "Create account" }).click();
+
+  // "Check your e-mail", focused so that it is read out, with the address still in the form.
+  const sent = page.getByRole("status").filter({ hasText: "Check your e-mail" });
+  await sent.waitFor();
+  expect(await sent.textContent()).toContain(account.email);
+  await page.waitForFunction(() => document.activeElement?.getAttribute("role") === "status");
+  expect(await page.getByLabel("E-mail address", { exact: true }).inputValue()).toBe(account.email);
+
+  const dataDir = inject("dataDir");
+  expect(dataDir, "E2E_DATA_DIR (the stack's DATA_DIR) is needed to read the e-mail").not.toBe("");
+  const mail = await latestMail(dataDir, { template: "sign-up-confirmation", to: account.email, since });
+  await page.goto(`${baseUrl}${linkIn(mail, "/sign-up/confirm")}`);
+  await page.getByRole("button", { name: "Confirm and continue" }).click();
   await waitForPath(page, "/almost-there");
   await page.getByRole("heading", { level: 1, name: "Almost there" }).waitFor();
 }

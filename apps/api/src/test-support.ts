@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { LoginResponse, RegisterRequest } from "@ambercare/contracts/auth";
+import type { ConfirmEmailResponse, LoginResponse, RegisterRequest } from "@ambercare/contracts/auth";
 import { type AltchaChallenge, captchaChallengeResponse } from "@ambercare/contracts/communications";
 import type { ConsultationType } from "@ambercare/contracts/provider";
 import type { DbHandle } from "@ambercare/db/client";
@@ -307,7 +307,42 @@ export async function withCaptcha<T extends object>(app: App, payload: T): Promi
   return { ...payload, captcha: await solveCaptcha(app) };
 }
 
-/** Registers a patient on the main API; returns the login answer and what was sent. */
+/** The token in a message's sign-up link (`…/sign-up/confirm?token=…`). */
+export function signUpTokenIn(mail: Pick<ParsedMail, "text">): string {
+  const token = /\/sign-up\/confirm\?token=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
+  if (!token) throw new Error("no sign-up link in the message");
+  return token;
+}
+
+/**
+ * The token of the newest sign-up link sent to `email`: in the app's mail files, or, for an app
+ * that sends over SMTP, in what the test SMTP servers of this process received.
+ */
+export async function signUpTokenFor(app: App, email: string): Promise<string> {
+  await app.mailer.drain();
+  const delivered =
+    app.mailer.kind === "file"
+      ? mailFilesTo(app.config.DATA_DIR, email)
+      : smtpInboxes.flat().flatMap((message) => (message.to.includes(email) ? [parseMail(message.raw)] : []));
+  const mail = delivered.findLast((m) => m.text.includes("/sign-up/confirm?"));
+  if (!mail) throw new Error(`no sign-up e-mail to ${email}`);
+  return signUpTokenIn(mail);
+}
+
+/** Follows a sign-up link as the web does (service token): the raw answer. */
+export async function confirmSignUp(app: App, token: string) {
+  return app.inject({
+    method: "POST",
+    url: `/auth/${app.config.PRODUCT_SLUG}/confirm-email`,
+    headers: bearer(await serviceToken(app)),
+    payload: { token },
+  });
+}
+
+/**
+ * Registers a patient on the main API and follows the link of the sign-up e-mail; returns the main
+ * API's login (at top level, as a login answers), the care API's login, and what was sent.
+ */
 export async function registerPatient(app: App, overrides: Partial<RegisterRequest> = {}) {
   const body = newPatient(overrides);
   const res = await app.inject({
@@ -315,8 +350,13 @@ export async function registerPatient(app: App, overrides: Partial<RegisterReque
     url: "/api/v1/api/auth/register",
     payload: await withCaptcha(app, body),
   });
-  if (res.statusCode !== 201) throw new Error(`register answered ${res.statusCode}: ${res.body}`);
-  return { ...(res.json() as LoginResponse), email: body.email, password: body.password };
+  if (res.statusCode !== 202) throw new Error(`register answered ${res.statusCode}: ${res.body}`);
+  const confirmed = await confirmSignUp(app, await signUpTokenFor(app, body.email));
+  if (confirmed.statusCode !== 200) {
+    throw new Error(`confirm-email answered ${confirmed.statusCode}: ${confirmed.body}`);
+  }
+  const { main, care } = (confirmed.json() as ConfirmEmailResponse).data;
+  return { ...main, care, email: body.email, password: body.password };
 }
 
 /** The service account's care token, as the web server gets it (for public care calls of a visitor). */
@@ -333,12 +373,16 @@ export async function serviceToken(app: App): Promise<string> {
 
 type Received = { from: string; to: string[]; raw: string };
 
+/** What every test SMTP server of this process received (for signUpTokenFor). */
+const smtpInboxes: Received[][] = [];
+
 /**
  * A real SMTP server on an ephemeral loopback port (no TLS, no auth: a test relay). Recipients
  * starting with "reject" are refused with a 550 that quotes the address, as real servers do.
  */
 export async function startSmtpServer() {
   const received: Received[] = [];
+  smtpInboxes.push(received);
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],

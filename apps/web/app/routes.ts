@@ -68,6 +68,7 @@ export default [
     route("login/second-factor", "routes/login/second-factor.tsx"),
     route("login/lost-device", "routes/login/lost-device.tsx"),
     route("sign-up", "routes/sign-up.tsx"),
+    route("sign-up/confirm", "routes/sign-up.confirm.tsx"),
     route("forgot-password", "routes/forgot-password.tsx"),
     route("reset-password", "routes/reset-password.tsx"),
   ]),

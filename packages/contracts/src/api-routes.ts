@@ -2,6 +2,8 @@ import type { z } from "zod";
 import {
   changePasswordRequest,
   completeProfileRequest,
+  confirmEmailRequest,
+  confirmEmailResponse,
   emailRequest,
   forgotPasswordRequest,
   loginRequest,
@@ -11,6 +13,7 @@ import {
   mainRegisterRequest,
   passwordChangedResponse,
   registerRequest,
+  registrationResponse,
   resetMailResponse,
   resetPasswordRequest,
   updateUserRequest,
@@ -140,7 +143,7 @@ export const apiRoutes = {
       method: "POST",
       path: "/api/auth/register",
       body: mainRegisterRequest,
-      response: loginResponse,
+      response: registrationResponse,
     }),
     login: route({
       api: "main",
@@ -231,7 +234,14 @@ export const apiRoutes = {
       method: "POST",
       path: "/auth/register-{product}",
       body: registerRequest,
-      response: loginResponse,
+      response: registrationResponse,
+    }),
+    confirmEmail: route({
+      api: "care",
+      method: "POST",
+      path: "/auth/{product}/confirm-email",
+      body: confirmEmailRequest,
+      response: confirmEmailResponse,
     }),
     requestPasswordReset: route({
       api: "care",

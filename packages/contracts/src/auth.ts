@@ -57,7 +57,17 @@ export const captchaField = textSchema().max(CAPTCHA_MAX_LENGTH).optional();
 export const mainRegisterRequest = registerRequest.extend({ captcha: captchaField }).strict();
 export type MainRegisterRequest = z.infer<typeof mainRegisterRequest>;
 
-/** Both logins and both registrations answer with the token at top level (architecture "Response shapes"). */
+/**
+ * Both registrations answer this, whether the address is new or already has an account, so the
+ * answer never tells who has an account: the mailbox's owner learns what happened by e-mail.
+ */
+export const SIGN_UP_MAIL_SENT = "Check your e-mail to finish signing up";
+export const registrationResponse = dataEnvelope(
+  z.object({ message: z.literal(SIGN_UP_MAIL_SENT) }).strict(),
+);
+export type RegistrationResponse = z.infer<typeof registrationResponse>;
+
+/** Both logins answer with the token at top level (architecture "Response shapes"). */
 export const loginResponse = z
   .object({
     access_token: z.string().min(1),
@@ -79,6 +89,16 @@ export const resetPasswordRequest = z
   .object({ token: textSchema().min(16).max(200), password: passwordSchema })
   .strict();
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
+
+/** `POST /auth/{product}/confirm-email`: the token from the sign-up e-mail's link. */
+export const confirmEmailRequest = z.object({ token: textSchema().min(16).max(200) }).strict();
+export type ConfirmEmailRequest = z.infer<typeof confirmEmailRequest>;
+
+/** Confirming the address logs the new patient in on both APIs, as a login on each would. */
+export const confirmEmailResponse = dataEnvelope(
+  z.object({ main: loginResponse, care: loginResponse }).strict(),
+);
+export type ConfirmEmailResponse = z.infer<typeof confirmEmailResponse>;
 
 export const changePasswordRequest = z
   .object({
@@ -166,8 +186,12 @@ export const passwordChangedResponse = dataEnvelope(z.object({ password_changed:
 export const AUTH_ERRORS = Object.freeze({
   /** Same text for an unknown e-mail and a wrong password: the answer never confirms an account. */
   incorrectCredentials: "Incorrect e-mail or password",
-  /** Registration inherently reveals that the address is taken; this says nothing more. */
-  emailTaken: "An account with this e-mail already exists. Log in or reset your password.",
+  /**
+   * The right password of an account whose address nobody has confirmed: a fresh link is on its way.
+   * Only someone who knows the password sees it, so it tells a stranger nothing.
+   */
+  emailNotConfirmed: "Confirm your e-mail address first: we have sent you a new link.",
+  signUpLinkInvalid: "This sign-up link is invalid or has expired. Log in to get a new one.",
   resetLinkInvalid: "This reset link is invalid or has expired. Request a new one.",
   ownAccountOnly: "You can only access your own account",
   serviceTokenRequired: "This call needs the service credential",

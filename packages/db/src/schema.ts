@@ -105,6 +105,11 @@ export const users = pgTable(
     locale: text("locale").$type<Locale>().notNull().default(DEFAULT_LOCALE),
     isServiceAccount: boolean("is_service_account").notNull().default(false),
     profileCompletedAt: timestamptz("profile_completed_at"),
+    /**
+     * When the owner of the address followed the sign-up link (or a reset link). Null: the account
+     * was created but nobody has proved the mailbox yet, and it cannot log in.
+     */
+    emailConfirmedAt: timestamptz("email_confirmed_at"),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
     updatedAt: timestamptz("updated_at").notNull().defaultNow(),
   },
@@ -152,27 +157,48 @@ export const accessTokens = pgTable(
  * A table of single-use e-mailed links (password reset, lost second-factor device): each token
  * stored as its SHA-256, its account, when it stops working, and when it was used.
  */
-function singleUseLinkTable<N extends string>(name: N) {
-  return pgTable(
-    name,
-    {
-      tokenHash: text("token_hash").primaryKey(),
-      userId: uuid("user_id")
-        .notNull()
-        .references(() => users.id, { onDelete: "cascade" }),
-      createdAt: timestamptz("created_at").notNull(),
-      expiresAt: timestamptz("expires_at").notNull(),
-      usedAt: timestamptz("used_at"),
-    },
-    (table) => [
-      index(`${name}_user_id_idx`).on(table.userId),
-      index(`${name}_expires_at_idx`).on(table.expiresAt),
-    ],
-  );
+function singleUseLinkColumns() {
+  return {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestamptz("created_at").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+    usedAt: timestamptz("used_at"),
+  };
 }
 
-/** Single-use password-reset tokens (SHA-256 only, as access tokens), valid for one hour. */
-export const passwordResetTokens = singleUseLinkTable("password_reset_tokens");
+function singleUseLinkTable<N extends string>(name: N) {
+  return pgTable(name, singleUseLinkColumns(), (table) => [
+    index(`${name}_user_id_idx`).on(table.userId),
+    index(`${name}_expires_at_idx`).on(table.expiresAt),
+  ]);
+}
+
+/** The kinds of single-use links in `password_reset_tokens`. */
+export type MailTokenPurpose = "password-reset" | "email-confirmation";
+
+/**
+ * Single-use links of the account e-mails (SHA-256 only, as access tokens): password reset (valid
+ * one hour) and sign-up confirmation (24 hours). `purpose` says which; a token of one kind never
+ * works for the other.
+ */
+export const passwordResetTokens = pgTable(
+  "password_reset_tokens",
+  {
+    ...singleUseLinkColumns(),
+    purpose: text("purpose").$type<MailTokenPurpose>().notNull().default("password-reset"),
+  },
+  (table) => [
+    check(
+      "password_reset_tokens_purpose_known",
+      sql`${table.purpose} in ('password-reset', 'email-confirmation')`,
+    ),
+    index("password_reset_tokens_user_id_idx").on(table.userId),
+    index("password_reset_tokens_expires_at_idx").on(table.expiresAt),
+  ],
+);
 
 /**
  * A patient's second factor (TOTP, RFC 6238). The secret is stored encrypted (AES-256-GCM under a

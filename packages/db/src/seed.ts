@@ -124,7 +124,13 @@ export async function seedDemoData(
     const writtenPatients = demoPatient
       ? await tx
           .insert(users)
-          .values({ ...SEED_DEMO_PATIENT, profileCompletedAt: now, createdAt: now, updatedAt: now })
+          .values({
+            ...SEED_DEMO_PATIENT,
+            profileCompletedAt: now,
+            emailConfirmedAt: now,
+            createdAt: now,
+            updatedAt: now,
+          })
           .onConflictDoNothing({ target: users.email })
           .returning({ id: users.id })
       : [];

@@ -136,7 +136,7 @@ describe("a Bulgarian visitor's failure", () => {
   it.each<[ErrorCode, string]>([
     ["CARD_DECLINED", MEMBERSHIP_ERRORS.cardDeclined],
     ["CARD_EXPIRED", MEMBERSHIP_ERRORS.cardExpired],
-    ["EMAIL_TAKEN", "An account with this e-mail already exists. Log in or reset your password."],
+    ["EMAIL_NOT_CONFIRMED", "Confirm your e-mail address first: we have sent you a new link."],
     ["PROVIDER_DOES_NOT_OFFER_VISIT_TYPE", "This provider does not offer this type of consultation"],
   ])("reads %s in Bulgarian, not the API's English", (code, english) => {
     const text = shown(describeApiError(refused(400, code, english)), "bg");

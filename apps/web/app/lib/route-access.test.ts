@@ -65,6 +65,7 @@ const EXTRA_PAGES = [
   "/my-profile/security",
   "/login/second-factor",
   "/login/lost-device",
+  "/sign-up/confirm",
 ];
 
 describe("the route table", () => {
@@ -115,6 +116,7 @@ describe("the route table", () => {
       "/login/second-factor",
       "/reset-password",
       "/sign-up",
+      "/sign-up/confirm",
     ]);
     expect([...REDIRECT_HOME_WHEN_LOGGED_IN].sort()).toEqual(["/login", "/sign-up"]);
   });

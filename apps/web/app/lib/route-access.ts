@@ -74,6 +74,7 @@ export const ROUTE_ACCESS = Object.freeze({
   "/login/second-factor": { notAuthenticated: true },
   "/login/lost-device": { notAuthenticated: true },
   "/sign-up": { notAuthenticated: true },
+  "/sign-up/confirm": { notAuthenticated: true },
   "/forgot-password": { notAuthenticated: true },
   "/reset-password": { notAuthenticated: true },
 } as const satisfies Record<string, RouteAccess>);

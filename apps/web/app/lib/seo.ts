@@ -77,6 +77,7 @@ export const ROUTE_SEO = Object.freeze({
   "/reset-password": page("resetPassword", null, false),
   "/login/second-factor": page("secondFactorLogin", null, false),
   "/login/lost-device": page("lostDevice", null, false),
+  "/sign-up/confirm": page("confirmSignUp", null, false),
   "/call-ended": page("callEnded", null, false),
   "/consultation/consult": page("consult", null, false),
   "/consultation/thank-you": page("consultationThankYou", null, false),
@@ -106,6 +107,7 @@ export const ROBOTS_DISALLOW: readonly RoutePath[] = Object.freeze([
   "/cancel-subscription",
   "/logout",
   "/reset-password",
+  "/sign-up/confirm",
 ]);
 
 /** The route-table entry of a concrete path: `/careers/nurse` → `/careers/:page`. */

@@ -4,7 +4,8 @@ import {
   PASSWORD_MIN_LENGTH,
 } from "@ambercare/contracts/account-limits";
 import { CAPTCHA_ACTIONS } from "@ambercare/contracts/communications-constants";
-import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
+import { useEffect, useRef } from "react";
+import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import {
   CheckboxField,
@@ -14,6 +15,7 @@ import {
   SubmitButton,
   TextField,
 } from "#app/components/forms.tsx";
+import { translateMessage } from "#app/components/hydrated.ts";
 import { SIGN_UP_FIELDS } from "#app/features/accounts/account-fields.ts";
 import { signUpForm } from "#app/features/accounts/account-forms.server.ts";
 import { failureResult, signUp } from "#app/features/accounts/accounts.server.ts";
@@ -24,12 +26,21 @@ import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
-import { errorsOf, type FormResult, formError, issuesToFieldErrors, readFields } from "#app/lib/forms.ts";
+import {
+  errorsOf,
+  type FormMessage,
+  type FormResult,
+  formError,
+  formSuccess,
+  issuesToFieldErrors,
+  readFields,
+  successOf,
+} from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { chooseLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { safeRedirect } from "#app/lib/misc.ts";
-import { headersWithCookies, loginCookies, requireRouteAccess } from "#app/lib/session.server.ts";
+import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/sign-up";
 
 type SignUpField = (typeof SIGN_UP_FIELDS)[number];
@@ -41,8 +52,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /**
- * Creates the account (main API), logs in on the care API too, starts the session with the spec's
- * cookies and continues to /almost-there to complete the profile.
+ * Signs up on the main API, then says "check your e-mail" whatever the address: the API answers the
+ * same for a new address and one with an account, and the page must not tell them apart either. The
+ * session starts on /sign-up/confirm, from the link in the e-mail.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   await requireRouteAccess(request, "/sign-up");
@@ -59,16 +71,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const secure = isSecureRequest(request);
   const { locale } = chooseLocale(request, { secure });
   try {
-    const result = await signUp(account, locale, context, captchaOf(formData));
-    if (result.status === "login-failed") {
-      return data<FormResult<SignUpField>>(
-        formError(values, {}, { key: "auth.errors.registeredLoginFailed" }),
-        { status: 503 },
-      );
-    }
-    const redirectTo = safeRedirect(formData.get("redirectTo"), "");
-    const next = redirectTo ? `/almost-there?${new URLSearchParams({ redirectTo })}` : "/almost-there";
-    return redirect(next, { headers: headersWithCookies(loginCookies(result.logins, { secure })) });
+    await signUp(account, locale, context, captchaOf(formData));
+    return formSuccess<SignUpField>({ key: "auth.signUp.sent", values: { email: account.email } }, values);
   } catch (error) {
     if (!isApiError(error)) throw error;
     const captcha = captchaFailure(error);
@@ -77,7 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         status: captcha.status,
       });
     }
-    // 409 → "this e-mail has an account" next to the e-mail; a refused password next to the password.
+    // A refused password next to the password; anything else above the form.
     const failure = describeApiError(error);
     return data<FormResult<SignUpField>>(failureResult(values, failure), { status: failure.status });
   }
@@ -110,13 +114,40 @@ function AgreementLabel() {
     });
 }
 
+/**
+ * "Check your e-mail", focused when it appears so that a screen reader reads it at once and a
+ * keyboard user starts from it; the form stays below with what was typed, to correct an address.
+ */
+function MailSent({ message }: { message: FormMessage }) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <div
+      ref={ref}
+      tabIndex={-1}
+      role="status"
+      className="mb-6 rounded-md border-primary border-l-4 bg-surface-muted px-4 py-3 text-ink"
+    >
+      <h2 className="font-bold text-lg">{t("auth.signUp.sentTitle")}</h2>
+      <p>{translateMessage(t, message)}</p>
+      <p className="mt-2 text-ink-muted">{t("auth.signUp.spam")}</p>
+    </div>
+  );
+}
+
 export default function SignUpPage() {
   const { t } = useTranslation();
   const { redirectTo } = useLoaderData<typeof loader>();
-  const result = errorsOf(useActionData<typeof action>());
+  const actionData = useActionData<typeof action>();
+  const sent = successOf(actionData);
+  const result = errorsOf(actionData);
+  // After "check your e-mail" the form keeps what was typed (never the password).
+  const values = result?.values ?? sent?.values;
   return (
     <AuthPage page="signUp" lead={t("auth.signUp.lead")}>
       <ErrorSummary formId={FORM_ID} result={result} order={SIGN_UP_FIELDS} />
+      {sent ? <MailSent key={JSON.stringify(sent)} message={sent.message} /> : null}
       <Form method="post" noValidate className="flex flex-col gap-5">
         {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
         <TextField
@@ -125,7 +156,7 @@ export default function SignUpPage() {
           label={t("forms.fields.firstName")}
           autoComplete="given-name"
           maxLength={NAME_MAX_LENGTH}
-          defaultValue={result?.values.first_name}
+          defaultValue={values?.first_name}
           error={result?.fieldErrors.first_name}
         />
         <TextField
@@ -134,10 +165,10 @@ export default function SignUpPage() {
           label={t("forms.fields.lastName")}
           autoComplete="family-name"
           maxLength={NAME_MAX_LENGTH}
-          defaultValue={result?.values.last_name}
+          defaultValue={values?.last_name}
           error={result?.fieldErrors.last_name}
         />
-        <EmailField formId={FORM_ID} defaultValue={result?.values.email} error={result?.fieldErrors.email} />
+        <EmailField formId={FORM_ID} defaultValue={values?.email} error={result?.fieldErrors.email} />
         <PasswordField
           formId={FORM_ID}
           name="password"
@@ -152,7 +183,7 @@ export default function SignUpPage() {
           formId={FORM_ID}
           name="terms"
           label={<AgreementLabel />}
-          defaultChecked={result?.values.terms === "on"}
+          defaultChecked={values?.terms === "on"}
           error={result?.fieldErrors.terms}
         />
         <CaptchaField action={CAPTCHA_ACTIONS.register} />

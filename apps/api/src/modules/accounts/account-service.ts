@@ -2,6 +2,7 @@ import {
   AUTH_ERRORS,
   type ChangePasswordRequest,
   type CompleteProfileRequest,
+  type ConfirmEmailResponse,
   type LoginRequest,
   type LoginResponse,
   type RegisterRequest,
@@ -13,6 +14,7 @@ import type { ErrorCode } from "@ambercare/contracts/error-codes";
 import type { Locale } from "@ambercare/contracts/locales";
 import type { LoginStepResponse } from "@ambercare/contracts/second-factor";
 import type { Database } from "@ambercare/db/client";
+import type { MailTokenPurpose } from "@ambercare/db/schema";
 import type { FastifyBaseLogger } from "fastify";
 import { createLoginThrottle, type LoginThrottleLimits } from "#api/modules/accounts/login-throttle.ts";
 import {
@@ -43,6 +45,11 @@ import { type MailTemplate, renderMail } from "#api/platform/mail/templates.ts";
 export const RESET_TOKEN_TTL_MS = 60 * 60_000;
 /** At most this many reset e-mails per account per hour, so nobody can flood a patient's inbox. */
 export const RESET_MAILS_PER_HOUR = 5;
+/** A sign-up link works for 24 hours: long enough to find the e-mail the next day. */
+export const SIGN_UP_LINK_TTL_MS = 24 * 60 * 60_000;
+/** At most this many sign-up e-mails (links or "someone tried") per address per hour. */
+export const SIGN_UP_MAILS_PER_HOUR = 5;
+const HOUR_MS = 60 * 60_000;
 
 export type AccountSettings = {
   productName: string;
@@ -126,7 +133,7 @@ function profileChanges(input: ProfileInput): ProfileChanges {
 }
 
 /**
- * Accounts and sessions of both APIs (ADR 010): registration, login with
+ * Accounts and sessions of both APIs (ADR 010, ADR 032): registration confirmed by e-mail, login with
  * throttling, logout, password reset by e-mail, password change, and the patient's profile.
  */
 export function createAccountService(deps: AccountServiceDeps) {
@@ -186,6 +193,45 @@ export function createAccountService(deps: AccountServiceDeps) {
     }
   }
 
+  /**
+   * A new single-use link of `purpose` for the account, replacing its unused older ones; answers
+   * the token to put in the link (the database keeps only its hash).
+   */
+  async function issueMailToken(userId: string, purpose: MailTokenPurpose, ttlMs: number): Promise<string> {
+    const token = generateToken();
+    const now = clock.now();
+    await db.transaction(async (tx) => {
+      const txTokens = createTokenRepository(tx);
+      await txTokens.deleteUnusedMailTokens(userId, purpose);
+      await txTokens.insertMailToken({
+        tokenHash: hashToken(token),
+        userId,
+        purpose,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + ttlMs),
+      });
+    });
+    return token;
+  }
+
+  /** Counts a sign-up e-mail to the address; false once the hourly limit is reached. */
+  async function signUpMailAllowed(email: string): Promise<boolean> {
+    const sent = await counters.hit(deps.keyHash("sign-up-mail", email), HOUR_MS, clock.now());
+    if (sent.hits <= SIGN_UP_MAILS_PER_HOUR) return true;
+    deps.log.warn("sign-up e-mail not sent: hourly limit for the address reached");
+    return false;
+  }
+
+  async function mailSignUpLink(user: {
+    id: string;
+    email: string;
+    locale: Locale;
+    firstName: string | null;
+  }) {
+    const token = await issueMailToken(user.id, "email-confirmation", SIGN_UP_LINK_TTL_MS);
+    sendMail("sign-up-confirmation", user, `${settings.siteUrl}/sign-up/confirm?token=${token}`);
+  }
+
   async function loadUser(userId: string): Promise<User> {
     const row = await users.findById(userId);
     if (!row) throw new AppError("NOT_FOUND", 404, "Not found");
@@ -196,30 +242,56 @@ export function createAccountService(deps: AccountServiceDeps) {
     sessions,
     secondFactor,
 
-    /** A new patient account and its first session; the welcome e-mail goes out in the background. */
-    async register(input: RegisterRequest, surface: Surface): Promise<LoginResponse> {
+    /**
+     * Answers the same way, after the same work (hashing the password, one insert attempt, one
+     * counter), whether or not the address has an account, so the answer never tells who has one.
+     * A new address gets an unconfirmed account and a sign-up link; an address with an account is
+     * left as it is, and its owner is told that someone tried to sign up with it.
+     */
+    async register(input: RegisterRequest): Promise<void> {
       checkPassword(input.password, input.email);
       const passwordHash = await hashPassword(input.password);
-      const locale = input.locale ?? "en";
-      const { login, user } = await db.transaction(async (tx) => {
-        const created = await createUserRepository(tx).insert({
-          email: input.email,
-          passwordHash,
-          firstName: input.first_name,
-          lastName: input.last_name,
-          locale,
-          isServiceAccount: false,
-          createdAt: clock.now(),
-        });
-        if (!created) throw new AppError("EMAIL_TAKEN", 409, AUTH_ERRORS.emailTaken);
-        const issued = await createSessionService({ tokens: createTokenRepository(tx), clock }).issue(
-          created.id,
-          surface,
-        );
-        return { login: issued, user: created };
+      const mailAllowed = await signUpMailAllowed(input.email);
+      const created = await users.insert({
+        email: input.email,
+        passwordHash,
+        firstName: input.first_name,
+        lastName: input.last_name,
+        locale: input.locale ?? "en",
+        isServiceAccount: false,
+        emailConfirmedAt: null,
+        createdAt: clock.now(),
       });
-      sendMail("welcome", user, `${settings.siteUrl}/almost-there`);
-      return login;
+      if (created) {
+        await mailSignUpLink(created);
+        return;
+      }
+      const existing = await users.findCredentialsByEmail(input.email);
+      if (!existing || existing.isServiceAccount || !mailAllowed) return;
+      sendMail("sign-up-attempt", existing, `${settings.siteUrl}/login`);
+    },
+
+    /**
+     * Spends the sign-up link: the address is confirmed and the patient logged in on both APIs
+     * (the web sets both sessions, as after a login). The welcome e-mail goes out in the background.
+     */
+    async confirmEmail(token: string): Promise<ConfirmEmailResponse["data"]> {
+      const logins = await db.transaction(async (tx) => {
+        const txTokens = createTokenRepository(tx);
+        const now = clock.now();
+        const consumed = await txTokens.consumeMailToken(hashToken(token), "email-confirmation", now);
+        if (!consumed) throw badRequest("SIGN_UP_LINK_INVALID", AUTH_ERRORS.signUpLinkInvalid);
+        await createUserRepository(tx).confirmEmail(consumed.userId, now);
+        await txTokens.deleteUnusedMailTokens(consumed.userId, "email-confirmation");
+        const txSessions = createSessionService({ tokens: txTokens, clock });
+        return {
+          main: await txSessions.issue(consumed.userId, "main"),
+          care: await txSessions.issue(consumed.userId, "care"),
+        };
+      });
+      const account = await users.findCredentialsById(logins.main.user_id);
+      if (account) sendMail("welcome", account, `${settings.siteUrl}/almost-there`);
+      return logins;
     },
 
     /**
@@ -238,6 +310,14 @@ export function createAccountService(deps: AccountServiceDeps) {
       if (!account || !passwordOk || (account.isServiceAccount && surface !== "care")) {
         await attempt.failed();
         throw incorrectCredentials();
+      }
+      if (account.emailConfirmedAt === null && !account.isServiceAccount) {
+        // Only who knows the password gets here, so saying "not confirmed" reveals nothing new. A
+        // session before the mailbox is proved would let whoever registered someone else's address
+        // use the account; a fresh link is the way in.
+        await attempt.succeeded();
+        if (await signUpMailAllowed(account.email)) await mailSignUpLink(account);
+        throw new AppError("EMAIL_NOT_CONFIRMED", 403, AUTH_ERRORS.emailNotConfirmed);
       }
       const needsSecondStep = !account.isServiceAccount && (await secondFactor.isEnabled(account.id));
       if (needsSecondStep) await attempt.passedFirstStep();
@@ -272,18 +352,7 @@ export function createAccountService(deps: AccountServiceDeps) {
         deps.log.warn("password reset e-mail not sent: hourly limit for the account reached");
         return;
       }
-      const token = generateToken();
-      const now = clock.now();
-      await db.transaction(async (tx) => {
-        const txTokens = createTokenRepository(tx);
-        await txTokens.deleteUnusedResetTokens(account.id);
-        await txTokens.insertResetToken({
-          tokenHash: hashToken(token),
-          userId: account.id,
-          createdAt: now,
-          expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS),
-        });
-      });
+      const token = await issueMailToken(account.id, "password-reset", RESET_TOKEN_TTL_MS);
       sendMail("password-reset", account, `${settings.siteUrl}/reset-password?token=${token}`);
     },
 
@@ -294,7 +363,7 @@ export function createAccountService(deps: AccountServiceDeps) {
      */
     async resetPassword(input: ResetPasswordRequest): Promise<void> {
       const tokenHash = hashToken(input.token);
-      const usable = await tokens.findUsableResetToken(tokenHash, clock.now());
+      const usable = await tokens.findUsableMailToken(tokenHash, "password-reset", clock.now());
       const account = usable && (await users.findCredentialsById(usable.userId));
       if (!account) throw badRequest("RESET_LINK_INVALID", AUTH_ERRORS.resetLinkInvalid);
       checkPassword(input.password, account.email);
@@ -302,11 +371,15 @@ export function createAccountService(deps: AccountServiceDeps) {
       await db.transaction(async (tx) => {
         const txTokens = createTokenRepository(tx);
         const now = clock.now();
-        const consumed = await txTokens.consumeResetToken(tokenHash, now);
+        const consumed = await txTokens.consumeMailToken(tokenHash, "password-reset", now);
         if (!consumed) throw badRequest("RESET_LINK_INVALID", AUTH_ERRORS.resetLinkInvalid);
-        await createUserRepository(tx).updatePasswordHash(consumed.userId, passwordHash, now);
+        const txUsers = createUserRepository(tx);
+        await txUsers.updatePasswordHash(consumed.userId, passwordHash, now);
+        // The link proved the mailbox, and the password is now its owner's: an account someone
+        // else registered with this address (and whose password they know) becomes the owner's.
+        await txUsers.confirmEmail(consumed.userId, now);
         await txTokens.revokeUserAccessTokens(consumed.userId, now);
-        await txTokens.deleteUnusedResetTokens(consumed.userId);
+        await txTokens.deleteUnusedMailTokens(consumed.userId, "password-reset");
       });
       // Following the link proved the mailbox: earlier failed logins no longer lock the patient out.
       await throttle.forgetAccount(account.email);

@@ -1,4 +1,9 @@
-import { AUTH_ERRORS, loginResponse } from "@ambercare/contracts/auth";
+import {
+  AUTH_ERRORS,
+  confirmEmailResponse,
+  loginResponse,
+  SIGN_UP_MAIL_SENT,
+} from "@ambercare/contracts/auth";
 import { INVALID_ACCESS_TOKEN } from "@ambercare/contracts/envelope";
 import { accessTokens, passwordResetTokens } from "@ambercare/db/schema";
 import { and, eq, isNull } from "drizzle-orm";
@@ -13,6 +18,7 @@ import {
   registerPatient,
   resetTokenIn,
   serviceToken,
+  signUpTokenFor,
   TEST_PUBLIC_API_TOKEN,
   TEST_SERVICE_ACCOUNT,
   type TestApp,
@@ -22,6 +28,7 @@ const LOGIN = "/auth/login";
 const REGISTER = "/auth/register-ambercare";
 const RESET_TOKEN = "/auth/ambercare/reset-password/token";
 const RESET = "/auth/ambercare/reset-password";
+const CONFIRM = "/auth/ambercare/confirm-email";
 const CHANGE = "/auth/ambercare/change-password";
 const ME = "/api/v1/api/auth/me";
 
@@ -132,22 +139,39 @@ describe("POST /auth/register-ambercare", () => {
     expect(res.json()).toEqual({ error: AUTH_ERRORS.serviceTokenRequired, code: "SERVICE_TOKEN_REQUIRED" });
   });
 
-  it("creates the account and answers 201 with a care token of the new patient", async () => {
+  it("creates the account, answers 202, and the e-mailed link gives a care token of the new patient", async () => {
     const body = newPatient({ locale: "bg" });
     const res = await post(REGISTER, service, body);
-    expect(res.statusCode).toBe(201);
-    const login = loginResponse.parse(res.json());
+    expect(res.statusCode).toBe(202);
+    expect(res.json()).toEqual({ data: { message: SIGN_UP_MAIL_SENT } });
+    const confirmed = await post(CONFIRM, service, { token: await signUpTokenFor(t.app, body.email) });
+    expect(confirmed.statusCode).toBe(200);
+    const login = loginResponse.parse(confirmEmailResponse.parse(confirmed.json()).data.care);
     const who = await me(login.access_token);
     expect(who.json().data).toMatchObject({ email: body.email, locale: "bg", id: login.user_id });
     const [row] = await t.db.db
       .select({ surface: accessTokens.surface })
       .from(accessTokens)
-      .where(eq(accessTokens.userId, login.user_id));
+      .where(eq(accessTokens.tokenHash, hashToken(login.access_token)));
     expect(row?.surface).toBe("care");
 
+    // The same address again: the same answer as for a new one, and its owner is told by e-mail.
     const again = await post(REGISTER, service, body);
-    expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ error: AUTH_ERRORS.emailTaken, code: "EMAIL_TAKEN" });
+    expect(again.statusCode).toBe(202);
+    expect(again.body).toBe(res.body);
+    await t.app.mailer.drain();
+    const attempt = mailFilesTo(t.dataDir, body.email).find((m) => m.file.includes("-sign-up-attempt-"));
+    expect(attempt?.text).toContain("Някой току-що опита да създаде профил в Ambercare");
+  });
+
+  it("confirm-email needs the service account's token and a usable link", async () => {
+    const token = "x".repeat(43);
+    expect((await post(CONFIRM, undefined, { token })).statusCode).toBe(401);
+    expect((await post(CONFIRM, TEST_PUBLIC_API_TOKEN, { token })).statusCode).toBe(401);
+    const forged = await post(CONFIRM, service, { token });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json()).toEqual({ error: AUTH_ERRORS.signUpLinkInvalid, code: "SIGN_UP_LINK_INVALID" });
+    expect((await post(CONFIRM, service, { token: "short" })).statusCode).toBe(400);
   });
 
   it("applies the password rules and the input schema", async () => {
@@ -259,7 +283,12 @@ describe("password reset", () => {
     const rows = await t.db.db
       .select({ tokenHash: passwordResetTokens.tokenHash })
       .from(passwordResetTokens)
-      .where(eq(passwordResetTokens.userId, patient.user_id));
+      .where(
+        and(
+          eq(passwordResetTokens.userId, patient.user_id),
+          eq(passwordResetTokens.purpose, "password-reset"),
+        ),
+      );
     expect(rows).toHaveLength(1);
     expect(rows[0]?.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(rows[0]?.tokenHash).not.toBe(token);

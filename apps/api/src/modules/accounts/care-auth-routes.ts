@@ -1,12 +1,16 @@
 import {
   changePasswordRequest,
+  confirmEmailRequest,
+  confirmEmailResponse,
   emailRequest,
   loginRequest,
   loginResponse,
   passwordChangedResponse,
   registerRequest,
+  registrationResponse,
   resetMailResponse,
   resetPasswordRequest,
+  SIGN_UP_MAIL_SENT,
 } from "@ambercare/contracts/auth";
 import { errorEnvelope } from "@ambercare/contracts/envelope";
 import { loginStepResponse, secondFactorLoginRequest } from "@ambercare/contracts/second-factor";
@@ -19,7 +23,7 @@ const bearer = [{ bearerAuth: [] }];
 
 /**
  * The care API's `/auth/…` calls (mounted under /auth): login takes the shared public bearer;
- * register and the two reset calls take the service account's token (the web server makes them
+ * register, confirm-email and the two reset calls take the service account's token (the web server makes them
  * for a visitor who is not logged in); change-password takes the patient's own token.
  */
 export const careAuthRoutes: FastifyPluginAsyncZod<CareAuthOptions> = async (app, { productSlug }) => {
@@ -36,7 +40,13 @@ export const careAuthRoutes: FastifyPluginAsyncZod<CareAuthOptions> = async (app
           "Log in with e-mail and password (care API token, or a pending login with a second factor); the service account logs in here",
         security: bearer,
         body: loginRequest,
-        response: { 200: loginStepResponse, 400: errorEnvelope, 401: errorEnvelope, 429: errorEnvelope },
+        response: {
+          200: loginStepResponse,
+          400: errorEnvelope,
+          401: errorEnvelope,
+          403: errorEnvelope,
+          429: errorEnvelope,
+        },
       },
     },
     async (request) => accounts.login(request.body, "care", request.ip),
@@ -69,22 +79,32 @@ export const careAuthRoutes: FastifyPluginAsyncZod<CareAuthOptions> = async (app
       onRequest: guards.service,
       schema: {
         tags: ["care"],
-        summary: "Create a patient account and log in (care API token); service token",
+        summary:
+          "Sign up (same answer for any address; the owner gets the next step by e-mail); service token",
         security: bearer,
         body: registerRequest,
-        response: {
-          201: loginResponse,
-          400: errorEnvelope,
-          401: errorEnvelope,
-          403: errorEnvelope,
-          409: errorEnvelope,
-        },
+        response: { 202: registrationResponse, 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope },
       },
     },
     async (request, reply) => {
-      const login = await accounts.register(request.body, "care");
-      return reply.code(201).send(login);
+      await accounts.register(request.body);
+      return reply.code(202).send({ data: { message: SIGN_UP_MAIL_SENT } });
     },
+  );
+
+  app.post(
+    `/${productSlug}/confirm-email`,
+    {
+      onRequest: guards.service,
+      schema: {
+        tags: ["care"],
+        summary: "Confirm a new account with the token from the sign-up e-mail; logs in on both APIs",
+        security: bearer,
+        body: confirmEmailRequest,
+        response: { 200: confirmEmailResponse, 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope },
+      },
+    },
+    async (request) => ({ data: await accounts.confirmEmail(request.body.token) }),
   );
 
   app.post(

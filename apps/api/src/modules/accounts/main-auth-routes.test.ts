@@ -1,4 +1,10 @@
-import { AUTH_ERRORS, loginResponse, userResponse } from "@ambercare/contracts/auth";
+import {
+  AUTH_ERRORS,
+  confirmEmailResponse,
+  loginResponse,
+  SIGN_UP_MAIL_SENT,
+  userResponse,
+} from "@ambercare/contracts/auth";
 import { DEMO_PATIENT } from "@ambercare/contracts/demo";
 import { INVALID_ACCESS_TOKEN } from "@ambercare/contracts/envelope";
 import { ACCESS_TOKEN_TTL_S } from "@ambercare/contracts/session";
@@ -10,12 +16,16 @@ import { hashToken } from "#api/modules/accounts/tokens.ts";
 import { createManualClock } from "#api/platform/clock.ts";
 import {
   bearer,
+  confirmSignUp,
   createTestApp,
   mailFilesTo,
   newPatient,
   readMailFiles,
   registerPatient,
+  resetTokenIn,
   serviceToken,
+  signUpTokenFor,
+  signUpTokenIn,
   TEST_PUBLIC_API_TOKEN,
   TEST_SERVICE_ACCOUNT,
   type TestApp,
@@ -44,28 +54,42 @@ afterAll(async () => {
 
 const me = (token: string) => t.app.inject({ method: "GET", url: ME, headers: bearer(token) });
 
+const forgot = async (email: unknown, headers: Record<string, string> = bearer(TEST_PUBLIC_API_TOKEN)) =>
+  t.app.inject({ method: "POST", url: FORGOT, headers, payload: await withCaptcha(t.app, { email }) });
+
 function login(email: string, password: string, remoteAddress = freshAddress()) {
   return t.app.inject({ method: "POST", url: LOGIN, payload: { email, password }, remoteAddress });
 }
 
 describe("POST /api/v1/api/auth/register", () => {
-  it("creates the account and answers 201 with a working main API token", async () => {
+  it("creates an unconfirmed account, answers 202, and the e-mailed link gives a working main API token", async () => {
     const body = newPatient({ email: "  Jane.Register@Example.ORG " });
     const res = await t.app.inject({
       method: "POST",
       url: REGISTER,
       payload: await withCaptcha(t.app, body),
     });
-    expect(res.statusCode).toBe(201);
-    const login = loginResponse.parse(res.json());
-    expect(login).toMatchObject({ token_type: "Bearer", expires_in: 18_000 });
-    expect(login.access_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(res.statusCode).toBe(202);
+    expect(res.json()).toEqual({ data: { message: SIGN_UP_MAIL_SENT } });
+    // No session before the mailbox is proved: the right password is refused with its own message
+    // (and a new link replaces the first; a second later, so the mail files sort in sending order).
+    clock.advance(1_000);
+    const early = await login("jane.register@example.org", body.password);
+    expect(early.statusCode).toBe(403);
+    expect(early.json()).toEqual({ error: AUTH_ERRORS.emailNotConfirmed, code: "EMAIL_NOT_CONFIRMED" });
 
-    const who = await me(login.access_token);
+    const confirmed = await confirmSignUp(t.app, await signUpTokenFor(t.app, "jane.register@example.org"));
+    expect(confirmed.statusCode).toBe(200);
+    const logins = confirmEmailResponse.parse(confirmed.json()).data;
+    const session = loginResponse.parse(logins.main);
+    expect(session).toMatchObject({ token_type: "Bearer", expires_in: 18_000 });
+    expect(session.access_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const who = await me(session.access_token);
     expect(who.statusCode).toBe(200);
     const { data } = userResponse.parse(who.json());
     expect(data).toMatchObject({
-      id: login.user_id,
+      id: session.user_id,
       email: "jane.register@example.org",
       first_name: "Jane",
       last_name: "Doe",
@@ -79,13 +103,80 @@ describe("POST /api/v1/api/auth/register", () => {
     const [row] = await t.db.db
       .select({ hash: users.passwordHash })
       .from(users)
-      .where(eq(users.id, login.user_id));
+      .where(eq(users.id, session.user_id));
     expect(row?.hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     const tokens = await t.db.db
       .select({ tokenHash: accessTokens.tokenHash, surface: accessTokens.surface })
       .from(accessTokens)
-      .where(eq(accessTokens.userId, login.user_id));
-    expect(tokens).toEqual([{ tokenHash: hashToken(login.access_token), surface: "main" }]);
+      .where(eq(accessTokens.userId, session.user_id));
+    expect(tokens).toEqual(
+      expect.arrayContaining([
+        { tokenHash: hashToken(session.access_token), surface: "main" },
+        { tokenHash: hashToken(logins.care.access_token), surface: "care" },
+      ]),
+    );
+    expect(tokens).toHaveLength(2);
+  });
+
+  it("sends the sign-up link in the patient's language, text and HTML, and it works once only", async () => {
+    const body = newPatient({ locale: "bg", first_name: "Мария" });
+    const res = await t.app.inject({
+      method: "POST",
+      url: REGISTER,
+      payload: await withCaptcha(t.app, body),
+    });
+    expect(res.statusCode).toBe(202);
+    await t.app.mailer.drain();
+    const [mail] = mailFilesTo(t.dataDir, body.email);
+    expect(mail?.file).toMatch(/-sign-up-confirmation-[0-9a-f]{6}\.eml$/);
+    expect(mail?.headers.get("subject")).toBe("Потвърдете имейл адреса си за Ambercare");
+    expect(mail?.text).toContain("Здравейте, Мария,");
+    expect(mail?.text).toMatch(/http:\/\/localhost:\d+\/sign-up\/confirm\?token=[A-Za-z0-9_-]{43}/);
+    expect(mail?.html).toContain('<html lang="bg">');
+    expect(mail?.html).toMatch(/href="http:\/\/localhost:\d+\/sign-up\/confirm\?token=[A-Za-z0-9_-]{43}"/);
+
+    const token = signUpTokenIn(mail!);
+    expect((await confirmSignUp(t.app, token)).statusCode).toBe(200);
+    const again = await confirmSignUp(t.app, token);
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toEqual({ error: AUTH_ERRORS.signUpLinkInvalid, code: "SIGN_UP_LINK_INVALID" });
+  });
+
+  it("refuses a sign-up link after 24 hours; logging in with the password sends a new one", async () => {
+    const body = newPatient();
+    await t.app.inject({ method: "POST", url: REGISTER, payload: await withCaptcha(t.app, body) });
+    const first = await signUpTokenFor(t.app, body.email);
+    const start = clock.now();
+    clock.advance(24 * 60 * 60_000 + 1);
+    const late = await confirmSignUp(t.app, first);
+    expect(late.statusCode).toBe(400);
+    expect(late.json()).toEqual({ error: AUTH_ERRORS.signUpLinkInvalid, code: "SIGN_UP_LINK_INVALID" });
+
+    expect((await login(body.email, "not the password at all")).statusCode).toBe(401);
+    expect((await login(body.email, body.password)).statusCode).toBe(403);
+    const second = await signUpTokenFor(t.app, body.email);
+    expect(second).not.toBe(first);
+    expect((await confirmSignUp(t.app, second)).statusCode).toBe(200);
+    expect((await login(body.email, body.password)).statusCode).toBe(200);
+    clock.set(start); // the later tests read the day in the mail files' names
+  });
+
+  it("lets the address's owner take over an account someone else registered, by resetting the password", async () => {
+    const body = newPatient();
+    await t.app.inject({ method: "POST", url: REGISTER, payload: await withCaptcha(t.app, body) });
+    expect((await forgot(body.email)).statusCode).toBe(200);
+    await t.app.mailer.drain();
+    const reset = mailFilesTo(t.dataDir, body.email).find((m) => m.file.includes("-password-reset-"));
+    const ownersPassword = "the owner's own words";
+    const changed = await t.app.inject({
+      method: "POST",
+      url: `/auth/${t.app.config.PRODUCT_SLUG}/reset-password`,
+      headers: bearer(await serviceToken(t.app)),
+      payload: { token: resetTokenIn(reset!), password: ownersPassword },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect((await login(body.email, body.password)).statusCode).toBe(401);
+    expect((await login(body.email, ownersPassword)).statusCode).toBe(200);
   });
 
   it("keeps the chosen e-mail language", async () => {
@@ -93,15 +184,43 @@ describe("POST /api/v1/api/auth/register", () => {
     expect((await me(access_token)).json().data.locale).toBe("bg");
   });
 
-  it("answers 409 for an address that is taken, in any letter case, without saying more", async () => {
-    const first = await registerPatient(t.app);
+  it("answers a taken address, in any letter case, as a new one, changes nothing and tells the owner", async () => {
+    const first = await registerPatient(t.app, { locale: "bg" });
+    const fresh = await t.app.inject({
+      method: "POST",
+      url: REGISTER,
+      payload: await withCaptcha(t.app, newPatient()),
+    });
     const res = await t.app.inject({
       method: "POST",
       url: REGISTER,
-      payload: await withCaptcha(t.app, newPatient({ email: first.email.toUpperCase() })),
+      payload: await withCaptcha(
+        t.app,
+        newPatient({
+          email: first.email.toUpperCase(),
+          password: "another quiet password",
+          first_name: "Eve",
+        }),
+      ),
     });
-    expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ error: AUTH_ERRORS.emailTaken, code: "EMAIL_TAKEN" });
+    expect(res.statusCode).toBe(202);
+    expect(res.body).toBe(fresh.body);
+
+    // The account is untouched: the first password still works, the new one does not, same name.
+    expect((await login(first.email, first.password)).statusCode).toBe(200);
+    expect((await login(first.email, "another quiet password")).statusCode).toBe(401);
+    expect((await me(first.access_token)).json().data.first_name).toBe("Jane");
+
+    await t.app.mailer.drain();
+    const attempts = mailFilesTo(t.dataDir, first.email).filter((m) => m.file.includes("-sign-up-attempt-"));
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]?.headers.get("subject")).toBe(
+      "Някой опита да се регистрира в Ambercare с Вашия имейл адрес",
+    );
+    expect(attempts[0]?.text).toContain("Вие вече имате профил, затова нищо не е променено.");
+    expect(attempts[0]?.text).toMatch(/http:\/\/localhost:\d+\/login/);
+    expect(attempts[0]?.text).not.toContain("/sign-up/confirm");
+    expect(attempts[0]?.html).toContain('<html lang="bg">');
   });
 
   it.each([
@@ -483,9 +602,6 @@ describe("POST /api/v1/api/auth/logout", () => {
 });
 
 describe("POST /api/v1/api/auth/forgot-password", () => {
-  const forgot = async (email: unknown, headers: Record<string, string> = bearer(TEST_PUBLIC_API_TOKEN)) =>
-    t.app.inject({ method: "POST", url: FORGOT, headers, payload: await withCaptcha(t.app, { email }) });
-
   it("needs the shared public bearer: none, a user's token or another value get 401", async () => {
     const patient = await registerPatient(t.app);
     for (const headers of [{}, bearer(patient.access_token), bearer(`${TEST_PUBLIC_API_TOKEN}x`)]) {
@@ -500,7 +616,7 @@ describe("POST /api/v1/api/auth/forgot-password", () => {
     const before = readMailFiles(t.dataDir).length;
     const patient = await registerPatient(t.app);
     await t.app.mailer.drain();
-    expect(readMailFiles(t.dataDir)).toHaveLength(before + 1); // the welcome e-mail
+    expect(readMailFiles(t.dataDir)).toHaveLength(before + 2); // the sign-up link and the welcome e-mail
 
     const known = await forgot(patient.email.toUpperCase());
     const unknown = await forgot("no-such-patient@example.org");
@@ -510,10 +626,10 @@ describe("POST /api/v1/api/auth/forgot-password", () => {
 
     await t.app.mailer.drain();
     const mails = readMailFiles(t.dataDir);
-    expect(mails).toHaveLength(before + 2);
-    const [welcome, reset] = mailFilesTo(t.dataDir, patient.email).sort((a, b) =>
-      a.file.includes("welcome") ? -1 : b.file.includes("welcome") ? 1 : 0,
-    );
+    expect(mails).toHaveLength(before + 3);
+    const [welcome, reset] = mailFilesTo(t.dataDir, patient.email)
+      .filter((m) => !m.file.includes("-sign-up-confirmation-"))
+      .sort((a, b) => (a.file.includes("welcome") ? -1 : b.file.includes("welcome") ? 1 : 0));
     expect(welcome?.file).toMatch(/^2025-05-01T\d\d-\d\d-\d\d-\d{3}Z-welcome-[0-9a-f]{6}\.eml$/);
     expect(reset?.file).toMatch(/-password-reset-[0-9a-f]{6}\.eml$/);
     expect(reset?.text).toMatch(/\/reset-password\?token=[A-Za-z0-9_-]{43}/);

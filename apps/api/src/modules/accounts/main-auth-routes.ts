@@ -5,7 +5,9 @@ import {
   logoutRequest,
   logoutResponse,
   mainRegisterRequest,
+  registrationResponse,
   resetMailResponse,
+  SIGN_UP_MAIL_SENT,
   userResponse,
 } from "@ambercare/contracts/auth";
 import { CAPTCHA_ACTIONS } from "@ambercare/contracts/communications";
@@ -18,6 +20,7 @@ const bearer = [{ bearerAuth: [] }];
 
 /**
  * The main API's auth calls (served under /api/v1): register, login, me, logout, forgot-password.
+ * Register creates no session: the link in the e-mail does (care API `confirm-email`, ADR 032).
  * Register and login need no token; me and logout take a user's token; forgot-password takes the
  * shared public bearer (ADR 003). Register and forgot-password also need a solved captcha (ADR 016).
  */
@@ -30,16 +33,16 @@ export const mainAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ["main"],
-        summary: "Create a patient account and log in (main API token)",
+        summary: "Sign up: the address's owner gets the next step by e-mail (same answer for any address)",
         body: mainRegisterRequest,
-        response: { 201: loginResponse, 400: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope },
+        response: { 202: registrationResponse, 400: errorEnvelope, 429: errorEnvelope },
       },
     },
     async (request, reply) => {
       const { captcha, ...registration } = request.body;
       await app.communications.captcha.verify(captcha, CAPTCHA_ACTIONS.register, request.ip);
-      const login = await accounts.register(registration, "main");
-      return reply.code(201).send(login);
+      await accounts.register(registration);
+      return reply.code(202).send({ data: { message: SIGN_UP_MAIL_SENT } });
     },
   );
 
@@ -50,7 +53,13 @@ export const mainAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["main"],
         summary: "Log in with e-mail and password (main API token, or a pending login with a second factor)",
         body: loginRequest,
-        response: { 200: loginStepResponse, 400: errorEnvelope, 401: errorEnvelope, 429: errorEnvelope },
+        response: {
+          200: loginStepResponse,
+          400: errorEnvelope,
+          401: errorEnvelope,
+          403: errorEnvelope,
+          429: errorEnvelope,
+        },
       },
     },
     async (request) => accounts.login(request.body, "main", request.ip),

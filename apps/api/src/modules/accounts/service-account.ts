@@ -43,6 +43,8 @@ export async function ensureServiceAccount(
       lastName: null,
       locale: "en",
       isServiceAccount: true,
+      // The web server's own credential: there is no mailbox to confirm.
+      emailConfirmedAt: clock.now(),
       createdAt: clock.now(),
     });
     if (created) return "created";

@@ -1,5 +1,5 @@
 import type { Executor } from "@ambercare/db/client";
-import { accessTokens, passwordResetTokens, users } from "@ambercare/db/schema";
+import { accessTokens, type MailTokenPurpose, passwordResetTokens, users } from "@ambercare/db/schema";
 import { and, eq, gt, isNotNull, isNull, lte, ne, or } from "drizzle-orm";
 
 export type Surface = "main" | "care";
@@ -7,7 +7,10 @@ export type Surface = "main" | "care";
 /** A live access token: who it belongs to and where it was issued. */
 export type TokenOwner = { userId: string; isServiceAccount: boolean; surface: Surface };
 
-/** Access tokens and password-reset tokens; both are looked up by their SHA-256 only. */
+/**
+ * Access tokens and the tokens of e-mailed links (password reset, sign-up confirmation); all are
+ * looked up by their SHA-256 only.
+ */
 export function createTokenRepository(db: Executor) {
   return {
     async insertAccessToken(token: {
@@ -75,28 +78,39 @@ export function createTokenRepository(db: Executor) {
         );
     },
 
-    async insertResetToken(token: {
+    async insertMailToken(token: {
       tokenHash: string;
       userId: string;
+      purpose: MailTokenPurpose;
       createdAt: Date;
       expiresAt: Date;
     }): Promise<void> {
       await db.insert(passwordResetTokens).values(token);
     },
 
-    /** Unused reset tokens of a user stop working when a newer one is sent or one is used. */
-    async deleteUnusedResetTokens(userId: string): Promise<void> {
+    /** Unused links of a kind stop working when a newer one of that kind is sent or one is used. */
+    async deleteUnusedMailTokens(userId: string, purpose: MailTokenPurpose): Promise<void> {
       await db
         .delete(passwordResetTokens)
-        .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+        .where(
+          and(
+            eq(passwordResetTokens.userId, userId),
+            eq(passwordResetTokens.purpose, purpose),
+            isNull(passwordResetTokens.usedAt),
+          ),
+        );
     },
 
-    /** The user a reset token belongs to, if it is unused and not expired at `now`. */
-    async findUsableResetToken(tokenHash: string, now: Date): Promise<{ userId: string } | undefined> {
+    /** The user a link's token belongs to, if it is of `purpose`, unused and not expired at `now`. */
+    async findUsableMailToken(
+      tokenHash: string,
+      purpose: MailTokenPurpose,
+      now: Date,
+    ): Promise<{ userId: string } | undefined> {
       const [row] = await db
         .select({ userId: passwordResetTokens.userId })
         .from(passwordResetTokens)
-        .where(usable(tokenHash, now));
+        .where(usable(tokenHash, purpose, now));
       return row;
     },
 
@@ -104,11 +118,15 @@ export function createTokenRepository(db: Executor) {
      * Marks the token used if it still is usable, in one statement, so two requests racing with the
      * same link cannot both succeed. Returns its user, or undefined when it was not usable.
      */
-    async consumeResetToken(tokenHash: string, now: Date): Promise<{ userId: string } | undefined> {
+    async consumeMailToken(
+      tokenHash: string,
+      purpose: MailTokenPurpose,
+      now: Date,
+    ): Promise<{ userId: string } | undefined> {
       const [row] = await db
         .update(passwordResetTokens)
         .set({ usedAt: now })
-        .where(usable(tokenHash, now))
+        .where(usable(tokenHash, purpose, now))
         .returning({ userId: passwordResetTokens.userId });
       return row;
     },
@@ -139,9 +157,10 @@ export function createTokenRepository(db: Executor) {
   };
 }
 
-function usable(tokenHash: string, now: Date) {
+function usable(tokenHash: string, purpose: MailTokenPurpose, now: Date) {
   return and(
     eq(passwordResetTokens.tokenHash, tokenHash),
+    eq(passwordResetTokens.purpose, purpose),
     isNull(passwordResetTokens.usedAt),
     gt(passwordResetTokens.expiresAt, now),
   );

@@ -31,6 +31,8 @@ export type Credentials = {
   isServiceAccount: boolean;
   locale: Locale;
   firstName: string | null;
+  /** Null until the owner of the address follows the sign-up link (or a reset link). */
+  emailConfirmedAt: Date | null;
 };
 
 export type NewUser = {
@@ -40,6 +42,7 @@ export type NewUser = {
   lastName: string | null;
   locale: Locale;
   isServiceAccount: boolean;
+  emailConfirmedAt: Date | null;
   createdAt: Date;
 };
 
@@ -83,6 +86,7 @@ const credentialColumns = {
   isServiceAccount: users.isServiceAccount,
   locale: users.locale,
   firstName: users.firstName,
+  emailConfirmedAt: users.emailConfirmedAt,
 };
 
 export function createUserRepository(db: Executor) {
@@ -135,6 +139,17 @@ export function createUserRepository(db: Executor) {
         .where(eq(users.id, id))
         .returning(userColumns);
       return row;
+    },
+
+    /** Marks the address confirmed (the first time only). */
+    async confirmEmail(id: string, now: Date): Promise<void> {
+      await db
+        .update(users)
+        .set({
+          emailConfirmedAt: sql`coalesce(${users.emailConfirmedAt}, ${now.toISOString()}::timestamptz)`,
+          updatedAt: now,
+        })
+        .where(eq(users.id, id));
     },
 
     async updatePasswordHash(id: string, passwordHash: string, now: Date): Promise<void> {

@@ -57,7 +57,7 @@ describe("ALTCHA (the default captcha)", () => {
   it("accepts a real solution once: the same solution again is refused as used", async () => {
     const captcha = await solveCaptcha(t.app);
     const first = await register(captcha);
-    expect(first.statusCode).toBe(201);
+    expect(first.statusCode).toBe(202);
     const replay = await register(captcha);
     expect(replay.statusCode).toBe(400);
     expect(replay.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaUsed, code: "CAPTCHA_USED" });
@@ -90,7 +90,7 @@ describe("ALTCHA (the default captcha)", () => {
       expect(res.json()).toEqual({ error: COMMUNICATION_ERRORS.captchaInvalid, code: "CAPTCHA_INVALID" });
     }
     // The genuine solution still works: a forgery did not spend it.
-    expect((await register(encode(genuine))).statusCode).toBe(201);
+    expect((await register(encode(genuine))).statusCode).toBe(202);
   });
 
   it("refuses a solution whose challenge expired", async () => {
@@ -167,7 +167,7 @@ describe("reCAPTCHA v3 (when both keys are set)", () => {
     answer = async () =>
       Response.json({ success: true, score: 0.9, action: "register", hostname: "localhost" });
     const res = await register("token-abc");
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode).toBe(202);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.url).toBe(RECAPTCHA_VERIFY_URL);
     expect(Object.fromEntries(calls[0]!.body)).toEqual({

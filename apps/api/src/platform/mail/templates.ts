@@ -11,7 +11,9 @@ export type MailTemplate =
   | "password-changed"
   | "welcome"
   | "second-factor-reset"
-  | "second-factor-off";
+  | "second-factor-off"
+  | "sign-up-confirmation"
+  | "sign-up-attempt";
 
 export type MailVars = {
   productName: string;
@@ -180,6 +182,66 @@ const TEMPLATES: Record<MailTemplate, Record<Locale, Translate>> = {
       action: "Попълнете профила си",
       copyHint: "Ако бутонът не работи, копирайте този адрес в браузъра си:",
       outro: ["Ако не сте създавали този профил, можете да пренебрегнете това съобщение."],
+      signature: `Екипът на ${productName}`,
+    }),
+  },
+  "sign-up-confirmation": {
+    en: ({ productName, firstName }) => ({
+      subject: `Confirm your e-mail address for ${productName}`,
+      greeting: firstName ? `Hello ${firstName},` : "Hello,",
+      intro: [
+        `Thank you for signing up for ${productName}. To finish, confirm that this e-mail address is yours by opening the link below within 24 hours.`,
+      ],
+      action: "Confirm my e-mail address",
+      copyHint: "If the button does not work, copy this address into your browser:",
+      outro: [
+        "The link works only once. If it has expired, log in with your e-mail and password to get a new one.",
+        "If you did not sign up, ignore this e-mail and do not open the link: no account is used until the address is confirmed.",
+      ],
+      signature: `The ${productName} team`,
+    }),
+    bg: ({ productName, firstName }) => ({
+      subject: `Потвърдете имейл адреса си за ${productName}`,
+      greeting: firstName ? `Здравейте, ${firstName},` : "Здравейте,",
+      intro: [
+        `Благодарим Ви, че се регистрирахте в ${productName}. За да завършите, потвърдете, че този имейл адрес е Ваш, като отворите връзката по-долу в рамките на 24 часа.`,
+      ],
+      action: "Потвърждавам имейл адреса си",
+      copyHint: "Ако бутонът не работи, копирайте този адрес в браузъра си:",
+      outro: [
+        "Връзката може да се използва само веднъж. Ако е изтекла, влезте с имейла и паролата си, за да получите нова.",
+        "Ако не сте се регистрирали, пренебрегнете това съобщение и не отваряйте връзката: профилът не се използва, докато адресът не бъде потвърден.",
+      ],
+      signature: `Екипът на ${productName}`,
+    }),
+  },
+  "sign-up-attempt": {
+    en: ({ productName, firstName }) => ({
+      subject: `Someone tried to sign up for ${productName} with your e-mail address`,
+      greeting: firstName ? `Hello ${firstName},` : "Hello,",
+      intro: [
+        `Someone just tried to create a ${productName} account with this e-mail address. You already have an account, so nothing was changed.`,
+      ],
+      action: "Log in",
+      copyHint: "If the button does not work, copy this address into your browser:",
+      outro: [
+        "If it was you, log in with your password. Forgot it? Choose “Forgot your password?” on the login page to reset it.",
+        "If it was not you, you can ignore this e-mail: your account and your password stay the same.",
+      ],
+      signature: `The ${productName} team`,
+    }),
+    bg: ({ productName, firstName }) => ({
+      subject: `Някой опита да се регистрира в ${productName} с Вашия имейл адрес`,
+      greeting: firstName ? `Здравейте, ${firstName},` : "Здравейте,",
+      intro: [
+        `Някой току-що опита да създаде профил в ${productName} с този имейл адрес. Вие вече имате профил, затова нищо не е променено.`,
+      ],
+      action: "Вход",
+      copyHint: "Ако бутонът не работи, копирайте този адрес в браузъра си:",
+      outro: [
+        "Ако сте били Вие, влезте с паролата си. Забравили сте я? Изберете „Забравена парола?“ на страницата за вход, за да я смените.",
+        "Ако не сте били Вие, можете да пренебрегнете това съобщение: профилът и паролата Ви остават същите.",
+      ],
       signature: `Екипът на ${productName}`,
     }),
   },

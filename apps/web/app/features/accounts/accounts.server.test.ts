@@ -10,6 +10,7 @@ import {
   registerPatient,
   resetTokenIn,
   serviceToken,
+  signUpTokenFor,
   solveCaptcha,
   TEST_PUBLIC_API_TOKEN,
   TEST_SERVICE_ACCOUNT,
@@ -195,41 +196,44 @@ describe("logging in on both APIs", () => {
 });
 
 describe("signing up", () => {
-  it("registers on the main API in the visitor's language, then logs in on the care API", async () => {
+  it("registers on the main API in the visitor's language and starts no session", async () => {
     const { accounts } = await load();
     const input = { email: uniqueEmail("new"), password: "long enough", first_name: "N", last_name: "E" };
-    const result = await accounts.signUp(input, "bg", visitor, await captcha());
-    if (result.status !== "ok") throw new Error("expected a sign-up");
-    expect(result).toEqual({
-      status: "ok",
-      logins: {
-        main: { accessToken: issued[0], userId: result.logins.main.userId },
-        care: { accessToken: issued[1], userId: result.logins.main.userId },
-      },
-    });
+    expect(await accounts.signUp(input, "bg", visitor, await captcha())).toBeUndefined();
+    expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ path: "/api/v1/api/auth/register", body: { ...input, locale: "bg" } });
-    expect(seen[1]).toMatchObject({
-      path: "/auth/login",
-      body: { email: input.email, password: input.password },
-    });
   });
 
-  it("maps a taken e-mail and a common password to their fields", async () => {
-    const { accounts, client } = await load();
-    const taken = await accounts
-      .signUp(
-        { ...JANE, password: "long enough", first_name: "J", last_name: "D" },
-        "en",
-        undefined,
-        await captcha(),
-      )
-      .catch((e: unknown) => e);
-    if (!client.isApiError(taken)) throw new Error("expected an ApiError");
-    expect(describeApiError(taken)).toEqual({
-      field: "email",
-      message: { key: "forms.errors.email.taken" },
-      status: 409,
+  it("confirms with the e-mailed token (service credential): both logins of the new patient", async () => {
+    const { accounts } = await load();
+    const input = { email: uniqueEmail("new"), password: "long enough", first_name: "N", last_name: "E" };
+    await accounts.signUp(input, "en", visitor, await captcha());
+    const token = await signUpTokenFor(testApp.app, input.email);
+    seen = [];
+    const result = await accounts.confirmSignUp(token);
+    if (result.status !== "ok") throw new Error("expected a confirmed sign-up");
+    expect(result.logins.care.userId).toBe(result.logins.main.userId);
+    const confirm = seen.find((call) => call.path === "/auth/ambercare/confirm-email");
+    expect(confirm).toMatchObject({ method: "POST", body: { token } });
+    const me = await testApp.app.inject({
+      method: "GET",
+      url: "/api/v1/api/auth/me",
+      headers: bearer(result.logins.main.accessToken),
     });
+    expect(me.json().data.email).toBe(input.email);
+    // The link works once.
+    expect(await accounts.confirmSignUp(token)).toEqual({ status: "invalid-link" });
+  });
+
+  it("answers a taken e-mail like a new one, and maps a common password to its field", async () => {
+    const { accounts, client } = await load();
+    const taken = await accounts.signUp(
+      { ...JANE, password: "long enough", first_name: "J", last_name: "D" },
+      "en",
+      undefined,
+      await captcha(),
+    );
+    expect(taken).toBeUndefined();
     const common = await accounts
       .signUp(
         { email: uniqueEmail("x"), password: "password123", first_name: "J", last_name: "D" },
@@ -246,18 +250,18 @@ describe("signing up", () => {
     });
   });
 
-  it("reports an account whose care login failed, and revokes its main token", async () => {
-    const { accounts } = await load();
-    const solved = await captcha();
-    careLoginDown = true;
-    const result = await accounts.signUp(
-      { email: uniqueEmail("new"), password: "long enough", first_name: "N", last_name: "E" },
-      "en",
-      undefined,
-      solved,
-    );
-    expect(result).toEqual({ status: "login-failed" });
-    expect(revoked).toEqual([issued[0]]);
+  it("tells a patient who logs in before confirming to open the new link", async () => {
+    const { accounts, client } = await load();
+    const input = { email: uniqueEmail("early"), password: "long enough", first_name: "N", last_name: "E" };
+    await accounts.signUp(input, "en", visitor, await captcha());
+    const refused = await accounts
+      .logIn({ email: input.email, password: input.password }, visitor)
+      .catch((e: unknown) => e);
+    if (!client.isApiError(refused)) throw new Error("expected an ApiError");
+    expect(describeApiError(refused)).toEqual({
+      message: { key: "auth.errors.emailNotConfirmed" },
+      status: 403,
+    });
   });
 });
 
@@ -444,17 +448,19 @@ describe("API errors as form messages", () => {
 
   it("puts a field message on the form when the form has no such field", async () => {
     const { accounts } = await load();
-    const failure = describeApiError(await error(409, AUTH_ERRORS.emailTaken, undefined, "EMAIL_TAKEN"));
+    const failure = describeApiError(
+      await error(400, AUTH_ERRORS.passwordTooCommon, undefined, "PASSWORD_TOO_COMMON"),
+    );
     expect(accounts.failureResult({ email: "a@b.co", password: "secret" }, failure)).toEqual({
       status: "error",
       values: { email: "a@b.co" },
-      fieldErrors: { email: { key: "forms.errors.email.taken" } },
+      fieldErrors: { password: { key: "forms.errors.password.common" } },
     });
     expect(accounts.failureResult({ first_name: "A" }, failure)).toEqual({
       status: "error",
       values: { first_name: "A" },
       fieldErrors: {},
-      formError: { key: "forms.errors.email.taken" },
+      formError: { key: "forms.errors.password.common" },
     });
   });
 });

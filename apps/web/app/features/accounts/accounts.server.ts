@@ -67,31 +67,38 @@ export async function logIn(credentials: LoginRequest, context: VisitorContext):
   }
 }
 
-export type SignUpResult = { status: "ok"; logins: SessionLogins } | { status: "login-failed" };
-
 /**
- * Creates the account on the main API (its answer is the main login) and logs in on the care API.
- * `login-failed`: the account exists but the care login did not work; the visitor should log in.
+ * Signs up on the main API. It answers the same for a new address and one with an account (the
+ * owner of the address learns which by e-mail), and starts no session: the e-mailed link does.
  */
 export async function signUp(
   input: RegisterRequest,
   locale: Locale,
   context: VisitorContext,
   captcha?: string,
-): Promise<SignUpResult> {
-  const main = toLogin(
-    await anonymousApi().accounts.register(
-      { body: { ...input, locale, ...(captcha ? { captcha } : {}) } },
-      { headers: visitorHeaders(context) },
-    ),
+): Promise<void> {
+  await anonymousApi().accounts.register(
+    { body: { ...input, locale, ...(captcha ? { captcha } : {}) } },
+    { headers: visitorHeaders(context) },
   );
+}
+
+export type ConfirmSignUpResult =
+  | { status: "ok"; logins: SessionLogins }
+  | { status: "invalid-link" }
+  | { status: "service-unavailable" };
+
+/** Spends the e-mailed sign-up token (care API, service credential): both logins of the new patient. */
+export async function confirmSignUp(token: string): Promise<ConfirmSignUpResult> {
   try {
-    const credentials = { email: input.email, password: input.password };
-    return { status: "ok", logins: { main, care: await careLogin(credentials, context) } };
+    const result = await serviceApi((api) => api.accounts.confirmEmail({ body: { token } }));
+    if (result === null) return { status: "service-unavailable" };
+    return { status: "ok", logins: { main: toLogin(result.data.main), care: toLogin(result.data.care) } };
   } catch (error) {
-    if (!isApiError(error)) throw error;
-    await revokeToken(main.accessToken);
-    return { status: "login-failed" };
+    if (isApiError(error) && (error.code === "SIGN_UP_LINK_INVALID" || error.status === 400)) {
+      return { status: "invalid-link" };
+    }
+    throw error;
   }
 }
 
