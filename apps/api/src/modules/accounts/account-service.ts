@@ -4,7 +4,6 @@ import {
   type CompleteProfileRequest,
   type ConfirmEmailResponse,
   type LoginRequest,
-  type LoginResponse,
   type RegisterRequest,
   type ResetPasswordRequest,
   type UpdateUserRequest,

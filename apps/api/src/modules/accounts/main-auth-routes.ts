@@ -1,7 +1,6 @@
 import {
   forgotPasswordRequest,
   loginRequest,
-  loginResponse,
   logoutRequest,
   logoutResponse,
   mainRegisterRequest,
