@@ -1,10 +1,10 @@
 import { confirmEmailRequest } from "@ambercare/contracts/auth";
-import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
+import { data, Form, redirect, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { ErrorSummary, SubmitButton } from "#app/components/forms.tsx";
-import { AlreadyLoggedIn } from "#app/components/page.tsx";
 import { confirmSignUp } from "#app/features/accounts/accounts.server.ts";
-import { AuthPage } from "#app/features/accounts/auth-page.tsx";
+import { AuthPage, EmailedLinkPage } from "#app/features/accounts/auth-page.tsx";
+import { emailedToken, isPlausibleToken } from "#app/features/accounts/emailed-link.server.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import { errorsOf, type FormResult, formError } from "#app/lib/forms.ts";
@@ -15,15 +15,9 @@ import type { Route } from "./+types/sign-up.confirm";
 
 type ConfirmResult = FormResult<never> | { status: "invalid-link" };
 
-/** Whether a token from the link can be one the API issued (its length and characters). */
-function plausibleToken(token: unknown): token is string {
-  return confirmEmailRequest.shape.token.safeParse(token).success;
-}
-
 export async function loader({ request }: Route.LoaderArgs) {
   const { alreadyLoggedIn } = await requireRouteAccess(request, "/sign-up/confirm");
-  const token = new URL(request.url).searchParams.get("token");
-  return { alreadyLoggedIn, token: plausibleToken(token) ? token : null };
+  return { alreadyLoggedIn, token: emailedToken(request, confirmEmailRequest.shape.token) };
 }
 
 /**
@@ -35,7 +29,8 @@ export async function action({ request }: Route.ActionArgs) {
   const { alreadyLoggedIn } = await requireRouteAccess(request, "/sign-up/confirm");
   if (alreadyLoggedIn) return null;
   const token = (await readFormData(request)).get("token");
-  if (!plausibleToken(token)) return data<ConfirmResult>({ status: "invalid-link" }, { status: 400 });
+  if (!isPlausibleToken(confirmEmailRequest.shape.token, token))
+    return data<ConfirmResult>({ status: "invalid-link" }, { status: 400 });
   const result = await confirmSignUp(token);
   switch (result.status) {
     case "ok":
@@ -53,42 +48,33 @@ export async function action({ request }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "confirmSignUp");
 
-function InvalidLink() {
-  const { t } = useTranslation();
-  return (
-    <div role="alert" className="rounded-md border-4 border-danger bg-surface p-4">
-      <h2 className="font-bold text-ink text-lg">{t("auth.confirmSignUp.invalidTitle")}</h2>
-      <p className="mt-2 text-ink">{t("auth.confirmSignUp.invalidLink")}</p>
-      <Link to="/login" className="button-primary mt-4">
-        {t("auth.confirmSignUp.loginLink")}
-      </Link>
-    </div>
-  );
-}
-
 export default function ConfirmSignUpPage() {
   const { t } = useTranslation();
   const { alreadyLoggedIn, token } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() ?? undefined;
-  if (alreadyLoggedIn) return <AlreadyLoggedIn />;
-  if (!token || actionData?.status === "invalid-link") {
-    return (
-      <AuthPage page="confirmSignUp">
-        <InvalidLink />
-      </AuthPage>
-    );
-  }
   const errors = actionData?.status === "error" ? errorsOf(actionData) : undefined;
   return (
-    <AuthPage page="confirmSignUp" lead={t("auth.confirmSignUp.lead")}>
-      <ErrorSummary formId="confirm-sign-up" result={errors} order={[]} />
-      <Form method="post" noValidate>
-        <input type="hidden" name="token" value={token} />
-        <SubmitButton pendingLabel={t("auth.confirmSignUp.submitting")}>
-          {t("auth.confirmSignUp.submit")}
-        </SubmitButton>
-      </Form>
-    </AuthPage>
+    <EmailedLinkPage
+      page="confirmSignUp"
+      alreadyLoggedIn={alreadyLoggedIn}
+      linkRefused={!token || actionData?.status === "invalid-link"}
+      deadLink={{
+        title: t("auth.confirmSignUp.invalidTitle"),
+        message: t("auth.confirmSignUp.invalidLink"),
+        to: "/login",
+        label: t("auth.confirmSignUp.loginLink"),
+      }}
+    >
+      <AuthPage page="confirmSignUp" lead={t("auth.confirmSignUp.lead")}>
+        <ErrorSummary formId="confirm-sign-up" result={errors} order={[]} />
+        <Form method="post" noValidate>
+          <input type="hidden" name="token" value={token ?? ""} />
+          <SubmitButton pendingLabel={t("auth.confirmSignUp.submitting")}>
+            {t("auth.confirmSignUp.submit")}
+          </SubmitButton>
+        </Form>
+      </AuthPage>
+    </EmailedLinkPage>
   );
 }
 

@@ -630,7 +630,7 @@ describe("POST /api/v1/api/auth/forgot-password", () => {
     const [welcome, reset] = mailFilesTo(t.dataDir, patient.email)
       .filter((m) => !m.file.includes("-sign-up-confirmation-"))
       .sort((a, b) => (a.file.includes("welcome") ? -1 : b.file.includes("welcome") ? 1 : 0));
-    expect(welcome?.file).toMatch(/^2025-05-01T\d\d-\d\d-\d\d-\d{3}Z-welcome-[0-9a-f]{6}\.eml$/);
+    expect(welcome?.file).toMatch(/^2025-05-01T\d\d-\d\d-\d\d-\d{3}Z-\d{6}-welcome-[0-9a-f]{6}\.eml$/);
     expect(reset?.file).toMatch(/-password-reset-[0-9a-f]{6}\.eml$/);
     expect(reset?.text).toMatch(/\/reset-password\?token=[A-Za-z0-9_-]{43}/);
   });

@@ -6,6 +6,7 @@ import {
   bearer,
   createLogCapture,
   createTestApp,
+  newPatient,
   parseMail,
   readMailFiles,
   registerPatient,
@@ -46,11 +47,14 @@ describe("mail without SMTP_URL: .eml files in $DATA_DIR/mail", () => {
 
     const mails = readMailFiles(t.dataDir).filter((mail) => mail.headers.get("to") === patient.email);
     expect(mails.map((mail) => mail.headers.get("subject")).sort()).toEqual([
+      "Confirm your e-mail address for Ambercare",
       "Reset your Ambercare password",
       "Welcome to Ambercare",
     ]);
     const reset = mails.find((mail) => mail.file.includes("-password-reset-"))!;
-    expect(reset.file).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-password-reset-[0-9a-f]{6}\.eml$/);
+    expect(reset.file).toMatch(
+      /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-\d{6}-password-reset-[0-9a-f]{6}\.eml$/,
+    );
     expect(reset.headers.get("from")).toBe("Ambercare <no-reply@localhost>");
     expect(reset.text).toContain("Hello Ana,");
     expect(reset.text).toMatch(/^http:\/\/localhost:3000\/reset-password\?token=[A-Za-z0-9_-]{43}$/m);
@@ -95,7 +99,11 @@ describe("mail without SMTP_URL: .eml files in $DATA_DIR/mail", () => {
     await t.app.mailer.drain();
     const mails = readMailFiles(t.dataDir).filter((mail) => mail.headers.get("to") === patient.email);
     const subjects = mails.map((mail) => mail.headers.get("subject")).sort();
-    expect(subjects).toEqual(["Добре дошли в Ambercare", "Смяна на паролата за Ambercare"]);
+    expect(subjects).toEqual([
+      "Добре дошли в Ambercare",
+      "Потвърдете имейл адреса си за Ambercare",
+      "Смяна на паролата за Ambercare",
+    ]);
     const reset = mails.find((mail) => mail.file.includes("-password-reset-"))!;
     expect(reset.text).toContain("Здравейте, Мария,");
     expect(reset.html).toContain('<html lang="bg">');
@@ -138,7 +146,8 @@ describe("mail with SMTP_URL: a real SMTP server", () => {
     await t.app.mailer.drain();
 
     const delivered = smtp.received.filter((mail) => mail.to.includes(patient.email));
-    expect(delivered).toHaveLength(2);
+    // The sign-up link, the welcome after following it, and the reset.
+    expect(delivered).toHaveLength(3);
     const messages = delivered.map((mail) => ({ ...mail, parsed: parseMail(mail.raw) }));
     const reset = messages.find((m) => m.parsed.headers.get("subject") === "Reset your Ambercare password");
     expect(reset).toBeDefined();
@@ -170,7 +179,15 @@ describe("mail with SMTP_URL: a real SMTP server", () => {
   });
 
   it("still answers 200 when delivery fails, and logs the failure without the address", async () => {
-    const patient = await registerPatient(t.app, { email: "reject-me@example.org" });
+    // The sign-up link cannot reach this address, so the account stays unconfirmed; a reset is
+    // still mailed to it (a reset link proves the address as well as a sign-up link does).
+    const patient = newPatient({ email: "reject-me@example.org" });
+    const registered = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/api/auth/register",
+      payload: await withCaptcha(t.app, patient),
+    });
+    expect(registered.statusCode).toBe(202);
     const res = await t.app.inject({
       method: "POST",
       url: FORGOT,
@@ -182,7 +199,10 @@ describe("mail with SMTP_URL: a real SMTP server", () => {
     await t.app.mailer.drain();
 
     const failures = logs.entries().filter((entry) => entry.msg === "e-mail delivery failed");
-    expect(failures.map((entry) => entry.template).sort()).toEqual(["password-reset", "welcome"]);
+    expect(failures.map((entry) => entry.template).sort()).toEqual([
+      "password-reset",
+      "sign-up-confirmation",
+    ]);
     expect(failures[0]).toMatchObject({ level: 50, responseCode: 550, command: "RCPT" });
     expect(logs.text()).not.toContain("reject-me");
   });

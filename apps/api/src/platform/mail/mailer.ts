@@ -74,10 +74,15 @@ export function createMailer(options: MailerOptions): Mailer {
   );
   const directory = mailDirectory(options.dataDir);
 
+  // Messages written in the same millisecond (a sign-up's confirmation and its welcome) still sort
+  // in the order they were sent: the file name carries this process's sequence number after the time.
+  let sequence = 0;
   async function writeFileMail(mail: OutgoingMail): Promise<void> {
     const info = await composer.sendMail(message(mail, options.clock));
     const stamp = options.clock.now().toISOString().replaceAll(/[:.]/g, "-");
-    const file = join(directory, `${stamp}-${mail.template}-${randomBytes(3).toString("hex")}.eml`);
+    sequence += 1;
+    const order = String(sequence).padStart(6, "0");
+    const file = join(directory, `${stamp}-${order}-${mail.template}-${randomBytes(3).toString("hex")}.eml`);
     await mkdir(directory, { recursive: true });
     await writeFile(file, info.message as Buffer, { mode: 0o600 });
     options.log.info(

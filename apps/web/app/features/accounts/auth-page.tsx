@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { AlreadyLoggedIn } from "#app/components/page.tsx";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import type { PageKey } from "#app/lib/meta.ts";
 
@@ -34,13 +35,54 @@ export function FormFooter({ children }: { children: ReactNode }) {
 }
 
 /** A dead end announced at once (an expired login, a used link), with the one way on. */
-export function AlertWithLink({ message, to, label }: { message: string; to: string; label: string }) {
+export function AlertWithLink({
+  title,
+  message,
+  to,
+  label,
+}: {
+  title?: string;
+  message: string;
+  to: string;
+  label: string;
+}) {
   return (
     <div role="alert" className="rounded-md border-4 border-danger bg-surface p-4">
+      {title ? <h2 className="mb-2 font-bold text-ink text-lg">{title}</h2> : null}
       <p className="text-ink">{message}</p>
       <Link to={to} className="button-primary mt-4">
         {label}
       </Link>
     </div>
   );
+}
+
+/**
+ * A page that an e-mailed link opens (sign-up confirmation, password reset, lost device): the
+ * "already logged in" notice, the dead-link alert when the token is missing or was refused, or the
+ * page's form.
+ */
+export function EmailedLinkPage({
+  page,
+  alreadyLoggedIn,
+  linkRefused,
+  deadLink,
+  children,
+}: {
+  page: PageKey;
+  alreadyLoggedIn: boolean;
+  /** No plausible token in the URL, or the API refused it. */
+  linkRefused: boolean;
+  deadLink: { title?: string; message: string; to: string; label: string };
+  children: ReactNode;
+}) {
+  if (alreadyLoggedIn) return <AlreadyLoggedIn />;
+  if (linkRefused) {
+    return (
+      <AuthPage page={page}>
+        <AlertWithLink {...deadLink} />
+      </AuthPage>
+    );
+  }
+  return children;
 }

@@ -3,11 +3,11 @@ import { lostDeviceResetRequest } from "@ambercare/contracts/second-factor";
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { ErrorSummary, PasswordField, StatusMessage, SubmitButton } from "#app/components/forms.tsx";
-import { AlreadyLoggedIn } from "#app/components/page.tsx";
 import { LOST_DEVICE_FIELDS } from "#app/features/accounts/account-fields.ts";
 import { lostDeviceForm } from "#app/features/accounts/account-forms.server.ts";
 import { failureResult } from "#app/features/accounts/accounts.server.ts";
-import { AlertWithLink, AuthPage } from "#app/features/accounts/auth-page.tsx";
+import { AuthPage, EmailedLinkPage } from "#app/features/accounts/auth-page.tsx";
+import { emailedToken, isPlausibleToken } from "#app/features/accounts/emailed-link.server.ts";
 import { resetSecondFactor } from "#app/features/accounts/second-factor.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
@@ -29,16 +29,10 @@ import type { Route } from "./+types/lost-device";
 type LostDeviceField = (typeof LOST_DEVICE_FIELDS)[number];
 type LostDeviceResult = FormResult<LostDeviceField> | { status: "invalid-link" };
 
-/** Whether a token from the link can be one the API issued (its length and characters). */
-function plausibleToken(token: unknown): token is string {
-  return lostDeviceResetRequest.shape.token.safeParse(token).success;
-}
-
 /** The "lost my device" e-mail's link: the password again turns the second factor off (ADR 024). */
 export async function loader({ request }: Route.LoaderArgs) {
   const { alreadyLoggedIn } = await requireRouteAccess(request, "/login/lost-device");
-  const token = new URL(request.url).searchParams.get("token");
-  return { alreadyLoggedIn, token: plausibleToken(token) ? token : null };
+  return { alreadyLoggedIn, token: emailedToken(request, lostDeviceResetRequest.shape.token) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -46,7 +40,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (alreadyLoggedIn) return null;
   const formData = await readFormData(request);
   const token = formData.get("token");
-  if (!plausibleToken(token)) return data<LostDeviceResult>({ status: "invalid-link" }, { status: 400 });
+  if (!isPlausibleToken(lostDeviceResetRequest.shape.token, token))
+    return data<LostDeviceResult>({ status: "invalid-link" }, { status: 400 });
   const values = readFields(formData, LOST_DEVICE_FIELDS);
   const parsed = lostDeviceForm.safeParse(values);
   if (!parsed.success) {
@@ -75,49 +70,48 @@ export default function LostDevicePage() {
   const { t } = useTranslation();
   const { alreadyLoggedIn, token } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() ?? undefined;
-  if (alreadyLoggedIn) return <AlreadyLoggedIn />;
-  if (!token || actionData?.status === "invalid-link") {
-    return (
-      <AuthPage page="lostDevice">
-        <AlertWithLink
-          message={t("secondFactor.errors.resetLinkInvalid")}
-          to="/login"
-          label={t("secondFactor.lostDevice.logIn")}
-        />
-      </AuthPage>
-    );
-  }
   const done = actionData?.status === "success" ? successOf(actionData) : undefined;
   const errors = actionData?.status === "error" ? errorsOf(actionData) : undefined;
   return (
-    <AuthPage page="lostDevice" lead={done ? undefined : t("secondFactor.lostDevice.lead")}>
-      <StatusMessage message={done?.message} />
-      {done ? (
-        <Link to="/login" className="button-primary">
-          {t("secondFactor.lostDevice.logIn")}
-        </Link>
-      ) : (
-        <>
-          <ErrorSummary formId={FORM_ID} result={errors} order={LOST_DEVICE_FIELDS} />
-          <Form method="post" noValidate className="flex flex-col gap-5">
-            <input type="hidden" name="token" value={token} />
-            <PasswordField
-              formId={FORM_ID}
-              name="password"
-              label={t("forms.fields.password")}
-              autoComplete="current-password"
-              maxLength={PASSWORD_MAX_LENGTH}
-              error={errors?.fieldErrors.password}
-            />
-            <div>
-              <SubmitButton pendingLabel={t("secondFactor.lostDevice.submitting")}>
-                {t("secondFactor.lostDevice.submit")}
-              </SubmitButton>
-            </div>
-          </Form>
-        </>
-      )}
-    </AuthPage>
+    <EmailedLinkPage
+      page="lostDevice"
+      alreadyLoggedIn={alreadyLoggedIn}
+      linkRefused={!token || actionData?.status === "invalid-link"}
+      deadLink={{
+        message: t("secondFactor.errors.resetLinkInvalid"),
+        to: "/login",
+        label: t("secondFactor.lostDevice.logIn"),
+      }}
+    >
+      <AuthPage page="lostDevice" lead={done ? undefined : t("secondFactor.lostDevice.lead")}>
+        <StatusMessage message={done?.message} />
+        {done ? (
+          <Link to="/login" className="button-primary">
+            {t("secondFactor.lostDevice.logIn")}
+          </Link>
+        ) : (
+          <>
+            <ErrorSummary formId={FORM_ID} result={errors} order={LOST_DEVICE_FIELDS} />
+            <Form method="post" noValidate className="flex flex-col gap-5">
+              <input type="hidden" name="token" value={token ?? ""} />
+              <PasswordField
+                formId={FORM_ID}
+                name="password"
+                label={t("forms.fields.password")}
+                autoComplete="current-password"
+                maxLength={PASSWORD_MAX_LENGTH}
+                error={errors?.fieldErrors.password}
+              />
+              <div>
+                <SubmitButton pendingLabel={t("secondFactor.lostDevice.submitting")}>
+                  {t("secondFactor.lostDevice.submit")}
+                </SubmitButton>
+              </div>
+            </Form>
+          </>
+        )}
+      </AuthPage>
+    </EmailedLinkPage>
   );
 }
 
