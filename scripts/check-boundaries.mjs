@@ -15,6 +15,8 @@ const MODULE_EXPORTS = {
   communications: ["mailing-list-service.ts", "communication-mail.ts"],
   consultations: [],
   directory: [],
+  // Other modules publish events (`app.live.publish`) and register client frame handlers.
+  live: ["live-service.ts"],
   membership: ["consultation-entitlements.ts"],
   "my-data": [],
 };

@@ -6,6 +6,7 @@ import type { DbHandle } from "@ambercare/db/client";
 import helmet from "@fastify/helmet";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
+import websocket from "@fastify/websocket";
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -42,6 +43,11 @@ import {
   type ProviderDirectory,
 } from "#api/modules/directory/provider-directory.ts";
 import { createProviderRepository } from "#api/modules/directory/provider-repository.ts";
+import { createLiveRepository } from "#api/modules/live/live-repository.ts";
+import { LIVE_MAX_FRAME_BYTES } from "#api/modules/live/live-routes.ts";
+import { createLiveService, type LiveService } from "#api/modules/live/live-service.ts";
+import { createInProcessSignal, createPostgresSignal } from "#api/modules/live/live-signal.ts";
+import { liveSweepPlugin } from "#api/modules/live/live-sweep.ts";
 import {
   type ConsultationEntitlements,
   membershipEntitlements,
@@ -81,6 +87,8 @@ declare module "fastify" {
     communications: Communications;
     /** The provider directory held in memory for searches (ADR 019). */
     providerDirectory: ProviderDirectory;
+    /** Live events to the open pages of an account (ADR 032): `app.live.publish(…)`. */
+    live: LiveService;
   }
 }
 
@@ -205,6 +213,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
+  await app.register(websocket, { options: { maxPayload: LIVE_MAX_FRAME_BYTES } });
 
   // 2. App services.
   app.decorate("config", config);
@@ -292,6 +301,22 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   app.decorateRequest("auth", null);
   app.addHook("onReady", prepareDummyHash);
   await app.register(tokenSweepPlugin, { db: deps.db.db, clock });
+  const liveRepository = createLiveRepository(deps.db.db);
+  // PostgreSQL may have several API processes: they hear each other through LISTEN/NOTIFY.
+  const liveSignal =
+    deps.db.kind === "postgres"
+      ? createPostgresSignal({ db: deps.db, repository: liveRepository, log: app.log })
+      : createInProcessSignal();
+  const live = createLiveService({
+    db: deps.db.db,
+    repository: liveRepository,
+    signal: liveSignal,
+    log: app.log,
+  });
+  app.decorate("live", live);
+  app.addHook("onReady", async () => live.start());
+  app.addHook("onClose", async () => live.close());
+  await app.register(liveSweepPlugin, { live, clock });
   registerErrorHandling(app);
   registerAuditHooks(app);
 

@@ -23,6 +23,7 @@ import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  bigserial,
   boolean,
   check,
   date,
@@ -857,5 +858,28 @@ export const auditLog = pgTable(
   (table) => [
     check("audit_log_actor_kind_known", sql`${table.actorKind} in ('patient', 'provider', 'system')`),
     index("audit_log_user_at_idx").on(table.userId, table.at),
+  ],
+);
+
+/**
+ * Real-time events for the open pages of one account (ADR 032): one row per recipient, read by the
+ * WebSocket connections of that account (live delivery and the replay after a reconnect, in id order).
+ * The payload holds ids and small non-health fields only: a page that needs the content asks the API.
+ * Rows older than a day are swept: a page away that long loads afresh.
+ */
+export const liveEvents = pgTable(
+  "live_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    topic: text("topic").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+  },
+  (table) => [
+    index("live_events_user_id_id_idx").on(table.userId, table.id),
+    index("live_events_created_at_idx").on(table.createdAt),
   ],
 );

@@ -32,6 +32,11 @@ export const apiEnvSchema = sharedEnvSchema.extend({
    */
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(300),
   /**
+   * Seconds between the pings the API sends on each live WebSocket (ADR 032); a connection whose pong
+   * has not come back by the next ping is closed. Proxies close idle connections after about a minute.
+   */
+  LIVE_PING_INTERVAL_S: z.coerce.number().int().min(1).max(300).default(20),
+  /**
    * Whose X-Forwarded-For to believe: `false` (the default) or the address of a proxy in front of the
    * API. The web server does not need it (it signs the visitor's address, ADR 025); trusting a proxy
    * that does not set X-Forwarded-For would count all its clients as one.

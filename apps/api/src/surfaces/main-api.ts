@@ -5,6 +5,7 @@ import { captchaRoutes } from "#api/modules/communications/captcha-routes.ts";
 import { listRoutes } from "#api/modules/communications/list-routes.ts";
 import { providerRoutes } from "#api/modules/directory/provider-routes.ts";
 import { specializationRoutes } from "#api/modules/directory/specialization-routes.ts";
+import { liveRoutes } from "#api/modules/live/live-routes.ts";
 
 /**
  * The main API, mounted under /api/v1; its own paths start with /api/…,
@@ -17,4 +18,5 @@ export const mainApi: FastifyPluginAsyncZod = async (app) => {
   await app.register(providerRoutes);
   await app.register(captchaRoutes);
   await app.register(listRoutes);
+  await app.register(liveRoutes);
 };

@@ -141,6 +141,7 @@ describe("GET /ambercare/my-data/export", () => {
         "consents",
         "consultations",
         "contact_entries",
+        "live_events",
         "mailing_lists",
         "medical_documents",
         "memberships",
@@ -325,6 +326,7 @@ describe("POST /ambercare/my-data/delete", () => {
     expect(data.account_closed).toBe(true);
     expect(data.erased.sort()).toEqual([
       "consents",
+      "live_events",
       "mailing_lists",
       "medical_documents",
       "second_factor",

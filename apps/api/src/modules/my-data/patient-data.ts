@@ -8,6 +8,7 @@ import {
   contactEntries,
   dataConsents,
   invoices,
+  liveEvents,
   medicalDocuments,
   passwordResetTokens,
   pendingLogins,
@@ -310,6 +311,28 @@ export const PATIENT_DATA_TABLES: readonly PatientDataTable[] = [
         .where(eq(medicalDocuments.userId, patient.userId))
         .returning({ storageKey: medicalDocuments.storageKey });
       patient.filesToDelete?.push(...removed.map((row) => row.storageKey));
+    },
+  },
+  {
+    // The notices sent to the account's open pages in the last day (ids of visits and messages).
+    section: "live_events",
+    tables: ["live_events"],
+    policy: "erase",
+    async export(db, { userId }) {
+      const rows = await db
+        .select()
+        .from(liveEvents)
+        .where(eq(liveEvents.userId, userId))
+        .orderBy(asc(liveEvents.id));
+      return rows.map((row) => ({
+        id: row.id,
+        topic: row.topic,
+        payload: JSON.stringify(row.payload),
+        created_at: iso(row.createdAt),
+      }));
+    },
+    async remove(tx, { userId }) {
+      await tx.delete(liveEvents).where(eq(liveEvents.userId, userId));
     },
   },
   {

@@ -1,0 +1,169 @@
+import { EventEmitter } from "node:events";
+import type { DbHandle, Executor } from "@ambercare/db/client";
+import type { FastifyBaseLogger } from "fastify";
+import type { LiveRepository } from "#api/modules/live/live-repository.ts";
+
+/** That a recipient has a new event; the event itself is read from live_events. */
+export type LiveNote = { userId: string; id: number };
+
+/**
+ * How the API processes learn that an event was published (ADR 032). The note only wakes the
+ * recipient's connections up: they read what is new from the table, so a lost or doubled note never
+ * loses or doubles an event.
+ */
+export interface LiveSignal {
+  /** Sends the notes of rows just inserted by `tx`; they take effect once `tx` commits. */
+  announce(tx: Executor, notes: readonly LiveNote[]): Promise<void>;
+  /**
+   * `onNote` for each note from any process; `onResync` when notes may have been lost (the link to
+   * the database was down) so every connection looks again.
+   */
+  subscribe(onNote: (note: LiveNote) => void, onResync: () => void): void;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const LIVE_CHANNEL = "live_events";
+
+/**
+ * PGlite: one process owns the database, so an in-process emitter reaches every connection. A note is
+ * emitted on the next turn of the event loop; a connection's read then waits behind the publishing
+ * transaction (PGlite runs one transaction at a time) and sees its rows once committed, or none after a
+ * rollback.
+ */
+export function createInProcessSignal(): LiveSignal {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  return {
+    async announce(_tx, notes) {
+      setImmediate(() => {
+        for (const note of notes) emitter.emit("note", note);
+      });
+    },
+    subscribe(onNote) {
+      emitter.on("note", onNote);
+    },
+    async start() {},
+    async close() {
+      emitter.removeAllListeners();
+    },
+  };
+}
+
+const RECONNECT_MIN_MS = 500;
+const RECONNECT_MAX_MS = 30_000;
+
+type PoolClient = {
+  query(text: string): Promise<unknown>;
+  on(event: "notification", listener: (message: { channel: string; payload?: string }) => void): void;
+  on(event: "error" | "end", listener: (error?: Error) => void): void;
+  release(error?: Error | boolean): void;
+};
+
+/**
+ * PostgreSQL: `NOTIFY live_events` in the publishing transaction (delivered by the server on commit,
+ * dropped on rollback) and one connection per process that LISTENs. The notification carries the
+ * event id and its recipient only. When the listening connection fails it is opened again (with
+ * back-off) and every connection re-reads, since notifications sent meanwhile are gone.
+ */
+export function createPostgresSignal(deps: {
+  db: DbHandle;
+  repository: LiveRepository;
+  log: FastifyBaseLogger;
+}): LiveSignal {
+  const { driver } = deps.db;
+  if (driver.kind !== "postgres") throw new Error("createPostgresSignal needs a PostgreSQL database");
+  const { pool } = driver;
+  const noteListeners: Array<(note: LiveNote) => void> = [];
+  const resyncListeners: Array<() => void> = [];
+  let client: PoolClient | undefined;
+  let closed = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let failures = 0;
+
+  const onNotification = (message: { channel: string; payload?: string }) => {
+    if (message.channel !== LIVE_CHANNEL || !message.payload) return;
+    let note: LiveNote;
+    try {
+      const parsed = JSON.parse(message.payload) as { id?: unknown; user_id?: unknown };
+      if (typeof parsed.id !== "number" || typeof parsed.user_id !== "string") return;
+      note = { id: parsed.id, userId: parsed.user_id };
+    } catch {
+      return;
+    }
+    for (const listener of noteListeners) listener(note);
+  };
+
+  async function connect(): Promise<void> {
+    // A connection of the pool, kept for as long as the process listens (released on close).
+    let connection: PoolClient;
+    try {
+      connection = (await pool.connect()) as unknown as PoolClient;
+    } catch (error) {
+      if (!closed) scheduleReconnect();
+      throw error;
+    }
+    let lost = false;
+    const onLost = (error?: Error) => {
+      // After close() the connection was released there; its end is expected.
+      if (lost || closed) return;
+      lost = true;
+      client = undefined;
+      connection.release(error ?? true);
+      deps.log.warn({ err: error }, "live events: the listening database connection was lost");
+      scheduleReconnect();
+    };
+    connection.on("error", onLost);
+    connection.on("end", onLost);
+    connection.on("notification", onNotification);
+    try {
+      await connection.query(`LISTEN ${LIVE_CHANNEL}`);
+    } catch (error) {
+      onLost(error as Error);
+      throw error;
+    }
+    client = connection;
+    failures = 0;
+  }
+
+  function scheduleReconnect(): void {
+    const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** failures);
+    failures += 1;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      connect().then(
+        () => {
+          for (const listener of resyncListeners) listener();
+        },
+        () => undefined,
+      );
+    }, delay);
+    retryTimer.unref();
+  }
+
+  return {
+    async announce(tx, notes) {
+      await deps.repository.notifyPostgres(
+        tx,
+        LIVE_CHANNEL,
+        notes.map((note) => note.id),
+      );
+    },
+    subscribe(onNote, onResync) {
+      noteListeners.push(onNote);
+      resyncListeners.push(onResync);
+    },
+    async start() {
+      await connect();
+    },
+    async close() {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      const connection = client;
+      client = undefined;
+      if (!connection) return;
+      await connection.query(`UNLISTEN ${LIVE_CHANNEL}`).catch(() => undefined);
+      connection.release();
+    },
+  };
+}

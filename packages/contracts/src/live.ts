@@ -1,0 +1,50 @@
+/**
+ * The live events protocol (ADR 032): JSON frames on the WebSocket between a page and the API,
+ * relayed unchanged by the web server. This file holds no zod so the browser client stays small.
+ */
+
+/** The browser opens `wss://<site>/live`; the web server relays it to the API's main surface. */
+export const LIVE_WEB_PATH = "/live";
+/** The API's WebSocket, a path of the main API (served as `/api/v1/api/live`, like its other calls). */
+export const LIVE_API_PATH = "/api/live";
+
+/** Server → client: one event, ids only (`payload` holds ids and small non-health fields). */
+export type LiveEventFrame = { id: number; topic: string; payload: Record<string, unknown> };
+
+/** Client → server, built in: where to start, and the page's own heartbeat. */
+export type LiveResumeFrame = {
+  type: "resume";
+  /** The last event id the page has seen; omitted or null: only events from now on. */
+  after?: number | null;
+};
+export type LivePingFrame = { type: "ping" };
+
+/** Server → client answers other than events. */
+export type LivePongFrame = { type: "pong" };
+export type LiveErrorFrame = { type: "error"; code: LiveErrorCode; frame_type?: string };
+export type LiveServerFrame = LiveEventFrame | LivePongFrame | LiveErrorFrame;
+
+export const LIVE_ERROR_CODES = Object.freeze({
+  /** Not JSON, not an object, or no `type`. */
+  badFrame: "BAD_FRAME",
+  /** A `type` no handler is registered for. */
+  unknownType: "UNKNOWN_TYPE",
+  /** The frame's fields do not match its type's schema. */
+  invalidFrame: "INVALID_FRAME",
+  /** A second `resume` on one connection. */
+  alreadyResumed: "ALREADY_RESUMED",
+  /** The handler could not process a valid frame. */
+  failed: "FRAME_FAILED",
+} as const);
+export type LiveErrorCode = (typeof LIVE_ERROR_CODES)[keyof typeof LIVE_ERROR_CODES];
+
+/** WebSocket close codes the server uses (4000–4999 are the application's). */
+export const LIVE_CLOSE_CODES = Object.freeze({
+  /** The session ended (token revoked or expired): the page should not reconnect. */
+  unauthorized: 4401,
+  /** The other side of the relay went away. */
+  upstreamGone: 1011,
+} as const);
+
+/** Topics are lower-case dotted names such as `visit.status`, `visit.message`, `queue.changed`. */
+export const LIVE_TOPIC_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
