@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
+import proxyAddr from "proxy-addr";
 
 const BUILD_DIR = resolve(
   fileURLToPath(new URL(".//", import.meta.url)),
@@ -24,6 +25,7 @@ const {
   visitorHandlers,
   withOutagePages,
   configureConnections,
+  createSiteLiveRelay,
 } = /** @type {any} */ (build.entry.module);
 getServiceSecrets();
 const production = env.NODE_ENV === "production";
@@ -78,6 +80,7 @@ app.use((_req, res, next) => {
     "Content-Security-Policy": contentSecurityPolicy(nonce, {
       analyticsScriptUrl: env.ANALYTICS_SCRIPT_URL,
       recaptcha: Boolean(env.RECAPTCHA_SITE_KEY),
+      publicUrl: env.PUBLIC_URL,
     }),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
@@ -150,9 +153,16 @@ const server = app.listen(env.PORT, () => {
   console.log(`web listening on http://localhost:${env.PORT} (${env.NODE_ENV})`);
 });
 configureConnections(server);
+// The pages' live events socket (wss://<site>/live, ADR 032), relayed to the API with the session's
+// token; the visitor is made out as for every request (TRUST_PROXY).
+const liveRelay = createSiteLiveRelay((/** @type {import("node:http").IncomingMessage} */ req) =>
+  proxyAddr(req, app.get("trust proxy fn")),
+);
+server.on("upgrade", liveRelay.handleUpgrade);
 
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.once(signal, () => {
+    liveRelay.close();
     server.close(() => process.exit(0));
     // Keep-alive sockets may hold close() open: give them a moment, then go.
     setTimeout(() => process.exit(0), 5_000).unref();

@@ -8,6 +8,8 @@ import { ServerRouter } from "react-router";
 import { NonceProvider } from "#app/lib/nonce.ts";
 import { OUTAGE_RETRY_AFTER_SECONDS } from "#app/lib/outage.server.ts";
 
+// …the relay of the pages' live events socket (`/live`, ADR 032)…
+export { createSiteLiveRelay } from "#app/features/live/site-live-relay.server.ts";
 // …the timeouts of the connections it keeps open…
 export { configureConnections } from "#app/lib/connections.server.ts";
 // …and the Content-Security-Policy it sends with each response's nonce.

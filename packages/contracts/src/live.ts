@@ -48,3 +48,32 @@ export const LIVE_CLOSE_CODES = Object.freeze({
 
 /** Topics are lower-case dotted names such as `visit.status`, `visit.message`, `queue.changed`. */
 export const LIVE_TOPIC_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
+
+/** The part of a server-side WebSocket (`ws`) the heartbeat uses. */
+export type PingableSocket = {
+  ping(): void;
+  terminate(): void;
+  on(event: "pong", listener: () => void): unknown;
+};
+
+/**
+ * Pings `socket` every `intervalMs` and terminates it when the previous ping's pong has not come back:
+ * a dead link (a laptop shut, a proxy that dropped the connection) is noticed within two intervals.
+ * Both the API and the web server's relay use it. Returns the stop, for the socket's close.
+ */
+export function keepAlive(socket: PingableSocket, intervalMs: number): () => void {
+  let alive = true;
+  socket.on("pong", () => {
+    alive = true;
+  });
+  const timer = setInterval(() => {
+    if (!alive) {
+      socket.terminate();
+      return;
+    }
+    alive = false;
+    socket.ping();
+  }, intervalMs);
+  (timer as { unref?: () => void }).unref?.();
+  return () => clearInterval(timer);
+}

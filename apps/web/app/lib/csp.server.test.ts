@@ -40,4 +40,11 @@ describe("the Content-Security-Policy", () => {
     expect(csp.get("connect-src")).toEqual(["'self'", "https://www.google.com"]);
     expect(csp.get("frame-src")).toEqual(["'self'", "https://www.google.com"]);
   });
+
+  it("names the site's own WebSocket origin in connect-src for the live events socket", () => {
+    const https = directives(contentSecurityPolicy("abc", { publicUrl: "https://care.example.org/" }));
+    expect(https.get("connect-src")).toEqual(["'self'", "wss://care.example.org"]);
+    const local = directives(contentSecurityPolicy("abc", { publicUrl: "http://localhost:3000" }));
+    expect(local.get("connect-src")).toEqual(["'self'", "ws://localhost:3000"]);
+  });
 });

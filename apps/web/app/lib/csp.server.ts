@@ -7,7 +7,21 @@
  * - `recaptcha` (RECAPTCHA_SITE_KEY set): Google's reCAPTCHA v3 script, its calls and its invisible
  *   frame. Unset, the self-hosted ALTCHA needs nothing beyond 'self' (its worker included).
  */
-export type CspOptions = { analyticsScriptUrl?: string | undefined; recaptcha?: boolean };
+export type CspOptions = {
+  analyticsScriptUrl?: string | undefined;
+  recaptcha?: boolean;
+  /**
+   * PUBLIC_URL: the live events socket of the same site (`wss://<site>/live`) is named in
+   * connect-src, for browsers whose 'self' does not cover ws: and wss: (CSP Level 2).
+   */
+  publicUrl?: string | undefined;
+};
+
+/** The WebSocket origin of the site at `publicUrl` (`https:` → `wss:`). */
+export function liveSocketOrigin(publicUrl: string): string {
+  const url = new URL(publicUrl);
+  return `${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}`;
+}
 
 const GOOGLE = "https://www.google.com";
 const GSTATIC = "https://www.gstatic.com";
@@ -23,7 +37,12 @@ export function contentSecurityPolicy(nonce: string, options: CspOptions = {}): 
     "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
-    list("connect-src 'self'", analytics, recaptcha && GOOGLE),
+    list(
+      "connect-src 'self'",
+      options.publicUrl ? liveSocketOrigin(options.publicUrl) : null,
+      analytics,
+      recaptcha && GOOGLE,
+    ),
     "media-src 'self' blob:",
     ...(recaptcha ? [list("frame-src 'self'", GOOGLE)] : []),
     // The service worker (/sw.js), the captcha's proof-of-work worker and the manifest: same-origin.

@@ -38,8 +38,13 @@ export type SessionUser = {
 const COOKIE_NAMES = Object.values(SESSION_COOKIES);
 
 export function readSession(request: Request): SessionValues {
+  return readSessionCookies(request.headers.get("Cookie"));
+}
+
+/** The session cookies of a `Cookie` header (the live events relay reads an upgrade's). */
+export function readSessionCookies(cookieHeader: string | null | undefined): SessionValues {
   // One parse for all twelve names (ADR 022).
-  const cookies = readCookies(request.headers.get("Cookie"));
+  const cookies = readCookies(cookieHeader);
   const values: SessionValues = {};
   for (const name of COOKIE_NAMES) {
     const value = cookies[name];
@@ -50,7 +55,11 @@ export function readSession(request: Request): SessionValues {
 
 /** The logged-in visitor, or `null` when the session is not fully logged in. */
 export function getUser(request: Request): SessionUser | null {
-  const session = readSession(request);
+  return sessionUserOf(readSession(request));
+}
+
+/** The logged-in visitor of these session cookies, or `null` when not fully logged in. */
+export function sessionUserOf(session: SessionValues): SessionUser | null {
   if (!isFullyLoggedIn(session) || !session.fltAccessToken) return null;
   return {
     userId: session.userID || null,

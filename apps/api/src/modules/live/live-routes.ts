@@ -1,4 +1,4 @@
-import { LIVE_API_PATH } from "@ambercare/contracts/live";
+import { keepAlive, LIVE_API_PATH } from "@ambercare/contracts/live";
 import type { FastifyPluginAsync } from "fastify";
 import type { WebSocket } from "ws";
 import { authOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
@@ -24,25 +24,13 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
       const connection = app.live.connect(userId, (frame) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
       });
-      let alive = true;
-      socket.on("pong", () => {
-        alive = true;
-      });
-      const heartbeat = setInterval(() => {
-        if (!alive) {
-          socket.terminate();
-          return;
-        }
-        alive = false;
-        socket.ping();
-      }, pingIntervalMs);
-      heartbeat.unref();
+      const stopHeartbeat = keepAlive(socket, pingIntervalMs);
       socket.on("message", (data, isBinary) => {
         const text = isBinary ? "" : data.toString();
         void connection.receive(text);
       });
       socket.on("close", () => {
-        clearInterval(heartbeat);
+        stopHeartbeat();
         connection.close();
       });
       socket.on("error", (error) => {

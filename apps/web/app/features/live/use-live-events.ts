@@ -1,0 +1,41 @@
+import { useEffect, useRef, useState } from "react";
+import type { LiveEvent, LiveState } from "#app/features/live/live-client.ts";
+
+export type { LiveEvent, LiveState };
+
+/**
+ * Calls `onEvent` for each live event of `topics` (ADR 032) while the component is mounted and returns
+ * the connection's state for the page to show (connected / reconnecting / offline). The socket code
+ * is fetched after the page has rendered, and only by pages that use this hook: it is never part of
+ * the first page's JavaScript. Every component of the tab shares one socket.
+ */
+export function useLiveEvents(topics: readonly string[], onEvent: (event: LiveEvent) => void): LiveState {
+  const [state, setState] = useState<LiveState>("connecting");
+  const handler = useRef(onEvent);
+  handler.current = onEvent;
+  const topicsKey = topics.join(",");
+
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let cancelled = false;
+    void import("#app/features/live/live-client.ts").then(({ liveClientOfTab }) => {
+      if (cancelled) return;
+      const client = liveClientOfTab();
+      setState(client.state);
+      const stopState = client.onState(setState);
+      const stopEvents = client.subscribe(topicsKey ? topicsKey.split(",") : [], (event) =>
+        handler.current(event),
+      );
+      stop = () => {
+        stopState();
+        stopEvents();
+      };
+    });
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+  }, [topicsKey]);
+
+  return state;
+}
