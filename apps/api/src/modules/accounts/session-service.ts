@@ -54,6 +54,21 @@ export function createSessionService(deps: {
       return { ...owner, tokenHash };
     },
 
+    /**
+     * Whether a token authenticated earlier is still live (not revoked, expired or idle), without
+     * counting as a use: a long-lived connection (the live events socket) asks now and then, and must
+     * not keep an idle session alive by asking.
+     */
+    async isLive(tokenHash: string): Promise<boolean> {
+      const now = deps.clock.now();
+      const found = await deps.tokens.findLiveAccessToken(
+        tokenHash,
+        now,
+        new Date(now.getTime() - idleTimeoutMs),
+      );
+      return found !== undefined;
+    },
+
     async revoke(tokenHash: string): Promise<void> {
       await deps.tokens.revokeAccessToken(tokenHash, deps.clock.now());
     },

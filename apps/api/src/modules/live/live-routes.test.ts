@@ -223,6 +223,23 @@ describe("heartbeats", () => {
   });
 });
 
+describe("sessions", () => {
+  it("closes the socket with 4401 once its session has been logged out", async () => {
+    const carol = await registerPatient(t.app);
+    const client = await open(carol);
+    const logout = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/api/auth/logout",
+      headers: as(carol),
+      payload: {},
+    });
+    expect(logout.statusCode).toBe(200);
+    const started = Date.now();
+    expect((await client.closed).code).toBe(4401);
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+});
+
 describe("sweep", () => {
   it("deletes events older than the given time and keeps the rest", async () => {
     const [old] = await t.app.live.publish([bob.user_id], "visit.status", {});
