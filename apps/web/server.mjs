@@ -153,7 +153,7 @@ const server = app.listen(env.PORT, () => {
   console.log(`web listening on http://localhost:${env.PORT} (${env.NODE_ENV})`);
 });
 configureConnections(server);
-// The pages' live events socket (wss://<site>/live, ADR 032), relayed to the API with the session's
+// The pages' live events socket (wss://<site>/live, ADR 033), relayed to the API with the session's
 // token; the visitor is made out as for every request (TRUST_PROXY).
 const liveRelay = createSiteLiveRelay((/** @type {import("node:http").IncomingMessage} */ req) =>
   proxyAddr(req, app.get("trust proxy fn")),

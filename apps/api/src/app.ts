@@ -87,7 +87,7 @@ declare module "fastify" {
     communications: Communications;
     /** The provider directory held in memory for searches (ADR 019). */
     providerDirectory: ProviderDirectory;
-    /** Live events to the open pages of an account (ADR 032): `app.live.publish(…)`. */
+    /** Live events to the open pages of an account (ADR 033): `app.live.publish(…)`. */
     live: LiveService;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The live events protocol (ADR 032): JSON frames on the WebSocket between a page and the API,
+ * The live events protocol (ADR 033): JSON frames on the WebSocket between a page and the API,
  * relayed unchanged by the web server. This file holds no zod so the browser client stays small.
  */
 

@@ -862,7 +862,7 @@ export const auditLog = pgTable(
 );
 
 /**
- * Real-time events for the open pages of one account (ADR 032): one row per recipient, read by the
+ * Real-time events for the open pages of one account (ADR 033): one row per recipient, read by the
  * WebSocket connections of that account (live delivery and the replay after a reconnect, in id order).
  * The payload holds ids and small non-health fields only: a page that needs the content asks the API.
  * Rows older than a day are swept: a page away that long loads afresh.

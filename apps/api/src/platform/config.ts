@@ -32,7 +32,7 @@ export const apiEnvSchema = sharedEnvSchema.extend({
    */
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(300),
   /**
-   * Seconds between the pings the API sends on each live WebSocket (ADR 032); a connection whose pong
+   * Seconds between the pings the API sends on each live WebSocket (ADR 033); a connection whose pong
    * has not come back by the next ping is closed. Proxies close idle connections after about a minute.
    */
   LIVE_PING_INTERVAL_S: z.coerce.number().int().min(1).max(300).default(20),

@@ -7,7 +7,7 @@ import { authOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
 export const LIVE_MAX_FRAME_BYTES = 16 * 1024;
 
 /**
- * The live events WebSocket of the main API (ADR 032), for the account of the bearer token: the
+ * The live events WebSocket of the main API (ADR 033), for the account of the bearer token: the
  * upgrade is refused with 401 without one, like every other call. The server pings every
  * LIVE_PING_INTERVAL_S; a connection whose pong has not come back by the next ping is closed, and
  * one whose session has ended (logout, idle timeout) is closed with 4401 at the same pace.

@@ -48,7 +48,7 @@ export class LivePayloadError extends Error {
 }
 
 /**
- * Live events (ADR 032): `publish` writes one row per recipient (inside the caller's transaction when
+ * Live events (ADR 033): `publish` writes one row per recipient (inside the caller's transaction when
  * given one) and signals every API process; each process delivers to its open connections of those
  * recipients by reading the table after the connection's last delivered id. Delivery is therefore
  * in id order, with no gap and no duplicate, whether it is a replay after a reconnect or live.

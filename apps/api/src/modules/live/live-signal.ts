@@ -7,7 +7,7 @@ import type { LiveRepository } from "#api/modules/live/live-repository.ts";
 export type LiveNote = { userId: string; id: number };
 
 /**
- * How the API processes learn that an event was published (ADR 032). The note only wakes the
+ * How the API processes learn that an event was published (ADR 033). The note only wakes the
  * recipient's connections up: they read what is new from the table, so a lost or doubled note never
  * loses or doubles an event.
  */

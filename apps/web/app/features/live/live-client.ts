@@ -6,7 +6,7 @@ import {
 } from "@ambercare/contracts/live";
 
 /**
- * The page's live events connection (ADR 032): one WebSocket per tab to `/live` on the site, shared
+ * The page's live events connection (ADR 033): one WebSocket per tab to `/live` on the site, shared
  * by every component that listens. It resumes from the last event it saw after every reconnect
  * (the server replays what was missed, in order), reconnects with exponential back-off and jitter,
  * and finds a dead link by its own pings going unanswered. Loaded only by pages that use it.

@@ -51,7 +51,7 @@ function sameOrigin(request: IncomingMessage, siteOrigin: string | undefined): b
 }
 
 /**
- * The page's live events socket (ADR 032): the browser opens `wss://<site>/live`; the relay checks
+ * The page's live events socket (ADR 033): the browser opens `wss://<site>/live`; the relay checks
  * the Origin (a page of another site cannot ride on the visitor's cookies), takes the session's token
  * from its HttpOnly cookie, opens the API's socket with it as a bearer token and passes frames both
  * ways unchanged. The token never reaches the page. When either side closes, so does the other.

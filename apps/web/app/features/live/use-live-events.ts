@@ -4,7 +4,7 @@ import type { LiveEvent, LiveState } from "#app/features/live/live-client.ts";
 export type { LiveEvent, LiveState };
 
 /**
- * Calls `onEvent` for each live event of `topics` (ADR 032) while the component is mounted and returns
+ * Calls `onEvent` for each live event of `topics` (ADR 033) while the component is mounted and returns
  * the connection's state for the page to show (connected / reconnecting / offline). The socket code
  * is fetched after the page has rendered, and only by pages that use this hook: it is never part of
  * the first page's JavaScript. Every component of the tab shares one socket.
