@@ -38,6 +38,9 @@ import {
   createMailingListService,
   type MailingListService,
 } from "#api/modules/communications/mailing-list-service.ts";
+import { visitExpirySweepPlugin } from "#api/modules/consultations/visit-expiry-sweep.ts";
+import { createVisitMailer } from "#api/modules/consultations/visit-mail.ts";
+import { createVisitService, type VisitService } from "#api/modules/consultations/visit-service.ts";
 import {
   createProviderDirectory,
   type ProviderDirectory,
@@ -89,6 +92,8 @@ declare module "fastify" {
     providerDirectory: ProviderDirectory;
     /** Live events to the open pages of an account (ADR 033): `app.live.publish(…)`. */
     live: LiveService;
+    /** What happens to a consultation after its request: clinicians' steps, expiry, refunds. */
+    visits: VisitService;
   }
 }
 
@@ -283,6 +288,24 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
       log: app.log,
     }),
   );
+  const entitlements = deps.entitlements ?? membershipEntitlements(app.membership);
+  app.decorate(
+    "visits",
+    createVisitService({
+      db: deps.db.db,
+      clock,
+      entitlements,
+      mail: createVisitMailer({
+        db: deps.db.db,
+        mailer,
+        productName: config.PRODUCT_NAME,
+        consultationsUrl: `${webUrl(config)}/my-profile/consultations`,
+      }),
+      log: app.log,
+      acceptTimeoutMs: config.VISIT_ACCEPT_TIMEOUT * 60_000,
+    }),
+  );
+  await app.register(visitExpirySweepPlugin, { visits: app.visits });
   app.decorate(
     "communications",
     createCommunications(app, config, { clock, mailer, keyHash, fetch: deps.fetch }),
@@ -326,7 +349,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   await app.register(careApi, {
     productSlug: config.PRODUCT_SLUG,
     stripe,
-    entitlements: deps.entitlements ?? membershipEntitlements(app.membership),
+    entitlements,
   });
   if (config.NODE_ENV !== "production" && isAdvanceable(clock)) {
     await app.register(devClockRoutes, { clock });

@@ -155,6 +155,10 @@ export function createTestEntitlements(): GrantableEntitlements {
     async returnVisitCredit(_tx, userId, type) {
       balance(userId)[type] += 1;
     },
+    // Credits granted by hand were never bought: there is no payment to give back.
+    async refundVisit() {
+      return { kind: "nothing_paid" };
+    },
     grant(userId, grant) {
       if (grant.member === true) members.add(userId);
       if (grant.member === false) members.delete(userId);

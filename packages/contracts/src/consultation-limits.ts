@@ -5,15 +5,29 @@
  */
 export const CONSULTATION_STATUSES = Object.freeze([
   "requested",
-  "assigned",
+  "accepted",
   "in_progress",
   "completed",
   "canceled",
+  "expired",
 ] as const);
 export type ConsultationStatus = (typeof CONSULTATION_STATUSES)[number];
 
-/** A patient may cancel only before a provider has started the visit. */
-export const CANCELABLE_STATUSES: readonly ConsultationStatus[] = Object.freeze(["requested", "assigned"]);
+/**
+ * A patient may cancel only before a clinician has started the visit (the API's transition table,
+ * apps/api/src/modules/consultations/visit-lifecycle.ts, is the rule; the web reads this list to
+ * decide whether to show the button).
+ */
+export const CANCELABLE_STATUSES: readonly ConsultationStatus[] = Object.freeze(["requested", "accepted"]);
+
+/** Who changed a visit's status: the patient, a clinician, or Ambercare itself (the expiry job). */
+export const VISIT_ACTOR_KINDS = Object.freeze(["patient", "clinician", "system"] as const);
+export type VisitActorKind = (typeof VISIT_ACTOR_KINDS)[number];
+
+/** A clinician's reason for canceling a visit: required, written to the status history. */
+export const CANCEL_REASON_MAX_LENGTH = 500;
+/** The summary a clinician writes when completing a visit. */
+export const VISIT_SUMMARY_MAX_LENGTH = 10_000;
 
 /** How a consultation was paid for: decides whether canceling gives a visit credit back. */
 export const PAYMENT_SOURCES = Object.freeze(["membership", "visit_credit"] as const);

@@ -180,6 +180,12 @@ export const invoiceSchema = z
     period_start: isoDateTime.nullable(),
     period_end: isoDateTime.nullable(),
     payment_method: paymentMethodSchema.nullable(),
+    /**
+     * When the payment was given back (a one-time visit that expired or that a clinician canceled),
+     * and how much; null when it was not. The invoice stays "paid": the refund is a later event.
+     */
+    refunded_at: isoDateTime.nullable(),
+    refunded_amount_cents: z.number().int().nullable(),
   })
   .strict();
 export type Invoice = z.infer<typeof invoiceSchema>;

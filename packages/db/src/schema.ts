@@ -9,6 +9,7 @@ import type {
   DocumentContentType,
   MessageAuthor,
   PaymentSource,
+  VisitActorKind,
 } from "@ambercare/contracts/consultation-limits";
 import { DEFAULT_LOCALE, LOCALES, type Locale, type TranslatedLocale } from "@ambercare/contracts/locales";
 import type {
@@ -382,7 +383,10 @@ export const providerLicenses = pgTable(
  * A patient's chat or video consultation (docs/decisions/018-consultations-and-records.md). The
  * intake answers are one jsonb document validated by `intakeSchema` (packages/contracts): they are
  * always read and written whole, never queried field by field, except the state, which has its own
- * column. provider_id stays null until a provider is chosen or assigned.
+ * column. provider_id stays null until a provider is chosen or a clinician accepts the request.
+ * Status changes only through the transition table of
+ * apps/api/src/modules/consultations/visit-lifecycle.ts, each one written to
+ * consultation_status_history.
  */
 export const consultations = pgTable(
   "consultations",
@@ -405,15 +409,23 @@ export const consultations = pgTable(
     visitSummary: text("visit_summary"),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
     updatedAt: timestamptz("updated_at").notNull().defaultNow(),
+    acceptedAt: timestamptz("accepted_at"),
     startedAt: timestamptz("started_at"),
     completedAt: timestamptz("completed_at"),
     canceledAt: timestamptz("canceled_at"),
+    expiredAt: timestamptz("expired_at"),
+    /**
+     * Set in the transaction that expires the visit or cancels it for the clinician: its refund (or
+     * the notice that the membership covered it) and the patient's e-mail are still to be done.
+     * Cleared once done, so the job that retries them never refunds twice.
+     */
+    settlementPending: boolean("settlement_pending").notNull().default(false),
   },
   (table) => [
     check("consultations_type_known", sql`${table.type} in ('chat', 'video')`),
     check(
       "consultations_status_known",
-      sql`${table.status} in ('requested', 'assigned', 'in_progress', 'completed', 'canceled')`,
+      sql`${table.status} in ('requested', 'accepted', 'in_progress', 'completed', 'canceled', 'expired')`,
     ),
     check("consultations_paid_with_known", sql`${table.paidWith} in ('membership', 'visit_credit')`),
     check(
@@ -424,15 +436,49 @@ export const consultations = pgTable(
       "consultations_canceled_at_set",
       sql`(${table.status} = 'canceled') = (${table.canceledAt} is not null)`,
     ),
-    // A visit past "requested" always has its provider.
     check(
-      "consultations_provider_when_assigned",
-      sql`${table.status} in ('requested', 'canceled') or ${table.providerId} is not null`,
+      "consultations_expired_at_set",
+      sql`(${table.status} = 'expired') = (${table.expiredAt} is not null)`,
+    ),
+    // A visit a clinician accepted always has its provider.
+    check(
+      "consultations_provider_when_accepted",
+      sql`${table.status} in ('requested', 'canceled', 'expired') or ${table.providerId} is not null`,
     ),
     check("consultations_state_code", sql`${table.state} ~ '^[A-Z]{2}$'`),
     index("consultations_user_id_idx").on(table.userId, table.createdAt),
     index("consultations_provider_id_idx").on(table.providerId),
     uniqueIndex("consultations_user_idempotency_key").on(table.userId, table.idempotencyKey),
+    // The clinicians' queue and the expiry job read the open requests, oldest first.
+    index("consultations_requested_idx").on(table.createdAt).where(sql`${table.status} = 'requested'`),
+    index("consultations_settlement_pending_idx").on(table.id).where(sql`${table.settlementPending}`),
+  ],
+);
+
+/**
+ * Every status change of a consultation: from (null when it was requested), to, who (a user, or
+ * null with actor kind "system" for the expiry job), why (a clinician's cancel reason), when.
+ */
+export const consultationStatusHistory = pgTable(
+  "consultation_status_history",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    consultationId: uuid("consultation_id")
+      .notNull()
+      .references(() => consultations.id, { onDelete: "cascade" }),
+    fromStatus: text("from_status").$type<ConsultationStatus>(),
+    toStatus: text("to_status").$type<ConsultationStatus>().notNull(),
+    actorUserId: uuid("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    actorKind: text("actor_kind").$type<VisitActorKind>().notNull(),
+    reason: text("reason"),
+    at: timestamptz("at").notNull(),
+  },
+  (table) => [
+    check(
+      "consultation_status_history_actor_kind_known",
+      sql`${table.actorKind} in ('patient', 'clinician', 'system')`,
+    ),
+    index("consultation_status_history_consultation_id_idx").on(table.consultationId, table.at),
   ],
 );
 
@@ -611,8 +657,16 @@ export const invoices = pgTable(
     cardLast4: text("card_last4"),
     issuedAt: timestamptz("issued_at").notNull(),
     paidAt: timestamptz("paid_at"),
+    /** A paid one-time visit given back (the visit expired or a clinician canceled it). */
+    refundedAt: timestamptz("refunded_at"),
+    refundedAmountCents: integer("refunded_amount_cents"),
+    providerRefundId: text("provider_refund_id"),
   },
   (table) => [
+    check(
+      "invoices_refund_complete",
+      sql`(${table.refundedAt} is null) = (${table.refundedAmountCents} is null)`,
+    ),
     check("invoices_status_known", sql`${table.status} in ('paid', 'open', 'void', 'failed')`),
     check("invoices_amount_not_negative", sql`${table.amountCents} >= 0`),
     check("invoices_paid_at_set", sql`(${table.status} = 'paid') = (${table.paidAt} is not null)`),
@@ -656,10 +710,13 @@ export const visitCredits = pgTable(
       .references(() => checkouts.id, { onDelete: "cascade" }),
     createdAt: timestamptz("created_at").notNull(),
     consumedAt: timestamptz("consumed_at"),
+    /** The consultation that spent it: a refund of that consultation finds its payment here. */
+    consultationId: uuid("consultation_id").references(() => consultations.id, { onDelete: "set null" }),
   },
   (table) => [
     check("visit_credits_type_known", sql`${table.type} in ('chat', 'video')`),
     index("visit_credits_user_id_idx").on(table.userId),
+    uniqueIndex("visit_credits_consultation_id").on(table.consultationId),
   ],
 );
 

@@ -37,6 +37,16 @@ export const apiEnvSchema = sharedEnvSchema.extend({
    */
   LIVE_PING_INTERVAL_S: z.coerce.number().int().min(1).max(300).default(20),
   /**
+   * Minutes a consultation request waits for a clinician to accept it; then it expires and its
+   * one-time visit is refunded.
+   */
+  VISIT_ACCEPT_TIMEOUT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
+  /**
    * Whose X-Forwarded-For to believe: `false` (the default) or the address of a proxy in front of the
    * API. The web server does not need it (it signs the visitor's address, ADR 025); trusting a proxy
    * that does not set X-Forwarded-For would count all its clients as one.

@@ -4,7 +4,8 @@ import type { AdvanceableClock } from "#api/platform/clock.ts";
 
 /**
  * Outside production only (app.ts does not register it there): the test clock. Advancing it runs
- * the renewals, retries and endings that became due, so a tester sees them at once. Access tokens
+ * the renewals, retries and endings that became due, and the expiry of consultation requests no
+ * clinician accepted in time (with their refunds), so a tester sees them at once. Access tokens
  * expire by the same clock: after a jump past 5 hours the patient logs in again.
  */
 export const devClockRoutes: FastifyPluginAsyncZod<{ clock: AdvanceableClock }> = async (app, { clock }) => {
@@ -19,7 +20,7 @@ export const devClockRoutes: FastifyPluginAsyncZod<{ clock: AdvanceableClock }> 
     {
       schema: {
         tags: ["dev"],
-        summary: "Move the API's clock forward, then run due renewals and endings",
+        summary: "Move the API's clock forward, then run due renewals, endings and visit expiries",
         body: advanceClockRequest,
         response: { 200: clockResponse },
       },
@@ -27,6 +28,7 @@ export const devClockRoutes: FastifyPluginAsyncZod<{ clock: AdvanceableClock }> 
     async (request) => {
       clock.advance(request.body.seconds * 1000);
       await app.membership.runDue();
+      await app.visits.runDue();
       return { data: { now: clock.now().toISOString() } };
     },
   );

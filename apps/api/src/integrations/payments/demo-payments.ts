@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { ErrorCode } from "@ambercare/contracts/error-codes";
 import { MEMBERSHIP_ERRORS, TEST_CARDS } from "@ambercare/contracts/membership-constants";
 import {
@@ -77,5 +77,11 @@ export function createDemoPayments(settings: { webUrl: string }): PaymentProvide
     async setCancelAtPeriodEnd() {},
     async cancelNow() {},
     async changePlanAtRenewal() {},
+
+    /** The demo's refunds exist only as the invoice's record; the key names the same one each time. */
+    async refund(input) {
+      const id = createHash("sha256").update(input.idempotencyKey).digest("hex").slice(0, 24);
+      return { providerRefundId: `demo_re_${id}` };
+    },
   };
 }

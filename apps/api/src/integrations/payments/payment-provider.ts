@@ -26,7 +26,21 @@ export interface PaymentProvider {
   cancelNow(providerSubscriptionId: string): Promise<void>;
   /** Bills the next plan from the next renewal on, with no proration. */
   changePlanAtRenewal(change: PlanChange): Promise<void>;
+  /**
+   * Gives a one-time payment back to the card it came from. The same idempotency key gives the
+   * same refund, so a retry after a failure or a crash never refunds twice.
+   */
+  refund(input: RefundInput): Promise<{ providerRefundId: string }>;
 }
+
+export type RefundInput = {
+  /** The processor's payment (the demo's charge id, or a Stripe PaymentIntent), when known. */
+  providerPaymentId: string | null;
+  /** The processor's checkout session that took the payment (Stripe), when the payment is not known. */
+  checkoutSessionId: string | null;
+  amountCents: number;
+  idempotencyKey: string;
+};
 
 export type CheckoutSessionInput = {
   checkoutId: string;

@@ -118,6 +118,24 @@ export function createStripePayments(settings: StripeSettings): StripePayments {
       });
     },
 
+    /**
+     * A Refund of the visit's PaymentIntent, found through its Checkout Session when Ambercare did
+     * not record it (visits paid on Stripe's page arrive by webhook with the session only).
+     */
+    async refund(input) {
+      let paymentIntent = input.providerPaymentId;
+      if (!paymentIntent && input.checkoutSessionId) {
+        const session = await stripe.checkout.sessions.retrieve(input.checkoutSessionId);
+        paymentIntent = str(session.payment_intent) ?? null;
+      }
+      if (!paymentIntent) throw new Error("Stripe gave no payment to refund for this visit");
+      const refund = await stripe.refunds.create(
+        { payment_intent: paymentIntent, amount: input.amountCents, reason: "requested_by_customer" },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return { providerRefundId: refund.id };
+    },
+
     readWebhook(rawBody, signature, now) {
       // Stripe's check refuses only old timestamps; one from the future is as suspect.
       const signedAt = Number(/(?:^|,)t=(\d+)/.exec(signature ?? "")?.[1]);

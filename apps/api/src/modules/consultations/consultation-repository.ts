@@ -3,12 +3,14 @@ import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import type { Executor } from "@ambercare/db/client";
 import {
   consultationMessages,
+  consultationStatusHistory,
   consultations,
   providerLicenses,
   providers,
   ratings,
+  users,
 } from "@ambercare/db/schema";
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, lte, type SQL, sql } from "drizzle-orm";
 
 const consultationColumns = {
   id: consultations.id,
@@ -63,6 +65,22 @@ export type ProviderForConsultation = {
   licensedInState: boolean;
 };
 
+const timestamp = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+
+/**
+ * Whether the clinician of `providerId` may take a request: licensed in the patient's state, offering
+ * the visit's type, and, for a request that chose another provider, only once that provider's
+ * exclusive time ended (`chosenOnlyUntil`: requests created at or before it are open to all).
+ */
+export function providerMayTake(providerId: string, chosenOnlyUntil: Date): SQL {
+  return sql`exists (select 1 from ${providerLicenses}
+      where ${providerLicenses.providerId} = ${providerId} and ${providerLicenses.state} = ${consultations.state})
+    and exists (select 1 from ${providers} where ${providers.id} = ${providerId}
+      and case ${consultations.type} when 'chat' then ${providers.offersChat} else ${providers.offersVideo} end)
+    and (${consultations.providerId} is null or ${consultations.providerId} = ${providerId}
+      or ${consultations.createdAt} <= ${timestamp(chosenOnlyUntil)})`;
+}
+
 /** Consultations with their provider and whether they were rated; run inside a transaction where told. */
 export function createConsultationRepository(db: Executor) {
   const selectConsultations = () =>
@@ -100,6 +118,7 @@ export function createConsultationRepository(db: Executor) {
           status: consultations.status,
           type: consultations.type,
           paidWith: consultations.paidWith,
+          providerId: consultations.providerId,
         })
         .from(consultations)
         .where(eq(consultations.id, id))
@@ -117,11 +136,76 @@ export function createConsultationRepository(db: Executor) {
       return row?.id;
     },
 
-    async cancel(id: string, at: Date): Promise<void> {
-      await db
-        .update(consultations)
-        .set({ status: "canceled", canceledAt: at, updatedAt: at })
-        .where(eq(consultations.id, id));
+    /**
+     * Requests the provider may take (providerMayTake) that have not expired (created after
+     * `notBefore`), oldest first; `chosen` marks those that asked for this provider.
+     */
+    async queueFor(providerId: string, chosenOnlyUntil: Date, notBefore: Date) {
+      return db
+        .select({
+          id: consultations.id,
+          type: consultations.type,
+          state: consultations.state,
+          createdAt: consultations.createdAt,
+          chosen: sql<boolean>`coalesce(${consultations.providerId} = ${providerId}, false)`,
+        })
+        .from(consultations)
+        .where(
+          and(
+            eq(consultations.status, "requested"),
+            sql`${consultations.createdAt} > ${timestamp(notBefore)}`,
+            providerMayTake(providerId, chosenOnlyUntil),
+          ),
+        )
+        .orderBy(asc(consultations.createdAt), asc(consultations.id));
+    },
+
+    /** Requests created at or before `cutoff` that no clinician accepted, oldest first. */
+    async unacceptedSince(cutoff: Date, limit: number): Promise<string[]> {
+      const rows = await db
+        .select({ id: consultations.id })
+        .from(consultations)
+        .where(and(eq(consultations.status, "requested"), lte(consultations.createdAt, cutoff)))
+        .orderBy(asc(consultations.createdAt), asc(consultations.id))
+        .limit(limit);
+      return rows.map((row) => row.id);
+    },
+
+    /** Visits whose refund (or membership notice) and e-mail are still to be done. */
+    async pendingSettlements(limit: number) {
+      return db
+        .select({
+          id: consultations.id,
+          userId: consultations.userId,
+          type: consultations.type,
+          status: consultations.status,
+        })
+        .from(consultations)
+        .where(eq(consultations.settlementPending, true))
+        .orderBy(asc(consultations.updatedAt), asc(consultations.id))
+        .limit(limit);
+    },
+
+    async settled(id: string): Promise<void> {
+      await db.update(consultations).set({ settlementPending: false }).where(eq(consultations.id, id));
+    },
+
+    /** Where and in which language to write to a patient. */
+    async patientContact(userId: string) {
+      const [row] = await db
+        .select({ email: users.email, firstName: users.firstName, locale: users.locale })
+        .from(users)
+        .where(eq(users.id, userId));
+      return row;
+    },
+
+    /** A visit's status changes, oldest first. */
+    async history(consultationId: string) {
+      return db
+        .select()
+        .from(consultationStatusHistory)
+        .where(eq(consultationStatusHistory.consultationId, consultationId))
+        .orderBy(asc(consultationStatusHistory.at), asc(consultationStatusHistory.id));
     },
 
     async providerBySlug(slug: string, state: string): Promise<ProviderForConsultation | undefined> {

@@ -46,7 +46,12 @@ export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOpt
   { entitlements },
 ) => {
   const guards = createAuthGuards(app.accounts.sessions);
-  const consultations = createConsultationService({ db: app.db.db, clock: app.clock, entitlements });
+  const consultations = createConsultationService({
+    db: app.db.db,
+    clock: app.clock,
+    entitlements,
+    mail: app.visits.mail,
+  });
 
   app.post(
     "/create-consultation",
@@ -128,7 +133,7 @@ export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOpt
       onRequest: guards.user,
       schema: {
         tags: ["care"],
-        summary: "Cancel a consultation that is requested or assigned; a one-time visit it used is returned",
+        summary: "Cancel a consultation that is requested or accepted; a one-time visit it used is returned",
         security: bearer,
         params: consultationIdParams,
         response: { 200: consultationResponse, 409: errorEnvelope, ...failures },

@@ -8,11 +8,7 @@ import {
   intakeSchema,
   type Message,
 } from "@ambercare/contracts/consultation";
-import {
-  type AuditAction,
-  type AuditResource,
-  CANCELABLE_STATUSES,
-} from "@ambercare/contracts/consultation-limits";
+import type { AuditAction, AuditResource } from "@ambercare/contracts/consultation-limits";
 import type { Database, Executor } from "@ambercare/db/client";
 import type { z } from "zod";
 import type { AuthContext } from "#api/modules/accounts/session-service.ts";
@@ -20,6 +16,8 @@ import {
   type ConsultationRow,
   createConsultationRepository,
 } from "#api/modules/consultations/consultation-repository.ts";
+import { changeVisitStatus, recordRequested } from "#api/modules/consultations/visit-lifecycle.ts";
+import type { VisitMailer } from "#api/modules/consultations/visit-mail.ts";
 import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
 import { createAuditRepository } from "#api/platform/audit-log.ts";
 import type { Clock } from "#api/platform/clock.ts";
@@ -83,6 +81,7 @@ export function createConsultationService(deps: {
   db: Database;
   clock: Clock;
   entitlements: ConsultationEntitlements;
+  mail: VisitMailer;
 }) {
   const patientOnly = (auth: AuthContext) => {
     if (auth.isServiceAccount) throw new AppError("OWN_ACCOUNT_ONLY", 403, AUTH_ERRORS.ownAccountOnly);
@@ -183,9 +182,10 @@ export function createConsultationService(deps: {
             updatedAt: now,
           });
           if (!inserted) throw new DuplicateSubmit();
+          await recordRequested(tx, inserted, userId, now);
           // Last step of the transaction: once a credit is taken, nothing here can fail any more.
           await audit(tx, caller, "consultation.create", "consultation", inserted);
-          if (!member && !(await deps.entitlements.consumeVisitCredit(tx, userId, type))) {
+          if (!member && !(await deps.entitlements.consumeVisitCredit(tx, userId, type, inserted))) {
             throw new AppError("CONSULTATION_PAYMENT_REQUIRED", 402, CONSULTATION_ERRORS.paymentRequired);
           }
           return inserted;
@@ -197,6 +197,7 @@ export function createConsultationService(deps: {
         return { created: false, consultation: toConsultation(winner) };
       }
       const row = await repository.findById(id);
+      await deps.mail.send("visit-requested", row!);
       return { created: true, consultation: toConsultation(row!) };
     },
 
@@ -228,7 +229,10 @@ export function createConsultationService(deps: {
       return detail(row);
     },
 
-    /** Cancels a consultation that has not started; a visit credit it used is given back. */
+    /**
+     * Cancels a consultation that has not started (the transition table decides); a visit credit
+     * it used is given back to spend on another visit.
+     */
     async cancel(caller: Caller, id: string): Promise<Consultation> {
       patientOnly(caller.auth);
       const consultationId = id.toLowerCase();
@@ -237,10 +241,14 @@ export function createConsultationService(deps: {
         const row = await repository.lock(consultationId);
         if (!row) throw new AppError("CONSULTATION_NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
         if (row.userId !== caller.auth.userId) throw notYours(row);
-        if (!CANCELABLE_STATUSES.includes(row.status)) {
-          throw new AppError("CONSULTATION_NOT_CANCELABLE", 409, CONSULTATION_ERRORS.notCancelable);
-        }
-        await repository.cancel(row.id, deps.clock.now());
+        await changeVisitStatus(tx, {
+          consultationId: row.id,
+          from: row.status,
+          to: "canceled",
+          actor: { kind: "patient", userId: caller.auth.userId },
+          at: deps.clock.now(),
+          refused: { code: "CONSULTATION_NOT_CANCELABLE", message: CONSULTATION_ERRORS.notCancelable },
+        });
         await audit(tx, caller, "consultation.cancel", "consultation", row.id);
         if (row.paidWith === "visit_credit") {
           await deps.entitlements.returnVisitCredit(tx, row.userId, row.type);

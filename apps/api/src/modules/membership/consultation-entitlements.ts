@@ -1,6 +1,9 @@
 import type { ConsultationType } from "@ambercare/contracts/provider";
 import type { Executor } from "@ambercare/db/client";
 import type { MembershipService } from "#api/modules/membership/membership-service.ts";
+import type { VisitRefund } from "#api/modules/membership/visit-refund-service.ts";
+
+export type { VisitRefund } from "#api/modules/membership/visit-refund-service.ts";
 
 /**
  * What creating and canceling a consultation needs to know about payment: whether the patient is a
@@ -11,21 +14,34 @@ import type { MembershipService } from "#api/modules/membership/membership-servi
  * `consumeVisitCredit` and `returnVisitCredit` run inside the caller's transaction (`tx`), so a
  * consultation that fails to be created gives its credit back by rolling back. `consumeVisitCredit`
  * must take a credit at most once even when two requests race (a row lock or a conditional update),
- * and answer false when there is none.
+ * and answer false when there is none; it remembers which consultation spent the credit, so that
+ * `refundVisit` can give that consultation's payment back (an expired visit, or one the clinician
+ * canceled). `refundVisit` is safe to call again: it refunds once.
  */
 export interface ConsultationEntitlements {
   isMember(userId: string): Promise<boolean>;
-  consumeVisitCredit(tx: Executor, userId: string, type: ConsultationType): Promise<boolean>;
+  consumeVisitCredit(
+    tx: Executor,
+    userId: string,
+    type: ConsultationType,
+    consultationId: string,
+  ): Promise<boolean>;
   returnVisitCredit(tx: Executor, userId: string, type: ConsultationType): Promise<void>;
+  refundVisit(consultationId: string): Promise<VisitRefund>;
 }
 
 /** The membership module's answer (subscription-service.ts; ADR 015): the real one. */
 export function membershipEntitlements(
-  membership: Pick<MembershipService, "entitlement" | "consumeVisitCredit" | "returnVisitCredit">,
+  membership: Pick<
+    MembershipService,
+    "entitlement" | "consumeVisitCredit" | "returnVisitCredit" | "refundVisit"
+  >,
 ): ConsultationEntitlements {
   return {
     isMember: async (userId) => (await membership.entitlement(userId)).member,
-    consumeVisitCredit: (tx, userId, type) => membership.consumeVisitCredit(tx, userId, type),
+    consumeVisitCredit: (tx, userId, type, consultationId) =>
+      membership.consumeVisitCredit(tx, userId, type, consultationId),
     returnVisitCredit: (tx, userId, type) => membership.returnVisitCredit(tx, userId, type),
+    refundVisit: (consultationId) => membership.refundVisit(consultationId),
   };
 }

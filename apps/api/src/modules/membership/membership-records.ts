@@ -82,6 +82,8 @@ export function toInvoice(row: InvoiceRow): Invoice {
     period_start: iso(row.periodStart),
     period_end: iso(row.periodEnd),
     payment_method: row.cardBrand && row.cardLast4 ? { brand: row.cardBrand, last4: row.cardLast4 } : null,
+    refunded_at: iso(row.refundedAt),
+    refunded_amount_cents: row.refundedAmountCents,
   };
 }
 

@@ -267,9 +267,14 @@ export function createMembershipRepository(db: Executor) {
      * credits instead of the same one; the `consumed_at is null` guard makes a second spend of one
      * credit update nothing.
      */
-    async consumeVisitCredit(userId: string, type: "chat" | "video", at: Date): Promise<string | undefined> {
+    async consumeVisitCredit(
+      userId: string,
+      type: "chat" | "video",
+      at: Date,
+      consultationId: string | null,
+    ): Promise<string | undefined> {
       const result = await db.execute<{ id: string }>(sql`
-        update ${visitCredits} set consumed_at = ${at.toISOString()}::timestamptz
+        update ${visitCredits} set consumed_at = ${at.toISOString()}::timestamptz, consultation_id = ${consultationId}
         where id = (
           select id from ${visitCredits}
           where user_id = ${userId} and type = ${type} and consumed_at is null
@@ -284,7 +289,7 @@ export function createMembershipRepository(db: Executor) {
     /** Gives back the most recently spent visit of this type (its consultation was canceled). */
     async returnVisitCredit(userId: string, type: "chat" | "video"): Promise<string | undefined> {
       const result = await db.execute<{ id: string }>(sql`
-        update ${visitCredits} set consumed_at = null
+        update ${visitCredits} set consumed_at = null, consultation_id = null
         where id = (
           select id from ${visitCredits}
           where user_id = ${userId} and type = ${type} and consumed_at is not null
@@ -294,6 +299,48 @@ export function createMembershipRepository(db: Executor) {
         )
         returning id`);
       return result.rows[0]?.id;
+    },
+
+    /**
+     * What a consultation paid with a one-time visit was paid by: the visit's invoice, the processor's
+     * payment (demo) or Checkout Session (Stripe), and whether it was refunded already. Undefined when
+     * no bought visit paid for it.
+     */
+    async visitPaymentOf(consultationId: string) {
+      const [row] = await db
+        .select({
+          invoiceId: invoices.id,
+          amountCents: invoices.amountCents,
+          refundedAt: invoices.refundedAt,
+          refundedAmountCents: invoices.refundedAmountCents,
+          checkoutSessionId: checkouts.providerSessionId,
+          providerPaymentId: sql<string | null>`(
+            select ${payments.providerPaymentId} from ${payments}
+            where ${payments.invoiceId} = ${invoices.id} and ${payments.outcome} = 'succeeded'
+            order by ${payments.createdAt} desc limit 1)`,
+        })
+        .from(visitCredits)
+        .innerJoin(checkouts, eq(checkouts.id, visitCredits.checkoutId))
+        .innerJoin(invoices, and(eq(invoices.checkoutId, checkouts.id), eq(invoices.status, "paid")))
+        .where(eq(visitCredits.consultationId, consultationId));
+      return row;
+    },
+
+    /** Records a refund once: false when the invoice was already refunded. */
+    async markInvoiceRefunded(
+      invoiceId: string,
+      refund: { at: Date; amountCents: number; providerRefundId: string },
+    ): Promise<boolean> {
+      const rows = await db
+        .update(invoices)
+        .set({
+          refundedAt: refund.at,
+          refundedAmountCents: refund.amountCents,
+          providerRefundId: refund.providerRefundId,
+        })
+        .where(and(eq(invoices.id, invoiceId), isNull(invoices.refundedAt)))
+        .returning({ id: invoices.id });
+      return rows.length > 0;
     },
 
     /** True the first time an event id is seen; false for a replay. */

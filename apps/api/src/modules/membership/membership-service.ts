@@ -4,6 +4,7 @@ import type { MembershipDeps } from "#api/modules/membership/membership-records.
 import { createPaymentEventService } from "#api/modules/membership/payment-event-service.ts";
 import { createRenewalService } from "#api/modules/membership/renewal-service.ts";
 import { createSubscriptionService } from "#api/modules/membership/subscription-service.ts";
+import { createVisitRefundService } from "#api/modules/membership/visit-refund-service.ts";
 
 export type { MembershipDeps } from "#api/modules/membership/membership-records.ts";
 
@@ -18,6 +19,7 @@ export function createMembershipService(deps: MembershipDeps) {
   const invoices = createInvoiceService(deps);
   const renewals = createRenewalService(deps);
   const paymentEvents = createPaymentEventService(deps);
+  const visitRefunds = createVisitRefundService(deps);
   return {
     startSubscriptionCheckout: checkouts.startSubscriptionCheckout,
     startVisitCheckout: checkouts.startVisitCheckout,
@@ -37,6 +39,7 @@ export function createMembershipService(deps: MembershipDeps) {
     getInvoice: invoices.getInvoice,
     runDue: renewals.runDue,
     applyPaymentEvent: paymentEvents.applyPaymentEvent,
+    refundVisit: visitRefunds.refundVisit,
   };
 }
 

@@ -171,10 +171,14 @@ export function createSubscriptionService(deps: MembershipDeps) {
      * Spends one one-time visit of this type inside the caller's transaction (the consultation that
      * uses it rolls back with it). False when none is left; two concurrent calls never spend one twice.
      */
-    async consumeVisitCredit(tx: Executor, userId: string, type: "chat" | "video"): Promise<boolean> {
-      return (
-        (await createMembershipRepository(tx).consumeVisitCredit(userId, type, clock.now())) !== undefined
-      );
+    async consumeVisitCredit(
+      tx: Executor,
+      userId: string,
+      type: "chat" | "video",
+      consultationId: string | null = null,
+    ): Promise<boolean> {
+      const repo = createMembershipRepository(tx);
+      return (await repo.consumeVisitCredit(userId, type, clock.now(), consultationId)) !== undefined;
     },
 
     /** Gives a spent one-time visit back inside the caller's transaction (a canceled request). */

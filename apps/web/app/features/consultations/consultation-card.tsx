@@ -39,7 +39,9 @@ export function ConsultationCard({
         <dd>
           {consultation.provider
             ? `${consultation.provider.name}, ${consultation.provider.credentials}`
-            : t("consultation.card.providerPending")}
+            : consultation.status === "requested"
+              ? t("consultation.card.providerPending")
+              : t("consultation.card.noProvider")}
         </dd>
         <dt className="font-semibold">{t("consultation.card.requested")}</dt>
         <dd>{when(consultation.created_at)}</dd>

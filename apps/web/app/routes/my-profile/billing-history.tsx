@@ -3,6 +3,7 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { ErrorSummary } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
 import { formatAmount, formatDate } from "#app/features/membership/billing-format.ts";
+import { useInvoiceStatus } from "#app/features/membership/invoice-status.tsx";
 import { BILLING_ERROR_OPTIONS, listInvoices } from "#app/features/membership/membership.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
@@ -41,6 +42,7 @@ function ReceiptLink({ id, number, className = "" }: { id: string; number: strin
 export default function BillingHistoryPage() {
   const { t, i18n } = useTranslation();
   const { invoices, lookupError } = useLoaderData<typeof loader>();
+  const status = useInvoiceStatus();
   return (
     <AccountPage page="billingHistory">
       <div className="mt-8">
@@ -68,7 +70,7 @@ export default function BillingHistoryPage() {
                     <dt className="text-ink-muted">{t("billing.history.columns.amount")}</dt>
                     <dd>{formatAmount(invoice.amount_cents)}</dd>
                     <dt className="text-ink-muted">{t("billing.history.columns.status")}</dt>
-                    <dd>{t(`billing.invoiceStatus.${invoice.status}`)}</dd>
+                    <dd>{status(invoice)}</dd>
                   </dl>
                   <ReceiptLink id={invoice.id} number={invoice.number} className="mt-3 inline-block" />
                 </li>
@@ -105,7 +107,7 @@ export default function BillingHistoryPage() {
                     <td className="py-2 pr-4 font-mono">{invoice.number}</td>
                     <td className="py-2 pr-4">{t(`billing.plans.${invoice.plan}`)}</td>
                     <td className="py-2 pr-4 text-right">{formatAmount(invoice.amount_cents)}</td>
-                    <td className="py-2 pr-4">{t(`billing.invoiceStatus.${invoice.status}`)}</td>
+                    <td className="py-2 pr-4">{status(invoice)}</td>
                     <td className="py-2">
                       <ReceiptLink id={invoice.id} number={invoice.number} />
                     </td>

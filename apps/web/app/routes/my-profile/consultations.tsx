@@ -13,7 +13,7 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/consultations";
 
-const CURRENT = new Set(["requested", "assigned", "in_progress"]);
+const CURRENT = new Set(["requested", "accepted", "in_progress"]);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/consultations");

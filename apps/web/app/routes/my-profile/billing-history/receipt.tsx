@@ -2,6 +2,7 @@ import { Link, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { useHydrated } from "#app/components/forms.tsx";
 import { formatAmount, formatCardBrand, formatDate } from "#app/features/membership/billing-format.ts";
+import { useInvoiceStatus } from "#app/features/membership/invoice-status.tsx";
 import { getInvoice } from "#app/features/membership/membership.server.ts";
 import { env } from "#app/lib/env.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
@@ -43,6 +44,7 @@ function Row({ term, children }: { term: string; children: React.ReactNode }) {
 
 export default function ReceiptPage() {
   const { t, i18n } = useTranslation();
+  const status = useInvoiceStatus();
   const { invoice, patient, supportEmail } = useLoaderData<typeof loader>();
   const product = useProductName();
   const siteUrl = useRootData()?.siteUrl;
@@ -95,7 +97,7 @@ export default function ReceiptPage() {
             {invoice.currency.toUpperCase()})
           </Row>
           <Row term={t("billing.receipt.status")}>
-            <span className="font-semibold">{t(`billing.invoiceStatus.${invoice.status}`)}</span>
+            <span className="font-semibold">{status(invoice)}</span>
           </Row>
           {invoice.payment_method ? (
             <Row term={t("billing.receipt.paymentMethod")}>

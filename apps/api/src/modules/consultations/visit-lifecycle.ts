@@ -1,0 +1,132 @@
+import { CONSULTATION_ERRORS } from "@ambercare/contracts/consultation";
+import type { ConsultationStatus, VisitActorKind } from "@ambercare/contracts/consultation-limits";
+import type { ErrorCode } from "@ambercare/contracts/error-codes";
+import type { Executor } from "@ambercare/db/client";
+import { consultationStatusHistory, consultations } from "@ambercare/db/schema";
+import { and, eq, type SQL } from "drizzle-orm";
+import { AppError } from "#api/platform/errors.ts";
+
+/**
+ * The only status changes a visit can make, and who may make each (docs/decisions, visit
+ * lifecycle). A clinician accepts a request, starts and completes the visit; before it starts the
+ * patient or a clinician (with a reason) may cancel it; a request no clinician accepted in time
+ * expires (the system). Completed, canceled and expired are final.
+ */
+export const VISIT_TRANSITIONS: ReadonlyArray<{
+  from: ConsultationStatus;
+  to: ConsultationStatus;
+  by: VisitActorKind;
+}> = Object.freeze([
+  { from: "requested", to: "accepted", by: "clinician" },
+  { from: "accepted", to: "in_progress", by: "clinician" },
+  { from: "in_progress", to: "completed", by: "clinician" },
+  { from: "requested", to: "canceled", by: "patient" },
+  { from: "accepted", to: "canceled", by: "patient" },
+  { from: "requested", to: "canceled", by: "clinician" },
+  { from: "accepted", to: "canceled", by: "clinician" },
+  { from: "requested", to: "expired", by: "system" },
+]);
+
+export function canTransition(from: ConsultationStatus, to: ConsultationStatus, by: VisitActorKind): boolean {
+  return VISIT_TRANSITIONS.some((step) => step.from === from && step.to === to && step.by === by);
+}
+
+/** Who asks for the change; a clinician acts for the one directory provider their account is. */
+export type VisitActor =
+  | { kind: "patient"; userId: string }
+  | { kind: "clinician"; userId: string; providerId: string }
+  | { kind: "system" };
+
+/** The column that records when a visit reached each status (none for the first one). */
+const REACHED_AT = {
+  accepted: "acceptedAt",
+  in_progress: "startedAt",
+  completed: "completedAt",
+  canceled: "canceledAt",
+  expired: "expiredAt",
+} as const satisfies Partial<Record<ConsultationStatus, keyof typeof consultations.$inferInsert>>;
+
+export type Refusal = { code: ErrorCode; message: string };
+
+const REFUSED: Refusal = {
+  code: "CONSULTATION_TRANSITION_REFUSED",
+  message: CONSULTATION_ERRORS.transitionRefused,
+};
+
+export type StatusChange = {
+  consultationId: string;
+  /**
+   * The status the caller expects the visit to be in: the update is then one conditional UPDATE on
+   * it (an atomic claim). Without it, the row is locked and its status read first.
+   */
+  from?: ConsultationStatus;
+  to: Exclude<ConsultationStatus, "requested">;
+  actor: VisitActor;
+  reason?: string | null;
+  at: Date;
+  /** Other columns the same update sets (the provider of an accepted visit, the summary…). */
+  set?: Partial<typeof consultations.$inferInsert>;
+  /** Further conditions of the update (the clinician may take this request, it is theirs…). */
+  where?: SQL | undefined;
+  /** The answer when the table refuses the change (409). */
+  refused?: Refusal;
+  /** The answer when the visit left `from` before this update ran (someone else changed it). */
+  lost?: Refusal;
+  /** The answer when the visit is in `from` but `where` does not hold. */
+  notAllowed?: { status: number; refusal: Refusal };
+};
+
+/**
+ * Every status change of a visit goes through here: it checks the transition table, updates the
+ * row only if it is still in the status checked, and writes the history row, all in the caller's
+ * transaction (`tx`). Returns the status the visit came from.
+ */
+export async function changeVisitStatus(tx: Executor, change: StatusChange): Promise<ConsultationStatus> {
+  const refused = change.refused ?? REFUSED;
+  const refuse = (refusal: Refusal, status = 409) => new AppError(refusal.code, status, refusal.message);
+  const current = async () => {
+    const [row] = await tx
+      .select({ status: consultations.status })
+      .from(consultations)
+      .where(eq(consultations.id, change.consultationId))
+      .for("update");
+    if (!row) throw new AppError("CONSULTATION_NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
+    return row.status;
+  };
+
+  const from = change.from ?? (await current());
+  if (!canTransition(from, change.to, change.actor.kind)) throw refuse(refused);
+  const updated = await tx
+    .update(consultations)
+    .set({ ...change.set, status: change.to, [REACHED_AT[change.to]]: change.at, updatedAt: change.at })
+    .where(and(eq(consultations.id, change.consultationId), eq(consultations.status, from), change.where))
+    .returning({ id: consultations.id });
+  if (updated.length === 0) {
+    const now = await current();
+    if (now !== from) throw refuse(change.lost ?? refused);
+    const notAllowed = change.notAllowed ?? { status: 409, refusal: refused };
+    throw refuse(notAllowed.refusal, notAllowed.status);
+  }
+  await tx.insert(consultationStatusHistory).values({
+    consultationId: change.consultationId,
+    fromStatus: from,
+    toStatus: change.to,
+    actorUserId: change.actor.kind === "system" ? null : change.actor.userId,
+    actorKind: change.actor.kind,
+    reason: change.reason ?? null,
+    at: change.at,
+  });
+  return from;
+}
+
+/** The first history row of a visit: requested by the patient (from none). */
+export async function recordRequested(tx: Executor, consultationId: string, userId: string, at: Date) {
+  await tx.insert(consultationStatusHistory).values({
+    consultationId,
+    fromStatus: null,
+    toStatus: "requested",
+    actorUserId: userId,
+    actorKind: "patient",
+    at,
+  });
+}

@@ -1,0 +1,292 @@
+import { CONSULTATION_ERRORS, type Consultation } from "@ambercare/contracts/consultation";
+import {
+  CANCEL_REASON_MAX_LENGTH,
+  type ConsultationStatus,
+  VISIT_SUMMARY_MAX_LENGTH,
+} from "@ambercare/contracts/consultation-limits";
+import type { ConsultationType } from "@ambercare/contracts/provider-limits";
+import type { Database } from "@ambercare/db/client";
+import { consultations } from "@ambercare/db/schema";
+import { eq } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import {
+  createConsultationRepository,
+  providerMayTake,
+} from "#api/modules/consultations/consultation-repository.ts";
+import { toConsultation } from "#api/modules/consultations/consultation-service.ts";
+import { changeVisitStatus, type Refusal } from "#api/modules/consultations/visit-lifecycle.ts";
+import type { MoneyBack, VisitMailer } from "#api/modules/consultations/visit-mail.ts";
+import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
+import type { Clock } from "#api/platform/clock.ts";
+import { AppError } from "#api/platform/errors.ts";
+
+/**
+ * A request that chose a provider is that provider's alone for this many minutes; then every
+ * clinician who may take it sees it too, so a busy or absent provider does not keep the patient
+ * waiting until the request expires (30 minutes by default).
+ */
+export const CHOSEN_PROVIDER_MINUTES = 5;
+
+/** How many expiries and settlements one run handles; the next run takes the rest. */
+const BATCH = 100;
+
+/** A clinician acting for the one directory provider their account is linked to. */
+export type ClinicianActor = { userId: string; providerId: string };
+
+/** A request in a clinician's queue: what they need to decide to take it, no health data. */
+export type QueuedVisit = {
+  id: string;
+  type: ConsultationType;
+  state: string;
+  created_at: string;
+  /** The patient chose this clinician's provider page. */
+  chosen: boolean;
+};
+
+const TAKEN: Refusal = { code: "CONSULTATION_ALREADY_TAKEN", message: CONSULTATION_ERRORS.alreadyTaken };
+const NOT_IN_QUEUE: Refusal = { code: "CONSULTATION_NOT_IN_QUEUE", message: CONSULTATION_ERRORS.notInQueue };
+const OTHER_CLINICIAN: Refusal = {
+  code: "CONSULTATION_OTHER_CLINICIAN",
+  message: CONSULTATION_ERRORS.otherClinician,
+};
+
+/**
+ * The visit lifecycle after the request (visit-lifecycle.ts holds the table): what a clinician does
+ * with a request, and the expiry of requests nobody accepted in time, with their money given back.
+ * The HTTP console endpoints call these with the signed-in clinician as the actor.
+ */
+export function createVisitService(deps: {
+  db: Database;
+  clock: Clock;
+  entitlements: ConsultationEntitlements;
+  mail: VisitMailer;
+  log: FastifyBaseLogger;
+  /** A request no clinician accepted within this time expires (VISIT_ACCEPT_TIMEOUT). */
+  acceptTimeoutMs: number;
+}) {
+  const chosenOnlyUntil = (now: Date) => new Date(now.getTime() - CHOSEN_PROVIDER_MINUTES * 60_000);
+
+  async function visitRow(id: string) {
+    const row = await createConsultationRepository(deps.db).findById(id);
+    if (!row) throw new AppError("CONSULTATION_NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
+    return row;
+  }
+  const visit = async (id: string): Promise<Consultation> => toConsultation(await visitRow(id));
+
+  /** A step of a visit this clinician already holds (start, complete). */
+  async function ownStep(
+    actor: ClinicianActor,
+    id: string,
+    from: ConsultationStatus,
+    to: "in_progress" | "completed",
+    set: Partial<typeof consultations.$inferInsert> = {},
+  ): Promise<Consultation> {
+    const consultationId = id.toLowerCase();
+    await deps.db.transaction((tx) =>
+      changeVisitStatus(tx, {
+        consultationId,
+        from,
+        to,
+        actor: { kind: "clinician", ...actor },
+        at: deps.clock.now(),
+        set,
+        where: eq(consultations.providerId, actor.providerId),
+        lost: { code: "CONSULTATION_TRANSITION_REFUSED", message: CONSULTATION_ERRORS.transitionRefused },
+        notAllowed: { status: 403, refusal: OTHER_CLINICIAN },
+      }),
+    );
+    return visit(consultationId);
+  }
+
+  /**
+   * Gives back what a visit that will not take place cost (or tells the patient their membership
+   * covered it) and writes to them; then the visit is settled. A refund that fails leaves it
+   * pending for the next run.
+   */
+  async function settle(pending: { id: string; userId: string; type: ConsultationType; status: string }) {
+    const refund = await deps.entitlements.refundVisit(pending.id);
+    const moneyBack: MoneyBack =
+      refund.kind === "refunded"
+        ? { kind: "refunded", amountCents: refund.amountCents }
+        : { kind: "membership" };
+    await createConsultationRepository(deps.db).settled(pending.id);
+    await deps.mail.send(
+      pending.status === "expired" ? "visit-expired" : "visit-canceled",
+      pending,
+      moneyBack,
+    );
+  }
+
+  /** Settles one visit; a failure is logged and the visit stays pending for the next run. */
+  async function trySettle(pending: Parameters<typeof settle>[0]): Promise<boolean> {
+    try {
+      await settle(pending);
+      return true;
+    } catch (error) {
+      deps.log.error({ err: error, consultationId: pending.id }, "settling a visit failed; retried later");
+      return false;
+    }
+  }
+
+  async function settlePending(): Promise<number> {
+    const pending = await createConsultationRepository(deps.db).pendingSettlements(BATCH);
+    let done = 0;
+    for (const item of pending) if (await trySettle(item)) done += 1;
+    return done;
+  }
+
+  async function expireDue(): Promise<number> {
+    const now = deps.clock.now();
+    const due = await createConsultationRepository(deps.db).unacceptedSince(
+      new Date(now.getTime() - deps.acceptTimeoutMs),
+      BATCH,
+    );
+    let expired = 0;
+    for (const consultationId of due) {
+      try {
+        await deps.db.transaction((tx) =>
+          changeVisitStatus(tx, {
+            consultationId,
+            from: "requested",
+            to: "expired",
+            actor: { kind: "system" },
+            at: now,
+            set: { settlementPending: true },
+          }),
+        );
+        expired += 1;
+      } catch (error) {
+        // Accepted or canceled a moment ago: nothing to expire.
+        if (!(error instanceof AppError)) throw error;
+      }
+    }
+    return expired;
+  }
+
+  return {
+    /** The patient's e-mails about their visits (the consultation routes write "request received"). */
+    mail: deps.mail,
+
+    /** Requests this provider's clinician may accept now, oldest first. */
+    async queueFor(providerId: string): Promise<QueuedVisit[]> {
+      const now = deps.clock.now();
+      const rows = await createConsultationRepository(deps.db).queueFor(
+        providerId,
+        chosenOnlyUntil(now),
+        new Date(now.getTime() - deps.acceptTimeoutMs),
+      );
+      return rows.map((row) => ({
+        id: row.id,
+        type: row.type,
+        state: row.state ?? "",
+        created_at: row.createdAt.toISOString(),
+        chosen: row.chosen,
+      }));
+    },
+
+    /**
+     * Claims a request: one conditional UPDATE that succeeds only while the visit is still
+     * requested and this clinician may take it, so of two concurrent accepts exactly one wins;
+     * the other gets 409 CONSULTATION_ALREADY_TAKEN (403 CONSULTATION_NOT_IN_QUEUE when it was
+     * never theirs to take).
+     */
+    async accept(actor: ClinicianActor, id: string): Promise<Consultation> {
+      const consultationId = id.toLowerCase();
+      const now = deps.clock.now();
+      await deps.db.transaction((tx) =>
+        changeVisitStatus(tx, {
+          consultationId,
+          from: "requested",
+          to: "accepted",
+          actor: { kind: "clinician", ...actor },
+          at: now,
+          set: { providerId: actor.providerId },
+          where: providerMayTake(actor.providerId, chosenOnlyUntil(now)),
+          refused: TAKEN,
+          lost: TAKEN,
+          notAllowed: { status: 403, refusal: NOT_IN_QUEUE },
+        }),
+      );
+      const row = await visitRow(consultationId);
+      await deps.mail.send("visit-accepted", row);
+      return toConsultation(row);
+    },
+
+    /** The accepted visit begins (the chat opens, the call starts). */
+    start(actor: ClinicianActor, id: string): Promise<Consultation> {
+      return ownStep(actor, id, "accepted", "in_progress");
+    },
+
+    /** Ends the visit with the clinician's summary, which the patient reads in their records. */
+    complete(actor: ClinicianActor, id: string, summary: string): Promise<Consultation> {
+      const text = summary.trim();
+      if (text === "" || text.length > VISIT_SUMMARY_MAX_LENGTH) {
+        throw new AppError(
+          "VALIDATION_FAILED",
+          400,
+          `The summary must be 1 to ${VISIT_SUMMARY_MAX_LENGTH} characters`,
+        );
+      }
+      return ownStep(actor, id, "in_progress", "completed", { visitSummary: text });
+    },
+
+    /**
+     * Cancels a visit that has not started: a request in this clinician's queue, or a visit they
+     * accepted. The reason is required and kept in the history; the patient's money comes back.
+     */
+    async cancelByClinician(actor: ClinicianActor, id: string, reason: string): Promise<Consultation> {
+      const why = reason.trim();
+      if (why === "" || why.length > CANCEL_REASON_MAX_LENGTH) {
+        throw new AppError("CANCEL_REASON_REQUIRED", 400, CONSULTATION_ERRORS.cancelReasonRequired);
+      }
+      const consultationId = id.toLowerCase();
+      const now = deps.clock.now();
+      const canceled = await deps.db.transaction(async (tx) => {
+        const row = await createConsultationRepository(tx).lock(consultationId);
+        if (!row) throw new AppError("CONSULTATION_NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
+        const requested = row.status === "requested";
+        await changeVisitStatus(tx, {
+          consultationId,
+          from: row.status,
+          to: "canceled",
+          actor: { kind: "clinician", ...actor },
+          reason: why,
+          at: now,
+          set: { settlementPending: true },
+          where: requested
+            ? providerMayTake(actor.providerId, chosenOnlyUntil(now))
+            : eq(consultations.providerId, actor.providerId),
+          notAllowed: { status: 403, refusal: requested ? NOT_IN_QUEUE : OTHER_CLINICIAN },
+        });
+        return row;
+      });
+      // The periodic job retries it if the refund fails now.
+      await trySettle({
+        id: consultationId,
+        userId: canceled.userId,
+        type: canceled.type,
+        status: "canceled",
+      });
+      return visit(consultationId);
+    },
+
+    /** Expires the requests no clinician accepted within the timeout (the system's transition). */
+    expireDue,
+
+    settlePending,
+
+    /** The periodic job (and the test clock): expire what is due, then give the money back. */
+    async runDue(): Promise<{ expired: number; settled: number }> {
+      const expired = await expireDue();
+      const settled = await settlePending();
+      return { expired, settled };
+    },
+
+    /** A visit's status changes, oldest first (for the console and the tests). */
+    history(consultationId: string) {
+      return createConsultationRepository(deps.db).history(consultationId.toLowerCase());
+    },
+  };
+}
+
+export type VisitService = ReturnType<typeof createVisitService>;
