@@ -33,6 +33,30 @@ function read(stripe: ReturnType<typeof adapter>["stripe"], body: object, at = n
 }
 
 describe("Stripe adapter calls", () => {
+  it("refunds a visit paid on Stripe's page through its Checkout Session, once per idempotency key", async () => {
+    const { api, stripe } = adapter();
+    const input = {
+      providerPaymentId: null,
+      checkoutSessionId: "cs_test_7",
+      amountCents: 4900,
+      idempotencyKey: "refund:invoice-1",
+    };
+    const refund = await stripe.refund(input);
+    expect(api.calls.map((call) => `${call.method} ${call.url}`)).toEqual([
+      "GET https://api.stripe.com/v1/checkout/sessions/cs_test_7",
+      "POST https://api.stripe.com/v1/refunds",
+    ]);
+    expect(Object.fromEntries(api.calls[1]!.body)).toEqual({
+      payment_intent: "pi_cs_test_7",
+      amount: "4900",
+      reason: "requested_by_customer",
+    });
+    expect(api.calls[1]!.headers["idempotency-key"]).toBe("refund:invoice-1");
+    // A retry (after a crash, or the job running twice) asks with the same key and gets the same refund.
+    expect(await stripe.refund({ ...input, providerPaymentId: "pi_cs_test_7" })).toEqual(refund);
+    expect(api.calls.at(-1)?.headers["idempotency-key"]).toBe("refund:invoice-1");
+  });
+
   it("moves a subscription to the next price at its renewal through a schedule", async () => {
     const { api, stripe } = adapter();
     const periodStart = new Date("2026-05-01T00:00:00Z");

@@ -209,13 +209,13 @@ export function createConsultationService(deps: {
     },
 
     /**
-     * The records of the most recent visits that were not canceled, intake answers included, in
+     * The records of the most recent visits that were not canceled or expired, intake answers included, in
      * one call: each visit read is audited as if it had been opened on its own.
      */
     async visitRecords(caller: Caller, limit: number): Promise<ConsultationDetail[]> {
       patientOnly(caller.auth);
       const rows = (await createConsultationRepository(deps.db).listForUser(caller.auth.userId))
-        .filter((row) => row.status !== "canceled")
+        .filter((row) => row.status !== "canceled" && row.status !== "expired")
         .slice(0, limit);
       await deps.db.transaction(async (tx) => {
         for (const row of rows) await audit(tx, caller, "consultation.read", "consultation", row.id);
@@ -251,7 +251,7 @@ export function createConsultationService(deps: {
         });
         await audit(tx, caller, "consultation.cancel", "consultation", row.id);
         if (row.paidWith === "visit_credit") {
-          await deps.entitlements.returnVisitCredit(tx, row.userId, row.type);
+          await deps.entitlements.returnVisitCredit(tx, row.userId, row.type, row.id);
         }
       });
       const row = await createConsultationRepository(deps.db).findById(consultationId);

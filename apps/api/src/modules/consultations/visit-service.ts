@@ -218,7 +218,7 @@ export function createVisitService(deps: {
     },
 
     /** Ends the visit with the clinician's summary, which the patient reads in their records. */
-    complete(actor: ClinicianActor, id: string, summary: string): Promise<Consultation> {
+    async complete(actor: ClinicianActor, id: string, summary: string): Promise<Consultation> {
       const text = summary.trim();
       if (text === "" || text.length > VISIT_SUMMARY_MAX_LENGTH) {
         throw new AppError(

@@ -26,7 +26,12 @@ export interface ConsultationEntitlements {
     type: ConsultationType,
     consultationId: string,
   ): Promise<boolean>;
-  returnVisitCredit(tx: Executor, userId: string, type: ConsultationType): Promise<void>;
+  returnVisitCredit(
+    tx: Executor,
+    userId: string,
+    type: ConsultationType,
+    consultationId: string,
+  ): Promise<void>;
   refundVisit(consultationId: string): Promise<VisitRefund>;
 }
 
@@ -41,7 +46,8 @@ export function membershipEntitlements(
     isMember: async (userId) => (await membership.entitlement(userId)).member,
     consumeVisitCredit: (tx, userId, type, consultationId) =>
       membership.consumeVisitCredit(tx, userId, type, consultationId),
-    returnVisitCredit: (tx, userId, type) => membership.returnVisitCredit(tx, userId, type),
+    returnVisitCredit: (tx, userId, type, consultationId) =>
+      membership.returnVisitCredit(tx, userId, type, consultationId),
     refundVisit: (consultationId) => membership.refundVisit(consultationId),
   };
 }

@@ -286,14 +286,21 @@ export function createMembershipRepository(db: Executor) {
       return result.rows[0]?.id;
     },
 
-    /** Gives back the most recently spent visit of this type (its consultation was canceled). */
-    async returnVisitCredit(userId: string, type: "chat" | "video"): Promise<string | undefined> {
+    /**
+     * Gives back the visit of this type the canceled consultation spent (or, for one spent before
+     * credits named their consultation, the most recently spent).
+     */
+    async returnVisitCredit(
+      userId: string,
+      type: "chat" | "video",
+      consultationId: string | null,
+    ): Promise<string | undefined> {
       const result = await db.execute<{ id: string }>(sql`
         update ${visitCredits} set consumed_at = null, consultation_id = null
         where id = (
           select id from ${visitCredits}
           where user_id = ${userId} and type = ${type} and consumed_at is not null
-          order by consumed_at desc, id desc
+          order by (consultation_id is not distinct from ${consultationId}) desc, consumed_at desc, id desc
           limit 1
           for update
         )

@@ -182,8 +182,13 @@ export function createSubscriptionService(deps: MembershipDeps) {
     },
 
     /** Gives a spent one-time visit back inside the caller's transaction (a canceled request). */
-    async returnVisitCredit(tx: Executor, userId: string, type: "chat" | "video"): Promise<void> {
-      await createMembershipRepository(tx).returnVisitCredit(userId, type);
+    async returnVisitCredit(
+      tx: Executor,
+      userId: string,
+      type: "chat" | "video",
+      consultationId: string | null = null,
+    ): Promise<void> {
+      await createMembershipRepository(tx).returnVisitCredit(userId, type, consultationId);
     },
 
     /** The membership's status history (oldest first). */
