@@ -51,6 +51,7 @@ describe("database", () => {
       "checkouts",
       "conditions",
       "consultation_messages",
+      "consultation_status_history",
       "consultations",
       "contact_entries",
       "data_consents",

@@ -319,6 +319,7 @@ describe("expiry and refunds", () => {
     const buyer = await registerPatient(t.app, { locale: "bg" });
     await pay(buyer, "/ambercare/visit-checkout", { plan: "ppv_chat" });
     const bought = await requestVisit(buyer, "chat");
+    clock.advance(1000);
     const covered = await member("en");
     const included = await requestVisit(covered, "video");
 
@@ -326,9 +327,9 @@ describe("expiry and refunds", () => {
       const res = await t.app.inject({ method: "POST", url: "/dev/clock/advance", payload: { seconds } });
       expect(res.statusCode, res.body).toBe(200);
     };
-    await advance(29 * 60);
+    await advance(29 * 60 - 1);
     expect(await queueIds(first)).toEqual([bought, included]);
-    await advance(60);
+    await advance(61);
     expect(await queueIds(first)).toEqual([]);
     const rows = await t.db.db
       .select()
