@@ -56,6 +56,7 @@ describe("database", () => {
       "contact_entries",
       "data_consents",
       "invoices",
+      "live_events",
       "mailing_list_members",
       "medical_documents",
       "password_reset_tokens",
