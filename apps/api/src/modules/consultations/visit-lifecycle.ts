@@ -7,7 +7,7 @@ import { and, eq, type SQL } from "drizzle-orm";
 import { AppError } from "#api/platform/errors.ts";
 
 /**
- * The only status changes a visit can make, and who may make each (ADR 033). A clinician accepts a
+ * The only status changes a visit can make, and who may make each (ADR 034). A clinician accepts a
  * request, starts and completes the visit; before it starts the patient or a clinician (with a
  * reason) may cancel it; a request no clinician accepted in time expires (the system). Completed,
  * canceled and expired are final.
