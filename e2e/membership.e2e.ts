@@ -365,7 +365,9 @@ describe("membership journey", () => {
       await advanceApiClock(TRIAL_DAYS * 86_400 + 3_600);
       await page.goto(`${baseUrl}/my-profile/billing-history`);
       if (new URL(page.url()).pathname === "/login") {
-        await login(page, baseUrl, account, { expectPath: "/my-profile/billing-history" });
+        // The profile was never completed: the login goes by /almost-there first.
+        await login(page, baseUrl, account, { expectPath: "/almost-there" });
+        await page.goto(`${baseUrl}/my-profile/billing-history`);
       }
       const row = page.getByRole("row").filter({ hasText: "Membership, billed monthly" });
       await row.waitFor();

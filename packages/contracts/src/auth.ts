@@ -135,6 +135,19 @@ export const profileFields = z.object({
 });
 export type ProfileFields = z.infer<typeof profileFields>;
 
+/**
+ * The one rule for a complete profile: every required profile field is present and valid. The API
+ * stamps the profile complete whenever a save (complete-profile or update-user) leaves it so.
+ */
+export function isProfileComplete(
+  fields: Partial<Record<keyof ProfileFields, string | null | undefined>>,
+): boolean {
+  const present = Object.fromEntries(
+    Object.entries(fields).filter(([, value]) => value !== null && value !== undefined),
+  );
+  return profileFields.safeParse(present).success;
+}
+
 /** update-user: user_id plus any profile fields, and the e-mail language. */
 export const updateUserRequest = profileFields
   .partial()

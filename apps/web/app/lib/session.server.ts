@@ -137,6 +137,27 @@ export async function verifySession(
   return { ...user, account };
 }
 
+/**
+ * Where a fresh login goes: to `redirectTo`, unless the profile is not complete yet; then to
+ * /almost-there first, which continues to `redirectTo` once the profile is saved.
+ */
+export async function landingAfterLogin(
+  request: Request,
+  logins: SessionLogins,
+  redirectTo: string,
+  deps: SessionApiDeps = defaultDeps,
+): Promise<string> {
+  const user: SessionUser = {
+    userId: logins.main.userId,
+    accessToken: logins.main.accessToken,
+    careUserId: logins.care.userId,
+    careAccessToken: logins.care.accessToken,
+  };
+  const { account } = await verifySession(request, user, deps);
+  if (account.profile_completed) return redirectTo;
+  return redirectTo === "/" ? "/almost-there" : `/almost-there?${new URLSearchParams({ redirectTo })}`;
+}
+
 /** One check per request, however many helpers ask. */
 const verified = new WeakMap<Request, Promise<VerifiedUser>>();
 

@@ -16,7 +16,12 @@ import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { safeRedirect } from "#app/lib/misc.ts";
 import { useProductName } from "#app/lib/root-data.ts";
-import { headersWithCookies, loginCookies, requireRouteAccess } from "#app/lib/session.server.ts";
+import {
+  headersWithCookies,
+  landingAfterLogin,
+  loginCookies,
+  requireRouteAccess,
+} from "#app/lib/session.server.ts";
 import type { Route } from "./+types/login";
 
 type LoginField = (typeof LOGIN_FIELDS)[number];
@@ -49,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         headers: headersWithCookies([pendingLoginCookie(result.pendingLoginToken, { secure })]),
       });
     }
-    return redirect(redirectTo, {
+    return redirect(await landingAfterLogin(request, result.logins, redirectTo), {
       headers: headersWithCookies(loginCookies(result.logins, { secure })),
     });
   } catch (error) {

@@ -168,6 +168,18 @@ describe("POST /ambercare/update-user", () => {
     expect(res.json().data.id).toBe(patient.user_id);
   });
 
+  it("marks the profile complete once a save leaves every required field filled in", async () => {
+    const patient = await registerPatient(t.app);
+    const { gender, ...allButGender } = profile;
+    const partly = await post(UPDATE, patient.access_token, { user_id: patient.user_id, ...allButGender });
+    expect(partly.json().data.profile_completed).toBe(false);
+    const res = await post(UPDATE, patient.access_token, { user_id: patient.user_id, gender });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ ...profile, profile_completed: true });
+    const again = await details(patient.user_id, patient.access_token);
+    expect(again.json().data.profile_completed).toBe(true);
+  });
+
   it("answers 403 for another patient's user_id and for the service token, changing nothing", async () => {
     const jane = await registerPatient(t.app);
     const john = await registerPatient(t.app);

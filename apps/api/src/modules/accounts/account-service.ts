@@ -3,6 +3,7 @@ import {
   type ChangePasswordRequest,
   type CompleteProfileRequest,
   type ConfirmEmailResponse,
+  isProfileComplete,
   type LoginRequest,
   type RegisterRequest,
   type ResetPasswordRequest,
@@ -75,7 +76,7 @@ export type AccountServiceDeps = {
 
 /** The user as both APIs return it (userSchema): never the hash, never the service flag. */
 export function toUser(row: UserRow): User {
-  return {
+  const fields = {
     id: row.id,
     email: row.email,
     first_name: row.firstName,
@@ -88,8 +89,12 @@ export function toUser(row: UserRow): User {
     state: row.state,
     zip: row.zip,
     gender: row.gender,
+  };
+  // The stamp says when; the fields say whether (a profile filled in before the stamp existed counts).
+  return {
+    ...fields,
     locale: row.locale,
-    profile_completed: row.profileCompletedAt !== null,
+    profile_completed: row.profileCompletedAt !== null || isProfileComplete(fields),
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -420,9 +425,14 @@ export function createAccountService(deps: AccountServiceDeps) {
       checkDateOfBirth(input.date_of_birth);
       const changes = profileChanges(input);
       if (Object.keys(changes).length === 0) return loadUser(input.user_id);
-      const row = await users.updateProfile(input.user_id, changes, clock.now());
+      const now = clock.now();
+      const row = await users.updateProfile(input.user_id, changes, now);
       if (!row) throw new AppError("NOT_FOUND", 404, "Not found");
-      return toUser(row);
+      const user = toUser(row);
+      // Saving the last missing field from /my-profile completes the profile as /almost-there does.
+      if (user.profile_completed || !isProfileComplete(user)) return user;
+      const completed = await users.updateProfile(input.user_id, {}, now, { markCompleted: true });
+      return toUser(completed ?? row);
     },
 
     /** Sets every required profile field and marks the profile complete (the first time only). */

@@ -30,7 +30,12 @@ import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { safeRedirect } from "#app/lib/misc.ts";
 import { useProductName } from "#app/lib/root-data.ts";
-import { headersWithCookies, loginCookies, requireRouteAccess } from "#app/lib/session.server.ts";
+import {
+  headersWithCookies,
+  landingAfterLogin,
+  loginCookies,
+  requireRouteAccess,
+} from "#app/lib/session.server.ts";
 import type { Route } from "./+types/second-factor";
 
 type CodeField = (typeof SECOND_FACTOR_CODE_FIELDS)[number];
@@ -94,7 +99,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   try {
     const logins = await completeSecondFactorLogin(pendingLoginToken, parsed.data.code, context);
-    return redirect(safeRedirect(formData.get("redirectTo"), "/"), {
+    const landing = await landingAfterLogin(request, logins, safeRedirect(formData.get("redirectTo"), "/"));
+    return redirect(landing, {
       headers: headersWithCookies([...loginCookies(logins, { secure }), clearPendingLoginCookie({ secure })]),
     });
   } catch (error) {
