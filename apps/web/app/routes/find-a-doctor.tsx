@@ -1,5 +1,4 @@
 import { PROVIDER_QUERY_MAX_LENGTH } from "@ambercare/contracts/provider-limits";
-import { US_STATES } from "@ambercare/contracts/us-states";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { Notice, PageHeading } from "#app/components/page.tsx";
@@ -15,6 +14,7 @@ import { useTranslation } from "#app/lib/i18n.tsx";
 import { requestLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { useUsStateNames } from "#app/lib/us-state-names.ts";
 import type { Route } from "./+types/find-a-doctor";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -89,7 +89,8 @@ function Filters({
 }) {
   const { t } = useTranslation();
   const location = useLocation();
-  const states = US_STATES.map((state) => ({ slug: state.code, name: state.name }));
+  const { states: stateNames } = useUsStateNames();
+  const states = stateNames.map((state) => ({ slug: state.code, name: state.name }));
   return (
     <section
       aria-labelledby={`${FORM_ID}-heading`}

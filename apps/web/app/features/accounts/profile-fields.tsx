@@ -5,12 +5,12 @@ import {
 } from "@ambercare/contracts/account-limits";
 import type { User } from "@ambercare/contracts/auth";
 import { GENDERS } from "@ambercare/contracts/options";
-import { US_STATES } from "@ambercare/contracts/us-states";
 import { useMemo } from "react";
 import { SelectField, TextField } from "#app/components/forms.tsx";
 import { GENDER_LABELS, PROFILE_FIELDS, type ProfileField } from "#app/features/accounts/account-fields.ts";
 import type { FieldErrors } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
+import { useUsStateNames } from "#app/lib/us-state-names.ts";
 
 export type ProfileValues = Partial<Record<ProfileField, string>>;
 
@@ -38,9 +38,10 @@ export function ProfileFields({
   today: string;
 }) {
   const { t } = useTranslation();
+  const { states } = useUsStateNames();
   const stateOptions = useMemo(
-    () => US_STATES.map((state) => ({ value: state.code, label: t(`profile.states.${state.code}`) })),
-    [t],
+    () => states.map((state) => ({ value: state.code, label: state.name })),
+    [states],
   );
   const genderOptions = useMemo(
     () => GENDERS.map((gender) => ({ value: gender, label: t(GENDER_LABELS[gender]) })),

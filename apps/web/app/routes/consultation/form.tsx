@@ -18,7 +18,6 @@ import {
 } from "@ambercare/contracts/options";
 import { CONSULTATION_TYPES } from "@ambercare/contracts/provider-limits";
 import { SYMPTOMS } from "@ambercare/contracts/symptoms";
-import { US_STATES } from "@ambercare/contracts/us-states";
 import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
 import { ChoiceGroup } from "#app/components/choice-group.tsx";
@@ -54,6 +53,7 @@ import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
 import { requestLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { useUsStateNames } from "#app/lib/us-state-names.ts";
 import type { Route } from "./+types/form";
 
 const FORM_ID = "intake";
@@ -205,6 +205,7 @@ const CONSENTS = [
 
 export default function ConsultationFormPage() {
   const { t } = useTranslation();
+  const { states: usStates } = useUsStateNames();
   const { type, provider, idempotencyKey, today } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const hydrated = useHydrated();
@@ -387,10 +388,7 @@ export default function ConsultationFormPage() {
               name="state"
               label={t("consultation.form.fields.state")}
               hint={t("consultation.form.hints.state")}
-              options={US_STATES.map((state) => ({
-                value: state.code,
-                label: t(`profile.states.${state.code}`),
-              }))}
+              options={usStates.map((state) => ({ value: state.code, label: state.name }))}
               defaultValue={asText(values.state)}
               error={errors.state}
             />

@@ -1,4 +1,3 @@
-import { US_STATES } from "@ambercare/contracts/us-states";
 import type { ReactNode } from "react";
 import { data, Link } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
@@ -14,9 +13,8 @@ import { useTranslation } from "#app/lib/i18n.tsx";
 import { requestLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { useUsStateNames } from "#app/lib/us-state-names.ts";
 import type { Route } from "./+types/provider";
-
-const STATE_NAMES: ReadonlyMap<string, string> = new Map(US_STATES.map((state) => [state.code, state.name]));
 
 /**
  * A provider's profile, /find-a-doctor/{slug}. The parameter is `:page` like every sub-page of the
@@ -34,7 +32,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     provider,
     languages: provider.languages.map((code) => languageNames.of(code) ?? code),
-    states: provider.states.map((code) => ({ code, name: STATE_NAMES.get(code) ?? code })),
   };
 }
 
@@ -59,6 +56,7 @@ function Fact({ title, children }: { title: string; children: ReactNode }) {
 
 export default function ProviderPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const { nameOf } = useUsStateNames();
   const back = (
     <p>
       <Link to="/find-a-doctor" className="link">
@@ -75,7 +73,7 @@ export default function ProviderPage({ loaderData }: Route.ComponentProps) {
       </div>
     );
   }
-  const { provider, languages, states } = loaderData;
+  const { provider, languages } = loaderData;
   const name = `${provider.name}, ${provider.credentials}`;
   return (
     <div className="page-container py-10 tablet:py-14">
@@ -132,9 +130,9 @@ export default function ProviderPage({ loaderData }: Route.ComponentProps) {
         </Fact>
         <Fact title={t("directory.provider.licences")}>
           <ul className="grid gap-1 mobile-l:grid-cols-2">
-            {states.map((state) => (
-              <li key={state.code}>
-                {state.name} ({state.code})
+            {provider.states.map((code) => (
+              <li key={code}>
+                {nameOf(code)} ({code})
               </li>
             ))}
           </ul>

@@ -13,6 +13,7 @@ import type { FormMessage } from "#app/lib/forms.ts";
 import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { usStateName } from "#app/lib/us-state-names.ts";
 import type { Route } from "./+types/medical-records";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -60,7 +61,7 @@ function IntakeAnswers({ intake }: { intake: IntakeRecord }) {
     [t("consultation.form.fields.gender"), option("gender", intake.gender)],
     [t("consultation.form.fields.race"), option("race", intake.race)],
     [t("consultation.form.fields.ethnicity"), option("ethnicity", intake.ethnicity)],
-    [t("consultation.form.fields.state"), t(`profile.states.${intake.state}`)],
+    [t("consultation.form.fields.state"), usStateName(t, intake.state)],
     [t("consultation.form.fields.symptoms"), intake.symptoms.map((s) => option("symptoms", s)).join(", ")],
     [t("consultation.form.fields.startedOn"), intake.symptoms_started_on],
   ];
