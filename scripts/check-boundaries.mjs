@@ -11,7 +11,15 @@ import { readFileSync } from "node:fs";
 
 /** What each API module offers the others; everything else in it is private to it. */
 const MODULE_EXPORTS = {
-  accounts: ["auth-guards.ts", "session-service.ts", "login-throttle.ts", "tokens.ts", "passwords.ts"],
+  accounts: [
+    "auth-guards.ts",
+    "session-service.ts",
+    "login-throttle.ts",
+    "tokens.ts",
+    "passwords.ts",
+    "token-repository.ts",
+  ],
+  "care-team": [],
   communications: ["mailing-list-service.ts", "communication-mail.ts"],
   consultations: [],
   directory: [],

@@ -29,6 +29,7 @@ import { createLoginThrottle } from "#api/modules/accounts/login-throttle.ts";
 import { prepareDummyHash } from "#api/modules/accounts/passwords.ts";
 import { tokenSweepPlugin } from "#api/modules/accounts/token-sweep.ts";
 import { createKeyedHash } from "#api/modules/accounts/tokens.ts";
+import { type CareTeamService, createCareTeamService } from "#api/modules/care-team/care-team-service.ts";
 import { type CaptchaService, createCaptchaService } from "#api/modules/communications/captcha-service.ts";
 import { captchaSweepPlugin } from "#api/modules/communications/captcha-sweep.ts";
 import { createSendLimiter, type SendLimiter } from "#api/modules/communications/communication-limits.ts";
@@ -94,6 +95,8 @@ declare module "fastify" {
     live: LiveService;
     /** What happens to a consultation after its request: clinicians' steps, expiry, refunds. */
     visits: VisitService;
+    /** Clinician accounts: invitations, the list, disabling, the console's profile. */
+    careTeam: CareTeamService;
   }
 }
 
@@ -261,6 +264,16 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
       },
       keyHash,
       idleTimeoutMs: config.SESSION_IDLE_MINUTES * 60_000,
+    }),
+  );
+  app.decorate(
+    "careTeam",
+    createCareTeamService({
+      db: deps.db.db,
+      clock,
+      mailer,
+      productName: config.PRODUCT_NAME,
+      siteUrl: siteUrl(config),
     }),
   );
   const stripePrices = {

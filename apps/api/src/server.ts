@@ -3,6 +3,7 @@ import { createDb, type DbHandle } from "@ambercare/db/client";
 import { runMigrations } from "@ambercare/db/migrate";
 import { isDatabaseEmpty, seedDemoData } from "@ambercare/db/seed";
 import { type App, buildApp } from "#api/app.ts";
+import { enableDemoClinicianSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
 import { ensureServiceAccount } from "#api/modules/accounts/service-account.ts";
 import { systemClock } from "#api/platform/clock.ts";
 import { type ApiConfig, loadConfig, seedsDemoPatient } from "#api/platform/config.ts";
@@ -40,7 +41,12 @@ try {
   });
   await runMigrations(db);
   // Only a fresh database is seeded: on a live one an operator may have edited the catalogue.
-  if (await isDatabaseEmpty(db)) await seedDemoData(db, { demoPatient: seedsDemoPatient(config) });
+  if (await isDatabaseEmpty(db)) {
+    const demoAccounts = seedsDemoPatient(config);
+    await seedDemoData(db, { demoPatient: demoAccounts });
+    if (demoAccounts)
+      await enableDemoClinicianSecondFactor(db.db, config.SECOND_FACTOR_KEY, systemClock.now());
+  }
   await ensureServiceAccount(db.db, systemClock, {
     email: config.SERVICE_ACCOUNT_EMAIL,
     password: config.SERVICE_ACCOUNT_PASSWORD,

@@ -83,6 +83,7 @@ import {
   ratingResponse,
   submitRatingRequest,
 } from "./provider.ts";
+import { clinicianProfileResponse } from "./roles.ts";
 import {
   confirmSecondFactorRequest,
   disableSecondFactorRequest,
@@ -551,6 +552,9 @@ export const apiRoutes = {
       body: listChangeRequest,
       response: listStatusResponse,
     }),
+  },
+  careTeam: {
+    me: route({ api: "main", method: "GET", path: "/api/care-team/me", response: clinicianProfileResponse }),
   },
   myData: {
     export: route({

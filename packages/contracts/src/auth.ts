@@ -11,6 +11,7 @@ import { CAPTCHA_MAX_LENGTH } from "./communications-constants.ts";
 import { dataEnvelope } from "./envelope.ts";
 import { LOCALES } from "./locales.ts";
 import { GENDERS } from "./options.ts";
+import { accountRoleSchema } from "./roles.ts";
 import { textSchema } from "./text.ts";
 import { US_STATE_CODES } from "./us-states.ts";
 
@@ -177,6 +178,8 @@ export const userSchema = z
     locale: localeSchema,
     profile_completed: z.boolean(),
     created_at: z.string(),
+    /** "patient" or "clinician": the web's access table sends each to their own pages. */
+    role: accountRoleSchema,
   })
   .strict();
 export type User = z.infer<typeof userSchema>;

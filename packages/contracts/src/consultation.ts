@@ -255,9 +255,11 @@ export const auditEntry = z
     id: z.uuid(),
     /**
      * "self" when the patient did it; "other" for another patient's account (a refused attempt);
-     * otherwise the kind of actor (a provider, the system).
+     * otherwise the kind of actor (a clinician of the care team, a provider, the system).
      */
-    actor: z.enum(["self", "other", "provider", "system"]),
+    actor: z.enum(["self", "other", "clinician", "provider", "system"]),
+    /** The clinician's name ("Ann Lee, MD") on a clinician's row; null on every other row. */
+    actor_name: z.string().nullable(),
     action: z.enum(AUDIT_ACTIONS),
     resource_type: z.enum(AUDIT_RESOURCES),
     resource_id: z.uuid().nullable(),

@@ -38,6 +38,10 @@ export const ERROR_CODES = [
   "SECOND_FACTOR_ALREADY_ENABLED",
   "SECOND_FACTOR_NOT_SET_UP",
   "SECOND_FACTOR_RESET_LINK_INVALID",
+  // Roles: the care console and the patient's own pages.
+  "CLINICIAN_ONLY",
+  "PATIENT_ONLY",
+  "SECOND_FACTOR_SETUP_REQUIRED",
   // Communications: captcha, contact, mailing lists, my-data.
   "CAPTCHA_MISSING",
   "CAPTCHA_INVALID",

@@ -1,9 +1,19 @@
-import { DEMO_PATIENT } from "@ambercare/contracts/demo";
+import { DEMO_CLINICIAN, DEMO_PATIENT } from "@ambercare/contracts/demo";
+import { US_STATE_CODES } from "@ambercare/contracts/us-states";
 import { count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "./client.ts";
 import { runMigrations } from "./migrate.ts";
-import { accessTokens, conditions, passwordResetTokens, specializations, users } from "./schema.ts";
+import {
+  accessTokens,
+  clinicians,
+  conditions,
+  passwordResetTokens,
+  providerLicenses,
+  providers,
+  specializations,
+  users,
+} from "./schema.ts";
 import { isDatabaseEmpty, seedDemoData } from "./seed.ts";
 import { SEED_CONDITIONS, SEED_SPECIALIZATIONS } from "./seed-data.ts";
 import { DEMO_PROVIDER_COUNT } from "./seed-providers.ts";
@@ -49,6 +59,7 @@ describe("database", () => {
       "cancel_feedback",
       "captcha_solutions",
       "checkouts",
+      "clinicians",
       "conditions",
       "consultation_messages",
       "consultation_status_history",
@@ -149,6 +160,7 @@ describe("database", () => {
       conditions: SEED_CONDITIONS.length,
       providers: DEMO_PROVIDER_COUNT,
       demoPatients: 1,
+      demoClinicians: 1,
     });
     expect(await isDatabaseEmpty(handle)).toBe(false);
 
@@ -157,17 +169,37 @@ describe("database", () => {
     expect(before.conds).toHaveLength(SEED_CONDITIONS.length);
 
     const second = await seedDemoData(handle);
-    expect(second).toEqual({ specializations: 0, conditions: 0, providers: 0, demoPatients: 0 });
+    expect(second).toEqual({
+      specializations: 0,
+      conditions: 0,
+      providers: 0,
+      demoPatients: 0,
+      demoClinicians: 0,
+    });
     const patients = await handle.db
       .select({
         email: users.email,
         isServiceAccount: users.isServiceAccount,
         done: users.profileCompletedAt,
+        role: users.role,
       })
-      .from(users);
+      .from(users)
+      .orderBy(users.email);
     expect(patients).toEqual([
-      { email: DEMO_PATIENT.email, isServiceAccount: false, done: expect.any(Date) },
+      { email: DEMO_CLINICIAN.email, isServiceAccount: false, done: null, role: "clinician" },
+      { email: DEMO_PATIENT.email, isServiceAccount: false, done: expect.any(Date), role: "patient" },
     ]);
+    const [link] = await handle.db
+      .select({ slug: providers.slug, chat: providers.offersChat, video: providers.offersVideo })
+      .from(clinicians)
+      .innerJoin(providers, eq(providers.id, clinicians.providerId));
+    expect(link).toEqual({ slug: DEMO_CLINICIAN.provider_slug, chat: true, video: true });
+    const [licences] = await handle.db
+      .select({ n: count() })
+      .from(providerLicenses)
+      .innerJoin(providers, eq(providers.id, providerLicenses.providerId))
+      .where(eq(providers.slug, DEMO_CLINICIAN.provider_slug));
+    expect(licences?.n).toBe(US_STATE_CODES.length);
     expect(await snapshot()).toEqual(before);
   });
 
@@ -180,6 +212,7 @@ describe("database", () => {
         conditions: SEED_CONDITIONS.length,
         providers: DEMO_PROVIDER_COUNT,
         demoPatients: 0,
+        demoClinicians: 0,
       });
       expect(await fresh.db.select({ email: users.email }).from(users)).toEqual([]);
     } finally {
@@ -193,7 +226,13 @@ describe("database", () => {
       .set({ translations: sql`jsonb_set(${specializations.translations}, '{bg,name}', '"Грешно име"')` })
       .where(eq(specializations.slug, "dermatology"));
     const result = await seedDemoData(handle);
-    expect(result).toEqual({ specializations: 1, conditions: 0, providers: 0, demoPatients: 0 });
+    expect(result).toEqual({
+      specializations: 1,
+      conditions: 0,
+      providers: 0,
+      demoPatients: 0,
+      demoClinicians: 0,
+    });
     const [row] = await handle.db
       .select({ translations: specializations.translations })
       .from(specializations)

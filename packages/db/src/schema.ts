@@ -21,6 +21,7 @@ import type {
 } from "@ambercare/contracts/membership-constants";
 import type { PlanKey } from "@ambercare/contracts/plans";
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
+import { ACCOUNT_ROLES, type AccountRole, DEFAULT_ACCOUNT_ROLE } from "@ambercare/contracts/roles";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -106,6 +107,8 @@ export const users = pgTable(
     gender: text("gender"),
     locale: text("locale").$type<Locale>().notNull().default(DEFAULT_LOCALE),
     isServiceAccount: boolean("is_service_account").notNull().default(false),
+    /** "patient" or "clinician" (a clinician also has a `clinicians` row linking a provider). */
+    role: text("role").$type<AccountRole>().notNull().default(DEFAULT_ACCOUNT_ROLE),
     profileCompletedAt: timestamptz("profile_completed_at"),
     /**
      * When the owner of the address followed the sign-up link (or a reset link). Null: the account
@@ -117,6 +120,10 @@ export const users = pgTable(
   },
   (table) => [
     check("users_email_lower_case", sql`${table.email} = lower(${table.email})`),
+    check(
+      "users_role_known",
+      sql`${table.role} in (${sql.raw(ACCOUNT_ROLES.map((r) => `'${r}'`).join(", "))})`,
+    ),
     check(
       "users_locale_known",
       sql`${table.locale} in (${sql.raw(LOCALES.map((l) => `'${l}'`).join(", "))})`,
@@ -330,6 +337,24 @@ export const providers = pgTable(
     ),
   ],
 );
+
+/**
+ * Clinician accounts: each links one account (role "clinician") to the one directory provider it
+ * works as, and each provider has at most one account. The clinician's licences and visit types are
+ * the provider's. `disabled_at` ends the account's access (its sessions are revoked, its logins
+ * refused) while keeping who did what in the audit log.
+ */
+export const clinicians = pgTable("clinicians", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  providerId: uuid("provider_id")
+    .notNull()
+    .unique()
+    .references(() => providers.id, { onDelete: "restrict" }),
+  disabledAt: timestamptz("disabled_at"),
+  createdAt: timestamptz("created_at").notNull().defaultNow(),
+});
 
 export const providerSpecializations = pgTable(
   "provider_specializations",
@@ -895,7 +920,7 @@ export const consultationMessages = pgTable(
 /**
  * Who read or wrote a patient's health data, what, when and from where. Rows are only ever
  * inserted. `user_id` is the patient whose data it is; `actor_user_id` the account that acted
- * (the same patient, for now). It holds ids and addresses, never the health data itself.
+ * (the patient, or a clinician's account when `actor_kind` is "clinician"). It holds ids and addresses, never the health data itself.
  */
 export const auditLog = pgTable(
   "audit_log",
@@ -913,7 +938,10 @@ export const auditLog = pgTable(
     at: timestamptz("at").notNull().defaultNow(),
   },
   (table) => [
-    check("audit_log_actor_kind_known", sql`${table.actorKind} in ('patient', 'provider', 'system')`),
+    check(
+      "audit_log_actor_kind_known",
+      sql`${table.actorKind} in ('patient', 'provider', 'clinician', 'system')`,
+    ),
     index("audit_log_user_at_idx").on(table.userId, table.at),
   ],
 );

@@ -1,4 +1,4 @@
-import { DEMO_PATIENT } from "@ambercare/contracts/demo";
+import { DEMO_CLINICIAN, DEMO_PATIENT } from "@ambercare/contracts/demo";
 
 /**
  * Catalogue content of a primary-care and urgent-care telehealth service: the specializations it
@@ -348,3 +348,13 @@ export const SEED_DEMO_PATIENT = {
   gender: "Prefer Not to Answer",
   locale: "en",
 } as const;
+
+/** The demo clinician's account (its argon2id hash of DEMO_CLINICIAN.password, computed once). */
+export const SEED_DEMO_CLINICIAN = {
+  email: DEMO_CLINICIAN.email,
+  passwordHash:
+    "$argon2id$v=19$m=19456,t=2,p=1$Uq/h4Yl5t9oK1tTEGIlBHw$5KtbZ75dFULJajP4cFxym3L0oi6u1+2BCfzE909MNJk",
+  firstName: DEMO_CLINICIAN.first_name,
+  lastName: DEMO_CLINICIAN.last_name,
+  role: "clinician" as const,
+};

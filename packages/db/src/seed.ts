@@ -1,10 +1,18 @@
-import { inArray, sql } from "drizzle-orm";
-import type { DbHandle } from "./client.ts";
-import { conditions, specializations, users } from "./schema.ts";
-import { SEED_CONDITIONS, SEED_DEMO_PATIENT, SEED_SPECIALIZATIONS } from "./seed-data.ts";
+import { DEMO_CLINICIAN } from "@ambercare/contracts/demo";
+import { US_STATE_CODES } from "@ambercare/contracts/us-states";
+import { eq, inArray, sql } from "drizzle-orm";
+import type { DbHandle, Executor } from "./client.ts";
+import { clinicians, conditions, providers, specializations, users } from "./schema.ts";
+import {
+  SEED_CONDITIONS,
+  SEED_DEMO_CLINICIAN,
+  SEED_DEMO_PATIENT,
+  SEED_SPECIALIZATIONS,
+} from "./seed-data.ts";
 import {
   DEFAULT_PROVIDER_SEED,
   DEMO_PROVIDER_COUNT,
+  type GeneratedProvider,
   generateProvider,
   upsertProviders,
 } from "./seed-providers.ts";
@@ -17,7 +25,51 @@ export type SeedResult = {
   providers: number;
   /** 1 when the demo patient was created, 0 when it existed already. */
   demoPatients: number;
+  /** 1 when the demo clinician (and its provider) was created, 0 when it existed already. */
+  demoClinicians: number;
 };
+
+/**
+ * The demo clinician's provider: licensed in every state, chat and video, so any demo patient's
+ * visit can reach it.
+ */
+const DEMO_CLINICIAN_PROVIDER: GeneratedProvider = {
+  ...generateProvider(DEFAULT_PROVIDER_SEED, 0),
+  slug: DEMO_CLINICIAN.provider_slug,
+  firstName: DEMO_CLINICIAN.first_name,
+  lastName: DEMO_CLINICIAN.last_name,
+  credentials: "MD",
+  photoPath: null,
+  bioEn: "Demo clinician of the care console: licensed in every state for chat and video visits.",
+  bioBg: "Демонстрационен лекар на конзолата за грижа: с лиценз във всички щати за чат и видео консултации.",
+  languages: ["en", "bg"],
+  offersChat: true,
+  offersVideo: true,
+  availableToday: true,
+  states: [...US_STATE_CODES],
+};
+
+/** The demo provider and the clinician account linked to it; an existing account is left alone. */
+async function seedDemoClinician(tx: Executor, now: Date): Promise<number> {
+  await upsertProviders(tx, [DEMO_CLINICIAN_PROVIDER]);
+  const [account] = await tx
+    .insert(users)
+    .values({ ...SEED_DEMO_CLINICIAN, emailConfirmedAt: now, createdAt: now, updatedAt: now })
+    .onConflictDoNothing({ target: users.email })
+    .returning({ id: users.id });
+  if (!account) return 0;
+  const [provider] = await tx
+    .select({ id: providers.id })
+    .from(providers)
+    .where(eq(providers.slug, DEMO_CLINICIAN.provider_slug));
+  if (!provider) throw new Error("The demo clinician's provider was not written");
+  const linked = await tx
+    .insert(clinicians)
+    .values({ userId: account.id, providerId: provider.id, createdAt: now })
+    .onConflictDoNothing()
+    .returning({ userId: clinicians.userId });
+  return linked.length;
+}
 
 /**
  * Upserts the demo catalogue by slug, in one transaction. A row is rewritten only when its content
@@ -134,12 +186,14 @@ export async function seedDemoData(
           .onConflictDoNothing({ target: users.email })
           .returning({ id: users.id })
       : [];
+    const demoClinicians = demoPatient ? await seedDemoClinician(tx, now) : 0;
 
     return {
       specializations: writtenSpecializations.length,
       conditions: writtenConditions.length,
       providers: writtenProviders,
       demoPatients: writtenPatients.length,
+      demoClinicians,
     };
   });
 }

@@ -1,6 +1,6 @@
 import type { AuditAction, AuditResource } from "@ambercare/contracts/consultation-limits";
 import type { Executor } from "@ambercare/db/client";
-import { auditLog } from "@ambercare/db/schema";
+import { auditLog, clinicians, providers } from "@ambercare/db/schema";
 import { count, desc, eq, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
@@ -8,7 +8,8 @@ export type AuditEvent = {
   /** The patient whose health data was read or written. */
   userId: string;
   actorUserId: string;
-  actorKind: "patient" | "provider" | "system";
+  /** "clinician": a clinician's account (its provider names it in the patient's access log). */
+  actorKind: "patient" | "provider" | "clinician" | "system";
   action: AuditAction;
   resourceType: AuditResource;
   resourceId: string | null;
@@ -53,10 +54,28 @@ export function createAuditRepository(db: Executor) {
         from users where id = ${event.userId.toLowerCase()}::uuid`);
     },
 
+    /**
+     * A page of the patient's log, newest first. `actorName` is the provider's name for a row a
+     * clinician wrote ("Ann Lee, MD"), null otherwise: a patient sees who of the care team acted.
+     */
     async page(userId: string, page: number, perPage: number) {
       const rows = await db
-        .select()
+        .select({
+          id: auditLog.id,
+          userId: auditLog.userId,
+          actorUserId: auditLog.actorUserId,
+          actorKind: auditLog.actorKind,
+          action: auditLog.action,
+          resourceType: auditLog.resourceType,
+          resourceId: auditLog.resourceId,
+          ip: auditLog.ip,
+          at: auditLog.at,
+          actorName: sql<string | null>`case when ${auditLog.actorKind} = 'clinician' then
+            ${providers.firstName} || ' ' || ${providers.lastName} || ', ' || ${providers.credentials} end`,
+        })
         .from(auditLog)
+        .leftJoin(clinicians, eq(clinicians.userId, auditLog.actorUserId))
+        .leftJoin(providers, eq(providers.id, clinicians.providerId))
         .where(eq(auditLog.userId, userId))
         .orderBy(desc(auditLog.at), desc(auditLog.id))
         .limit(perPage)
@@ -68,10 +87,35 @@ export function createAuditRepository(db: Executor) {
 }
 
 /** The account behind the request's token, as the audit log names it; null when anonymous. */
-function actorOf(request: FastifyRequest) {
+function actorOf(request: FastifyRequest): { userId: string; kind: AuditEvent["actorKind"] } | null {
   const auth = request.auth;
   if (!auth) return null;
-  return { userId: auth.userId, kind: auth.isServiceAccount ? ("system" as const) : ("patient" as const) };
+  if (auth.isServiceAccount) return { userId: auth.userId, kind: "system" };
+  return { userId: auth.userId, kind: auth.role === "clinician" ? "clinician" : "patient" };
+}
+
+/**
+ * Records that the clinician behind `request` (a route behind `guards.clinician`) read or wrote a
+ * patient's data: the row lands in that patient's access log with the clinician's name. Call it in
+ * the same transaction (`db`) as the read or write when there is one, before the answer leaves.
+ */
+export async function auditClinicianAccess(
+  request: FastifyRequest,
+  access: { patientUserId: string; action: AuditAction; resource: AuditResource; resourceId?: string | null },
+  db: Executor = request.server.db.db,
+): Promise<void> {
+  const actor = actorOf(request);
+  if (actor?.kind !== "clinician") throw new Error("auditClinicianAccess needs a clinician's request");
+  await createAuditRepository(db).record({
+    userId: access.patientUserId,
+    actorUserId: actor.userId,
+    actorKind: "clinician",
+    action: access.action,
+    resourceType: access.resource,
+    resourceId: access.resourceId ?? null,
+    ip: request.ip,
+    at: request.server.clock.now(),
+  });
 }
 
 /** Writes a refused attempt on another patient's data (see AppError's `refusedAccess`). */

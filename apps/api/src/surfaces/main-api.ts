@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { mainAuthRoutes } from "#api/modules/accounts/main-auth-routes.ts";
 import { secondFactorRoutes } from "#api/modules/accounts/second-factor-routes.ts";
+import { careTeamRoutes } from "#api/modules/care-team/care-team-routes.ts";
 import { captchaRoutes } from "#api/modules/communications/captcha-routes.ts";
 import { listRoutes } from "#api/modules/communications/list-routes.ts";
 import { providerRoutes } from "#api/modules/directory/provider-routes.ts";
@@ -19,4 +20,5 @@ export const mainApi: FastifyPluginAsyncZod = async (app) => {
   await app.register(captchaRoutes);
   await app.register(listRoutes);
   await app.register(liveRoutes);
+  await app.register(careTeamRoutes);
 };

@@ -83,6 +83,9 @@ export const API_ERROR_MESSAGES: Readonly<Record<ErrorCode, ErrorRule>> = {
   SECOND_FACTOR_ALREADY_ENABLED: { key: "secondFactor.errors.alreadyOn" },
   SECOND_FACTOR_NOT_SET_UP: { key: "secondFactor.errors.notSetUp" },
   SECOND_FACTOR_RESET_LINK_INVALID: { key: "secondFactor.errors.resetLinkInvalid" },
+  CLINICIAN_ONLY: NOT_YOURS,
+  PATIENT_ONLY: NOT_YOURS,
+  SECOND_FACTOR_SETUP_REQUIRED: { key: "console.secondFactorRequired" },
 
   CAPTCHA_MISSING: { key: "captcha.errors.missing", field: "captcha" },
   CAPTCHA_INVALID: { key: "captcha.errors.invalid", field: "captcha" },

@@ -21,7 +21,7 @@ export function documentTitle(pageName: string | null | undefined, productName: 
   return pageName ? `${pageName} | ${productName}` : productName;
 }
 
-export type ErrorKind = "notFound" | "badRequest" | "unavailable" | "serverError";
+export type ErrorKind = "notFound" | "forbidden" | "badRequest" | "unavailable" | "serverError";
 
 /**
  * The error titles: 'Page Not Found' for 404, 'Internal Server Error' for a failure of
@@ -31,6 +31,7 @@ export type ErrorKind = "notFound" | "badRequest" | "unavailable" | "serverError
 export function errorKind(error: unknown): ErrorKind {
   if (!isRouteErrorResponse(error)) return "serverError";
   if (error.status === 404) return "notFound";
+  if (error.status === 403) return "forbidden";
   if (error.status === 503) return "unavailable";
   if (error.status === 400 || error.status === 413 || error.status === 415) return "badRequest";
   return "serverError";

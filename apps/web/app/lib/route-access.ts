@@ -4,19 +4,30 @@
  * line with `requireRouteAccess(request, "<path>")` (session.server.ts).
  *
  * - `requiresAuthentication`: anonymous visitors are redirected to /login?redirectTo=<path>.
+ * - `role`: on a `requiresAuthentication` page, the account's role it is for. A "patient" page
+ *   (the patient's own data, the intake form, checkout) sends a clinician to /console; a
+ *   "clinician" page (the care console) refuses anyone else with 403, and sends a clinician whose
+ *   second factor is still off to /my-profile/security, the one other page a clinician may open.
+ *   A page without a role is for both (/my-profile/security: the second factor's setup).
  * - `notAuthenticated`: pages for logged-out visitors. A logged-in visitor is redirected to / from
  *   the paths in REDIRECT_HOME_WHEN_LOGGED_IN and told "you are already logged in" on the others
  *   (only /login and /sign-up actively redirect; the others are merely forbidden).
  *
  * Beyond the product's required routes: /confirm-subscription (the newsletter's double opt-in),
  * /account-deleted and /my-profile/health-data (Washington My Health My Data), see ADR 017;
- * /my-profile/security, /login/second-factor and /login/lost-device (two-step login), see ADR 024.
+ * /my-profile/security, /login/second-factor and /login/lost-device (two-step login), see ADR 024;
+ * /console (the care console of clinicians), see ADR 032.
  *
  * The catch-all route (`*`, unknown paths redirect to /) is not a page and has no entry, nor have the
  * resource routes (files ending in .ts in routes.ts), which check access themselves.
  * This module is plain data: tests and the e2e suite import it.
  */
-export type RouteAccess = Readonly<{ requiresAuthentication?: true; notAuthenticated?: true }>;
+export type RouteRole = "patient" | "clinician";
+export type RouteAccess = Readonly<{
+  requiresAuthentication?: true;
+  notAuthenticated?: true;
+  role?: RouteRole;
+}>;
 
 export const ROUTE_ACCESS = Object.freeze({
   "/": {},
@@ -31,7 +42,7 @@ export const ROUTE_ACCESS = Object.freeze({
   "/careers/:page": {},
   "/conditions-we-see": {},
   "/consultation/consult": {},
-  "/consultation/form": { requiresAuthentication: true },
+  "/consultation/form": { requiresAuthentication: true, role: "patient" },
   "/consultation/thank-you": {},
   "/contact-us": {},
   "/disclaimer": {},
@@ -58,18 +69,19 @@ export const ROUTE_ACCESS = Object.freeze({
   "/account-deleted": {},
   "/washington-consumer-health-data-privacy-notice": {},
   "/logout": {},
-  "/cancel-subscription": { requiresAuthentication: true },
-  "/checkout/:checkoutId": { requiresAuthentication: true },
-  "/my-profile": { requiresAuthentication: true },
-  "/my-profile/billing-history": { requiresAuthentication: true },
-  "/my-profile/billing-history/:invoiceId": { requiresAuthentication: true },
-  "/my-profile/consultations": { requiresAuthentication: true },
-  "/my-profile/manage-subscription": { requiresAuthentication: true },
-  "/my-profile/medical-records": { requiresAuthentication: true },
-  "/my-profile/messages": { requiresAuthentication: true },
-  "/my-profile/past-appointments": { requiresAuthentication: true },
-  "/my-profile/health-data": { requiresAuthentication: true },
+  "/cancel-subscription": { requiresAuthentication: true, role: "patient" },
+  "/checkout/:checkoutId": { requiresAuthentication: true, role: "patient" },
+  "/my-profile": { requiresAuthentication: true, role: "patient" },
+  "/my-profile/billing-history": { requiresAuthentication: true, role: "patient" },
+  "/my-profile/billing-history/:invoiceId": { requiresAuthentication: true, role: "patient" },
+  "/my-profile/consultations": { requiresAuthentication: true, role: "patient" },
+  "/my-profile/manage-subscription": { requiresAuthentication: true, role: "patient" },
+  "/my-profile/medical-records": { requiresAuthentication: true, role: "patient" },
+  "/my-profile/messages": { requiresAuthentication: true, role: "patient" },
+  "/my-profile/past-appointments": { requiresAuthentication: true, role: "patient" },
+  "/my-profile/health-data": { requiresAuthentication: true, role: "patient" },
   "/my-profile/security": { requiresAuthentication: true },
+  "/console": { requiresAuthentication: true, role: "clinician" },
   "/login": { notAuthenticated: true },
   "/login/second-factor": { notAuthenticated: true },
   "/login/lost-device": { notAuthenticated: true },
@@ -89,6 +101,11 @@ export const REDIRECT_HOME_WHEN_LOGGED_IN: readonly RoutePath[] = Object.freeze(
 export function routeAccess(path: RoutePath): RouteAccess {
   return ROUTE_ACCESS[path];
 }
+
+/** Where a clinician goes from a patient's page, and where the console starts. */
+export const CONSOLE_HOME = "/console" satisfies RoutePath;
+/** The one page a clinician without the second factor may open: its setup. */
+export const SECOND_FACTOR_SETUP_PAGE = "/my-profile/security" satisfies RoutePath;
 
 export function isRoutePath(value: string): value is RoutePath {
   return Object.hasOwn(ROUTE_ACCESS, value);

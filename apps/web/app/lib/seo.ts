@@ -98,11 +98,13 @@ export const ROUTE_SEO = Object.freeze({
   "/my-profile/past-appointments": page("pastAppointments", null, false),
   "/my-profile/health-data": page("healthData", null, false),
   "/my-profile/security": page("security", null, false),
+  "/console": page("console", null, false),
 } satisfies Record<RoutePath, RouteSeo>);
 
 /** Paths robots.txt asks crawlers to stay out of: personal pages and actions. */
 export const ROBOTS_DISALLOW: readonly RoutePath[] = Object.freeze([
   "/my-profile",
+  "/console",
   "/consultation/form",
   "/cancel-subscription",
   "/logout",

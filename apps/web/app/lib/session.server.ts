@@ -1,21 +1,24 @@
 import type { User } from "@ambercare/contracts/auth";
+import type { ClinicianProfile } from "@ambercare/contracts/roles";
 import {
   isFullyLoggedIn,
   SESSION_COOKIE_MAX_AGE,
   SESSION_COOKIES,
   type SessionCookieName,
 } from "@ambercare/contracts/session";
-import { redirect } from "react-router";
-import { createApiClient } from "#app/lib/api-client.server.ts";
+import { data, redirect } from "react-router";
+import { createApiClient, isApiError } from "#app/lib/api-client.server.ts";
 import { readCookies, setCookieHeader } from "#app/lib/cookies.server.ts";
 import { apiBases, env, isSecureRequest } from "#app/lib/env.server.ts";
 import { safeRedirect } from "#app/lib/misc.ts";
 import {
+  CONSOLE_HOME,
   REDIRECT_HOME_WHEN_LOGGED_IN,
   type ROUTE_ACCESS,
   type RouteAccess,
   type RoutePath,
   routeAccess,
+  SECOND_FACTOR_SETUP_PAGE,
 } from "#app/lib/route-access.ts";
 import { createRouteClient } from "#app/lib/route-client.server.ts";
 
@@ -96,6 +99,8 @@ export function logoutEvent(request: Request): Response {
 export type VerifiedUser = SessionUser & {
   /** The account from `GET /api/auth/me` (or the care API's get-user-details). */
   account: User;
+  /** On the console's pages (`role: "clinician"`): the clinician and their provider. */
+  clinician?: ClinicianProfile;
 };
 
 /** Where requireUser checks the session: the running APIs by default, a local server in tests. */
@@ -191,6 +196,86 @@ export async function requireAnonymous(request: Request): Promise<{ alreadyLogge
 export type RouteAccessResult = { user: SessionUser | null; alreadyLoggedIn: boolean };
 /** On a `requiresAuthentication` route the user is always there, verified with the API. */
 export type ProtectedRouteAccessResult = { user: VerifiedUser; alreadyLoggedIn: false };
+/** On a clinician's route, also the clinician and the provider they work as. */
+export type ClinicianRouteAccessResult = {
+  user: VerifiedUser & { clinician: ClinicianProfile };
+  alreadyLoggedIn: false;
+};
+
+/** The paths whose ROUTE_ACCESS entry says `role: "clinician"`. */
+export type ClinicianRoutePath = {
+  [P in RoutePath]: (typeof ROUTE_ACCESS)[P] extends { role: "clinician" } ? P : never;
+}[RoutePath];
+
+/** A 403 page: the account is logged in, but this page is not for its role. */
+function forbidden() {
+  return data(null, { status: 403 });
+}
+
+/**
+ * The console's check, beyond the role the session's account has: the API's `guards.clinician`
+ * (an active clinician with the second factor on) through `GET /api/care-team/me`. A clinician
+ * whose factor is still off goes to its setup page; anyone else the API refuses gets 403.
+ */
+/** One console check per request: the console's layout and its page both ask. */
+const consoleChecked = new WeakMap<Request, Promise<ClinicianProfile>>();
+
+function requireConsoleClinician(
+  request: Request,
+  user: VerifiedUser,
+  deps?: SessionApiDeps,
+): Promise<ClinicianProfile> {
+  let check = consoleChecked.get(request);
+  if (!check) {
+    check = fetchConsoleClinician(request, user, deps);
+    consoleChecked.set(request, check);
+  }
+  return check;
+}
+
+async function fetchConsoleClinician(
+  request: Request,
+  user: VerifiedUser,
+  deps: SessionApiDeps = defaultDeps,
+): Promise<ClinicianProfile> {
+  if (!user.accessToken) throw logoutEvent(request);
+  const main = createApiClient({
+    baseUrl: deps.mainApiBase,
+    token: user.accessToken,
+    fetch: deps.fetch,
+    onUnauthorized: () => {
+      throw logoutEvent(request);
+    },
+  });
+  try {
+    return (await createRouteClient({ main }, deps.productSlug).careTeam.me()).data;
+  } catch (error) {
+    if (isApiError(error) && error.code === "SECOND_FACTOR_SETUP_REQUIRED") {
+      throw redirect(SECOND_FACTOR_SETUP_PAGE);
+    }
+    if (isApiError(error) && error.status === 403) throw forbidden();
+    throw error;
+  }
+}
+
+/**
+ * Applies a page's `role`: a clinician on a patient's page goes to the console; anyone but a
+ * clinician on the console's pages gets 403.
+ */
+async function enforceRole(
+  request: Request,
+  access: RouteAccess,
+  user: VerifiedUser,
+  deps?: SessionApiDeps,
+): Promise<VerifiedUser> {
+  const role = user.account.role;
+  if (access.role === "patient" && role === "clinician") throw redirect(CONSOLE_HOME);
+  if (access.role === "clinician") {
+    if (role !== "clinician") throw forbidden();
+    return { ...user, clinician: await requireConsoleClinician(request, user, deps) };
+  }
+  return user;
+}
 
 /** The paths whose ROUTE_ACCESS entry says `requiresAuthentication`. */
 export type ProtectedRoutePath = {
@@ -200,14 +285,21 @@ export type ProtectedRoutePath = {
 /**
  * Enforces the route's entry in the ROUTE_ACCESS table: call it on the first line of every loader
  * and action, `await requireRouteAccess(request, "/my-profile")`. On a protected route the session
- * is verified with the API (requireUser) and `user.account` is the account; elsewhere `user` is read
- * from the cookies only (no API call), or null.
+ * is verified with the API (requireUser) and `user.account` is the account, and the entry's `role`
+ * is applied (enforceRole); on a clinician's route `user.clinician` is the clinician and provider.
+ * Elsewhere `user` is read from the cookies only (no API call), or null.
  */
 export async function requireRouteAccess<P extends RoutePath>(
   request: Request,
   path: P,
   deps?: SessionApiDeps,
-): Promise<P extends ProtectedRoutePath ? ProtectedRouteAccessResult : RouteAccessResult>;
+): Promise<
+  P extends ClinicianRoutePath
+    ? ClinicianRouteAccessResult
+    : P extends ProtectedRoutePath
+      ? ProtectedRouteAccessResult
+      : RouteAccessResult
+>;
 export async function requireRouteAccess(
   request: Request,
   path: RoutePath,
@@ -215,7 +307,8 @@ export async function requireRouteAccess(
 ): Promise<RouteAccessResult> {
   const access: RouteAccess = routeAccess(path);
   if (access.requiresAuthentication) {
-    return { user: await requireUser(request, deps), alreadyLoggedIn: false };
+    const user = await requireUser(request, deps);
+    return { user: await enforceRole(request, access, user, deps), alreadyLoggedIn: false };
   }
   if (access.notAuthenticated) {
     const { alreadyLoggedIn } = await requireAnonymous(request);

@@ -17,4 +17,5 @@ export const JANE_ACCOUNT: User = {
   locale: "en",
   profile_completed: false,
   created_at: "2026-11-22T05:00:00.000Z",
+  role: "patient",
 };

@@ -69,7 +69,12 @@ describe("GET /ambercare/get-user-details/{userId}", () => {
       const res = await details(patient.user_id, token);
       expect(res.statusCode).toBe(200);
       const { data } = userResponse.parse(res.json());
-      expect(data).toMatchObject({ id: patient.user_id, email: patient.email, profile_completed: false });
+      expect(data).toMatchObject({
+        id: patient.user_id,
+        email: patient.email,
+        profile_completed: false,
+        role: "patient",
+      });
       expect(Object.keys(data).sort()).toEqual(
         [
           "address_line1",
@@ -85,6 +90,7 @@ describe("GET /ambercare/get-user-details/{userId}", () => {
           "locale",
           "phone",
           "profile_completed",
+          "role",
           "state",
           "zip",
         ].sort(),

@@ -39,7 +39,7 @@ export const careAccountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/update-user",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       config: { audit: { action: "profile.update", resource: "profile" } },
       schema: {
         tags: ["care"],
@@ -55,7 +55,7 @@ export const careAccountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/complete-profile",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       config: { audit: { action: "profile.update", resource: "profile" } },
       schema: {
         tags: ["care"],

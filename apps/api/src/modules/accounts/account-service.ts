@@ -96,6 +96,7 @@ export function toUser(row: UserRow): User {
     locale: row.locale,
     profile_completed: row.profileCompletedAt !== null || isProfileComplete(fields),
     created_at: row.createdAt.toISOString(),
+    role: row.role,
   };
 }
 
@@ -311,7 +312,8 @@ export function createAccountService(deps: AccountServiceDeps) {
       const passwordOk = account
         ? await verifyPassword(account.passwordHash, input.password)
         : await verifyDummyPassword(input.password);
-      if (!account || !passwordOk || (account.isServiceAccount && surface !== "care")) {
+      // A disabled clinician gets the answer of a wrong password: the account no longer opens.
+      if (!account || !passwordOk || account.disabled || (account.isServiceAccount && surface !== "care")) {
         await attempt.failed();
         throw incorrectCredentials();
       }
@@ -323,6 +325,8 @@ export function createAccountService(deps: AccountServiceDeps) {
         if (await signUpMailAllowed(account.email)) await mailSignUpLink(account);
         throw new AppError("EMAIL_NOT_CONFIRMED", 403, AUTH_ERRORS.emailNotConfirmed);
       }
+      // A clinician without the factor gets a session that reaches only the factor's setup: the
+      // care console's guard (guards.clinician) refuses it until the factor is on.
       const needsSecondStep = !account.isServiceAccount && (await secondFactor.isEnabled(account.id));
       if (needsSecondStep) await attempt.passedFirstStep();
       else await attempt.succeeded();
@@ -351,7 +355,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       // Counted for every address, known or not, so both cases cost the same database work.
       const sent = await counters.hit(deps.keyHash("reset-mail", email), RESET_TOKEN_TTL_MS, clock.now());
       const account = await users.findCredentialsByEmail(email);
-      if (!account || account.isServiceAccount) return;
+      if (!account || account.isServiceAccount || account.disabled) return;
       if (sent.hits > RESET_MAILS_PER_HOUR) {
         deps.log.warn("password reset e-mail not sent: hourly limit for the account reached");
         return;
@@ -369,7 +373,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       const tokenHash = hashToken(input.token);
       const usable = await tokens.findUsableMailToken(tokenHash, "password-reset", clock.now());
       const account = usable && (await users.findCredentialsById(usable.userId));
-      if (!account) throw badRequest("RESET_LINK_INVALID", AUTH_ERRORS.resetLinkInvalid);
+      if (!account || account.disabled) throw badRequest("RESET_LINK_INVALID", AUTH_ERRORS.resetLinkInvalid);
       checkPassword(input.password, account.email);
       const passwordHash = await hashPassword(input.password);
       await db.transaction(async (tx) => {

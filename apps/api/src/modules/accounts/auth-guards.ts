@@ -1,6 +1,8 @@
 import { AUTH_ERRORS } from "@ambercare/contracts/auth";
 import { INVALID_ACCESS_TOKEN } from "@ambercare/contracts/envelope";
+import { ROLE_ERRORS } from "@ambercare/contracts/roles";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { roleRequiresSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
 import type { AuthContext, SessionService } from "#api/modules/accounts/session-service.ts";
 import { safeEqual } from "#api/modules/accounts/tokens.ts";
 import { AppError } from "#api/platform/errors.ts";
@@ -59,9 +61,41 @@ export function authOf(request: FastifyRequest): AuthContext {
   return request.auth;
 }
 
+/** A clinician's request, as `clinicianOf` answers it: the account and the provider it works as. */
+export type ClinicianContext = AuthContext & { role: "clinician"; providerId: string };
+
+/**
+ * The clinician behind a request that passed `guards.clinician`: `clinicianOf(request).providerId`
+ * is the provider whose licences, visit types and visits the clinician works with.
+ */
+export function clinicianOf(request: FastifyRequest): ClinicianContext {
+  const auth = authOf(request);
+  if (auth.role !== "clinician" || auth.providerId === null) throw clinicianOnly();
+  return { ...auth, role: "clinician", providerId: auth.providerId };
+}
+
+function clinicianOnly(): AppError {
+  return new AppError("CLINICIAN_ONLY", 403, ROLE_ERRORS.clinicianOnly);
+}
+
 export type AuthGuards = {
-  /** A live access token of any account (patients, and the service account where routes allow it). */
+  /**
+   * A live access token of any account (patients, clinicians, and the service account where routes
+   * allow it): for the calls about the account itself (me, logout, password, second factor).
+   */
   user: BearerPreHandler;
+  /**
+   * A patient's calls on their own data (profile, consultations, membership, records, data rights):
+   * as `user`, but a clinician's token gets 403 PATIENT_ONLY. The service account passes as with
+   * `user`; the services refuse it where it acts for nobody.
+   */
+  patient: BearerPreHandler;
+  /**
+   * The care console's calls: an active clinician with the second factor on. A patient (or the
+   * service account) gets 403 CLINICIAN_ONLY; a clinician still without the factor 403
+   * SECOND_FACTOR_SETUP_REQUIRED. Behind it, `clinicianOf(request)` gives the provider id.
+   */
+  clinician: BearerPreHandler;
   /**
    * A live token of the service account (the web server's credential for a visitor's public care
    * calls); a patient's token gets 403.
@@ -82,6 +116,21 @@ export function createAuthGuards(sessions: Pick<SessionService, "authenticate">)
   });
   return {
     user,
+    async patient(request, reply) {
+      await user(request, reply);
+      if (authOf(request).role === "clinician") {
+        throw new AppError("PATIENT_ONLY", 403, ROLE_ERRORS.patientOnly);
+      }
+    },
+    async clinician(request, reply) {
+      await user(request, reply);
+      const auth = authOf(request);
+      if (auth.isServiceAccount || auth.role !== "clinician" || auth.providerId === null)
+        throw clinicianOnly();
+      if (roleRequiresSecondFactor(auth.role) && !auth.secondFactorEnabled) {
+        throw new AppError("SECOND_FACTOR_SETUP_REQUIRED", 403, ROLE_ERRORS.secondFactorSetupRequired);
+      }
+    },
     async service(request, reply) {
       await user(request, reply);
       if (!authOf(request).isServiceAccount) {

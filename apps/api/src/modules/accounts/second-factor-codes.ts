@@ -105,3 +105,8 @@ export function looksLikeRecoveryCode(input: string): boolean {
 export function hashRecoveryCode(input: string): string {
   return createHash("sha256").update(normaliseRecoveryCode(input), "utf8").digest("hex");
 }
+
+/** The code an authenticator app shows for `secretBase32` at `now` (the demo clinician's, in tests). */
+export function totpCodeAt(secretBase32: string, now: Date): string {
+  return totp(secretBase32).generate({ timestamp: now.getTime() });
+}

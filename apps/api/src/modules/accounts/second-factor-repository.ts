@@ -27,6 +27,14 @@ export function createSecondFactorRepository(db: Executor) {
       return row !== undefined;
     },
 
+    /** A factor switched on at once (the demo seed's known secret); an existing factor is kept. */
+    async insertEnabled(userId: string, secretCiphertext: string, now: Date): Promise<void> {
+      await db
+        .insert(secondFactors)
+        .values({ userId, secretCiphertext, createdAt: now, enabledAt: now })
+        .onConflictDoNothing();
+    },
+
     /** A new secret waiting for its first code; replaces an earlier unconfirmed one, never an enabled one. */
     async startSetup(userId: string, secretCiphertext: string, now: Date): Promise<boolean> {
       const rows = await db

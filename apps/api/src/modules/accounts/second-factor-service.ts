@@ -1,5 +1,7 @@
 import { AUTH_ERRORS, type LoginResponse } from "@ambercare/contracts/auth";
 import type { AuditAction } from "@ambercare/contracts/consultation-limits";
+import { DEMO_CLINICIAN } from "@ambercare/contracts/demo";
+import type { AccountRole } from "@ambercare/contracts/roles";
 import {
   PENDING_LOGIN_TTL_S,
   type PendingLoginResponse,
@@ -27,7 +29,11 @@ import {
 import type { AuthContext, SessionService } from "#api/modules/accounts/session-service.ts";
 import type { Surface } from "#api/modules/accounts/token-repository.ts";
 import { generateToken, hashToken } from "#api/modules/accounts/tokens.ts";
-import type { Credentials, UserRepository } from "#api/modules/accounts/user-repository.ts";
+import {
+  type Credentials,
+  createUserRepository,
+  type UserRepository,
+} from "#api/modules/accounts/user-repository.ts";
 import type { AttemptCounterRepository } from "#api/platform/attempt-counter-repository.ts";
 import { createAuditRepository } from "#api/platform/audit-log.ts";
 import type { Clock } from "#api/platform/clock.ts";
@@ -38,15 +44,43 @@ import type { MailTemplate } from "#api/platform/mail/templates.ts";
 const LOST_DEVICE_MAILS_PER_HOUR = 5;
 
 /**
- * What an account's role demands of the second factor. Patients choose; a role that must use it
- * (every clinician, once clinicians exist) is added here, and its accounts cannot log in until
- * they have set it up.
+ * What an account's role demands of the second factor. Patients choose; every clinician must use
+ * it: until it is on, a clinician's session reaches nothing but its setup (guards.clinician in
+ * auth-guards.ts answers 403 SECOND_FACTOR_SETUP_REQUIRED, and the web sends the clinician to
+ * /my-profile/security).
  */
-export type AccountRole = "patient";
-const ROLES_REQUIRING_SECOND_FACTOR: ReadonlySet<AccountRole> = new Set<AccountRole>();
+const ROLES_REQUIRING_SECOND_FACTOR: ReadonlySet<AccountRole> = new Set<AccountRole>(["clinician"]);
 
 export function roleRequiresSecondFactor(role: AccountRole): boolean {
   return ROLES_REQUIRING_SECOND_FACTOR.has(role);
+}
+
+/**
+ * Switches the factor on for an account with a secret that is already known, without a first code
+ * and without recovery codes: only the demo seed uses it, for the demo clinician whose secret the
+ * README publishes. It never replaces a factor the account has.
+ */
+export async function enableKnownSecondFactor(
+  db: Executor,
+  input: { encryptionKey: string; userId: string; secret: string; now: Date },
+): Promise<void> {
+  const sealed = createSecretBox(input.encryptionKey).seal(input.secret, input.userId);
+  await createSecondFactorRepository(db).insertEnabled(input.userId, sealed, input.now);
+}
+
+/**
+ * Turns the demo clinician's factor on with the secret the README publishes, right after the demo
+ * seed created the account (`npm start` on an empty database, with the demo accounts allowed).
+ */
+export async function enableDemoClinicianSecondFactor(db: Database, encryptionKey: string, now: Date) {
+  const account = await createUserRepository(db).findCredentialsByEmail(DEMO_CLINICIAN.email);
+  if (account?.role !== "clinician") return;
+  await enableKnownSecondFactor(db, {
+    encryptionKey,
+    userId: account.id,
+    secret: DEMO_CLINICIAN.totp_secret,
+    now,
+  });
 }
 
 export type SecondFactorDeps = {

@@ -1,11 +1,30 @@
+import type { AccountRole } from "@ambercare/contracts/roles";
 import type { Executor } from "@ambercare/db/client";
-import { accessTokens, type MailTokenPurpose, passwordResetTokens, users } from "@ambercare/db/schema";
-import { and, eq, gt, isNotNull, isNull, lte, ne, or } from "drizzle-orm";
+import {
+  accessTokens,
+  clinicians,
+  type MailTokenPurpose,
+  passwordResetTokens,
+  secondFactors,
+  users,
+} from "@ambercare/db/schema";
+import { and, eq, gt, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
 
 export type Surface = "main" | "care";
 
-/** A live access token: who it belongs to and where it was issued. */
-export type TokenOwner = { userId: string; isServiceAccount: boolean; surface: Surface };
+/**
+ * A live access token: who it belongs to and where it was issued; for a clinician also the
+ * provider the account works as, and whether its second factor is on (the console requires it).
+ */
+export type TokenOwner = {
+  userId: string;
+  isServiceAccount: boolean;
+  surface: Surface;
+  role: AccountRole;
+  /** The linked provider of a clinician account; null for everyone else. */
+  providerId: string | null;
+  secondFactorEnabled: boolean;
+};
 
 /**
  * Access tokens and the tokens of e-mailed links (password reset, sign-up confirmation); all are
@@ -24,7 +43,7 @@ export function createTokenRepository(db: Executor) {
     },
 
     /**
-     * The owner of a token that is neither revoked nor expired at `now`, nor, for a patient, unused
+     * The owner of a token that is neither revoked nor expired at `now`, nor, for a person, unused
      * since `idleSince` (the service account's token is the web server's, never idle).
      */
     async findLiveAccessToken(
@@ -37,13 +56,20 @@ export function createTokenRepository(db: Executor) {
           userId: accessTokens.userId,
           surface: accessTokens.surface,
           isServiceAccount: users.isServiceAccount,
+          role: users.role,
+          providerId: clinicians.providerId,
+          secondFactorEnabled: sql<boolean>`${isNotNull(secondFactors.enabledAt)}`,
           lastUsedAt: accessTokens.lastUsedAt,
         })
         .from(accessTokens)
         .innerJoin(users, eq(users.id, accessTokens.userId))
+        .leftJoin(clinicians, eq(clinicians.userId, users.id))
+        .leftJoin(secondFactors, eq(secondFactors.userId, users.id))
         .where(
           and(
             eq(accessTokens.tokenHash, tokenHash),
+            // A disabled clinician's sessions are revoked when it is disabled; this keeps them dead.
+            isNull(clinicians.disabledAt),
             isNull(accessTokens.revokedAt),
             gt(accessTokens.expiresAt, now),
             or(eq(users.isServiceAccount, true), gt(accessTokens.lastUsedAt, idleSince)),
@@ -64,9 +90,9 @@ export function createTokenRepository(db: Executor) {
         .where(and(eq(accessTokens.tokenHash, tokenHash), isNull(accessTokens.revokedAt)));
     },
 
-    /** Revokes every live token of the user, except `keepHash` when given. */
-    async revokeUserAccessTokens(userId: string, now: Date, keepHash?: string): Promise<void> {
-      await db
+    /** Revokes every live token of the user, except `keepHash` when given; answers how many. */
+    async revokeUserAccessTokens(userId: string, now: Date, keepHash?: string): Promise<number> {
+      const revoked = await db
         .update(accessTokens)
         .set({ revokedAt: now })
         .where(
@@ -75,7 +101,9 @@ export function createTokenRepository(db: Executor) {
             isNull(accessTokens.revokedAt),
             keepHash === undefined ? undefined : ne(accessTokens.tokenHash, keepHash),
           ),
-        );
+        )
+        .returning({ tokenHash: accessTokens.tokenHash });
+      return revoked.length;
     },
 
     async insertMailToken(token: {

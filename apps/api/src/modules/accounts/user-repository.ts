@@ -1,7 +1,8 @@
 import type { Locale } from "@ambercare/contracts/locales";
+import type { AccountRole } from "@ambercare/contracts/roles";
 import type { Executor } from "@ambercare/db/client";
-import { users } from "@ambercare/db/schema";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { clinicians, users } from "@ambercare/db/schema";
+import { and, eq, isNotNull, ne, sql } from "drizzle-orm";
 
 /** An account as the services see it: every column except the password hash. */
 export type UserRow = {
@@ -19,16 +20,22 @@ export type UserRow = {
   gender: string | null;
   locale: Locale;
   isServiceAccount: boolean;
+  role: AccountRole;
   profileCompletedAt: Date | null;
   createdAt: Date;
 };
 
-/** What a login needs: the id, the hash to check, and whether it is the service account. */
+/**
+ * What a login needs: the id, the hash to check, whether it is the service account, its role, and
+ * whether it is a clinician account that was disabled (which can no longer log in).
+ */
 export type Credentials = {
   id: string;
   email: string;
   passwordHash: string;
   isServiceAccount: boolean;
+  role: AccountRole;
+  disabled: boolean;
   locale: Locale;
   firstName: string | null;
   /** Null until the owner of the address follows the sign-up link (or a reset link). */
@@ -43,6 +50,7 @@ export type NewUser = {
   locale: Locale;
   isServiceAccount: boolean;
   emailConfirmedAt: Date | null;
+  role?: AccountRole;
   createdAt: Date;
 };
 
@@ -75,6 +83,7 @@ const userColumns = {
   gender: users.gender,
   locale: users.locale,
   isServiceAccount: users.isServiceAccount,
+  role: users.role,
   profileCompletedAt: users.profileCompletedAt,
   createdAt: users.createdAt,
 };
@@ -84,6 +93,8 @@ const credentialColumns = {
   email: users.email,
   passwordHash: users.passwordHash,
   isServiceAccount: users.isServiceAccount,
+  role: users.role,
+  disabled: sql<boolean>`${isNotNull(clinicians.disabledAt)}`,
   locale: users.locale,
   firstName: users.firstName,
   emailConfirmedAt: users.emailConfirmedAt,
@@ -98,12 +109,20 @@ export function createUserRepository(db: Executor) {
 
     /** `email` must be normalised (lower-case) already. */
     async findCredentialsByEmail(email: string): Promise<Credentials | undefined> {
-      const [row] = await db.select(credentialColumns).from(users).where(eq(users.email, email));
+      const [row] = await db
+        .select(credentialColumns)
+        .from(users)
+        .leftJoin(clinicians, eq(clinicians.userId, users.id))
+        .where(eq(users.email, email));
       return row;
     },
 
     async findCredentialsById(id: string): Promise<Credentials | undefined> {
-      const [row] = await db.select(credentialColumns).from(users).where(eq(users.id, id));
+      const [row] = await db
+        .select(credentialColumns)
+        .from(users)
+        .leftJoin(clinicians, eq(clinicians.userId, users.id))
+        .where(eq(users.id, id));
       return row;
     },
 

@@ -27,7 +27,7 @@ export const careCommunicationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/save-contact-entry",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       config: { audit: { action: "support_message.create", resource: "support_message" } },
       schema: {
         tags: ["care"],
@@ -49,7 +49,7 @@ export const careCommunicationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/support-messages",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       config: { audit: { action: "support_message.list", resource: "support_message" } },
       schema: {
         tags: ["care"],

@@ -56,7 +56,7 @@ export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOpt
   app.post(
     "/create-consultation",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary:
@@ -81,7 +81,7 @@ export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOpt
   app.get(
     "/consultations",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "The caller's consultations, newest first",
@@ -98,7 +98,7 @@ export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOpt
   app.get(
     "/medical-records/visits",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: `The caller's ${VISIT_RECORDS_SHOWN} most recent visits that were not canceled, with their intake answers`,
@@ -115,7 +115,7 @@ export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOpt
   app.get(
     "/consultations/:id",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "One of the caller's consultations with its intake answers and visit summary",
@@ -130,7 +130,7 @@ export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOpt
   app.post(
     "/consultations/:id/cancel",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "Cancel a consultation that is requested or accepted; a one-time visit it used is returned",
@@ -145,7 +145,7 @@ export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOpt
   app.get(
     "/consultations/:id/messages",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "The consultation's message thread, oldest first",
@@ -163,7 +163,7 @@ export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOpt
   app.post(
     "/consultations/:id/messages",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "Write to the consultation's thread as the patient",
@@ -182,7 +182,7 @@ export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOpt
   app.get(
     "/audit-log",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: `Who read or wrote the caller's health data, newest first, ${AUDIT_LOG_PAGE_SIZE} per page`,
@@ -205,11 +205,14 @@ export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOpt
           actor:
             row.actorUserId === auth.userId
               ? ("self" as const)
-              : row.actorKind === "provider"
-                ? ("provider" as const)
-                : row.actorKind === "patient"
-                  ? ("other" as const)
-                  : ("system" as const),
+              : row.actorKind === "clinician"
+                ? ("clinician" as const)
+                : row.actorKind === "provider"
+                  ? ("provider" as const)
+                  : row.actorKind === "patient"
+                    ? ("other" as const)
+                    : ("system" as const),
+          actor_name: row.actorName,
           action: row.action as never,
           resource_type: row.resourceType as never,
           resource_id: row.resourceId,

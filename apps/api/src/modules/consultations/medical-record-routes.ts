@@ -49,7 +49,7 @@ export const careMedicalRecordRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/medical-records/documents",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       bodyLimit: DOCUMENT_MAX_BYTES,
       schema: {
         tags: ["care"],
@@ -79,7 +79,7 @@ export const careMedicalRecordRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/medical-records/documents",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "The caller's uploaded documents, newest first",
@@ -96,7 +96,7 @@ export const careMedicalRecordRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/medical-records/documents/:id",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "Download one of the caller's documents (as an attachment, with its detected type)",
@@ -119,7 +119,7 @@ export const careMedicalRecordRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     "/medical-records/documents/:id",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "Delete one of the caller's documents",

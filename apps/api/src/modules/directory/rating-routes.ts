@@ -19,7 +19,7 @@ export const careRatingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/submit-rating",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "Rate a completed consultation (1–5 stars, optional comment), once",

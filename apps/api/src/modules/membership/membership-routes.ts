@@ -43,7 +43,7 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/subscription-checkout",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: `Start a membership checkout (${TRIAL_DAYS}-day trial on a first membership); answers the page to pay on`,
@@ -58,7 +58,7 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/visit-checkout",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "Start a one-time visit checkout (ppv_chat or ppv_video); answers the page to pay on",
@@ -73,7 +73,7 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/checkout/:checkoutId",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "A checkout of the caller's (plan, amount, trial, status)",
@@ -88,7 +88,7 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/checkout/:checkoutId/pay",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "Pay a checkout by card (demo payments only; paying twice charges once)",
@@ -106,7 +106,7 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/is-subscribed/:userId",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "Whether the patient's membership gives access now",
@@ -123,7 +123,7 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/get-subscription/:userId",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "The patient's membership (the live one, else the latest ended one), or null",
@@ -138,7 +138,7 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/cancel-subscription",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "Cancel at the period's end (access stays until then); a past-due membership ends now",
@@ -153,7 +153,7 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/cancel-subscription/feedback",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "Why the patient cancels (reason and optional comment)",
@@ -168,7 +168,7 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/resume-subscription",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "Undo a cancel before the period ends",
@@ -183,7 +183,7 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/change-interval",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "Bill monthly or yearly from the next renewal on",
@@ -200,7 +200,7 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/invoices",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "The caller's invoices, newest first",
@@ -214,7 +214,7 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/invoices/:invoiceId",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "One invoice of the caller's (the printable receipt)",

@@ -18,7 +18,7 @@ import {
 } from "@ambercare/db/schema";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PATIENT_DATA_TABLES } from "#api/modules/my-data/patient-data.ts";
+import { PATIENT_DATA_TABLES, STAFF_DATA_TABLES } from "#api/modules/my-data/patient-data.ts";
 import { createManualClock } from "#api/platform/clock.ts";
 import {
   bearer,
@@ -190,10 +190,18 @@ describe("GET /ambercare/my-data/export", () => {
   });
 
   it("lists every table that has a user_id column, so a new patient table cannot be forgotten", async () => {
+    // A staff table is listed as such, with its reason, and never also as a patient's.
+    for (const staff of STAFF_DATA_TABLES) {
+      expect(staff.reason.length).toBeGreaterThan(20);
+      expect(PATIENT_DATA_TABLES.flatMap((table) => table.tables)).not.toContain(staff.table);
+    }
     const { rows } = await t.db.db.execute<{ table_name: string }>(
       sql`select distinct table_name from information_schema.columns where table_schema = 'public' and column_name = 'user_id' order by table_name`,
     );
-    const covered = new Set(PATIENT_DATA_TABLES.flatMap((table) => table.tables));
+    const covered = new Set([
+      ...PATIENT_DATA_TABLES.flatMap((table) => table.tables),
+      ...STAFF_DATA_TABLES.map((staff) => staff.table),
+    ]);
     expect(rows.map((row) => row.table_name).filter((name) => !covered.has(name))).toEqual([]);
   });
 });

@@ -23,7 +23,7 @@ export const careMyDataRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/my-data/export",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       config: { audit: { action: "export.download", resource: "export" } },
       schema: {
         tags: ["care"],
@@ -41,7 +41,7 @@ export const careMyDataRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/my-data/consents",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       config: { audit: { action: "consent.read", resource: "consent" } },
       schema: {
         tags: ["care"],
@@ -56,7 +56,7 @@ export const careMyDataRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/my-data/consents",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       config: { audit: { action: "consent.update", resource: "consent" } },
       schema: {
         tags: ["care"],
@@ -72,7 +72,7 @@ export const careMyDataRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/my-data/delete",
     {
-      onRequest: guards.user,
+      onRequest: guards.patient,
       schema: {
         tags: ["care"],
         summary: "Close the account and erase or anonymise the patient's data (billing records kept)",

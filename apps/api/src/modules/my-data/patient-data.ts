@@ -449,3 +449,16 @@ export const PATIENT_DATA_TABLES: readonly PatientDataTable[] = [
     },
   },
 ];
+
+/**
+ * Tables with a user_id column that hold no patient's data: the staff's own records. They are not
+ * part of a patient's export or deletion; each says why, and the test that finds every user_id
+ * table accepts them only from this list.
+ */
+export const STAFF_DATA_TABLES: ReadonlyArray<{ table: string; reason: string }> = [
+  {
+    table: "clinicians",
+    reason:
+      "A clinician's link to the provider they work as: a member of the care team, not a patient. A clinician account cannot use the patient's data rights (the patient calls answer 403 PATIENT_ONLY).",
+  },
+];

@@ -16,6 +16,8 @@ describe("renderMail", () => {
     ["second-factor-reset", "bg", "Изключване на влизането в две стъпки за Ambercare"],
     ["second-factor-off", "en", "Two-step login was turned off for Ambercare"],
     ["second-factor-off", "bg", "Влизането в две стъпки за Ambercare е изключено"],
+    ["clinician-invite", "en", "Your Ambercare care team account"],
+    ["clinician-invite", "bg", "Вашият профил в медицинския екип на Ambercare"],
   ] as const)("%s in %s: subject, text and HTML with the link", (template, locale, subject) => {
     const mail = renderMail(template as MailTemplate, locale, {
       productName: "Ambercare",

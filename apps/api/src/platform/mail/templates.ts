@@ -13,7 +13,8 @@ export type MailTemplate =
   | "second-factor-reset"
   | "second-factor-off"
   | "sign-up-confirmation"
-  | "sign-up-attempt";
+  | "sign-up-attempt"
+  | "clinician-invite";
 
 export type MailVars = {
   productName: string;
@@ -41,6 +42,38 @@ type Copy = {
 type Translate = (vars: MailVars) => Copy;
 
 const TEMPLATES: Record<MailTemplate, Record<Locale, Translate>> = {
+  "clinician-invite": {
+    en: ({ productName, firstName }) => ({
+      subject: `Your ${productName} care team account`,
+      greeting: firstName ? `Hello ${firstName},` : "Hello,",
+      intro: [
+        `You have been invited to the ${productName} care team. Your account opens the care console, where you see and take your patients' visits.`,
+        "To start, choose your password with the link below within 3 days. You will then set up two-step login with an authenticator app: every clinician account needs it.",
+      ],
+      action: "Choose your password",
+      copyHint: "If the button does not work, copy this address into your browser:",
+      outro: [
+        "The link works only once. If it has expired, ask the person who invited you for a new one.",
+        "If you did not expect this invitation, you can ignore this e-mail.",
+      ],
+      signature: `The ${productName} team`,
+    }),
+    bg: ({ productName, firstName }) => ({
+      subject: `Вашият профил в медицинския екип на ${productName}`,
+      greeting: firstName ? `Здравейте, ${firstName},` : "Здравейте,",
+      intro: [
+        `Поканени сте в медицинския екип на ${productName}. Профилът Ви отваря конзолата за грижа, където виждате и поемате консултациите на пациентите си.`,
+        "За начало изберете парола чрез връзката по-долу в рамките на 3 дни. След това ще настроите влизане в две стъпки с приложение за удостоверяване: всеки профил на лекар го изисква.",
+      ],
+      action: "Изберете парола",
+      copyHint: "Ако бутонът не работи, копирайте този адрес в браузъра си:",
+      outro: [
+        "Връзката може да се използва само веднъж. Ако е изтекла, поискайте нова от човека, който Ви е поканил.",
+        "Ако не сте очаквали тази покана, не е нужно да правите нищо.",
+      ],
+      signature: `Екипът на ${productName}`,
+    }),
+  },
   "password-reset": {
     en: ({ productName, firstName }) => ({
       subject: `Reset your ${productName} password`,

@@ -252,7 +252,11 @@ export default function MedicalRecordsPage() {
                 {audit.map((entry) => (
                   <tr key={entry.id} className="border-border border-t">
                     <td className="py-1 pr-4">{when(entry.at)}</td>
-                    <td className="py-1 pr-4">{t(`records.audit.actors.${entry.actor}`)}</td>
+                    <td className="py-1 pr-4">
+                      {entry.actor === "clinician"
+                        ? t("records.audit.actors.clinician", { name: entry.actor_name ?? "" })
+                        : t(`records.audit.actors.${entry.actor}`)}
+                    </td>
                     <td className="py-1 pr-4">
                       {t(`records.audit.actions.${optionKey(entry.action)}` as TranslationKey)}
                     </td>

@@ -1,0 +1,161 @@
+import { randomBytes } from "node:crypto";
+import { DEFAULT_LOCALE, type Locale } from "@ambercare/contracts/locales";
+import { CLINICIAN_INVITE_TTL_MS, type ClinicianProfile } from "@ambercare/contracts/roles";
+import type { Database } from "@ambercare/db/client";
+import { hashPassword } from "#api/modules/accounts/passwords.ts";
+import { createTokenRepository } from "#api/modules/accounts/token-repository.ts";
+import { generateToken, hashToken } from "#api/modules/accounts/tokens.ts";
+import {
+  type ClinicianListing,
+  createClinicianRepository,
+  type ProviderRef,
+} from "#api/modules/care-team/clinician-repository.ts";
+import type { Clock } from "#api/platform/clock.ts";
+import type { Mailer } from "#api/platform/mail/mailer.ts";
+import { renderMail } from "#api/platform/mail/templates.ts";
+
+/** Why an operator's command was refused; the message says it in words the operator can act on. */
+export class CareTeamError extends Error {
+  override name = "CareTeamError";
+}
+
+export type InviteResult = {
+  outcome: "invited" | "reinvited";
+  userId: string;
+  email: string;
+  provider: ProviderRef;
+};
+
+export type CareTeamDeps = {
+  db: Database;
+  clock: Clock;
+  mailer: Mailer;
+  productName: string;
+  /** The web's origin: the set-password link points at its /reset-password page. */
+  siteUrl: string;
+};
+
+export const providerName = (provider: Pick<ProviderRef, "firstName" | "lastName" | "credentials">) =>
+  `${provider.firstName} ${provider.lastName}, ${provider.credentials}`;
+
+/**
+ * The care team, as an operator manages it from the command line: invite a clinician (an account
+ * linked to one directory provider, with a set-password e-mail), list them, disable one. The
+ * set-password link is a password-reset token of the account (longer-lived, and with its own
+ * e-mail), so the web's /reset-password page sets the first password.
+ */
+export function createCareTeamService(deps: CareTeamDeps) {
+  const { db, clock } = deps;
+  const clinicians = createClinicianRepository(db);
+
+  return {
+    async invite(input: { email: string; providerSlug: string; locale?: Locale }): Promise<InviteResult> {
+      const email = input.email.trim().toLowerCase();
+      const provider = await clinicians.findProviderBySlug(input.providerSlug);
+      if (!provider) throw new CareTeamError(`No provider has the slug "${input.providerSlug}".`);
+      const token = generateToken();
+      const now = clock.now();
+      // An unusable password: an argon2id hash of random bytes nobody keeps, so a login attempt
+      // costs what any other does until the clinician chooses a password with the link.
+      const unusableHash = await hashPassword(randomBytes(32).toString("base64url"));
+      const result = await db.transaction(async (tx) => {
+        const repository = createClinicianRepository(tx);
+        const account = await repository.findAccountByEmail(email);
+        const holder = await repository.findLinkOfProvider(provider.id);
+        let userId: string;
+        let outcome: InviteResult["outcome"];
+        if (!account) {
+          if (holder) throw new CareTeamError(`Provider "${provider.slug}" already has a clinician account.`);
+          const created = await repository.insertAccount({
+            email,
+            passwordHash: unusableHash,
+            firstName: provider.firstName,
+            lastName: provider.lastName,
+            locale: input.locale ?? DEFAULT_LOCALE,
+            now,
+          });
+          await repository.link(created.id, provider.id, now);
+          userId = created.id;
+          outcome = "invited";
+        } else {
+          if (account.isServiceAccount || account.role !== "clinician") {
+            throw new CareTeamError(
+              `${email} is a patient's account: a clinician needs an address of their own.`,
+            );
+          }
+          if (account.providerId !== provider.id) {
+            throw new CareTeamError(`${email} is linked to another provider.`);
+          }
+          // Inviting a disabled clinician again gives the account back.
+          await repository.setDisabledAt(account.id, null);
+          if (input.locale) await repository.setLocale(account.id, input.locale, now);
+          userId = account.id;
+          outcome = "reinvited";
+        }
+        const tokens = createTokenRepository(tx);
+        await tokens.deleteUnusedResetTokens(userId);
+        await tokens.insertResetToken({
+          tokenHash: hashToken(token),
+          userId,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + CLINICIAN_INVITE_TTL_MS),
+        });
+        const locale = input.locale ?? account?.locale ?? DEFAULT_LOCALE;
+        return { outcome, userId, locale };
+      });
+      const link = `${deps.siteUrl}/reset-password?token=${token}`;
+      const rendered = renderMail("clinician-invite", result.locale, {
+        productName: deps.productName,
+        firstName: provider.firstName,
+        link,
+      });
+      // Delivered before answering: the operator learns at once when the mail did not go out.
+      await deps.mailer.send({ ...rendered, to: email, template: "clinician-invite" });
+      return { outcome: result.outcome, userId: result.userId, email, provider };
+    },
+
+    list(): Promise<ClinicianListing[]> {
+      return clinicians.list();
+    },
+
+    /**
+     * Ends the account's access: every session revoked, logins and password resets refused (the
+     * login reads `disabled_at`), the unused set-password link spent. Answers how many sessions ended.
+     */
+    async disable(emailInput: string): Promise<{ userId: string; sessionsEnded: number }> {
+      const email = emailInput.trim().toLowerCase();
+      return db.transaction(async (tx) => {
+        const repository = createClinicianRepository(tx);
+        const account = await repository.findAccountByEmail(email);
+        if (!account || account.providerId === null) {
+          throw new CareTeamError(`No clinician account has the address ${email}.`);
+        }
+        const now = clock.now();
+        await repository.setDisabledAt(account.id, account.disabledAt ?? now);
+        const tokens = createTokenRepository(tx);
+        const sessionsEnded = await tokens.revokeUserAccessTokens(account.id, now);
+        await tokens.deleteUnusedResetTokens(account.id);
+        return { userId: account.id, sessionsEnded };
+      });
+    },
+
+    /** The logged-in clinician and the provider they work as (the console's header). */
+    async profile(userId: string): Promise<ClinicianProfile> {
+      const found = await clinicians.profile(userId);
+      if (!found) throw new CareTeamError("Not a clinician");
+      return {
+        user_id: userId,
+        email: found.email,
+        name: `${found.provider.firstName} ${found.provider.lastName}`,
+        provider: {
+          id: found.provider.id,
+          slug: found.provider.slug,
+          name: providerName(found.provider),
+          credentials: found.provider.credentials,
+        },
+      };
+    },
+  };
+}
+
+export type CareTeamService = ReturnType<typeof createCareTeamService>;

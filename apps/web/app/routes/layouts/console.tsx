@@ -1,0 +1,58 @@
+import { Form, Outlet, useLoaderData } from "react-router";
+import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { LanguageSwitch } from "#app/components/language-switch.tsx";
+import { Logo } from "#app/components/logo.tsx";
+import { ProgressBar } from "#app/components/progress-bar.tsx";
+import { useTranslation } from "#app/lib/i18n.tsx";
+import { requireRouteAccess } from "#app/lib/session.server.ts";
+import type { Route } from "./+types/console";
+
+/**
+ * The care console's layout: every page under /console is a clinician's, so the layout itself
+ * applies the /console entry of the access table (a page under it applies its own as well).
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const { user } = await requireRouteAccess(request, "/console");
+  return { clinician: user.clinician };
+}
+
+/** Skip link, a header that says who is logged in and as which provider, the page. */
+export default function ConsoleLayout() {
+  const { t } = useTranslation();
+  const { clinician } = useLoaderData<typeof loader>();
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a href="#main-content" className="skip-link">
+        {t("common.skipToContent")}
+      </a>
+      <header className="relative border-border border-b bg-surface">
+        <ProgressBar />
+        <div className="page-container flex flex-wrap items-center justify-between gap-4 py-3">
+          <div className="flex items-center gap-4">
+            <Logo />
+            <span className="font-semibold text-ink-muted">{t("console.label")}</span>
+          </div>
+          <div className="flex flex-wrap items-center gap-4">
+            <p className="text-ink" data-testid="console-identity">
+              <span className="font-semibold">{clinician.name}</span>
+              <span className="text-ink-muted"> · {clinician.provider.name}</span>
+            </p>
+            <LanguageSwitch />
+            <Form method="post" action="/logout" className="contents">
+              <button type="submit" className="button-primary">
+                {t("nav.logOut")}
+              </button>
+            </Form>
+          </div>
+        </div>
+      </header>
+      <main id="main-content" tabIndex={-1} className="flex-1">
+        <Outlet />
+      </main>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
