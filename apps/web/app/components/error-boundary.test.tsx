@@ -76,12 +76,22 @@ describe("GeneralErrorBoundary", () => {
     expect(html.replace(/<pre[\s\S]*<\/pre>/, "")).not.toContain("hunter2");
   });
 
-  it("reads 'Internal Server Error' for any status but 404, with the real status code", async () => {
+  it("reads 'Internal Server Error' for any other status, with the real status code", async () => {
     const { html, status } = await renderError(() => {
-      throw data("Forbidden", { status: 403 });
+      throw data("Conflict", { status: 409 });
+    });
+    expect(status).toBe(409);
+    expect(text(html)).toBe("409 Internal Server Error This page is temporarily unavailable.");
+  });
+
+  it("says access is denied on a 403 (a page that is not for the account's role)", async () => {
+    const { html, status } = await renderError(() => {
+      throw data(null, { status: 403 });
     });
     expect(status).toBe(403);
-    expect(text(html)).toBe("403 Internal Server Error This page is temporarily unavailable.");
+    expect(text(html)).toBe(
+      "403 Access denied This page is not for your account. Patients use My profile; the care console is for clinicians.",
+    );
   });
 
   it("shows the translated 503 page, not a 500, when the API is unreachable or its database is down", async () => {

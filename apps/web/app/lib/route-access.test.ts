@@ -9,6 +9,7 @@ import {
   REDIRECT_HOME_WHEN_LOGGED_IN,
   ROUTE_ACCESS,
   ROUTE_PATHS,
+  type RouteAccess,
   type RoutePath,
 } from "#app/lib/route-access.ts";
 import { JANE_ACCOUNT } from "#app/lib/test-support.ts";
@@ -49,6 +50,7 @@ const PAGES = ALL.filter((route) => route.path !== CATCH_ALL && !RESOURCES.inclu
 
 const MAIN = "routes/layouts/main.tsx";
 const SOON = "routes/layouts/soon.tsx";
+const CONSOLE = "routes/layouts/console.tsx";
 const SOON_PATHS = ["/blog", "/blog/:page", "/medical-providers"];
 /**
  * Pages beyond the product's required routes: a provider's profile, the demo checkout, a printable
@@ -66,6 +68,7 @@ const EXTRA_PAGES = [
   "/login/second-factor",
   "/login/lost-device",
   "/sign-up/confirm",
+  "/console",
 ];
 
 describe("the route table", () => {
@@ -107,6 +110,7 @@ describe("the route table", () => {
         "/my-profile/messages",
         "/my-profile/past-appointments",
         "/my-profile/security",
+        "/console",
       ].sort(),
     );
     expect(flagged("notAuthenticated")).toEqual([
@@ -121,10 +125,43 @@ describe("the route table", () => {
     expect([...REDIRECT_HOME_WHEN_LOGGED_IN].sort()).toEqual(["/login", "/sign-up"]);
   });
 
-  it("puts /blog, /blog/:page and /medical-providers in the soon layout and the rest in the main one", () => {
+  it("puts /blog, /blog/:page and /medical-providers in the soon layout, the console in its own, and the rest in the main one", () => {
     for (const route of PAGES) {
-      expect(route.layout, route.path).toBe(SOON_PATHS.includes(route.path) ? SOON : MAIN);
+      const expected = SOON_PATHS.includes(route.path)
+        ? SOON
+        : route.path === "/console" || route.path.startsWith("/console/")
+          ? CONSOLE
+          : MAIN;
+      expect(route.layout, route.path).toBe(expected);
     }
+  });
+
+  it("gives the console to clinicians and the patient's own pages to patients; the second factor's setup to both", () => {
+    const byRole = (role: "patient" | "clinician") =>
+      ROUTE_PATHS.filter((path) => (ROUTE_ACCESS[path] as RouteAccess).role === role).sort();
+    expect(byRole("clinician")).toEqual(["/console"]);
+    expect(byRole("patient")).toEqual(
+      [
+        "/cancel-subscription",
+        "/checkout/:checkoutId",
+        "/consultation/form",
+        "/my-profile",
+        "/my-profile/billing-history",
+        "/my-profile/billing-history/:invoiceId",
+        "/my-profile/consultations",
+        "/my-profile/health-data",
+        "/my-profile/manage-subscription",
+        "/my-profile/medical-records",
+        "/my-profile/messages",
+        "/my-profile/past-appointments",
+      ].sort(),
+    );
+    // A role only means something behind a login.
+    for (const path of ROUTE_PATHS) {
+      const access = ROUTE_ACCESS[path] as RouteAccess;
+      if (access.role) expect(access.requiresAuthentication, path).toBe(true);
+    }
+    expect((ROUTE_ACCESS["/my-profile/security"] as RouteAccess).role).toBeUndefined();
   });
 });
 
@@ -148,6 +185,39 @@ const CARE_ANSWERS: Record<string, { status: number; body: unknown }> = {
   },
 };
 
+/** Clinicians' main tokens: one with the second factor on, one still without it. */
+const CLINICIAN_TOKENS = ["clinician-token", "clinician-setup-token"];
+const CLINICIAN_PROFILE = {
+  user_id: JANE_ACCOUNT.id,
+  email: JANE_ACCOUNT.email,
+  name: "Casey Carter",
+  provider: {
+    id: "3f0c2d1e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+    slug: "casey-carter-demo",
+    name: "Casey Carter, MD",
+    credentials: "MD",
+  },
+};
+/** `GET /api/care-team/me` by token: the API's guards.clinician. */
+const CONSOLE_ANSWERS: Record<string, { status: number; body: unknown }> = {
+  "Bearer clinician-token": { status: 200, body: { data: CLINICIAN_PROFILE } },
+  "Bearer clinician-setup-token": {
+    status: 403,
+    body: {
+      error: "Set up two-step login before using the care console",
+      code: "SECOND_FACTOR_SETUP_REQUIRED",
+    },
+  },
+};
+const NOT_A_CLINICIAN = {
+  status: 403,
+  body: { error: "This call is for clinicians", code: "CLINICIAN_ONLY" },
+};
+const CLINICIAN =
+  "isLoggedIn=true; fltAccessToken=care-token; accessToken=clinician-token; userID=7; fltUserId=9";
+const CLINICIAN_WITHOUT_FACTOR =
+  "isLoggedIn=true; fltAccessToken=care-token; accessToken=clinician-setup-token; userID=7; fltUserId=9";
+
 let api: Server;
 beforeAll(async () => {
   api = createServer((req, res) => {
@@ -167,6 +237,22 @@ beforeAll(async () => {
       return;
     }
     if (req.url === "/api/v1/api/auth/second-factor" && req.headers.authorization === "Bearer main-token") {
+      const off = { data: { enabled: false, recovery_codes_left: 0, pending_setup: null } };
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(off));
+      return;
+    }
+    const clinicianToken = CLINICIAN_TOKENS.find((token) => req.headers.authorization === `Bearer ${token}`);
+    if (req.url === "/api/v1/api/auth/me" && clinicianToken) {
+      const clinician = { data: { ...JANE_ACCOUNT, role: "clinician" } };
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(clinician));
+      return;
+    }
+    if (req.url === "/api/v1/api/care-team/me") {
+      const answer = CONSOLE_ANSWERS[req.headers.authorization ?? ""] ?? NOT_A_CLINICIAN;
+      res.writeHead(answer.status, { "Content-Type": "application/json" }).end(JSON.stringify(answer.body));
+      return;
+    }
+    if (req.url === "/api/v1/api/auth/second-factor" && clinicianToken) {
       const off = { data: { enabled: false, recovery_codes_left: 0, pending_setup: null } };
       res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(off));
       return;
@@ -242,10 +328,7 @@ describe("every route's loader enforces its entry", () => {
   it.each(PAGES)(
     "$path behaves as its flags say, for anonymous and logged-in visitors",
     async (route) => {
-      const access = ROUTE_ACCESS[route.path as RoutePath] as {
-        requiresAuthentication?: true;
-        notAuthenticated?: true;
-      };
+      const access = ROUTE_ACCESS[route.path as RoutePath] as RouteAccess;
       const anonymous = await runLoader(route);
       const loggedIn = await runLoader(route, LOGGED_IN);
       const back = encodeURIComponent(`${concrete(route.path)}?from=test`);
@@ -270,7 +353,9 @@ describe("every route's loader enforces its entry", () => {
       }
       if (access.requiresAuthentication) {
         expect(redirectOf(anonymous.thrown)).toBe(`/login?redirectTo=${back}`);
-        expect(loggedIn.thrown).toBeUndefined();
+        // The logged-in visitor here is a patient: the console refuses them.
+        if (access.role === "clinician") expect(statusOf(loggedIn.thrown)).toBe(403);
+        else expect(loggedIn.thrown).toBeUndefined();
         return;
       }
       expect(anonymous.thrown).toBeUndefined();
@@ -297,5 +382,51 @@ describe("every route's loader enforces its entry", () => {
     const { thrown } = await runLoader(catchAll as Flat);
     expect(redirectOf(thrown)).toBe("/");
     expect((thrown as Response).status).toBe(302);
+  });
+});
+
+describe("the role of a page", () => {
+  const pageOf = (path: string) => {
+    const route = PAGES.find((page) => page.path === path);
+    if (!route) throw new Error(`no page ${path}`);
+    return route;
+  };
+  const patientPages = ROUTE_PATHS.filter((path) => (ROUTE_ACCESS[path] as RouteAccess).role === "patient");
+
+  it.each(patientPages)("%s sends a clinician to /console", async (path) => {
+    const { thrown } = await runLoader(pageOf(path), CLINICIAN);
+    expect(redirectOf(thrown)).toBe("/console");
+  });
+
+  it("opens /console to a clinician with the second factor on, with who they are and their provider", async () => {
+    const page = await runLoader(pageOf("/console"), CLINICIAN);
+    expect(page.thrown).toBeUndefined();
+    expect(page.value).toEqual({ clinician: CLINICIAN_PROFILE });
+    const layout = (await import(`${APP_DIR}routes/layouts/console.tsx`)) as {
+      loader(args: { request: Request; params: object; context: object }): Promise<unknown>;
+    };
+    const request = new Request("http://localhost/console", { headers: { Cookie: CLINICIAN } });
+    expect(await layout.loader({ request, params: {}, context: {} })).toEqual({
+      clinician: CLINICIAN_PROFILE,
+    });
+  });
+
+  it("sends a clinician without the second factor from /console to its setup, which stays open to them", async () => {
+    const { thrown } = await runLoader(pageOf("/console"), CLINICIAN_WITHOUT_FACTOR);
+    expect(redirectOf(thrown)).toBe("/my-profile/security");
+    const setup = await runLoader(pageOf("/my-profile/security"), CLINICIAN_WITHOUT_FACTOR);
+    expect(setup.thrown).toBeUndefined();
+  });
+
+  it("refuses /console and its layout to a patient with 403", async () => {
+    expect(statusOf((await runLoader(pageOf("/console"), LOGGED_IN)).thrown)).toBe(403);
+    const layout = (await import(`${APP_DIR}routes/layouts/console.tsx`)) as {
+      loader(args: { request: Request; params: object; context: object }): Promise<unknown>;
+    };
+    const request = new Request("http://localhost/console", { headers: { Cookie: LOGGED_IN } });
+    const refused = await layout
+      .loader({ request, params: {}, context: {} })
+      .catch((error: unknown) => error);
+    expect(statusOf(refused)).toBe(403);
   });
 });

@@ -207,6 +207,33 @@ export type ClinicianRoutePath = {
   [P in RoutePath]: (typeof ROUTE_ACCESS)[P] extends { role: "clinician" } ? P : never;
 }[RoutePath];
 
+/**
+ * Where a clinician's fresh login lands when it names no page: the console (or the second
+ * factor's setup while it is off); undefined for everyone else, whose landing is the usual one.
+ * The console's own check answers it, so a patient's login reads none of the patient's data.
+ */
+export async function clinicianLandingAfterLogin(
+  logins: SessionLogins,
+  redirectTo: string,
+  fallback = "/",
+  deps: SessionApiDeps = defaultDeps,
+): Promise<string | undefined> {
+  if (redirectTo !== fallback) return undefined;
+  const main = createApiClient({
+    baseUrl: deps.mainApiBase,
+    token: logins.main.accessToken,
+    fetch: deps.fetch,
+  });
+  try {
+    await createRouteClient({ main }, deps.productSlug).careTeam.me();
+    return CONSOLE_HOME;
+  } catch (error) {
+    if (isApiError(error) && error.code === "SECOND_FACTOR_SETUP_REQUIRED") return SECOND_FACTOR_SETUP_PAGE;
+    // CLINICIAN_ONLY (a patient) or any failure: the usual landing; the next page checks again.
+    return undefined;
+  }
+}
+
 /** A 403 page: the account is logged in, but this page is not for its role. */
 function forbidden() {
   return data(null, { status: 403 });

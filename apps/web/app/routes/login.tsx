@@ -17,6 +17,7 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { safeRedirect } from "#app/lib/misc.ts";
 import { useProductName } from "#app/lib/root-data.ts";
 import {
+  clinicianLandingAfterLogin,
   headersWithCookies,
   landingAfterLogin,
   loginCookies,
@@ -54,7 +55,10 @@ export async function action({ request, context }: Route.ActionArgs) {
         headers: headersWithCookies([pendingLoginCookie(result.pendingLoginToken, { secure })]),
       });
     }
-    return redirect(await landingAfterLogin(request, result.logins, redirectTo), {
+    const landing =
+      (await clinicianLandingAfterLogin(result.logins, redirectTo)) ??
+      (await landingAfterLogin(request, result.logins, redirectTo));
+    return redirect(landing, {
       headers: headersWithCookies(loginCookies(result.logins, { secure })),
     });
   } catch (error) {

@@ -31,6 +31,7 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { safeRedirect } from "#app/lib/misc.ts";
 import { useProductName } from "#app/lib/root-data.ts";
 import {
+  clinicianLandingAfterLogin,
   headersWithCookies,
   landingAfterLogin,
   loginCookies,
@@ -99,7 +100,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   try {
     const logins = await completeSecondFactorLogin(pendingLoginToken, parsed.data.code, context);
-    const landing = await landingAfterLogin(request, logins, safeRedirect(formData.get("redirectTo"), "/"));
+    const redirectTo = safeRedirect(formData.get("redirectTo"), "/");
+    const landing =
+      (await clinicianLandingAfterLogin(logins, redirectTo)) ??
+      (await landingAfterLogin(request, logins, redirectTo));
     return redirect(landing, {
       headers: headersWithCookies([...loginCookies(logins, { secure }), clearPendingLoginCookie({ secure })]),
     });
