@@ -93,10 +93,11 @@ export function createCareTeamService(deps: CareTeamDeps) {
           outcome = "reinvited";
         }
         const tokens = createTokenRepository(tx);
-        await tokens.deleteUnusedResetTokens(userId);
-        await tokens.insertResetToken({
+        await tokens.deleteUnusedMailTokens(userId, "password-reset");
+        await tokens.insertMailToken({
           tokenHash: hashToken(token),
           userId,
+          purpose: "password-reset",
           createdAt: now,
           expiresAt: new Date(now.getTime() + CLINICIAN_INVITE_TTL_MS),
         });
@@ -134,7 +135,7 @@ export function createCareTeamService(deps: CareTeamDeps) {
         await repository.setDisabledAt(account.id, account.disabledAt ?? now);
         const tokens = createTokenRepository(tx);
         const sessionsEnded = await tokens.revokeUserAccessTokens(account.id, now);
-        await tokens.deleteUnusedResetTokens(account.id);
+        await tokens.deleteUnusedMailTokens(account.id, "password-reset");
         return { userId: account.id, sessionsEnded };
       });
     },

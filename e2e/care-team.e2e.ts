@@ -1,0 +1,70 @@
+import { DEMO_CLINICIAN, DEMO_PATIENT } from "@ambercare/contracts/demo";
+import { Secret, TOTP } from "otpauth";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { login, waitForPath } from "./auth-helpers.ts";
+import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
+
+/**
+ * Both sides of live care: the demo clinician logs in with the password and a TOTP code and lands on
+ * the console; a patient is refused the console; the clinician is sent from the patient's pages to it.
+ */
+
+const baseUrl = inject("baseUrl");
+const apiUrl = inject("apiUrl");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The demo clinician's code by the API's clock (other journeys move it), `stepsAhead` steps on. */
+async function demoCode(stepsAhead = 0): Promise<string> {
+  const response = await fetch(`${apiUrl}/dev/clock`);
+  const now = Date.parse(((await response.json()) as { data: { now: string } }).data.now);
+  const totp = new TOTP({
+    secret: Secret.fromBase32(DEMO_CLINICIAN.totp_secret),
+    algorithm: "SHA1",
+    digits: 6,
+    period: 30,
+  });
+  return totp.generate({ timestamp: now + stepsAhead * 30_000 });
+}
+
+describe("the care console", () => {
+  it("lets the demo clinician in with password and code, and keeps them out of the patient's pages", async () => {
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      await login(page, baseUrl, DEMO_CLINICIAN, { expectPath: "/login/second-factor" });
+      await page.getByLabel("Code from your authenticator app").fill(await demoCode());
+      await page.getByRole("button", { name: "Log in", exact: true }).click();
+      await waitForPath(page, "/console");
+      expect(await page.title()).toBe("Care console | Ambercare");
+      await page.getByRole("heading", { level: 1, name: "Care console" }).waitFor();
+      const identity = page.getByRole("banner").getByTestId("console-identity");
+      expect(await identity.textContent()).toContain("Casey Carter, MD");
+      await expectNoAxeViolations(page);
+
+      await page.goto(`${baseUrl}/my-profile`);
+      await waitForPath(page, "/console");
+      expect(unexpected(consoleErrors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("refuses a patient", async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await login(page, baseUrl, DEMO_PATIENT);
+      const response = await page.goto(`${baseUrl}/console`);
+      expect(response?.status()).toBe(403);
+      await page.getByRole("heading", { level: 1, name: "Access denied" }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});
