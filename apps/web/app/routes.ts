@@ -72,7 +72,7 @@ export default [
     route("forgot-password", "routes/forgot-password.tsx"),
     route("reset-password", "routes/reset-password.tsx"),
   ]),
-  // The care console of clinicians (ADR 034): its own layout, header and access rule.
+  // The care console of clinicians (ADR 035): its own layout, header and access rule.
   layout("routes/layouts/console.tsx", [route("console", "routes/console/index.tsx")]),
   layout("routes/layouts/soon.tsx", [
     route("blog", "routes/blog/index.tsx"),
