@@ -42,8 +42,9 @@ describe("the care console", () => {
       await page.getByLabel("Code from your authenticator app").fill(await demoCode());
       await page.getByRole("button", { name: "Log in", exact: true }).click();
       await waitForPath(page, "/console");
-      expect(await page.title()).toBe("Care console | Ambercare");
+      // The URL changes a moment before the new page renders: wait for its heading, then read the title.
       await page.getByRole("heading", { level: 1, name: "Care console" }).waitFor();
+      expect(await page.title()).toBe("Care console | Ambercare");
       const identity = page.getByRole("banner").getByTestId("console-identity");
       expect(await identity.textContent()).toContain("Casey Carter, MD");
       await expectNoAxeViolations(page);
