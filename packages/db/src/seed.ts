@@ -33,7 +33,7 @@ export type SeedResult = {
  * The demo clinician's provider: licensed in every state, chat and video, so any demo patient's
  * visit can reach it.
  */
-const DEMO_CLINICIAN_PROVIDER: GeneratedProvider = {
+export const DEMO_CLINICIAN_PROVIDER: GeneratedProvider = {
   ...generateProvider(DEFAULT_PROVIDER_SEED, 0),
   slug: DEMO_CLINICIAN.provider_slug,
   firstName: DEMO_CLINICIAN.first_name,

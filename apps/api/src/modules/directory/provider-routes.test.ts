@@ -1,6 +1,7 @@
 import { providerListQuery, providerListResponse, providerResponse } from "@ambercare/contracts/provider";
 import { US_STATE_CODES } from "@ambercare/contracts/us-states";
 import { providers } from "@ambercare/db/schema";
+import { DEMO_CLINICIAN_PROVIDER } from "@ambercare/db/seed";
 import { SEED_CONDITIONS, SEED_SPECIALIZATIONS } from "@ambercare/db/seed-data";
 import { DEFAULT_PROVIDER_SEED, DEMO_PROVIDER_COUNT, generateProvider } from "@ambercare/db/seed-providers";
 import { eq, sql } from "drizzle-orm";
@@ -11,10 +12,15 @@ import { createTestApp, type TestApp } from "#api/test-support.ts";
 
 const URL = "/api/v1/api/provider";
 
-/** The demo directory as generated: the oracle every filter is checked against. */
-const demo = Array.from({ length: DEMO_PROVIDER_COUNT }, (_, i) =>
-  generateProvider(DEFAULT_PROVIDER_SEED, i),
-);
+/**
+ * The demo directory as generated, and the demo clinician's provider the test app seeds with the demo
+ * accounts: the oracle every filter is checked against.
+ */
+const demo = [
+  ...Array.from({ length: DEMO_PROVIDER_COUNT }, (_, i) => generateProvider(DEFAULT_PROVIDER_SEED, i)),
+  DEMO_CLINICIAN_PROVIDER,
+];
+const TOTAL = demo.length;
 type Demo = (typeof demo)[number];
 
 let t: TestApp;
@@ -59,7 +65,7 @@ async function expectMatches(query: Record<string, string | number | boolean>, e
 describe("GET /api/v1/api/provider", () => {
   it("lists the directory 20 at a time with the total, no token needed", async () => {
     const body = await search();
-    expect(body.meta).toEqual({ page: 1, per_page: 20, total: DEMO_PROVIDER_COUNT });
+    expect(body.meta).toEqual({ page: 1, per_page: 20, total: TOTAL });
     expect(body.data).toHaveLength(20);
   });
 
@@ -233,22 +239,23 @@ describe("GET /api/v1/api/provider", () => {
       url: `${URL}?q=%20%20&specialization=&condition=&state=&type=&available_today=&sort=&page=&per_page=&lang=`,
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json().meta).toEqual({ page: 1, per_page: 20, total: DEMO_PROVIDER_COUNT });
+    expect(res.json().meta).toEqual({ page: 1, per_page: 20, total: TOTAL });
   });
 
   it("pages through everything once, up to the last page and past the end", async () => {
     const { all, total } = await searchAll({ sort: "name" });
-    expect(total).toBe(DEMO_PROVIDER_COUNT);
-    expect(new Set(all.map((p) => p.id)).size).toBe(DEMO_PROVIDER_COUNT);
+    expect(total).toBe(TOTAL);
+    expect(new Set(all.map((p) => p.id)).size).toBe(TOTAL);
 
-    const last = await search({ per_page: 7, page: Math.ceil(DEMO_PROVIDER_COUNT / 7) });
-    expect(last.data).toHaveLength(DEMO_PROVIDER_COUNT % 7 || 7);
-    expect(last.meta).toEqual({ page: 43, per_page: 7, total: DEMO_PROVIDER_COUNT });
+    const last = await search({ per_page: 7, page: Math.ceil(TOTAL / 7) });
+    expect(last.data).toHaveLength(TOTAL % 7 || 7);
+    expect(last.meta).toEqual({ page: Math.ceil(TOTAL / 7), per_page: 7, total: TOTAL });
 
-    const past = await search({ per_page: 50, page: 7 });
-    expect(past).toEqual({ data: [], meta: { page: 7, per_page: 50, total: DEMO_PROVIDER_COUNT } });
+    const pastTheEnd = Math.ceil(TOTAL / 50) + 1;
+    const past = await search({ per_page: 50, page: pastTheEnd });
+    expect(past).toEqual({ data: [], meta: { page: pastTheEnd, per_page: 50, total: TOTAL } });
 
-    const one = await search({ per_page: 1, page: 300 });
+    const one = await search({ per_page: 1, page: TOTAL });
     expect(one.data).toHaveLength(1);
     expect(one.data[0]?.id).toBe(all.at(-1)?.id);
   });

@@ -154,7 +154,14 @@ export function createPostgresSignal(deps: {
       resyncListeners.push(onResync);
     },
     async start() {
-      await connect();
+      try {
+        await connect();
+      } catch (error) {
+        // The database is down while the API starts: the API still starts and answers 503 until the
+        // database is back, and the listener keeps retrying (connect scheduled it); the resync after
+        // it reconnects reads whatever was published meanwhile.
+        deps.log.warn({ err: error }, "live events: cannot listen to the database yet; retrying");
+      }
     },
     async close() {
       closed = true;
