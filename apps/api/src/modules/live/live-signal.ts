@@ -53,12 +53,15 @@ export function createInProcessSignal(): LiveSignal {
 const RECONNECT_MIN_MS = 500;
 const RECONNECT_MAX_MS = 30_000;
 
-type PoolClient = {
+/** A `pg` client of its own (not one of the pool's): the shape this module uses. */
+type ListenClient = {
+  connect(): Promise<void>;
   query(text: string): Promise<unknown>;
   on(event: "notification", listener: (message: { channel: string; payload?: string }) => void): void;
   on(event: "error" | "end", listener: (error?: Error) => void): void;
-  release(error?: Error | boolean): void;
+  end(): Promise<void>;
 };
+type ListenClientClass = new (config: unknown) => ListenClient;
 
 /**
  * PostgreSQL: `NOTIFY live_events` in the publishing transaction (delivered by the server on commit,
@@ -76,7 +79,10 @@ export function createPostgresSignal(deps: {
   const { pool } = driver;
   const noteListeners: Array<(note: LiveNote) => void> = [];
   const resyncListeners: Array<() => void> = [];
-  let client: PoolClient | undefined;
+  let client: ListenClient | undefined;
+  // The pool's own client class and settings: the listening connection is outside the pool, so
+  // closing the pool (the database handle) never waits for it, and it never takes a pooled slot.
+  const { Client, options } = pool as unknown as { Client: ListenClientClass; options: unknown };
   let closed = false;
   let retryTimer: NodeJS.Timeout | undefined;
   let failures = 0;
@@ -95,11 +101,14 @@ export function createPostgresSignal(deps: {
   };
 
   async function connect(): Promise<void> {
-    // A connection of the pool, kept for as long as the process listens (released on close).
-    let connection: PoolClient;
+    // A connection of its own, kept for as long as the process listens (ended on close).
+    const connection = new Client(options);
+    // Until it is wired below, a failure of the socket must not be an unhandled "error" event.
+    connection.on("error", () => undefined);
     try {
-      connection = (await pool.connect()) as unknown as PoolClient;
+      await connection.connect();
     } catch (error) {
+      connection.end().catch(() => undefined);
       if (!closed) scheduleReconnect();
       throw error;
     }
@@ -109,7 +118,7 @@ export function createPostgresSignal(deps: {
       if (lost || closed) return;
       lost = true;
       client = undefined;
-      connection.release(error ?? true);
+      connection.end().catch(() => undefined);
       deps.log.warn({ err: error }, "live events: the listening database connection was lost");
       scheduleReconnect();
     };
@@ -170,7 +179,7 @@ export function createPostgresSignal(deps: {
       client = undefined;
       if (!connection) return;
       await connection.query(`UNLISTEN ${LIVE_CHANNEL}`).catch(() => undefined);
-      connection.release();
+      await connection.end().catch(() => undefined);
     },
   };
 }
