@@ -143,8 +143,9 @@ export async function verifySession(
 }
 
 /**
- * Where a fresh login goes: to `redirectTo`, unless the profile is not complete yet; then to
- * /almost-there first, which continues to `redirectTo` once the profile is saved.
+ * Where a fresh login goes: a clinician to the console (or the page asked for); a patient to
+ * `redirectTo`, unless the profile is not complete yet, then to /almost-there first, which continues
+ * to `redirectTo` once the profile is saved.
  */
 export async function landingAfterLogin(
   request: Request,
@@ -159,6 +160,9 @@ export async function landingAfterLogin(
     careAccessToken: logins.care.accessToken,
   };
   const { account } = await verifySession(request, user, deps);
+  // A clinician's home is the console, whose own check sends one without a second factor to its
+  // setup; the patient's profile steps are not theirs.
+  if (account.role === "clinician") return redirectTo === "/" ? CONSOLE_HOME : redirectTo;
   if (account.profile_completed) return redirectTo;
   return redirectTo === "/" ? "/almost-there" : `/almost-there?${new URLSearchParams({ redirectTo })}`;
 }
@@ -206,33 +210,6 @@ export type ClinicianRouteAccessResult = {
 export type ClinicianRoutePath = {
   [P in RoutePath]: (typeof ROUTE_ACCESS)[P] extends { role: "clinician" } ? P : never;
 }[RoutePath];
-
-/**
- * Where a clinician's fresh login lands when it names no page: the console (or the second
- * factor's setup while it is off); undefined for everyone else, whose landing is the usual one.
- * The console's own check answers it, so a patient's login reads none of the patient's data.
- */
-export async function clinicianLandingAfterLogin(
-  logins: SessionLogins,
-  redirectTo: string,
-  fallback = "/",
-  deps: SessionApiDeps = defaultDeps,
-): Promise<string | undefined> {
-  if (redirectTo !== fallback) return undefined;
-  const main = createApiClient({
-    baseUrl: deps.mainApiBase,
-    token: logins.main.accessToken,
-    fetch: deps.fetch,
-  });
-  try {
-    await createRouteClient({ main }, deps.productSlug).careTeam.me();
-    return CONSOLE_HOME;
-  } catch (error) {
-    if (isApiError(error) && error.code === "SECOND_FACTOR_SETUP_REQUIRED") return SECOND_FACTOR_SETUP_PAGE;
-    // CLINICIAN_ONLY (a patient) or any failure: the usual landing; the next page checks again.
-    return undefined;
-  }
-}
 
 /** A 403 page: the account is logged in, but this page is not for its role. */
 function forbidden() {

@@ -17,7 +17,6 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { safeRedirect } from "#app/lib/misc.ts";
 import { useProductName } from "#app/lib/root-data.ts";
 import {
-  clinicianLandingAfterLogin,
   headersWithCookies,
   landingAfterLogin,
   loginCookies,
@@ -55,9 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         headers: headersWithCookies([pendingLoginCookie(result.pendingLoginToken, { secure })]),
       });
     }
-    const landing =
-      (await clinicianLandingAfterLogin(result.logins, redirectTo)) ??
-      (await landingAfterLogin(request, result.logins, redirectTo));
+    const landing = await landingAfterLogin(request, result.logins, redirectTo);
     return redirect(landing, {
       headers: headersWithCookies(loginCookies(result.logins, { secure })),
     });

@@ -31,7 +31,6 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { safeRedirect } from "#app/lib/misc.ts";
 import { useProductName } from "#app/lib/root-data.ts";
 import {
-  clinicianLandingAfterLogin,
   headersWithCookies,
   landingAfterLogin,
   loginCookies,
@@ -101,9 +100,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const logins = await completeSecondFactorLogin(pendingLoginToken, parsed.data.code, context);
     const redirectTo = safeRedirect(formData.get("redirectTo"), "/");
-    const landing =
-      (await clinicianLandingAfterLogin(logins, redirectTo)) ??
-      (await landingAfterLogin(request, logins, redirectTo));
+    const landing = await landingAfterLogin(request, logins, redirectTo);
     return redirect(landing, {
       headers: headersWithCookies([...loginCookies(logins, { secure }), clearPendingLoginCookie({ secure })]),
     });
