@@ -1,5 +1,5 @@
 import type { Locale } from "@ambercare/contracts/locales";
-import { escapeHtml, type RenderedMail } from "#api/platform/mail/templates.ts";
+import { escapeHtml, htmlMailDocument, mailButton, type RenderedMail } from "#api/platform/mail/templates.ts";
 
 /**
  * The plain e-mails of the modules (communications, visits): paragraphs, at most one button and
@@ -26,31 +26,17 @@ export function renderParagraphMail(locale: Locale, copy: ParagraphMail): Render
   if (copy.action) textParts.push(`${copy.action.label}:\n${copy.action.link}`);
   if (copy.footer) textParts.push(`--\n${copy.footer.text}\n${copy.footer.link}`);
   const p = (text: string) => `<p style="margin:0 0 16px;white-space:pre-line">${escapeHtml(text)}</p>`;
-  const html = [
-    "<!doctype html>",
-    `<html lang="${locale}">`,
-    "<head>",
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(copy.subject)}</title>`,
-    "</head>",
-    '<body style="margin:0;padding:24px;background:#ffffff;color:#1f2933;font-family:Arial,Helvetica,sans-serif;font-size:16px;line-height:1.5">',
-    '<div style="max-width:560px">',
-    ...copy.paragraphs.map(p),
-  ];
-  if (copy.action) {
-    const href = escapeHtml(copy.action.link);
-    html.push(
-      `<p style="margin:24px 0"><a href="${href}" style="display:inline-block;padding:12px 20px;background:#92400e;color:#ffffff;text-decoration:underline;border-radius:6px;font-weight:bold">${escapeHtml(copy.action.label)}</a></p>`,
-      `<p style="margin:0 0 16px">${escapeHtml(COPY_HINT[locale])}<br><a href="${href}" style="color:#92400e;word-break:break-all">${href}</a></p>`,
-    );
-  }
+  const body = copy.paragraphs.map(p);
+  if (copy.action) body.push(...mailButton(copy.action.label, copy.action.link, COPY_HINT[locale]));
   if (copy.footer) {
-    html.push(
+    body.push(
       `<hr style="border:0;border-top:1px solid #cbd2d9;margin:24px 0">`,
       `<p style="margin:0;font-size:14px;color:#3e4c59">${escapeHtml(copy.footer.text)} <a href="${escapeHtml(copy.footer.link)}" style="color:#92400e">${escapeHtml(copy.footer.label)}</a></p>`,
     );
   }
-  html.push("</div>", "</body>", "</html>", "");
-  return { subject: copy.subject, text: `${textParts.join("\n\n")}\n`, html: html.join("\n") };
+  return {
+    subject: copy.subject,
+    text: `${textParts.join("\n\n")}\n`,
+    html: htmlMailDocument(locale, copy.subject, body),
+  };
 }

@@ -294,33 +294,45 @@ export function renderMail(template: MailTemplate, locale: Locale, vars: MailVar
 
 function renderHtml(copy: Copy, locale: Locale, link: string): string {
   const p = (text: string) => `<p style="margin:0 0 16px">${escapeHtml(text)}</p>`;
-  const href = escapeHtml(link);
-  // Dark amber on white (contrast 7:1): the brand orange #F59825 is too light for white text.
-  const button =
-    `<p style="margin:24px 0"><a href="${href}" style="display:inline-block;padding:12px 20px;` +
-    `background:#92400e;color:#ffffff;text-decoration:underline;border-radius:6px;font-weight:bold">` +
-    `${escapeHtml(copy.action)}</a></p>`;
+  return htmlMailDocument(locale, copy.subject, [
+    p(copy.greeting),
+    ...copy.intro.map(p),
+    ...mailButton(copy.action, link, copy.copyHint),
+    ...copy.outro.map(p),
+    p(`— ${copy.signature}`),
+  ]);
+}
+
+/** The HTML part of every e-mail: one column of `body` (HTML lines), `lang` set, the subject as title. */
+export function htmlMailDocument(locale: Locale, subject: string, body: string[]): string {
   return [
     "<!doctype html>",
     `<html lang="${locale}">`,
     "<head>",
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(copy.subject)}</title>`,
+    `<title>${escapeHtml(subject)}</title>`,
     "</head>",
     '<body style="margin:0;padding:24px;background:#ffffff;color:#1f2933;font-family:Arial,Helvetica,sans-serif;font-size:16px;line-height:1.5">',
     '<div style="max-width:560px">',
-    p(copy.greeting),
-    ...copy.intro.map(p),
-    button,
-    `<p style="margin:0 0 16px">${escapeHtml(copy.copyHint)}<br><a href="${href}" style="color:#92400e;word-break:break-all">${href}</a></p>`,
-    ...copy.outro.map(p),
-    p(`— ${copy.signature}`),
+    ...body,
     "</div>",
     "</body>",
     "</html>",
     "",
   ].join("\n");
+}
+
+/** A message's one button, then its address to copy for mail readers that drop links. */
+export function mailButton(label: string, link: string, copyHint: string): string[] {
+  const href = escapeHtml(link);
+  // Dark amber on white (contrast 7:1): the brand orange #F59825 is too light for white text.
+  return [
+    `<p style="margin:24px 0"><a href="${href}" style="display:inline-block;padding:12px 20px;` +
+      `background:#92400e;color:#ffffff;text-decoration:underline;border-radius:6px;font-weight:bold">` +
+      `${escapeHtml(label)}</a></p>`,
+    `<p style="margin:0 0 16px">${escapeHtml(copyHint)}<br><a href="${href}" style="color:#92400e;word-break:break-all">${href}</a></p>`,
+  ];
 }
 
 export function escapeHtml(text: string): string {
