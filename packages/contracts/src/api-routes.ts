@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import {
   changePasswordRequest,
+  companionLoginRequest,
   completeProfileRequest,
   confirmEmailRequest,
   confirmEmailResponse,
@@ -222,6 +223,13 @@ export const apiRoutes = {
       path: "/auth/login",
       body: loginRequest,
       response: loginStepResponse,
+    }),
+    careLoginCompanion: route({
+      api: "care",
+      method: "POST",
+      path: "/auth/login/companion",
+      body: companionLoginRequest,
+      response: loginResponse,
     }),
     careLoginSecondFactor: route({
       api: "care",

@@ -79,6 +79,15 @@ export const loginResponse = z
   .strict();
 export type LoginResponse = z.infer<typeof loginResponse>;
 
+/**
+ * How long after a main API login its token may be traded once for the care API's session
+ * (`POST /auth/login/companion`): the web server does it right after the login, so the password is
+ * checked once per login instead of once per API.
+ */
+export const COMPANION_LOGIN_WINDOW_S = 60;
+export const companionLoginRequest = z.object({ main_access_token: textSchema().min(16).max(200) }).strict();
+export type CompanionLoginRequest = z.infer<typeof companionLoginRequest>;
+
 export const emailRequest = z.object({ email: emailSchema }).strict();
 export type EmailRequest = z.infer<typeof emailRequest>;
 
@@ -217,6 +226,7 @@ export const AUTH_ERRORS = Object.freeze({
   passwordIsEmail: "Your password must not be your e-mail address.",
   passwordHasProductName: "Your password must not contain the name of this service.",
   dateOfBirthInFuture: "Date of birth cannot be in the future.",
+  companionLoginRefused: "The login could not be completed. Log in again.",
 } as const);
 
 /** 429 of a throttled login: "Too many login attempts. Try again in 15 minutes." */

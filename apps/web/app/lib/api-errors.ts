@@ -80,6 +80,8 @@ export const API_ERROR_MESSAGES: Readonly<Record<ErrorCode, ErrorRule>> = {
   DATE_OF_BIRTH_IN_FUTURE: { key: "forms.errors.dateOfBirth.future", field: "date_of_birth", kind: "future" },
   SECOND_FACTOR_CODE_INVALID: { key: "secondFactor.errors.codeInvalid", field: "code", kind: "incorrect" },
   PENDING_LOGIN_INVALID: { key: "secondFactor.errors.pendingExpired" },
+  // Never shown in practice: a refused trade falls back to the password login (accounts.server.ts).
+  COMPANION_LOGIN_REFUSED: { key: "secondFactor.errors.pendingExpired" },
   SECOND_FACTOR_ALREADY_ENABLED: { key: "secondFactor.errors.alreadyOn" },
   SECOND_FACTOR_NOT_SET_UP: { key: "secondFactor.errors.notSetUp" },
   SECOND_FACTOR_RESET_LINK_INVALID: { key: "secondFactor.errors.resetLinkInvalid" },

@@ -1,10 +1,12 @@
 import {
   AUTH_ERRORS,
   type ChangePasswordRequest,
+  COMPANION_LOGIN_WINDOW_S,
   type CompleteProfileRequest,
   type ConfirmEmailResponse,
   isProfileComplete,
   type LoginRequest,
+  type LoginResponse,
   type RegisterRequest,
   type ResetPasswordRequest,
   type UpdateUserRequest,
@@ -297,6 +299,28 @@ export function createAccountService(deps: AccountServiceDeps) {
       const account = await users.findCredentialsById(logins.main.user_id);
       if (account) sendMail("welcome", account, `${settings.siteUrl}/almost-there`);
       return logins;
+    },
+
+    /**
+     * The care API's session for a main API login made moments ago, without the password: the web
+     * server logs in on both APIs, and checking the password twice doubled the slowest step of a
+     * login (argon2id is slow on purpose). Each main login is traded once, within
+     * COMPANION_LOGIN_WINDOW_S; a refusal leaves the web server the ordinary care login.
+     */
+    async companionLogin(mainAccessToken: string): Promise<LoginResponse> {
+      return db.transaction(async (tx) => {
+        const txTokens = createTokenRepository(tx);
+        const now = clock.now();
+        const main = await txTokens.lockFreshMainToken(
+          hashToken(mainAccessToken),
+          now,
+          new Date(now.getTime() - COMPANION_LOGIN_WINDOW_S * 1000),
+        );
+        if (!main || main.careIssuedSince) {
+          throw new AppError("COMPANION_LOGIN_REFUSED", 401, AUTH_ERRORS.companionLoginRefused);
+        }
+        return createSessionService({ tokens: txTokens, clock }).issue(main.userId, "care");
+      });
     },
 
     /**

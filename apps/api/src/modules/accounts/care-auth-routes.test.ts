@@ -128,6 +128,93 @@ describe("POST /auth/login (care)", () => {
   });
 });
 
+describe("POST /auth/login/companion", () => {
+  const COMPANION = "/auth/login/companion";
+  /** A fresh main API login of the patient (what the web server trades right after it). */
+  async function mainLogin(patient: { email: string; password: string }): Promise<string> {
+    // The test clock stands still: a second later, so the login is not simultaneous with the last one.
+    clock.advance(1_000);
+    const res = await post("/api/v1/api/auth/login", undefined, {
+      email: patient.email,
+      password: patient.password,
+    });
+    expect(res.statusCode).toBe(200);
+    return loginResponse.parse(res.json()).access_token;
+  }
+  const refused = { error: AUTH_ERRORS.companionLoginRefused, code: "COMPANION_LOGIN_REFUSED" };
+
+  it("trades a fresh main login for a care token of the same patient, once", async () => {
+    const patient = await registerPatient(t.app);
+    const main = await mainLogin(patient);
+    const res = await post(COMPANION, TEST_PUBLIC_API_TOKEN, { main_access_token: main });
+    expect(res.statusCode).toBe(200);
+    const care = loginResponse.parse(res.json());
+    expect(care.user_id).toBe(patient.user_id);
+    const [row] = await t.db.db
+      .select({ surface: accessTokens.surface })
+      .from(accessTokens)
+      .where(eq(accessTokens.tokenHash, hashToken(care.access_token)));
+    expect(row?.surface).toBe("care");
+    const details = await t.app.inject({
+      method: "GET",
+      url: `/ambercare/get-user-details/${patient.user_id}`,
+      headers: bearer(care.access_token),
+    });
+    expect(details.statusCode).toBe(200);
+    // The same main login a second time: refused, so a leaked main token mints no more sessions.
+    const again = await post(COMPANION, TEST_PUBLIC_API_TOKEN, { main_access_token: main });
+    expect(again.statusCode).toBe(401);
+    expect(again.json()).toEqual(refused);
+  });
+
+  it("refuses a main login older than a minute, a care token, a revoked one and a made-up one", async () => {
+    const patient = await registerPatient(t.app);
+    const stale = await mainLogin(patient);
+    clock.advance(61_000);
+    const fresh = await mainLogin(patient);
+    const care = loginResponse.parse(
+      (await post(LOGIN, TEST_PUBLIC_API_TOKEN, { email: patient.email, password: patient.password })).json(),
+    ).access_token;
+    const revoked = await mainLogin(patient);
+    expect((await post("/api/v1/api/auth/logout", revoked, {})).statusCode).toBe(200);
+    for (const token of [stale, care, revoked, "a-token-nobody-was-ever-given"]) {
+      const res = await post(COMPANION, TEST_PUBLIC_API_TOKEN, { main_access_token: token });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual(refused);
+    }
+    // `fresh` came before the care login above, so it is refused too; a login after it is traded.
+    expect((await post(COMPANION, TEST_PUBLIC_API_TOKEN, { main_access_token: fresh })).statusCode).toBe(401);
+    const latest = await mainLogin(patient);
+    expect((await post(COMPANION, TEST_PUBLIC_API_TOKEN, { main_access_token: latest })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it("refuses the login that sign-up confirmation made, which already has its care half", async () => {
+    const patient = await registerPatient(t.app);
+    const res = await post(COMPANION, TEST_PUBLIC_API_TOKEN, { main_access_token: patient.access_token });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual(refused);
+  });
+
+  it("needs the shared public bearer and a token-shaped body", async () => {
+    const patient = await registerPatient(t.app);
+    const main = await mainLogin(patient);
+    for (const token of [undefined, main, "nope"]) {
+      const res = await post(COMPANION, token, { main_access_token: main });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ error: INVALID_ACCESS_TOKEN, code: "INVALID_ACCESS_TOKEN" });
+    }
+    for (const body of [{}, { main_access_token: "short" }, { main_access_token: main, extra: 1 }]) {
+      const res = await post(COMPANION, TEST_PUBLIC_API_TOKEN, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toHaveProperty("error");
+    }
+    // Still unspent after the refusals above.
+    expect((await post(COMPANION, TEST_PUBLIC_API_TOKEN, { main_access_token: main })).statusCode).toBe(200);
+  });
+});
+
 describe("POST /auth/register-ambercare", () => {
   it("needs the service account's token: 401 without one, 403 for a patient's", async () => {
     const body = newPatient();

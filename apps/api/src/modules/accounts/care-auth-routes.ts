@@ -1,5 +1,6 @@
 import {
   changePasswordRequest,
+  companionLoginRequest,
   confirmEmailRequest,
   confirmEmailResponse,
   emailRequest,
@@ -50,6 +51,22 @@ export const careAuthRoutes: FastifyPluginAsyncZod<CareAuthOptions> = async (app
       },
     },
     async (request) => accounts.login(request.body, "care", request.ip),
+  );
+
+  app.post(
+    "/login/companion",
+    {
+      onRequest: requirePublicBearer,
+      schema: {
+        tags: ["care"],
+        summary:
+          "The care API token for a main API login of the last minute, once per login (the password is not checked again)",
+        security: bearer,
+        body: companionLoginRequest,
+        response: { 200: loginResponse, 400: errorEnvelope, 401: errorEnvelope },
+      },
+    },
+    async (request) => accounts.companionLogin(request.body.main_access_token),
   );
 
   app.post(

@@ -8,7 +8,7 @@ import {
   secondFactors,
   users,
 } from "@ambercare/db/schema";
-import { and, eq, gt, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
+import { and, eq, gt, gte, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
 
 export type Surface = "main" | "care";
 
@@ -77,6 +77,46 @@ export function createTokenRepository(db: Executor) {
         );
       // The check constraint access_tokens_surface_known guarantees the value.
       return row && { ...row, surface: row.surface as Surface };
+    },
+
+    /**
+     * Locks a live main API token issued at or after `issuedSince` (until the transaction ends) and
+     * answers its user, and whether that user has had a care API token issued since it was: the
+     * companion login trades each main login for one care session, once.
+     */
+    async lockFreshMainToken(
+      tokenHash: string,
+      now: Date,
+      issuedSince: Date,
+    ): Promise<{ userId: string; careIssuedSince: boolean } | undefined> {
+      const [row] = await db
+        .select({ userId: accessTokens.userId, createdAt: accessTokens.createdAt })
+        .from(accessTokens)
+        .innerJoin(users, eq(users.id, accessTokens.userId))
+        .where(
+          and(
+            eq(accessTokens.tokenHash, tokenHash),
+            eq(accessTokens.surface, "main"),
+            eq(users.isServiceAccount, false),
+            isNull(accessTokens.revokedAt),
+            gt(accessTokens.expiresAt, now),
+            gte(accessTokens.createdAt, issuedSince),
+          ),
+        )
+        .for("update", { of: accessTokens });
+      if (!row) return undefined;
+      const [care] = await db
+        .select({ tokenHash: accessTokens.tokenHash })
+        .from(accessTokens)
+        .where(
+          and(
+            eq(accessTokens.userId, row.userId),
+            eq(accessTokens.surface, "care"),
+            gte(accessTokens.createdAt, row.createdAt),
+          ),
+        )
+        .limit(1);
+      return { userId: row.userId, careIssuedSince: care !== undefined };
     },
 
     async touchAccessToken(tokenHash: string, now: Date): Promise<void> {

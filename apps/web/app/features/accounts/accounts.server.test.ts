@@ -42,19 +42,38 @@ let issued: string[] = [];
 let revoked: string[] = [];
 /** The care API stands unavailable (as its proxy answers when the API behind it is down). */
 let careLoginDown = false;
+/** Another care login of the same account lands just before the web server's trade (a real race). */
+let loginElsewhereFirst = false;
+/** Marks that other login, so the record of the web server's own calls leaves it out. */
+const ELSEWHERE_HEADER = "x-test-other-device";
 let janeId: string;
 
 beforeAll(async () => {
   testApp = await createTestApp({ seed: false, clock });
   const { app } = testApp;
   app.addHook("onRequest", async (request, reply) => {
-    if (careLoginDown && request.url === "/auth/login") {
+    if (careLoginDown && request.url.startsWith("/auth/login")) {
       await reply.code(503).send({ error: "Service unavailable" });
+    }
+    if (loginElsewhereFirst && request.url === "/auth/login/companion") {
+      loginElsewhereFirst = false;
+      const elsewhere = await app.inject({
+        method: "POST",
+        url: "/auth/login",
+        headers: { ...bearer(PUBLIC_TOKEN), [ELSEWHERE_HEADER]: "1" },
+        payload: JANE,
+      });
+      if (elsewhere.statusCode !== 200) throw new Error(`the other login failed: ${elsewhere.body}`);
     }
   });
   app.addHook("onSend", async (request, reply, payload) => {
     const path = request.url.split("?")[0] ?? "";
-    if (reply.statusCode < 300 && /\/(login|register)$/.test(path) && typeof payload === "string") {
+    if (
+      !request.headers[ELSEWHERE_HEADER] &&
+      reply.statusCode < 300 &&
+      /\/(login|login\/companion|register)$/.test(path) &&
+      typeof payload === "string"
+    ) {
       issued.push((JSON.parse(payload) as { access_token: string }).access_token);
     }
     if (reply.statusCode === 200 && path === "/api/v1/api/auth/logout") {
@@ -63,6 +82,7 @@ beforeAll(async () => {
     return payload;
   });
   app.addHook("onResponse", async (request) => {
+    if (request.headers[ELSEWHERE_HEADER]) return;
     seen.push({
       method: request.method,
       path: request.url.split("?")[0] ?? "",
@@ -91,6 +111,7 @@ beforeEach(() => {
   issued = [];
   revoked = [];
   careLoginDown = false;
+  loginElsewhereFirst = false;
 });
 
 // Loaded once the environment points at the API above.
@@ -136,7 +157,7 @@ async function resetToken(email: string): Promise<string> {
 }
 
 describe("logging in on both APIs", () => {
-  it("logs in on the main API, then on the care API with the public bearer, forwarding the visitor", async () => {
+  it("logs in on the main API, then trades that login for the care API's with the public bearer, forwarding the visitor", async () => {
     const { accounts } = await load();
     const result = await accounts.logIn(JANE, visitor);
     expect(result).toEqual({
@@ -151,7 +172,21 @@ describe("logging in on both APIs", () => {
     expect(logins.main.accessToken).not.toBe(logins.care.accessToken);
     expect(seen.map((r) => [r.path, r.authorization, r.visitor])).toEqual([
       ["/api/v1/api/auth/login", undefined, "203.0.113.7"],
-      ["/auth/login", `Bearer ${PUBLIC_TOKEN}`, "203.0.113.7"],
+      ["/auth/login/companion", `Bearer ${PUBLIC_TOKEN}`, "203.0.113.7"],
+    ]);
+    // The password went to the main API only: the care API got the main login's token.
+    expect(seen[1]?.body).toEqual({ main_access_token: logins.main.accessToken });
+  });
+
+  it("logs in on the care API with the password when the trade is refused", async () => {
+    const { accounts } = await load();
+    loginElsewhereFirst = true;
+    const result = await accounts.logIn(JANE, visitor);
+    expect(result.status).toBe("ok");
+    expect(seen.map((r) => [r.path, r.authorization])).toEqual([
+      ["/api/v1/api/auth/login", undefined],
+      ["/auth/login/companion", `Bearer ${PUBLIC_TOKEN}`],
+      ["/auth/login", `Bearer ${PUBLIC_TOKEN}`],
     ]);
   });
 

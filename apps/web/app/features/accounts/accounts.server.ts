@@ -37,6 +37,29 @@ async function careLogin(credentials: LoginRequest, context: VisitorContext) {
   );
 }
 
+/**
+ * The care API's half of a login that the main API has just accepted: traded for the main token, so
+ * the password is checked once per login. When the API refuses the trade (another login of the
+ * same account came in between), the ordinary care login with the password still works.
+ */
+async function careLoginAfter(
+  main: { accessToken: string },
+  credentials: LoginRequest,
+  context: VisitorContext,
+) {
+  try {
+    return toLogin(
+      await publicApi().accounts.careLoginCompanion(
+        { body: { main_access_token: main.accessToken } },
+        { headers: visitorHeaders(context) },
+      ),
+    );
+  } catch (error) {
+    if (isApiError(error) && error.code === "COMPANION_LOGIN_REFUSED") return careLogin(credentials, context);
+    throw error;
+  }
+}
+
 export type LogInResult =
   | { status: "ok"; logins: SessionLogins }
   /** The account has a second factor: no session yet, the code step comes next (ADR 024). */
@@ -60,7 +83,7 @@ export async function logIn(credentials: LoginRequest, context: VisitorContext):
   }
   const main = toLogin(answer);
   try {
-    return { status: "ok", logins: { main, care: await careLogin(credentials, context) } };
+    return { status: "ok", logins: { main, care: await careLoginAfter(main, credentials, context) } };
   } catch (error) {
     await revokeToken(main.accessToken);
     throw error;
