@@ -201,6 +201,19 @@ describe("payments that fail, one-time visits and the popup", () => {
       await page.getByRole("heading", { level: 1, name: "Thank you for your order" }).waitFor();
       await expectAccessible(page);
 
+      // The consult page knows the visit at once: no price, no offer to buy another one.
+      await page.getByRole("link", { name: "Request a consultation" }).click();
+      await waitForPath(page, "/consultation/consult");
+      await page.getByText("You have paid for a video visit you have not used yet").waitFor();
+      expect(
+        await page
+          .getByRole("radio", { name: "Video — see a doctor face to face (paid, ready to use)" })
+          .isChecked(),
+      ).toBe(true);
+      expect(await page.getByRole("link", { name: "Buy a one-time visit" }).count()).toBe(0);
+      expect(await page.getByText(/buy a one-time visit first/).count()).toBe(0);
+      await expectAccessible(page);
+
       await page.goto(`${baseUrl}/my-profile/billing-history`);
       const row = page.getByRole("row").filter({ hasText: "One-time video visit" });
       expect(await row.count()).toBe(1);

@@ -74,6 +74,7 @@ import {
   subscriptionResponse,
   userIdRequest,
   visitCheckoutRequest,
+  visitEntitlementResponse,
 } from "./membership.ts";
 import {
   providerDetailQuery,
@@ -362,6 +363,13 @@ export const apiRoutes = {
       path: "/{product}/is-subscribed/:userId",
       params: userIdParams,
       response: isSubscribedResponse,
+    }),
+    visitEntitlement: route({
+      api: "care",
+      method: "GET",
+      path: "/{product}/visit-entitlement/:userId",
+      params: userIdParams,
+      response: visitEntitlementResponse,
     }),
     getSubscription: route({
       api: "care",

@@ -106,6 +106,20 @@ export type PayCheckoutResponse = z.infer<typeof payCheckoutResponse>;
 export const isSubscribedResponse = dataEnvelope(z.object({ is_subscribed: z.boolean() }).strict());
 export type IsSubscribedResponse = z.infer<typeof isSubscribedResponse>;
 
+/**
+ * `GET /{product}/visit-entitlement/{userId}`: what the patient may use for a consultation now — a
+ * membership's access, and the one-time visits of each type paid for and not used yet.
+ */
+export const visitEntitlementResponse = dataEnvelope(
+  z
+    .object({
+      is_subscribed: z.boolean(),
+      visit_credits: z.object({ chat: z.number().int(), video: z.number().int() }).strict(),
+    })
+    .strict(),
+);
+export type VisitEntitlement = z.infer<typeof visitEntitlementResponse>["data"];
+
 export const paymentMethodSchema = z.object({ brand: z.string(), last4: z.string() }).strict();
 export type PaymentMethod = z.infer<typeof paymentMethodSchema>;
 

@@ -133,6 +133,9 @@ describe("membership with a trial, cancel, resume and the first charge", () => {
     });
     expect(sub?.trial_ends_at).toBe(new Date(clock.now().getTime() + 7 * DAY_S * 1000).toISOString());
     expect(sub?.next_charge_at).toBe(sub?.trial_ends_at);
+    expect((await get(p, `/ambercare/visit-entitlement/${p.user_id}`)).json()).toEqual({
+      data: { is_subscribed: true, visit_credits: { chat: 0, video: 0 } },
+    });
     expect((await get(p, `/ambercare/is-subscribed/${p.user_id}`)).json()).toEqual({
       data: { is_subscribed: true },
     });
@@ -395,6 +398,10 @@ describe("one-time visits and entitlement", () => {
       member: false,
       visitCredits: { chat: 0, video: 1 },
     });
+    // The web's consult page asks this right after the payment: the visit is known at once.
+    expect((await get(p, `/ambercare/visit-entitlement/${p.user_id}`)).json()).toEqual({
+      data: { is_subscribed: false, visit_credits: { chat: 0, video: 1 } },
+    });
     expect((await invoicesOf(p)).map((i) => [i.plan, i.amount_cents, i.period_start])).toEqual([
       ["ppv_video", 4900, null],
     ]);
@@ -457,6 +464,7 @@ describe("who may call what", () => {
       get(b, `/ambercare/checkout/${checkoutOfA}`),
       post(b, `/ambercare/checkout/${checkoutOfA}/pay`, card()),
       get(b, `/ambercare/is-subscribed/${a.user_id}`),
+      get(b, `/ambercare/visit-entitlement/${a.user_id}`),
       get(b, `/ambercare/get-subscription/${a.user_id}`),
       post(b, "/ambercare/cancel-subscription/", { user_id: a.user_id }),
       post(b, "/ambercare/resume-subscription/", { user_id: a.user_id }),
@@ -575,6 +583,7 @@ describe("the test clock and the API document", () => {
       "/ambercare/checkout/{checkoutId}",
       "/ambercare/checkout/{checkoutId}/pay",
       "/ambercare/is-subscribed/{userId}",
+      "/ambercare/visit-entitlement/{userId}",
       "/ambercare/get-subscription/{userId}",
       "/ambercare/cancel-subscription",
       "/ambercare/cancel-subscription/feedback",

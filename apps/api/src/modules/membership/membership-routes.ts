@@ -17,6 +17,7 @@ import {
   subscriptionResponse,
   userIdRequest,
   visitCheckoutRequest,
+  visitEntitlementResponse,
 } from "@ambercare/contracts/membership";
 import { TRIAL_DAYS } from "@ambercare/contracts/membership-constants";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -118,6 +119,27 @@ export const careMembershipRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({
       data: { is_subscribed: await membership.isSubscribed(authOf(request), request.params.userId) },
     }),
+  );
+
+  app.get(
+    "/visit-entitlement/:userId",
+    {
+      onRequest: guards.patient,
+      schema: {
+        tags: ["care"],
+        summary: "What the patient may use for a consultation now: a membership, unused one-time visits",
+        security: bearer,
+        params: userIdParams,
+        response: { 200: visitEntitlementResponse, ...failures },
+      },
+    },
+    async (request) => {
+      const { member, visitCredits } = await membership.visitEntitlement(
+        authOf(request),
+        request.params.userId,
+      );
+      return { data: { is_subscribed: member, visit_credits: visitCredits } };
+    },
   );
 
   app.get(

@@ -26,6 +26,7 @@ export function createMembershipService(deps: MembershipDeps) {
     getCheckout: checkouts.getCheckout,
     payCheckout: checkouts.payCheckout,
     isSubscribed: subscriptions.isSubscribed,
+    visitEntitlement: subscriptions.visitEntitlement,
     getSubscription: subscriptions.getSubscription,
     cancel: subscriptions.cancel,
     resume: subscriptions.resume,

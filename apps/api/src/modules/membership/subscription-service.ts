@@ -56,6 +56,10 @@ export function createSubscriptionService(deps: MembershipDeps) {
       return (await entitlement(id)).member;
     },
 
+    async visitEntitlement(auth: AuthContext, userId: string): Promise<Entitlement> {
+      return entitlement(assertSelf(auth, userId));
+    },
+
     async getSubscription(auth: AuthContext, userId: string): Promise<Subscription | null> {
       const id = assertSelf(auth, userId);
       const row = await createMembershipRepository(db).findLatestSubscription(id);

@@ -4,6 +4,7 @@ import type {
   Checkout,
   Invoice,
   Subscription,
+  VisitEntitlement,
   VisitPlanKey,
 } from "@ambercare/contracts/membership";
 import type { SessionCookieName } from "@ambercare/contracts/session";
@@ -66,6 +67,32 @@ export async function sessionSubscription(
     return { flags: subscriptionFlags(subscription), cookies: subscriptionCookies(request, subscription) };
   } catch (error) {
     if (error instanceof Response || isApiError(error)) return { flags: null, cookies: [] };
+    throw error;
+  }
+}
+
+/**
+ * What the patient may use for a consultation now (a membership, unused one-time visits), asked of
+ * the API on every call: a payment or a membership's change (a Stripe return, a webhook, a renewal
+ * that failed) is known at once, whatever the session's cookies recorded before. When the answer
+ * disagrees with those cookies they are recorded anew (`cookies`), so the header and the
+ * not-subscribed popup agree from the next page on. A failed call leaves it unknown (null).
+ */
+export async function currentVisitEntitlement(
+  request: Request,
+  user: SessionUser | null,
+): Promise<{ entitlement: VisitEntitlement | null; cookies: string[] }> {
+  if (!user) return { entitlement: null, cookies: [] };
+  try {
+    const userId = careUserId(request, user);
+    const entitlement = (await userApi(request, user).membership.visitEntitlement({ params: { userId } }))
+      .data;
+    const recorded = flagsFromCookies(readSession(request));
+    if (recorded?.isSubscribed === entitlement.is_subscribed) return { entitlement, cookies: [] };
+    const cookies = subscriptionCookies(request, await lookupSubscription(request, user));
+    return { entitlement, cookies };
+  } catch (error) {
+    if (error instanceof Response || isApiError(error)) return { entitlement: null, cookies: [] };
     throw error;
   }
 }

@@ -1,12 +1,13 @@
 import { PLANS } from "@ambercare/contracts/plans";
-import { Form, Link, useLoaderData } from "react-router";
+import { data, Form, Link, useLoaderData } from "react-router";
 import { ChoiceGroup } from "#app/components/choice-group.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { PageHeading } from "#app/components/page.tsx";
+import { currentVisitEntitlement } from "#app/features/membership/membership.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { useRootData } from "#app/lib/root-data.ts";
-import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { headersWithCookies, requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/consult";
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -15,8 +16,21 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireRouteAccess(request, "/consultation/consult");
   const url = new URL(request.url);
   const provider = url.searchParams.get("provider") ?? "";
-  const type = url.searchParams.get("type") === "chat" ? "chat" : "video";
-  return { provider: SLUG.test(provider) ? provider : null, type, loggedIn: user !== null };
+  // Asked on every visit, never taken from the session's cookies: a visit or a membership paid a
+  // moment ago must count at once, or the patient is offered to pay again.
+  const { entitlement, cookies } = await currentVisitEntitlement(request, user);
+  const credits = entitlement?.visit_credits ?? { chat: 0, video: 0 };
+  const asked = url.searchParams.get("type");
+  const type =
+    asked === "chat" || (asked !== "video" && credits.chat > 0 && credits.video === 0) ? "chat" : "video";
+  const body = {
+    provider: SLUG.test(provider) ? provider : null,
+    type,
+    loggedIn: user !== null,
+    member: entitlement?.is_subscribed ?? null,
+    credits,
+  };
+  return data(body, cookies.length > 0 ? { headers: headersWithCookies(cookies) } : undefined);
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "consult");
@@ -26,10 +40,13 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(0)}`;
 /** Step one of a visit: chat or video, and what it costs; the intake form comes next (login required). */
 export default function ConsultPage() {
   const { t } = useTranslation();
-  const { provider, type, loggedIn } = useLoaderData<typeof loader>();
+  const { provider, type, loggedIn, credits, ...entitlement } = useLoaderData<typeof loader>();
+  const root = useRootData();
   // A member's visits are included (also during the trial or a canceled membership's paid period,
-  // as the API decides): no prices, no offer to buy what the patient already has.
-  const member = useRootData()?.user.isSubscribed === true;
+  // as the API decides): no prices, no offer to buy what the patient already has. Only when the API
+  // could not answer does the session's last known status stand in.
+  const member = (entitlement.member ?? root?.user.isSubscribed) === true;
+  const paidFor = (["chat", "video"] as const).filter((kind) => credits[kind] > 0);
   const chatPrice = dollars(PLANS.ppv_chat.priceCents);
   const videoPrice = dollars(PLANS.ppv_video.priceCents);
   return (
@@ -47,13 +64,17 @@ export default function ConsultPage() {
               value: "chat",
               label: member
                 ? t("consultation.consult.chatIncluded")
-                : t("consultation.consult.chat", { price: chatPrice }),
+                : credits.chat > 0
+                  ? t("consultation.consult.chatPaid")
+                  : t("consultation.consult.chat", { price: chatPrice }),
             },
             {
               value: "video",
               label: member
                 ? t("consultation.consult.videoIncluded")
-                : t("consultation.consult.video", { price: videoPrice }),
+                : credits.video > 0
+                  ? t("consultation.consult.videoPaid")
+                  : t("consultation.consult.video", { price: videoPrice }),
             },
           ]}
           selected={[type]}
@@ -65,6 +86,12 @@ export default function ConsultPage() {
           </h2>
           {member ? (
             <p className="mt-2">{t("consultation.consult.includedInYours")}</p>
+          ) : paidFor.length > 0 ? (
+            <ul className="mt-2 flex flex-col gap-1">
+              {paidFor.map((kind) => (
+                <li key={kind}>{t(`consultation.consult.unused.${kind}`, { count: credits[kind] })}</li>
+              ))}
+            </ul>
           ) : (
             <>
               <p className="mt-2">{t("consultation.consult.includedForMembers")}</p>
