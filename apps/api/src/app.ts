@@ -316,6 +316,8 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
       }),
       log: app.log,
       acceptTimeoutMs: config.VISIT_ACCEPT_TIMEOUT * 60_000,
+      // Bound late: the live service is set up below, before any request is served.
+      publish: (recipients, topic, payload) => app.live.publish(recipients, topic, payload),
     }),
   );
   await app.register(visitExpirySweepPlugin, { visits: app.visits });

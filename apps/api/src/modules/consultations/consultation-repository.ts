@@ -2,15 +2,17 @@ import type { ConsultationStatus, PaymentSource } from "@ambercare/contracts/con
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import type { Executor } from "@ambercare/db/client";
 import {
+  clinicians,
   consultationMessages,
   consultationStatusHistory,
   consultations,
+  medicalDocuments,
   providerLicenses,
   providers,
   ratings,
   users,
 } from "@ambercare/db/schema";
-import { and, asc, desc, eq, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, type SQL, sql } from "drizzle-orm";
 
 const consultationColumns = {
   id: consultations.id,
@@ -147,9 +149,12 @@ export function createConsultationRepository(db: Executor) {
           type: consultations.type,
           state: consultations.state,
           createdAt: consultations.createdAt,
+          intake: consultations.intake,
+          accountDateOfBirth: users.dateOfBirth,
           chosen: sql<boolean>`coalesce(${consultations.providerId} = ${providerId}, false)`,
         })
         .from(consultations)
+        .innerJoin(users, eq(users.id, consultations.userId))
         .where(
           and(
             eq(consultations.status, "requested"),
@@ -158,6 +163,104 @@ export function createConsultationRepository(db: Executor) {
           ),
         )
         .orderBy(asc(consultations.createdAt), asc(consultations.id));
+    },
+
+    /**
+     * The accounts of the active clinicians whose provider may take this request by licence and
+     * visit type (whoever chose it): they are told when it enters or leaves the queue.
+     */
+    async cliniciansWhoMayTake(consultationId: string): Promise<string[]> {
+      const rows = await db
+        .select({ userId: clinicians.userId })
+        .from(clinicians)
+        .innerJoin(providers, eq(providers.id, clinicians.providerId))
+        .innerJoin(consultations, eq(consultations.id, consultationId))
+        .innerJoin(
+          providerLicenses,
+          and(eq(providerLicenses.providerId, providers.id), eq(providerLicenses.state, consultations.state)),
+        )
+        .where(
+          and(
+            isNull(clinicians.disabledAt),
+            sql`case ${consultations.type} when 'chat' then ${providers.offersChat} else ${providers.offersVideo} end`,
+          ),
+        );
+      return rows.map((row) => row.userId);
+    },
+
+    /** A visit as its clinician sees it: the patient's account name and date of birth with it. */
+    async forClinician(id: string) {
+      const [row] = await db
+        .select({
+          id: consultations.id,
+          userId: consultations.userId,
+          providerId: consultations.providerId,
+          type: consultations.type,
+          status: consultations.status,
+          state: consultations.state,
+          intake: consultations.intake,
+          visitSummary: consultations.visitSummary,
+          createdAt: consultations.createdAt,
+          acceptedAt: consultations.acceptedAt,
+          startedAt: consultations.startedAt,
+          completedAt: consultations.completedAt,
+          firstName: users.firstName,
+          lastName: users.lastName,
+          accountDateOfBirth: users.dateOfBirth,
+        })
+        .from(consultations)
+        .innerJoin(users, eq(users.id, consultations.userId))
+        .where(eq(consultations.id, id));
+      return row;
+    },
+
+    /** The visits a provider's clinician accepted, `statuses` only, oldest first. */
+    async acceptedBy(providerId: string, statuses: ConsultationStatus[]) {
+      const rows = await db
+        .select({ id: consultations.id })
+        .from(consultations)
+        .where(
+          and(
+            eq(consultations.providerId, providerId),
+            isNotNull(consultations.acceptedAt),
+            inArray(consultations.status, statuses),
+          ),
+        )
+        .orderBy(asc(consultations.acceptedAt), asc(consultations.id));
+      return rows.map((row) => row.id);
+    },
+
+    /** The patient's other visits that this provider accepted, newest first. */
+    async pastVisitsWith(userId: string, providerId: string, exceptId: string) {
+      return db
+        .select({
+          id: consultations.id,
+          type: consultations.type,
+          status: consultations.status,
+          intake: consultations.intake,
+          visitSummary: consultations.visitSummary,
+          createdAt: consultations.createdAt,
+          completedAt: consultations.completedAt,
+        })
+        .from(consultations)
+        .where(
+          and(
+            eq(consultations.userId, userId),
+            eq(consultations.providerId, providerId),
+            isNotNull(consultations.acceptedAt),
+            ne(consultations.id, exceptId),
+          ),
+        )
+        .orderBy(desc(consultations.createdAt), desc(consultations.id));
+    },
+
+    /** The patient's medical documents, newest first. */
+    async documentsOf(userId: string) {
+      return db
+        .select()
+        .from(medicalDocuments)
+        .where(eq(medicalDocuments.userId, userId))
+        .orderBy(desc(medicalDocuments.createdAt), desc(medicalDocuments.id));
     },
 
     /** Requests created at or before `cutoff` that no clinician accepted, oldest first. */

@@ -51,6 +51,7 @@ export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOpt
     clock: app.clock,
     entitlements,
     mail: app.visits.mail,
+    announceQueueChange: app.visits.announceQueueChange,
   });
 
   app.post(

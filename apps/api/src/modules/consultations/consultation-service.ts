@@ -1,4 +1,5 @@
 import { AUTH_ERRORS } from "@ambercare/contracts/auth";
+import type { QueueChange } from "@ambercare/contracts/console";
 import {
   CONSULTATION_ERRORS,
   type Consultation,
@@ -82,7 +83,10 @@ export function createConsultationService(deps: {
   clock: Clock;
   entitlements: ConsultationEntitlements;
   mail: VisitMailer;
+  /** Tells the clinicians who may take a request that it entered or left their queue. */
+  announceQueueChange?: (consultationId: string, change: QueueChange) => Promise<void>;
 }) {
+  const announce = deps.announceQueueChange ?? (async () => {});
   const patientOnly = (auth: AuthContext) => {
     if (auth.isServiceAccount) throw new AppError("OWN_ACCOUNT_ONLY", 403, AUTH_ERRORS.ownAccountOnly);
   };
@@ -197,6 +201,7 @@ export function createConsultationService(deps: {
         return { created: false, consultation: toConsultation(winner) };
       }
       const row = await repository.findById(id);
+      await announce(id, "created");
       await deps.mail.send("visit-requested", row!);
       return { created: true, consultation: toConsultation(row!) };
     },
@@ -236,7 +241,7 @@ export function createConsultationService(deps: {
     async cancel(caller: Caller, id: string): Promise<Consultation> {
       patientOnly(caller.auth);
       const consultationId = id.toLowerCase();
-      await deps.db.transaction(async (tx) => {
+      const from = await deps.db.transaction(async (tx) => {
         const repository = createConsultationRepository(tx);
         const row = await repository.lock(consultationId);
         if (!row) throw new AppError("CONSULTATION_NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
@@ -253,7 +258,9 @@ export function createConsultationService(deps: {
         if (row.paidWith === "visit_credit") {
           await deps.entitlements.returnVisitCredit(tx, row.userId, row.type, row.id);
         }
+        return row.status;
       });
+      if (from === "requested") await announce(consultationId, "canceled");
       const row = await createConsultationRepository(deps.db).findById(consultationId);
       return toConsultation(row!);
     },

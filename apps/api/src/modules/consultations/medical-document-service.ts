@@ -42,7 +42,7 @@ export function cleanFileName(raw: string): string | null {
 
 type DocumentRow = typeof medicalDocuments.$inferSelect;
 
-const toDocument = (row: DocumentRow): MedicalDocument => ({
+export const toDocument = (row: DocumentRow): MedicalDocument => ({
   id: row.id,
   file_name: row.fileName,
   content_type: row.contentType,

@@ -1,4 +1,16 @@
-import { CONSULTATION_ERRORS, type Consultation } from "@ambercare/contracts/consultation";
+import {
+  type ConsoleVisit,
+  QUEUE_TOPIC,
+  type QueueChange,
+  type QueuedVisit,
+  type VisitWorkspace,
+} from "@ambercare/contracts/console";
+import {
+  CONSULTATION_ERRORS,
+  type Consultation,
+  type Intake,
+  intakeSchema,
+} from "@ambercare/contracts/consultation";
 import {
   CANCEL_REASON_MAX_LENGTH,
   type ConsultationStatus,
@@ -14,6 +26,7 @@ import {
   providerMayTake,
 } from "#api/modules/consultations/consultation-repository.ts";
 import { toConsultation } from "#api/modules/consultations/consultation-service.ts";
+import { toDocument } from "#api/modules/consultations/medical-document-service.ts";
 import { changeVisitStatus, type Refusal } from "#api/modules/consultations/visit-lifecycle.ts";
 import type { MoneyBack, VisitMailer } from "#api/modules/consultations/visit-mail.ts";
 import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
@@ -33,14 +46,45 @@ const BATCH = 100;
 /** A clinician acting for the one directory provider their account is linked to. */
 export type ClinicianActor = { userId: string; providerId: string };
 
-/** A request in a clinician's queue: what they need to decide to take it, no health data. */
-export type QueuedVisit = {
-  id: string;
-  type: ConsultationType;
-  state: string;
-  created_at: string;
-  /** The patient chose this clinician's provider page. */
-  chosen: boolean;
+/** Sends a live event to these accounts (`app.live.publish`). */
+export type Publish = (
+  recipientUserIds: readonly string[],
+  topic: string,
+  payload: Record<string, unknown>,
+) => Promise<unknown>;
+
+/** Whole years from a "YYYY-MM-DD" birth date to `now` (UTC); null without a date. */
+export function ageOn(dateOfBirth: string | null | undefined, now: Date): number | null {
+  if (!dateOfBirth) return null;
+  const [year, month, day] = dateOfBirth.split("-").map(Number) as [number, number, number];
+  const beforeBirthday =
+    now.getUTCMonth() + 1 < month || (now.getUTCMonth() + 1 === month && now.getUTCDate() < day);
+  return Math.max(0, now.getUTCFullYear() - year - (beforeBirthday ? 1 : 0));
+}
+
+/** The person a visit is for: the dependent of the intake, or the account holder. */
+function patientOf(
+  intake: Partial<Intake> | null,
+  account: { firstName?: string | null; lastName?: string | null; accountDateOfBirth: string | null },
+  now: Date,
+) {
+  const dependent = intake?.patient === "dependent" ? intake.dependent : null;
+  if (dependent) {
+    return {
+      name: `${dependent.first_name} ${dependent.last_name}`,
+      age: ageOn(dependent.date_of_birth, now),
+    };
+  }
+  return {
+    name: [account.firstName, account.lastName].filter(Boolean).join(" "),
+    age: ageOn(account.accountDateOfBirth, now),
+  };
+}
+
+/** A visit a clinician may open: one their provider accepted (a request that only chose them is not). */
+const NOT_THEIRS: Refusal = {
+  code: "CONSULTATION_OTHER_CLINICIAN",
+  message: CONSULTATION_ERRORS.otherClinician,
 };
 
 const TAKEN: Refusal = { code: "CONSULTATION_ALREADY_TAKEN", message: CONSULTATION_ERRORS.alreadyTaken };
@@ -63,6 +107,8 @@ export function createVisitService(deps: {
   log: FastifyBaseLogger;
   /** A request no clinician accepted within this time expires (VISIT_ACCEPT_TIMEOUT). */
   acceptTimeoutMs: number;
+  /** Live events to the clinicians' consoles; without it, nobody is told (some tests). */
+  publish?: Publish;
 }) {
   const chosenOnlyUntil = (now: Date) => new Date(now.getTime() - CHOSEN_PROVIDER_MINUTES * 60_000);
 
@@ -72,6 +118,50 @@ export function createVisitService(deps: {
     return row;
   }
   const visit = async (id: string): Promise<Consultation> => toConsultation(await visitRow(id));
+
+  /**
+   * Tells every clinician who may take the request that the queue changed, so their consoles
+   * read it again. After the change is committed; a failure is logged and the change stands (a
+   * console reads the whole queue whenever it (re)connects).
+   */
+  async function announceQueueChange(consultationId: string, change: QueueChange): Promise<void> {
+    if (!deps.publish) return;
+    try {
+      const recipients = await createConsultationRepository(deps.db).cliniciansWhoMayTake(consultationId);
+      await deps.publish(recipients, QUEUE_TOPIC, { consultation_id: consultationId, change });
+    } catch (error) {
+      deps.log.error({ err: error, consultationId }, "announcing a queue change failed");
+    }
+  }
+
+  /** The visit when this clinician's provider accepted it; 403 (audited as refused) otherwise. */
+  async function heldVisit(actor: ClinicianActor, id: string) {
+    const row = await createConsultationRepository(deps.db).forClinician(id.toLowerCase());
+    if (!row) throw new AppError("CONSULTATION_NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
+    if (row.providerId !== actor.providerId || row.acceptedAt === null) {
+      throw new AppError(NOT_THEIRS.code, 403, NOT_THEIRS.message, {
+        refusedAccess: { ownerUserId: row.userId, resourceType: "consultation", resourceId: row.id },
+      });
+    }
+    return row;
+  }
+
+  function toConsoleVisit(row: NonNullable<Awaited<ReturnType<typeof heldVisit>>>): ConsoleVisit {
+    const patient = patientOf(row.intake as Partial<Intake> | null, row, deps.clock.now());
+    return {
+      id: row.id,
+      type: row.type,
+      status: row.status,
+      state: row.state ?? "",
+      patient_name: patient.name,
+      patient_age: patient.age,
+      created_at: row.createdAt.toISOString(),
+      accepted_at: row.acceptedAt?.toISOString() ?? null,
+      started_at: row.startedAt?.toISOString() ?? null,
+      completed_at: row.completedAt?.toISOString() ?? null,
+      visit_summary: row.visitSummary,
+    };
+  }
 
   /** A step of a visit this clinician already holds (start, complete). */
   async function ownStep(
@@ -155,6 +245,7 @@ export function createVisitService(deps: {
           }),
         );
         expired += 1;
+        await announceQueueChange(consultationId, "expired");
       } catch (error) {
         // Accepted or canceled a moment ago: nothing to expire.
         if (!(error instanceof AppError)) throw error;
@@ -167,6 +258,8 @@ export function createVisitService(deps: {
     /** The patient's e-mails about their visits (the consultation routes write "request received"). */
     mail: deps.mail,
 
+    announceQueueChange,
+
     /** Requests this provider's clinician may accept now, oldest first. */
     async queueFor(providerId: string): Promise<QueuedVisit[]> {
       const now = deps.clock.now();
@@ -175,13 +268,20 @@ export function createVisitService(deps: {
         chosenOnlyUntil(now),
         new Date(now.getTime() - deps.acceptTimeoutMs),
       );
-      return rows.map((row) => ({
-        id: row.id,
-        type: row.type,
-        state: row.state ?? "",
-        created_at: row.createdAt.toISOString(),
-        chosen: row.chosen,
-      }));
+      return rows.map((row) => {
+        const intake = row.intake as Partial<Intake> | null;
+        return {
+          id: row.id,
+          type: row.type,
+          state: row.state ?? "",
+          created_at: row.createdAt.toISOString(),
+          wait_seconds: Math.max(0, Math.floor((now.getTime() - row.createdAt.getTime()) / 1000)),
+          symptoms: intake?.symptoms ?? [],
+          other_symptoms: Boolean(intake?.symptoms_other),
+          patient_age: patientOf(intake, row, now).age,
+          chosen: row.chosen,
+        };
+      });
     },
 
     /**
@@ -207,6 +307,7 @@ export function createVisitService(deps: {
           notAllowed: { status: 403, refusal: NOT_IN_QUEUE },
         }),
       );
+      await announceQueueChange(consultationId, "accepted");
       const row = await visitRow(consultationId);
       await deps.mail.send("visit-accepted", row);
       return toConsultation(row);
@@ -260,6 +361,7 @@ export function createVisitService(deps: {
         });
         return row;
       });
+      if (canceled.status === "requested") await announceQueueChange(consultationId, "canceled");
       // The periodic job retries it if the refund fails now.
       await trySettle({
         id: consultationId,
@@ -268,6 +370,52 @@ export function createVisitService(deps: {
         status: "canceled",
       });
       return visit(consultationId);
+    },
+
+    /** The visits this clinician's provider accepted and has not finished, oldest first. */
+    async openVisits(actor: ClinicianActor): Promise<ConsoleVisit[]> {
+      const repository = createConsultationRepository(deps.db);
+      const ids = await repository.acceptedBy(actor.providerId, ["accepted", "in_progress"]);
+      const rows = await Promise.all(ids.map((id) => repository.forClinician(id)));
+      return rows.filter((row) => row !== undefined).map(toConsoleVisit);
+    },
+
+    /** One visit this clinician holds, without its health data (the answer of a step). */
+    async consoleVisit(actor: ClinicianActor, id: string): Promise<ConsoleVisit> {
+      return toConsoleVisit(await heldVisit(actor, id));
+    },
+
+    /**
+     * What the clinician works with: the intake, the patient's documents and their earlier visits
+     * with this provider. The caller audits the reads in the patient's log (`patientUserId`).
+     */
+    async workspace(
+      actor: ClinicianActor,
+      id: string,
+    ): Promise<{ patientUserId: string; workspace: VisitWorkspace }> {
+      const row = await heldVisit(actor, id);
+      const repository = createConsultationRepository(deps.db);
+      const [documents, past] = await Promise.all([
+        repository.documentsOf(row.userId),
+        repository.pastVisitsWith(row.userId, actor.providerId, row.id),
+      ]);
+      return {
+        patientUserId: row.userId,
+        workspace: {
+          visit: toConsoleVisit(row),
+          intake: intakeSchema.parse(row.intake),
+          documents: documents.map(toDocument),
+          past_visits: past.map((visit) => ({
+            id: visit.id,
+            type: visit.type,
+            status: visit.status,
+            created_at: visit.createdAt.toISOString(),
+            completed_at: visit.completedAt?.toISOString() ?? null,
+            symptoms: (visit.intake as Partial<Intake> | null)?.symptoms ?? [],
+            visit_summary: visit.visitSummary,
+          })),
+        },
+      };
     },
 
     /** Expires the requests no clinician accepted within the timeout (the system's transition). */
