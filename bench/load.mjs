@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { startThrowawayPostgres } from "../scripts/lib/postgres.mjs";
-import { buildWeb, freePort, startStack, webBuildExists } from "../scripts/lib/stack.mjs";
+import { buildWeb, freePort, startStack, throwawaySecrets, webBuildExists } from "../scripts/lib/stack.mjs";
 
 const { values: options } = parseArgs({
   options: {
@@ -237,12 +237,7 @@ const env = {
   LOG_LEVEL: "warn",
   SEED_DEMO_PATIENT: "true",
   MAIL_TO_FILES: "true",
-  PUBLIC_API_TOKEN: "load-public-token-0123456789abcdef",
-  SERVICE_ACCOUNT_EMAIL: "service@ambercare.load",
-  SERVICE_ACCOUNT_PASSWORD: "load-service-password-0123",
-  CAPTCHA_HMAC_KEY: "load-captcha-hmac-key-0123456789abcdef",
-  LIST_TOKEN_SECRET: "load-list-token-secret-0123456789abcdef",
-  SECOND_FACTOR_KEY: "load-second-factor-key-0123456789abcdef",
+  ...throwawaySecrets("load"),
   ...(postgres ? { DATABASE_URL: postgres.url } : {}),
   ...(options["web-processes"] ? { WEB_PROCESSES: options["web-processes"] } : {}),
   ...(options["api-processes"] ? { API_PROCESSES: options["api-processes"] } : {}),

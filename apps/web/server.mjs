@@ -26,6 +26,7 @@ const {
   withOutagePages,
   configureConnections,
   createSiteLiveRelay,
+  precompressedFiles,
 } = /** @type {any} */ (build.entry.module);
 getServiceSecrets();
 const production = env.NODE_ENV === "production";
@@ -120,9 +121,11 @@ app.use(
   }).handler,
 );
 
-// Fingerprinted build assets: cached for a year, never revalidated.
+// Fingerprinted build assets: cached for a year, never revalidated. The brotli or gzip copy the
+// build made is sent when the browser takes it (ADR 038); compression() leaves it as it is.
 app.use(
   "/assets",
+  precompressedFiles(join(BUILD_DIR, "client/assets"), { maxAge: "1y", immutable: true }),
   express.static(join(BUILD_DIR, "client/assets"), {
     immutable: true,
     maxAge: "1y",
@@ -135,6 +138,7 @@ app.use(
   },
 );
 // Other public files (favicon…): short-cached.
+app.use(precompressedFiles(join(BUILD_DIR, "client"), { maxAge: "1h" }));
 app.use(express.static(join(BUILD_DIR, "client"), { maxAge: "1h", index: false, redirect: false }));
 
 // Pages, route data and the captcha: limited per visitor here, before they reach the API (ADR 025),

@@ -7,6 +7,7 @@ import { build, type Plugin, type ResolvedConfig } from "vite";
 // which runs a workspace package's TypeScript only when the config bundle inlines it.
 import { LOCALES, type Locale } from "../../packages/contracts/src/locales.ts";
 import type * as ImageService from "./app/lib/image-service.server.ts";
+import { precompressDirectory } from "./app/lib/precompressed-files.server.ts";
 
 /**
  * Under `react-router dev` the plugin also serves `/_img/{modifiers}/{path}` from public/ (server.mjs
@@ -254,6 +255,11 @@ export function platformPlugin(): Plugin {
         },
       });
       config.logger.info(`service worker: sw.js, version ${version}, ${precache.length} files precached`);
+      // Last, once every client file (the service worker and offline pages included) is written.
+      const compressed = precompressDirectory(outDir);
+      config.logger.info(
+        `precompressed: ${compressed.files} files, ${Math.round(compressed.bytes / 1024)} KB → ${Math.round(compressed.brotliBytes / 1024)} KB brotli (and gzip)`,
+      );
     },
   };
 }

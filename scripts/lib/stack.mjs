@@ -38,6 +38,21 @@ export async function buildWeb() {
   });
 }
 
+/**
+ * The secrets a production-mode run needs, for a throwaway run of a benchmark: never for a real
+ * deployment. `name` (letters only: it ends the service account's e-mail domain) tells runs apart.
+ */
+export function throwawaySecrets(name) {
+  return {
+    PUBLIC_API_TOKEN: `${name}-public-token-0123456789abcdef`,
+    SERVICE_ACCOUNT_EMAIL: `service@ambercare.${name}`,
+    SERVICE_ACCOUNT_PASSWORD: `${name}-service-password-0123`,
+    CAPTCHA_HMAC_KEY: `${name}-captcha-hmac-key-0123456789abcdef`,
+    LIST_TOKEN_SECRET: `${name}-list-token-secret-0123456789abcdef`,
+    SECOND_FACTOR_KEY: `${name}-second-factor-key-0123456789abcdef`,
+  };
+}
+
 /** An unused TCP port on the loopback interface. */
 export function freePort() {
   return new Promise((resolvePromise, reject) => {

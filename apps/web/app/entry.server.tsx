@@ -23,6 +23,8 @@ export { env, getServiceSecrets } from "#app/lib/env.server.ts";
 export { createImageService } from "#app/lib/image-service.server.ts";
 // …the build it serves, whose pages show the 503 page when the API is down…
 export { withOutagePages } from "#app/lib/outage.server.ts";
+// Static files compressed at build time (ADR 038), for server.mjs.
+export { precompressedFiles } from "#app/lib/precompressed-files.server.ts";
 
 export const streamTimeout = 5_000;
 
