@@ -13,6 +13,7 @@ import { buyVisit, dismissPopupBeforehand, startTrial } from "./checkout-helpers
  */
 
 const baseUrl = inject("baseUrl");
+const apiUrl = inject("apiUrl");
 let browser: Browser;
 
 beforeAll(async () => {
@@ -21,6 +22,38 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
+
+type DirectoryProvider = {
+  slug: string;
+  name: string;
+  credentials: string;
+  states: string[];
+  offers_chat: boolean;
+};
+
+/** A provider of the demo directory who offers video visits only, asked of the API. */
+async function videoOnlyProvider(): Promise<DirectoryProvider> {
+  const response = await fetch(`${apiUrl}/api/v1/api/provider?type=video&per_page=50`);
+  expect(response.status).toBe(200);
+  const { data } = (await response.json()) as { data: DirectoryProvider[] };
+  const provider = data.find((candidate) => !candidate.offers_chat && candidate.states.length < 50);
+  if (!provider) throw new Error("the demo directory has no video-only provider on the first page");
+  return provider;
+}
+
+/** Two-letter codes and English names of the states, as the state select lists them. */
+const STATE_NAMES: Record<string, string> = {
+  CA: "California",
+  NY: "New York",
+  TX: "Texas",
+  WA: "Washington",
+  FL: "Florida",
+  IL: "Illinois",
+  OR: "Oregon",
+  AK: "Alaska",
+  HI: "Hawaii",
+  VT: "Vermont",
+};
 
 /** Fills the intake for Mia, a daughter, with three symptoms and a temperature; stops before submitting. */
 async function fillIntakeForChild(page: Page) {
@@ -162,6 +195,59 @@ describe("consultations", () => {
       await waitForPath(page, "/consultation/thank-you");
       await page.goto(`${baseUrl}/my-profile/consultations`);
       await page.getByRole("article").filter({ hasText: "Video visit · Requested" }).waitFor();
+      expect(unexpected(consoleErrors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("offers only what the chosen provider offers, checks the licence first and keeps the choice", async () => {
+    const provider = await videoOnlyProvider();
+    const name = `${provider.name}, ${provider.credentials}`;
+    const licensed = provider.states.find((code) => code in STATE_NAMES) ?? provider.states[0]!;
+    const unlicensed = Object.keys(STATE_NAMES).find((code) => !provider.states.includes(code))!;
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      await dismissPopupBeforehand(context);
+      await signUp(page, baseUrl, newAccount());
+      await page.goto(`${baseUrl}/consultation/consult?provider=${provider.slug}`);
+      await waitForHydration(page);
+      await page.getByText(`${name} offers video visits only.`).waitFor();
+      expect(await page.getByRole("radio", { name: /^Chat/ }).count()).toBe(0);
+      expect(await page.getByRole("radio", { name: /^Video/ }).isChecked()).toBe(true);
+
+      // A state the provider is not licensed in is refused here, before the health questions.
+      await page.getByLabel("US state where the patient is now").selectOption(unlicensed);
+      await page.getByRole("button", { name: "Continue to the health questions" }).click();
+      await page.getByText(`${name} is not licensed in ${STATE_NAMES[unlicensed]}.`).first().waitFor();
+      expect(new URL(page.url()).pathname).toBe("/consultation/consult");
+      expect(await page.getByLabel("US state where the patient is now").inputValue()).toBe(unlicensed);
+      await expectNoAxeViolations(page);
+      // Asking for chat by the address changes nothing: the provider does not offer it.
+      await page.goto(`${baseUrl}/consultation/form?type=chat&provider=${provider.slug}&state=${licensed}`);
+      await waitForPath(page, "/consultation/consult");
+      expect(await page.getByRole("radio", { name: /^Chat/ }).count()).toBe(0);
+
+      await waitForHydration(page);
+      await page.getByLabel("US state where the patient is now").selectOption(licensed);
+      await page.getByRole("button", { name: "Continue to the health questions" }).click();
+      await waitForPath(page, "/consultation/form");
+      await waitForHydration(page);
+      await page.getByText(`Provider: ${name}.`).waitFor();
+      // The state checked on the first step is the form's; the provider stays through the steps.
+      expect(await page.getByLabel("US state where the patient is now").inputValue()).toBe(licensed);
+      await page.getByLabel("Gender").selectOption({ label: "Female" });
+      await page.getByLabel("Race").selectOption({ label: "Asian" });
+      await page.getByLabel("Ethnicity").selectOption({ label: "Not Hispanic or Latino" });
+      await page.getByRole("button", { name: "Next" }).click();
+      await page.getByText("Step 2 of 4").waitFor();
+      expect(await page.locator('input[name="provider_slug"]').inputValue()).toBe(provider.slug);
+
+      // "Change" goes back to the first step with the provider, the type and the state kept.
+      await page.getByRole("link", { name: "Change" }).click();
+      await waitForPath(page, "/consultation/consult");
+      await page.getByText(`Your visit is with ${name}.`).waitFor();
+      expect(await page.getByLabel("US state where the patient is now").inputValue()).toBe(licensed);
       expect(unexpected(consoleErrors)).toEqual([]);
     } finally {
       await context.close();

@@ -2,30 +2,45 @@ import { PLANS } from "@ambercare/contracts/plans";
 import { data, Form, Link, useLoaderData } from "react-router";
 import { ChoiceGroup } from "#app/components/choice-group.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { SelectField } from "#app/components/forms.tsx";
 import { PageHeading } from "#app/components/page.tsx";
+import { loadChosenProvider, profileState } from "#app/features/consultations/visit-choice.server.ts";
+import {
+  chosenType,
+  offeredTypes,
+  providerMismatch,
+  stateCode,
+} from "#app/features/consultations/visit-choice.ts";
 import { currentVisitEntitlement } from "#app/features/membership/membership.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { headersWithCookies, requireRouteAccess } from "#app/lib/session.server.ts";
+import { useUsStateNames } from "#app/lib/us-state-names.ts";
 import type { Route } from "./+types/consult";
 
-const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireRouteAccess(request, "/consultation/consult");
   const url = new URL(request.url);
-  const provider = url.searchParams.get("provider") ?? "";
+  const slug = url.searchParams.get("provider");
   // Asked on every visit, never taken from the session's cookies: a visit or a membership paid a
   // moment ago must count at once, or the patient is offered to pay again.
-  const { entitlement, cookies } = await currentVisitEntitlement(request, user);
+  const [{ entitlement, cookies }, found, savedState] = await Promise.all([
+    currentVisitEntitlement(request, user),
+    loadChosenProvider(slug, request, context),
+    profileState(request, user),
+  ]);
   const credits = entitlement?.visit_credits ?? { chat: 0, video: 0 };
-  const asked = url.searchParams.get("type");
-  const type =
-    asked === "chat" || (asked !== "video" && credits.chat > 0 && credits.video === 0) ? "chat" : "video";
+  const provider = found === "unavailable" ? null : found;
+  const type = chosenType(url.searchParams.get("type"), offeredTypes(provider), credits);
+  const state = stateCode(url.searchParams.get("state")) ?? savedState;
   const body = {
-    provider: SLUG.test(provider) ? provider : null,
+    // The directory could not say who it is: the choice is kept and the API checks it at the end.
+    providerSlug: found === "unavailable" ? slug : (provider?.slug ?? null),
+    provider,
     type,
+    state,
+    mismatch: providerMismatch(provider, type, state),
     loggedIn: user !== null,
     member: entitlement?.is_subscribed ?? null,
     credits,
@@ -40,20 +55,37 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(0)}`;
 /** Step one of a visit: chat or video, and what it costs; the intake form comes next (login required). */
 export default function ConsultPage() {
   const { t } = useTranslation();
-  const { provider, type, loggedIn, credits, ...entitlement } = useLoaderData<typeof loader>();
+  const { states: usStates, nameOf } = useUsStateNames();
+  const { providerSlug, provider, type, state, mismatch, loggedIn, credits, ...entitlement } =
+    useLoaderData<typeof loader>();
   const root = useRootData();
   // A member's visits are included (also during the trial or a canceled membership's paid period,
   // as the API decides): no prices, no offer to buy what the patient already has. Only when the API
   // could not answer does the session's last known status stand in.
   const member = (entitlement.member ?? root?.user.isSubscribed) === true;
-  const paidFor = (["chat", "video"] as const).filter((kind) => credits[kind] > 0);
+  const offered = offeredTypes(provider);
+  const paidFor = offered.filter((kind) => credits[kind] > 0);
   const chatPrice = dollars(PLANS.ppv_chat.priceCents);
   const videoPrice = dollars(PLANS.ppv_video.priceCents);
   return (
     <div className="page-container py-10 tablet:py-14">
       <PageHeading page="consult" />
       <Form method="get" action="/consultation/form" className="mt-8 flex max-w-3xl flex-col gap-6">
-        {provider ? <input type="hidden" name="provider" value={provider} /> : null}
+        {providerSlug ? <input type="hidden" name="provider" value={providerSlug} /> : null}
+        {provider ? (
+          <p className="text-ink">
+            {t("consultation.consult.providerNamed", { name: provider.name })}{" "}
+            <Link to={`/consultation/consult?type=${type}`} className="link">
+              {t("consultation.consult.anyProvider")}
+            </Link>
+          </p>
+        ) : null}
+        {providerSlug && !provider ? (
+          <p className="text-ink">{t("consultation.consult.providerChosen")}</p>
+        ) : null}
+        {provider && provider.offers.length === 1 ? (
+          <p className="text-ink">{t(`consultation.consult.onlyType.${type}`, { name: provider.name })}</p>
+        ) : null}
         <ChoiceGroup
           formId="consult"
           name="type"
@@ -61,7 +93,7 @@ export default function ConsultPage() {
           legend={t("consultation.consult.typeLegend")}
           options={[
             {
-              value: "chat",
+              value: "chat" as const,
               label: member
                 ? t("consultation.consult.chatIncluded")
                 : credits.chat > 0
@@ -69,17 +101,41 @@ export default function ConsultPage() {
                   : t("consultation.consult.chat", { price: chatPrice }),
             },
             {
-              value: "video",
+              value: "video" as const,
               label: member
                 ? t("consultation.consult.videoIncluded")
                 : credits.video > 0
                   ? t("consultation.consult.videoPaid")
                   : t("consultation.consult.video", { price: videoPrice }),
             },
-          ]}
+          ].filter((option) => offered.includes(option.value))}
           selected={[type]}
         />
-        {provider ? <p className="text-ink">{t("consultation.consult.providerChosen")}</p> : null}
+        {providerSlug ? (
+          <SelectField
+            formId="consult"
+            name="state"
+            label={t("consultation.form.fields.state")}
+            hint={t("consultation.consult.stateHint")}
+            options={usStates.map((option) => ({ value: option.code, label: option.name }))}
+            defaultValue={state ?? ""}
+            error={
+              mismatch === "state" && provider && state
+                ? {
+                    key: "consultation.consult.notLicensed",
+                    values: { name: provider.name, state: nameOf(state) },
+                  }
+                : undefined
+            }
+          />
+        ) : null}
+        {mismatch === "state" && state ? (
+          <p className="text-ink">
+            <Link to={`/find-a-doctor?state=${state}`} className="link">
+              {t("consultation.consult.findLicensed", { state: nameOf(state) })}
+            </Link>
+          </p>
+        ) : null}
         <section aria-labelledby="consult-cost" className="rounded-md bg-surface-muted px-4 py-3 text-ink">
           <h2 id="consult-cost" className="font-bold text-xl">
             {t("consultation.consult.costHeading")}

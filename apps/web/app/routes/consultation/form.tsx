@@ -16,7 +16,6 @@ import {
   TEMPERATURE_LOCATIONS,
   TRANSPORTS,
 } from "@ambercare/contracts/options";
-import { CONSULTATION_TYPES } from "@ambercare/contracts/provider-limits";
 import { SYMPTOMS } from "@ambercare/contracts/symptoms";
 import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
@@ -44,13 +43,19 @@ import {
   MULTI_FIELDS,
   optionKey,
 } from "#app/features/consultations/intake-form.ts";
-import { fetchProvider } from "#app/features/directory/directory.server.ts";
+import { loadChosenProvider } from "#app/features/consultations/visit-choice.server.ts";
+import {
+  choiceQuery,
+  chosenType,
+  offeredTypes,
+  providerMismatch,
+  stateCode,
+} from "#app/features/consultations/visit-choice.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FieldErrors, FormErrorResult, FormMessage } from "#app/lib/forms.ts";
 import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
-import { requestLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import { useUsStateNames } from "#app/lib/us-state-names.ts";
@@ -69,17 +74,27 @@ type IntakeAction = {
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/consultation/form");
   const url = new URL(request.url);
-  const type = (CONSULTATION_TYPES as readonly string[]).includes(url.searchParams.get("type") ?? "")
-    ? (url.searchParams.get("type") as "chat" | "video")
-    : "video";
-  const slug = url.searchParams.get("provider") ?? "";
-  // Without the provider (unknown, or the API is down) the form still works: any provider will do.
-  const found = slug === "" ? null : await fetchProvider(slug, requestLocale(request), context);
-  const provider =
-    found === null || found === "unavailable"
-      ? null
-      : { slug: found.slug, name: `${found.name}, ${found.credentials}` };
-  return { type, provider, idempotencyKey: randomUUID(), today: new Date().toISOString().slice(0, 10) };
+  const slug = url.searchParams.get("provider");
+  const found = await loadChosenProvider(slug, request, context);
+  // Without the provider (unknown, or the directory is down) the form still works: the API checks
+  // the choice when the visit is requested, and an unknown provider means any provider.
+  const provider = found === "unavailable" ? null : found;
+  const asked = url.searchParams.get("type");
+  const type = chosenType(asked, offeredTypes(provider));
+  const state = stateCode(url.searchParams.get("state"));
+  // A provider who does not offer the type asked for, or is not licensed in the state, is found out
+  // here, before the health questions: back to the first step, which says so and keeps the choice.
+  if (provider && (asked !== type || providerMismatch(provider, type, state))) {
+    throw redirect(`/consultation/consult?${choiceQuery({ type, provider: provider.slug, state })}`);
+  }
+  const kept = found === "unavailable" && slug ? { slug, name: null } : null;
+  return {
+    type,
+    provider: provider ? { slug: provider.slug, name: provider.name } : kept,
+    state,
+    idempotencyKey: randomUUID(),
+    today: new Date().toISOString().slice(0, 10),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -132,7 +147,12 @@ function saveDraft(form: HTMLFormElement) {
   }
 }
 
-function restoreDraft(form: HTMLFormElement) {
+/**
+ * Brings back what was typed in this tab. An empty value means the field was never filled, so what
+ * the page starts with stays; the fields in `keep` (the state checked against the chosen provider
+ * before the form) keep the page's value whatever the draft says.
+ */
+function restoreDraft(form: HTMLFormElement, keep: ReadonlySet<string>) {
   let draft: Record<string, string | string[]>;
   try {
     draft = JSON.parse(sessionStorage.getItem(INTAKE_DRAFT_KEY) ?? "null") ?? {};
@@ -140,6 +160,7 @@ function restoreDraft(form: HTMLFormElement) {
     return;
   }
   for (const [name, value] of Object.entries(draft)) {
+    if (keep.has(name)) continue;
     const values = Array.isArray(value) ? value : [value];
     for (const element of Array.from(form.elements)) {
       if (
@@ -153,7 +174,7 @@ function restoreDraft(form: HTMLFormElement) {
       if (element.name !== name) continue;
       if (element instanceof HTMLInputElement && (element.type === "checkbox" || element.type === "radio")) {
         element.checked = values.includes(element.value);
-      } else if (typeof value === "string") {
+      } else if (typeof value === "string" && value !== "") {
         element.value = value;
       }
     }
@@ -206,7 +227,7 @@ const CONSENTS = [
 export default function ConsultationFormPage() {
   const { t } = useTranslation();
   const { states: usStates } = useUsStateNames();
-  const { type, provider, idempotencyKey, today } = useLoaderData<typeof loader>();
+  const { type, provider, state, idempotencyKey, today } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const hydrated = useHydrated();
   const form = useRef<HTMLFormElement>(null);
@@ -222,11 +243,11 @@ export default function ConsultationFormPage() {
   // First visit or reload: bring back the draft. After a failed submission the server's values win.
   useEffect(() => {
     if (!form.current) return;
-    if (!actionData) restoreDraft(form.current);
+    if (!actionData) restoreDraft(form.current, new Set(state ? ["state"] : []));
     const data = new FormData(form.current);
     setDependent(data.get("patient") === "dependent");
     setTravel(data.get("recent_travel") === "yes");
-  }, [actionData]);
+  }, [actionData, state]);
 
   useEffect(() => {
     if (firstErrorStep >= 0) setStep(firstErrorStep);
@@ -252,8 +273,11 @@ export default function ConsultationFormPage() {
       <PageHeading page="consultationForm" />
       <p className="mt-4 text-ink">
         {t(type === "chat" ? "consultation.form.forChat" : "consultation.form.forVideo")}
-        {provider ? ` ${t("consultation.form.withProvider", { name: provider.name })}` : null}{" "}
-        <Link to="/consultation/consult" className="link">
+        {provider?.name ? ` ${t("consultation.form.withProvider", { name: provider.name })}` : null}{" "}
+        <Link
+          to={`/consultation/consult?${choiceQuery({ type, provider: provider?.slug ?? null, state })}`}
+          className="link"
+        >
           {t("consultation.form.change")}
         </Link>
       </p>
@@ -389,7 +413,7 @@ export default function ConsultationFormPage() {
               label={t("consultation.form.fields.state")}
               hint={t("consultation.form.hints.state")}
               options={usStates.map((state) => ({ value: state.code, label: state.name }))}
-              defaultValue={asText(values.state)}
+              defaultValue={asText(values.state) || (state ?? "")}
               error={errors.state}
             />
           </fieldset>
