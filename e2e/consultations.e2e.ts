@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { newAccount, signUp, waitForHydration, waitForPath } from "./auth-helpers.ts";
+import { fillProfile, newAccount, signUp, waitForHydration, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
 import { buyVisit, dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
 
@@ -248,6 +248,31 @@ describe("consultations", () => {
       await waitForPath(page, "/consultation/consult");
       await page.getByText(`Your visit is with ${name}.`).waitFor();
       expect(await page.getByLabel("US state where the patient is now").inputValue()).toBe(licensed);
+      expect(unexpected(consoleErrors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("starts the intake with the gender and state of the profile", async () => {
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      await dismissPopupBeforehand(context);
+      await signUp(page, baseUrl, newAccount());
+      await fillProfile(page, { state: "Washington", gender: "Female" });
+      await page.getByRole("button", { name: "Save and continue" }).click();
+      await waitForPath(page, "/my-profile");
+      // The first step asks the state only with a provider; without one the form starts with it.
+      await page.goto(`${baseUrl}/consultation/form?type=video`);
+      await waitForHydration(page);
+      expect(await page.getByLabel("Gender").inputValue()).toBe("female");
+      expect(await page.getByLabel("US state where the patient is now").inputValue()).toBe("WA");
+      // What the patient changes wins over the profile, through a reload too.
+      await page.getByLabel("US state where the patient is now").selectOption("OR");
+      await page.reload();
+      await waitForHydration(page);
+      expect(await page.getByLabel("US state where the patient is now").inputValue()).toBe("OR");
+      expect(await page.getByLabel("Gender").inputValue()).toBe("female");
       expect(unexpected(consoleErrors)).toEqual([]);
     } finally {
       await context.close();

@@ -72,7 +72,7 @@ type IntakeAction = {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/consultation/form");
+  const { user } = await requireRouteAccess(request, "/consultation/form");
   const url = new URL(request.url);
   const slug = url.searchParams.get("provider");
   const found = await loadChosenProvider(slug, request, context);
@@ -82,6 +82,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const asked = url.searchParams.get("type");
   const type = chosenType(asked, offeredTypes(provider));
   const state = stateCode(url.searchParams.get("state"));
+  // What the profile already says is not asked again: the form starts with it (the intake asks no
+  // date of birth of the patient, only of a dependent, whose is not in the profile).
+  const profile = {
+    gender: (GENDERS as readonly string[]).includes(user.account.gender ?? "") ? user.account.gender : null,
+    state: stateCode(user.account.state),
+  };
   // A provider who does not offer the type asked for, or is not licensed in the state, is found out
   // here, before the health questions: back to the first step, which says so and keeps the choice.
   if (provider && (asked !== type || providerMismatch(provider, type, state))) {
@@ -92,6 +98,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     type,
     provider: provider ? { slug: provider.slug, name: provider.name } : kept,
     state,
+    profile,
     idempotencyKey: randomUUID(),
     today: new Date().toISOString().slice(0, 10),
   };
@@ -227,7 +234,7 @@ const CONSENTS = [
 export default function ConsultationFormPage() {
   const { t } = useTranslation();
   const { states: usStates } = useUsStateNames();
-  const { type, provider, state, idempotencyKey, today } = useLoaderData<typeof loader>();
+  const { type, provider, state, profile, idempotencyKey, today } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const hydrated = useHydrated();
   const form = useRef<HTMLFormElement>(null);
@@ -388,7 +395,7 @@ export default function ConsultationFormPage() {
               name="gender"
               label={t("consultation.form.fields.gender")}
               options={options(GENDERS, "gender")}
-              defaultValue={asText(values.gender)}
+              defaultValue={asText(values.gender) || (profile.gender ?? "")}
               error={errors.gender}
             />
             <SelectField
@@ -413,7 +420,7 @@ export default function ConsultationFormPage() {
               label={t("consultation.form.fields.state")}
               hint={t("consultation.form.hints.state")}
               options={usStates.map((state) => ({ value: state.code, label: state.name }))}
-              defaultValue={asText(values.state) || (state ?? "")}
+              defaultValue={asText(values.state) || (state ?? profile.state ?? "")}
               error={errors.state}
             />
           </fieldset>
