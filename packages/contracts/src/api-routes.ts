@@ -40,6 +40,7 @@ import {
   supportMessagesResponse,
 } from "./communications.ts";
 import {
+  attachmentParams,
   auditLogQuery,
   auditLogResponse,
   consultationDetailResponse,
@@ -51,7 +52,11 @@ import {
   medicalDocumentIdParams,
   medicalDocumentListResponse,
   medicalDocumentResponse,
+  messageIdParams,
+  messageListQuery,
   messageListResponse,
+  messageReceiptRequest,
+  messageReceiptResponse,
   messageResponse,
   visitRecordsResponse,
 } from "./consultation.ts";
@@ -467,6 +472,7 @@ export const apiRoutes = {
       method: "GET",
       path: "/{product}/consultations/:id/messages",
       params: consultationIdParams,
+      query: messageListQuery,
       response: messageListResponse,
     }),
     writeMessage: route({
@@ -475,6 +481,36 @@ export const apiRoutes = {
       path: "/{product}/consultations/:id/messages",
       params: consultationIdParams,
       body: createMessageRequest,
+      response: messageResponse,
+    }),
+    uploadAttachment: route({
+      api: "care",
+      method: "POST",
+      path: "/{product}/consultations/:id/attachments",
+      params: consultationIdParams,
+      raw: "upload",
+      response: medicalDocumentResponse,
+    }),
+    downloadAttachment: route({
+      api: "care",
+      method: "GET",
+      path: "/{product}/consultations/:id/attachments/:documentId",
+      params: attachmentParams,
+      raw: "download",
+    }),
+    acknowledgeMessages: route({
+      api: "care",
+      method: "POST",
+      path: "/{product}/consultations/:id/receipts",
+      params: consultationIdParams,
+      body: messageReceiptRequest,
+      response: messageReceiptResponse,
+    }),
+    retractMessage: route({
+      api: "care",
+      method: "POST",
+      path: "/{product}/consultations/:id/messages/:messageId/retract",
+      params: messageIdParams,
       response: messageResponse,
     }),
     auditLog: route({

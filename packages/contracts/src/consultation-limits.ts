@@ -42,6 +42,8 @@ export const INTAKE_TEXT_MAX_LENGTH = 2000;
 export const TRAVEL_DESTINATION_MAX_LENGTH = 200;
 export const DEPENDENT_NAME_MAX_LENGTH = 100;
 export const MESSAGE_MAX_LENGTH = 4000;
+/** Files one message may carry. */
+export const MESSAGE_ATTACHMENTS_MAX = 5;
 
 /** Body temperature in degrees Fahrenheit (US patients); outside this range is a typing mistake. */
 export const TEMPERATURE_F_MIN = 90;
@@ -74,6 +76,7 @@ export const AUDIT_ACTIONS = Object.freeze([
   "document.delete",
   "message.list",
   "message.create",
+  "message.retract",
   "profile.read",
   "profile.update",
   "export.download",

@@ -6,6 +6,7 @@ import {
   DEPENDENT_NAME_MAX_LENGTH,
   DOCUMENT_CONTENT_TYPES,
   INTAKE_TEXT_MAX_LENGTH,
+  MESSAGE_ATTACHMENTS_MAX,
   MESSAGE_AUTHORS,
   MESSAGE_MAX_LENGTH,
   PATIENT_KINDS,
@@ -234,21 +235,76 @@ export const medicalDocumentIdParams = z.object({ id: z.uuid() });
 export const medicalDocumentResponse = dataEnvelope(medicalDocument);
 export const medicalDocumentListResponse = listEnvelope(medicalDocument);
 
+/** A file sent in a visit's thread (one of the visit patient's medical documents). */
+export const messageAttachment = medicalDocument.pick({
+  id: true,
+  file_name: true,
+  content_type: true,
+  size: true,
+});
+export type MessageAttachment = z.infer<typeof messageAttachment>;
+
+/**
+ * One message of a visit's thread. `seq` is the server's order (1, 2, 3… per visit): clients sort
+ * and catch up by it. `delivered_at`/`read_at` are the other party's receipts. A retracted message
+ * keeps its text for the record; pages show it as retracted.
+ */
 export const message = z
   .object({
     id: z.uuid(),
     consultation_id: z.uuid(),
+    seq: z.number().int().min(1),
+    client_id: z.uuid().nullable(),
     author: z.enum(MESSAGE_AUTHORS),
     body: z.string(),
     created_at: z.iso.datetime(),
+    delivered_at: z.iso.datetime().nullable(),
+    read_at: z.iso.datetime().nullable(),
+    retracted_at: z.iso.datetime().nullable(),
+    attachments: z.array(messageAttachment),
   })
   .strict();
 export type Message = z.infer<typeof message>;
 export const messageResponse = dataEnvelope(message);
 export const messageListResponse = listEnvelope(message);
 export const createMessageRequest = z
-  .object({ body: textSchema().trim().min(1).max(MESSAGE_MAX_LENGTH) })
+  .object({
+    body: textSchema().trim().min(1).max(MESSAGE_MAX_LENGTH),
+    /** The sender's own id for this message: sending it again returns the stored one (200). */
+    client_id: z.uuid().optional(),
+    /** Files uploaded to this visit first (`POST …/attachments`). */
+    attachment_ids: z.array(z.uuid()).max(MESSAGE_ATTACHMENTS_MAX).optional(),
+  })
   .strict();
+export type CreateMessageRequest = z.input<typeof createMessageRequest>;
+
+/** `GET …/messages?after=N`: only the messages after sequence number N (a page catching up). */
+export const messageListQuery = z
+  .object({
+    after: z
+      .string()
+      .regex(/^\d{1,9}$/)
+      .transform(Number)
+      .optional(),
+  })
+  .strict();
+
+/** The reader's acknowledgement: everything the other party wrote up to `up_to_seq` arrived / was read. */
+export const messageReceiptRequest = z
+  .object({ receipt: z.enum(["delivered", "read"]), up_to_seq: z.number().int().min(0) })
+  .strict();
+export const messageReceiptResponse = dataEnvelope(
+  z
+    .object({
+      receipt: z.enum(["delivered", "read"]),
+      up_to_seq: z.number().int().min(0),
+      updated: z.number().int(),
+    })
+    .strict(),
+);
+
+export const messageIdParams = z.object({ id: z.uuid(), messageId: z.uuid() });
+export const attachmentParams = z.object({ id: z.uuid(), documentId: z.uuid() });
 
 export const auditEntry = z
   .object({
@@ -304,4 +360,10 @@ export const CONSULTATION_ERRORS = Object.freeze({
   documentTooLarge: "The file is larger than 10 MB",
   documentEmpty: "The file is empty",
   documentName: "Give the file a name (the X-File-Name header)",
+  threadClosed: "The follow-up period of this visit is over: its messages can be read but not answered",
+  threadReadOnly: "This visit ended without taking place: its messages can be read but not answered",
+  messageNotFound: "Message not found",
+  messageNotYours: "Only the author of a message can retract it",
+  attachmentNotFound: "Attach files uploaded to this visit",
+  clientIdReused: "This client_id was already used for another message",
 } as const);

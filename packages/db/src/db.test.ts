@@ -61,6 +61,7 @@ describe("database", () => {
       "checkouts",
       "clinicians",
       "conditions",
+      "consultation_message_attachments",
       "consultation_messages",
       "consultation_status_history",
       "consultations",

@@ -884,6 +884,8 @@ export const medicalDocuments = pgTable(
     sizeBytes: integer("size_bytes").notNull(),
     storageKey: text("storage_key").notNull().unique(),
     sha256: text("sha256").notNull(),
+    /** The visit whose thread it was sent to; such a file can be attached there only. */
+    consultationId: uuid("consultation_id").references(() => consultations.id, { onDelete: "set null" }),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
   },
   (table) => [
@@ -896,7 +898,12 @@ export const medicalDocuments = pgTable(
   ],
 );
 
-/** One thread per consultation: the patient, the provider and system notices write to it. */
+/**
+ * One thread per consultation: the patient, the clinician and system notices write to it. The
+ * server orders it (`seq`, 1, 2, 3… per consultation, given under a lock of the consultation row);
+ * a sender's own id (`client_id`) makes a resend find the stored message instead of adding one.
+ * Messages are never edited or deleted: a retraction keeps the text for the record.
+ */
 export const consultationMessages = pgTable(
   "consultation_messages",
   {
@@ -904,16 +911,44 @@ export const consultationMessages = pgTable(
     consultationId: uuid("consultation_id")
       .notNull()
       .references(() => consultations.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    /** The id the sender's device gave the message; null for system notices and older messages. */
+    clientId: uuid("client_id"),
     author: text("author").$type<MessageAuthor>().notNull(),
     /** The account that wrote it; null for system notices. */
     authorUserId: uuid("author_user_id").references(() => users.id, { onDelete: "set null" }),
     body: text("body").notNull(),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
+    /** When the other party's device acknowledged receiving it. */
+    deliveredAt: timestamptz("delivered_at"),
+    /** When the other party acknowledged reading it. */
+    readAt: timestamptz("read_at"),
+    /** When its author took it back; the text stays for the record. */
+    retractedAt: timestamptz("retracted_at"),
   },
   (table) => [
     check("consultation_messages_author_known", sql`${table.author} in ('patient', 'provider', 'system')`),
     check("consultation_messages_body_length", sql`char_length(${table.body}) between 1 and 4000`),
     index("consultation_messages_consultation_idx").on(table.consultationId, table.createdAt),
+    uniqueIndex("consultation_messages_seq_idx").on(table.consultationId, table.seq),
+    uniqueIndex("consultation_messages_client_id_idx").on(table.consultationId, table.clientId),
+  ],
+);
+
+/** Files sent in a visit's thread: each is one of the visit patient's medical documents. */
+export const consultationMessageAttachments = pgTable(
+  "consultation_message_attachments",
+  {
+    messageId: uuid("message_id")
+      .notNull()
+      .references(() => consultationMessages.id, { onDelete: "cascade" }),
+    documentId: uuid("document_id")
+      .notNull()
+      .references(() => medicalDocuments.id, { onDelete: "cascade" }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.messageId, table.documentId] }),
+    index("consultation_message_attachments_document_idx").on(table.documentId),
   ],
 );
 

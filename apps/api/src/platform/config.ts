@@ -47,6 +47,11 @@ export const apiEnvSchema = sharedEnvSchema.extend({
     .max(24 * 60)
     .default(30),
   /**
+   * Days after a visit is completed during which the patient and the clinician may still write
+   * follow-up questions in its thread; afterwards the thread is read-only.
+   */
+  VISIT_FOLLOW_UP_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  /**
    * Whose X-Forwarded-For to believe: `false` (the default) or the address of a proxy in front of the
    * API. The web server does not need it (it signs the visitor's address, ADR 025); trusting a proxy
    * that does not set X-Forwarded-For would count all its clients as one.

@@ -3,7 +3,6 @@ import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import type { Executor } from "@ambercare/db/client";
 import {
   clinicians,
-  consultationMessages,
   consultationStatusHistory,
   consultations,
   medicalDocuments,
@@ -338,19 +337,6 @@ export function createConsultationRepository(db: Executor) {
         )
         .limit(1);
       return row !== undefined;
-    },
-
-    async messages(consultationId: string) {
-      return db
-        .select()
-        .from(consultationMessages)
-        .where(eq(consultationMessages.consultationId, consultationId))
-        .orderBy(asc(consultationMessages.createdAt), asc(consultationMessages.id));
-    },
-
-    async insertMessage(values: typeof consultationMessages.$inferInsert) {
-      const [row] = await db.insert(consultationMessages).values(values).returning();
-      return row!;
     },
   };
 }

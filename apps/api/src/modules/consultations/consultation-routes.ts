@@ -6,9 +6,6 @@ import {
   consultationListResponse,
   consultationResponse,
   createConsultationRequest,
-  createMessageRequest,
-  messageListResponse,
-  messageResponse,
   visitRecordsResponse,
 } from "@ambercare/contracts/consultation";
 import { AUDIT_LOG_PAGE_SIZE, VISIT_RECORDS_SHOWN } from "@ambercare/contracts/consultation-limits";
@@ -33,8 +30,8 @@ export function callerOf(request: FastifyRequest): Caller {
 const listMeta = (total: number) => ({ page: 1, per_page: Math.max(total, 1), total });
 
 /**
- * The care API's `create-consultation` and `consultations`, plus a consultation's detail, cancel
- * and message thread, and the patient's audit log (docs/decisions/018). Patient token only; another
+ * The care API's `create-consultation` and `consultations`, plus a consultation's detail and cancel,
+ * and the patient's audit log (docs/decisions/018). Patient token only; another
  * patient's consultation is 403.
  *
  * 402 vs 403: 402 Payment Required means "you may do this once you pay" (no membership and no
@@ -141,43 +138,6 @@ export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOpt
       },
     },
     async (request) => ({ data: await consultations.cancel(callerOf(request), request.params.id) }),
-  );
-
-  app.get(
-    "/consultations/:id/messages",
-    {
-      onRequest: guards.patient,
-      schema: {
-        tags: ["care"],
-        summary: "The consultation's message thread, oldest first",
-        security: bearer,
-        params: consultationIdParams,
-        response: { 200: messageListResponse, ...failures },
-      },
-    },
-    async (request) => {
-      const data = await consultations.messages(callerOf(request), request.params.id);
-      return { data, meta: listMeta(data.length) };
-    },
-  );
-
-  app.post(
-    "/consultations/:id/messages",
-    {
-      onRequest: guards.patient,
-      schema: {
-        tags: ["care"],
-        summary: "Write to the consultation's thread as the patient",
-        security: bearer,
-        params: consultationIdParams,
-        body: createMessageRequest,
-        response: { 201: messageResponse, 409: errorEnvelope, ...failures },
-      },
-    },
-    async (request, reply) => {
-      const data = await consultations.writeMessage(callerOf(request), request.params.id, request.body.body);
-      return reply.code(201).send({ data });
-    },
   );
 
   app.get(

@@ -7,7 +7,6 @@ import {
   type createConsultationRequest,
   type Intake,
   intakeSchema,
-  type Message,
 } from "@ambercare/contracts/consultation";
 import type { AuditAction, AuditResource } from "@ambercare/contracts/consultation-limits";
 import type { Database, Executor } from "@ambercare/db/client";
@@ -263,43 +262,6 @@ export function createConsultationService(deps: {
       if (from === "requested") await announce(consultationId, "canceled");
       const row = await createConsultationRepository(deps.db).findById(consultationId);
       return toConsultation(row!);
-    },
-
-    async messages(caller: Caller, id: string): Promise<Message[]> {
-      const row = await ownConsultation(caller, id);
-      const rows = await createConsultationRepository(deps.db).messages(row.id);
-      await audit(deps.db, caller, "message.list", "consultation", row.id);
-      return rows.map((message) => ({
-        id: message.id,
-        consultation_id: message.consultationId,
-        author: message.author,
-        body: message.body,
-        created_at: message.createdAt.toISOString(),
-      }));
-    },
-
-    async writeMessage(caller: Caller, id: string, body: string): Promise<Message> {
-      const row = await ownConsultation(caller, id);
-      if (row.status === "canceled")
-        throw new AppError("CONSULTATION_CANCELED", 409, CONSULTATION_ERRORS.canceled);
-      const message = await deps.db.transaction(async (tx) => {
-        const inserted = await createConsultationRepository(tx).insertMessage({
-          consultationId: row.id,
-          author: "patient",
-          authorUserId: caller.auth.userId,
-          body,
-          createdAt: deps.clock.now(),
-        });
-        await audit(tx, caller, "message.create", "message", inserted.id);
-        return inserted;
-      });
-      return {
-        id: message.id,
-        consultation_id: message.consultationId,
-        author: "patient",
-        body: message.body,
-        created_at: message.createdAt.toISOString(),
-      };
     },
   };
 }

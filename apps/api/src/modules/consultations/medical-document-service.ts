@@ -95,41 +95,76 @@ export function createMedicalDocumentService(deps: { db: Database; clock: Clock;
     return row;
   }
 
+  /**
+   * Checks and stores a file as one of `owner`'s medical documents (the visit's patient, whoever
+   * sent it); `consultationId` ties a file sent in a visit's thread to that visit.
+   */
+  async function store(
+    owner: { userId: string; consultationId: string | null },
+    actor: { userId: string; kind: "patient" | "provider"; ip: string | null },
+    rawFileName: string | undefined,
+    bytes: Buffer,
+  ): Promise<MedicalDocument> {
+    const fileName = rawFileName === undefined ? null : cleanFileName(rawFileName);
+    if (!fileName) throw new AppError("DOCUMENT_NAME_MISSING", 400, CONSULTATION_ERRORS.documentName);
+    if (bytes.length === 0) throw new AppError("DOCUMENT_EMPTY", 400, CONSULTATION_ERRORS.documentEmpty);
+    if (bytes.length > DOCUMENT_MAX_BYTES) {
+      throw new AppError("DOCUMENT_TOO_LARGE", 413, CONSULTATION_ERRORS.documentTooLarge);
+    }
+    const contentType = detectDocumentType(bytes);
+    if (!contentType) throw new AppError("DOCUMENT_TYPE_UNSUPPORTED", 415, CONSULTATION_ERRORS.documentType);
+
+    const storageKey = randomBytes(24).toString("hex");
+    await mkdir(uploadDir, { recursive: true, mode: 0o700 });
+    await writeFile(pathOf(storageKey), bytes, { mode: 0o600, flag: "wx" });
+    try {
+      const [row] = await deps.db
+        .insert(medicalDocuments)
+        .values({
+          userId: owner.userId,
+          consultationId: owner.consultationId,
+          fileName,
+          contentType,
+          sizeBytes: bytes.length,
+          storageKey,
+          sha256: createHash("sha256").update(bytes).digest("hex"),
+          createdAt: deps.clock.now(),
+        })
+        .returning();
+      await createAuditRepository(deps.db).record({
+        userId: owner.userId,
+        actorUserId: actor.userId,
+        actorKind: actor.kind,
+        action: "document.upload",
+        resourceType: "document",
+        resourceId: row!.id,
+        ip: actor.ip,
+        at: deps.clock.now(),
+      });
+      return toDocument(row!);
+    } catch (error) {
+      await rm(pathOf(storageKey), { force: true });
+      throw error;
+    }
+  }
+
   return {
+    store,
+
     async upload(caller: Caller, rawFileName: string | undefined, bytes: Buffer): Promise<MedicalDocument> {
       patientOnly(caller);
-      const fileName = rawFileName === undefined ? null : cleanFileName(rawFileName);
-      if (!fileName) throw new AppError("DOCUMENT_NAME_MISSING", 400, CONSULTATION_ERRORS.documentName);
-      if (bytes.length === 0) throw new AppError("DOCUMENT_EMPTY", 400, CONSULTATION_ERRORS.documentEmpty);
-      if (bytes.length > DOCUMENT_MAX_BYTES) {
-        throw new AppError("DOCUMENT_TOO_LARGE", 413, CONSULTATION_ERRORS.documentTooLarge);
-      }
-      const contentType = detectDocumentType(bytes);
-      if (!contentType)
-        throw new AppError("DOCUMENT_TYPE_UNSUPPORTED", 415, CONSULTATION_ERRORS.documentType);
+      const { userId } = caller.auth;
+      return store(
+        { userId, consultationId: null },
+        { userId, kind: "patient", ip: caller.ip },
+        rawFileName,
+        bytes,
+      );
+    },
 
-      const storageKey = randomBytes(24).toString("hex");
-      await mkdir(uploadDir, { recursive: true, mode: 0o700 });
-      await writeFile(pathOf(storageKey), bytes, { mode: 0o600, flag: "wx" });
-      try {
-        const [row] = await deps.db
-          .insert(medicalDocuments)
-          .values({
-            userId: caller.auth.userId,
-            fileName,
-            contentType,
-            sizeBytes: bytes.length,
-            storageKey,
-            sha256: createHash("sha256").update(bytes).digest("hex"),
-            createdAt: deps.clock.now(),
-          })
-          .returning();
-        await audit(caller, "document.upload", row!.id);
-        return toDocument(row!);
-      } catch (error) {
-        await rm(pathOf(storageKey), { force: true });
-        throw error;
-      }
+    /** The bytes of a stored document, for a caller whose right to it was checked elsewhere. */
+    async bytesOf(storageKey: string): Promise<Buffer> {
+      return readFile(pathOf(storageKey));
     },
 
     async list(caller: Caller): Promise<MedicalDocument[]> {

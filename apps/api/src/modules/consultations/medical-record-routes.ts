@@ -10,6 +10,7 @@ import {
   DOCUMENT_MAX_BYTES,
 } from "@ambercare/contracts/consultation-limits";
 import { errorEnvelope, noContentResponse } from "@ambercare/contracts/envelope";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
 import { callerOf } from "#api/modules/consultations/consultation-routes.ts";
@@ -26,6 +27,34 @@ export function contentDisposition(fileName: string): string {
 }
 
 /**
+ * Lets the calling plugin (its scope only: nowhere else does the API take a raw body) accept a file
+ * as the raw request body, at most DOCUMENT_MAX_BYTES.
+ */
+export function acceptRawUploads(app: FastifyInstance): void {
+  app.addContentTypeParser(
+    ["application/octet-stream", ...DOCUMENT_CONTENT_TYPES],
+    { parseAs: "buffer", bodyLimit: DOCUMENT_MAX_BYTES },
+    (_request, body, done) => done(null, body),
+  );
+}
+
+/** The uploaded file's bytes and its name from X-File-Name (percent-encoded). */
+export function rawUpload(request: FastifyRequest): { fileName: string | undefined; bytes: Buffer } {
+  const header = request.headers[DOCUMENT_FILE_NAME_HEADER];
+  let fileName: string | undefined;
+  try {
+    fileName = typeof header === "string" ? decodeURIComponent(header) : undefined;
+  } catch {
+    throw new AppError("DOCUMENT_NAME_MISSING", 400, CONSULTATION_ERRORS.documentName);
+  }
+  // JSON, text or a form arrive parsed, not as bytes: none of them is a document.
+  if (request.body !== undefined && !Buffer.isBuffer(request.body)) {
+    throw new AppError("DOCUMENT_TYPE_UNSUPPORTED", 415, CONSULTATION_ERRORS.documentType);
+  }
+  return { fileName, bytes: (request.body as Buffer | undefined) ?? Buffer.alloc(0) };
+}
+
+/**
  * Patient-uploaded documents (docs/decisions/018). An upload is the file itself as the raw request
  * body (no multipart): `Content-Type: application/octet-stream` (or the file's own type, which is
  * not trusted) and its name, percent-encoded, in `X-File-Name`. The type is decided by the first
@@ -39,12 +68,7 @@ export const careMedicalRecordRoutes: FastifyPluginAsyncZod = async (app) => {
     dataDir: app.config.DATA_DIR,
   });
 
-  // This plugin's scope only: nowhere else does the API take a raw body.
-  app.addContentTypeParser(
-    ["application/octet-stream", ...DOCUMENT_CONTENT_TYPES],
-    { parseAs: "buffer", bodyLimit: DOCUMENT_MAX_BYTES },
-    (_request, body, done) => done(null, body),
-  );
+  acceptRawUploads(app);
 
   app.post(
     "/medical-records/documents",
@@ -59,19 +83,8 @@ export const careMedicalRecordRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const header = request.headers[DOCUMENT_FILE_NAME_HEADER];
-      let fileName: string | undefined;
-      try {
-        fileName = typeof header === "string" ? decodeURIComponent(header) : undefined;
-      } catch {
-        throw new AppError("DOCUMENT_NAME_MISSING", 400, CONSULTATION_ERRORS.documentName);
-      }
-      // JSON, text or a form arrive parsed, not as bytes: none of them is a document.
-      if (request.body !== undefined && !Buffer.isBuffer(request.body)) {
-        throw new AppError("DOCUMENT_TYPE_UNSUPPORTED", 415, CONSULTATION_ERRORS.documentType);
-      }
-      const body = request.body ?? Buffer.alloc(0);
-      const data = await documents.upload(callerOf(request), fileName, body);
+      const { fileName, bytes } = rawUpload(request);
+      const data = await documents.upload(callerOf(request), fileName, bytes);
       return reply.code(201).send({ data });
     },
   );

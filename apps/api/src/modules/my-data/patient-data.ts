@@ -242,7 +242,7 @@ export const PATIENT_DATA_TABLES: readonly PatientDataTable[] = [
                 rows.map((row) => row.id),
               ),
             )
-            .orderBy(asc(consultationMessages.createdAt))
+            .orderBy(asc(consultationMessages.seq))
         : [];
       return rows.map((row) => ({
         id: row.id,

@@ -41,7 +41,7 @@ export function consultationApi(request: Request, user: SessionUser, context: Co
       return (await api.consultations.cancel({ params: { id } }, options)).data;
     },
     async messages(id: string): Promise<Message[]> {
-      return (await api.consultations.messages({ params: { id } }, options)).data;
+      return (await api.consultations.messages({ params: { id }, query: {} }, options)).data;
     },
     async writeMessage(id: string, text: string): Promise<Message> {
       return (await api.consultations.writeMessage({ params: { id }, body: { body: text } }, options)).data;

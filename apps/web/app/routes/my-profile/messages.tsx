@@ -123,6 +123,7 @@ export default function MessagesPage() {
                     <li key={message.id} className="rounded-md bg-surface-muted px-4 py-3 text-ink">
                       <p className="font-semibold text-sm">
                         {t(`messages.authors.${message.author}`)} · {when(message.created_at)}
+                        {message.retracted_at ? ` · ${t("messages.retracted")}` : null}
                       </p>
                       <p className="whitespace-pre-line break-words">{message.body}</p>
                     </li>
