@@ -39,6 +39,7 @@ import {
   createMailingListService,
   type MailingListService,
 } from "#api/modules/communications/mailing-list-service.ts";
+import { chatServiceOf, registerVisitTyping } from "#api/modules/consultations/visit-chat-routes.ts";
 import { visitExpirySweepPlugin } from "#api/modules/consultations/visit-expiry-sweep.ts";
 import { createVisitMailer } from "#api/modules/consultations/visit-mail.ts";
 import { createVisitService, type VisitService } from "#api/modules/consultations/visit-service.ts";
@@ -352,6 +353,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     log: app.log,
   });
   app.decorate("live", live);
+  registerVisitTyping(live, chatServiceOf(app));
   app.addHook("onReady", async () => live.start());
   app.addHook("onClose", async () => live.close());
   await app.register(liveSweepPlugin, { live, clock });

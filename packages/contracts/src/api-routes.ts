@@ -608,6 +608,55 @@ export const apiRoutes = {
   careTeam: {
     me: route({ api: "main", method: "GET", path: "/api/care-team/me", response: clinicianProfileResponse }),
   },
+  /** The clinician's side of a visit's chat (the care console): the patient's calls, on the main API. */
+  consoleChat: {
+    messages: route({
+      api: "main",
+      method: "GET",
+      path: "/api/care-team/visits/:id/messages",
+      params: consultationIdParams,
+      query: messageListQuery,
+      response: messageListResponse,
+    }),
+    writeMessage: route({
+      api: "main",
+      method: "POST",
+      path: "/api/care-team/visits/:id/messages",
+      params: consultationIdParams,
+      body: createMessageRequest,
+      response: messageResponse,
+    }),
+    uploadAttachment: route({
+      api: "main",
+      method: "POST",
+      path: "/api/care-team/visits/:id/attachments",
+      params: consultationIdParams,
+      raw: "upload",
+      response: medicalDocumentResponse,
+    }),
+    downloadAttachment: route({
+      api: "main",
+      method: "GET",
+      path: "/api/care-team/visits/:id/attachments/:documentId",
+      params: attachmentParams,
+      raw: "download",
+    }),
+    acknowledgeMessages: route({
+      api: "main",
+      method: "POST",
+      path: "/api/care-team/visits/:id/receipts",
+      params: consultationIdParams,
+      body: messageReceiptRequest,
+      response: messageReceiptResponse,
+    }),
+    retractMessage: route({
+      api: "main",
+      method: "POST",
+      path: "/api/care-team/visits/:id/messages/:messageId/retract",
+      params: messageIdParams,
+      response: messageResponse,
+    }),
+  },
   myData: {
     export: route({
       api: "care",

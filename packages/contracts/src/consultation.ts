@@ -360,6 +360,7 @@ export const CONSULTATION_ERRORS = Object.freeze({
   documentTooLarge: "The file is larger than 10 MB",
   documentEmpty: "The file is empty",
   documentName: "Give the file a name (the X-File-Name header)",
+  threadNotOpen: "The chat opens when a clinician accepts the visit",
   threadClosed: "The follow-up period of this visit is over: its messages can be read but not answered",
   threadReadOnly: "This visit ended without taking place: its messages can be read but not answered",
   messageNotFound: "Message not found",

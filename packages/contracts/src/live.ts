@@ -10,6 +10,11 @@ export const LIVE_API_PATH = "/api/live";
 
 /** Server → client: one event, ids only (`payload` holds ids and small non-health fields). */
 export type LiveEventFrame = { id: number; topic: string; payload: Record<string, unknown> };
+/**
+ * Server → client: a relayed frame (a typing indicator) that was never stored, so it has no id, is
+ * not replayed after a reconnect and does not move the page's resume point.
+ */
+export type LiveRelayFrame = { topic: string; payload: Record<string, unknown> };
 
 /** Client → server, built in: where to start, and the page's own heartbeat. */
 export type LiveResumeFrame = {
@@ -22,7 +27,7 @@ export type LivePingFrame = { type: "ping" };
 /** Server → client answers other than events. */
 export type LivePongFrame = { type: "pong" };
 export type LiveErrorFrame = { type: "error"; code: LiveErrorCode; frame_type?: string };
-export type LiveServerFrame = LiveEventFrame | LivePongFrame | LiveErrorFrame;
+export type LiveServerFrame = LiveEventFrame | LiveRelayFrame | LivePongFrame | LiveErrorFrame;
 
 export const LIVE_ERROR_CODES = Object.freeze({
   /** Not JSON, not an object, or no `type`. */
@@ -45,6 +50,14 @@ export const LIVE_CLOSE_CODES = Object.freeze({
   /** The other side of the relay went away. */
   upstreamGone: 1011,
 } as const);
+
+/**
+ * A visit participant's typing indicator: the page sends `{type: "visit.typing", consultation_id,
+ * typing}`; the other side's pages get `{topic: "visit.typing", payload: {consultation_id, side,
+ * typing}}`, relayed and never stored.
+ */
+export const VISIT_TYPING_TOPIC = "visit.typing";
+export type VisitTypingFrame = { type: typeof VISIT_TYPING_TOPIC; consultation_id: string; typing: boolean };
 
 /** Topics are lower-case dotted names such as `visit.status`, `visit.message`, `queue.changed`. */
 export const LIVE_TOPIC_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;

@@ -46,7 +46,7 @@ export const careApi: FastifyPluginAsyncZod<CareApiOptions> = async (
       await product.register(careMyDataRoutes);
       await product.register(careConsultationRoutes, { entitlements });
       await product.register(careMedicalRecordRoutes);
-      await product.register(careVisitChatRoutes, {});
+      await product.register(careVisitChatRoutes);
     },
     { prefix: `/${productSlug}` },
   );

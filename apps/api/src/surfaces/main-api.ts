@@ -4,6 +4,7 @@ import { secondFactorRoutes } from "#api/modules/accounts/second-factor-routes.t
 import { careTeamRoutes } from "#api/modules/care-team/care-team-routes.ts";
 import { captchaRoutes } from "#api/modules/communications/captcha-routes.ts";
 import { listRoutes } from "#api/modules/communications/list-routes.ts";
+import { consoleVisitChatRoutes } from "#api/modules/consultations/visit-chat-routes.ts";
 import { providerRoutes } from "#api/modules/directory/provider-routes.ts";
 import { specializationRoutes } from "#api/modules/directory/specialization-routes.ts";
 import { liveRoutes } from "#api/modules/live/live-routes.ts";
@@ -21,4 +22,5 @@ export const mainApi: FastifyPluginAsyncZod = async (app) => {
   await app.register(listRoutes);
   await app.register(liveRoutes);
   await app.register(careTeamRoutes);
+  await app.register(consoleVisitChatRoutes);
 };

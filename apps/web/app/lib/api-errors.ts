@@ -144,6 +144,7 @@ export const API_ERROR_MESSAGES: Readonly<Record<ErrorCode, ErrorRule>> = {
   DOCUMENT_TOO_LARGE: { key: "records.errors.tooLarge" },
   DOCUMENT_EMPTY: { key: "records.errors.noFile" },
   DOCUMENT_NAME_MISSING: { key: "records.errors.failed" },
+  VISIT_THREAD_NOT_OPEN: { key: "apiErrors.visitThreadNotOpen" },
   VISIT_THREAD_CLOSED: { key: "apiErrors.visitThreadClosed" },
   VISIT_THREAD_READ_ONLY: { key: "apiErrors.visitThreadReadOnly" },
   MESSAGE_NOT_FOUND: NOT_FOUND,

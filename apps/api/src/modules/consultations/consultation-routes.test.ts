@@ -339,6 +339,15 @@ describe("POST /ambercare/create-consultation", () => {
   });
 });
 
+/** A clinician accepted the request (the lifecycle's own tests cover how): its chat is open. */
+async function accepted(id: string) {
+  const [provider] = await t.db.db.select({ id: providers.id }).from(providers).limit(1);
+  await t.db.db
+    .update(consultations)
+    .set({ status: "accepted", providerId: provider!.id, acceptedAt: clock.now() })
+    .where(eq(consultations.id, id));
+}
+
 describe("consultations of a patient", () => {
   it("403 on another patient's consultation, messages and cancel", async () => {
     const owner = await member();
@@ -390,9 +399,14 @@ describe("consultations of a patient", () => {
     });
   });
 
-  it("keeps a thread per consultation that the patient writes to", async () => {
+  it("keeps a thread per consultation that the patient writes to once a clinician accepted it", async () => {
     const lee = await member();
     const { data } = (await create(lee.access_token, request())).json();
+    const early = await post(lee.access_token, `/ambercare/consultations/${data.id}/messages`, {
+      body: "Hi",
+    });
+    expect(early.statusCode).toBe(409);
+    await accepted(data.id);
     const write = await post(lee.access_token, `/ambercare/consultations/${data.id}/messages`, {
       body: "  Her fever went up.  ",
     });
@@ -415,6 +429,7 @@ describe("consultations of a patient", () => {
     const { data } = (await create(max.access_token, request())).json();
     await get(max.access_token, "/ambercare/consultations");
     await get(max.access_token, `/ambercare/consultations/${data.id}`);
+    await accepted(data.id);
     await post(max.access_token, `/ambercare/consultations/${data.id}/messages`, { body: "Thanks" });
     await get(max.access_token, `/ambercare/consultations/${data.id}/messages`);
     await post(max.access_token, `/ambercare/consultations/${data.id}/cancel`);

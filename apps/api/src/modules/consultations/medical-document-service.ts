@@ -97,13 +97,14 @@ export function createMedicalDocumentService(deps: { db: Database; clock: Clock;
 
   /**
    * Checks and stores a file as one of `owner`'s medical documents (the visit's patient, whoever
-   * sent it); `consultationId` ties a file sent in a visit's thread to that visit.
+   * sent it); `consultationId` ties a file sent in a visit's thread to that visit. `recordUpload`
+   * writes the upload to the patient's audit log as the sender (patient or clinician).
    */
   async function store(
     owner: { userId: string; consultationId: string | null },
-    actor: { userId: string; kind: "patient" | "provider"; ip: string | null },
     rawFileName: string | undefined,
     bytes: Buffer,
+    recordUpload: (documentId: string) => Promise<void>,
   ): Promise<MedicalDocument> {
     const fileName = rawFileName === undefined ? null : cleanFileName(rawFileName);
     if (!fileName) throw new AppError("DOCUMENT_NAME_MISSING", 400, CONSULTATION_ERRORS.documentName);
@@ -131,16 +132,7 @@ export function createMedicalDocumentService(deps: { db: Database; clock: Clock;
           createdAt: deps.clock.now(),
         })
         .returning();
-      await createAuditRepository(deps.db).record({
-        userId: owner.userId,
-        actorUserId: actor.userId,
-        actorKind: actor.kind,
-        action: "document.upload",
-        resourceType: "document",
-        resourceId: row!.id,
-        ip: actor.ip,
-        at: deps.clock.now(),
-      });
+      await recordUpload(row!.id);
       return toDocument(row!);
     } catch (error) {
       await rm(pathOf(storageKey), { force: true });
@@ -153,12 +145,8 @@ export function createMedicalDocumentService(deps: { db: Database; clock: Clock;
 
     async upload(caller: Caller, rawFileName: string | undefined, bytes: Buffer): Promise<MedicalDocument> {
       patientOnly(caller);
-      const { userId } = caller.auth;
-      return store(
-        { userId, consultationId: null },
-        { userId, kind: "patient", ip: caller.ip },
-        rawFileName,
-        bytes,
+      return store({ userId: caller.auth.userId, consultationId: null }, rawFileName, bytes, (id) =>
+        audit(caller, "document.upload", id),
       );
     },
 

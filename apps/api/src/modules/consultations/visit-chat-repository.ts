@@ -1,6 +1,7 @@
 import type { MessageAuthor } from "@ambercare/contracts/consultation-limits";
 import type { Executor } from "@ambercare/db/client";
 import {
+  clinicians,
   consultationMessageAttachments,
   consultationMessages,
   consultations,
@@ -29,12 +30,31 @@ export function createVisitChatRepository(db: Executor) {
           userId: consultations.userId,
           providerId: consultations.providerId,
           status: consultations.status,
+          acceptedAt: consultations.acceptedAt,
           completedAt: consultations.completedAt,
         })
         .from(consultations)
         .where(eq(consultations.id, id));
       const [row] = lock ? await query.for("update") : await query;
       return row;
+    },
+
+    /** The active clinician accounts of a provider (one: a provider has at most one account). */
+    async clinicianUserIds(providerId: string): Promise<string[]> {
+      const rows = await db
+        .select({ userId: clinicians.userId })
+        .from(clinicians)
+        .where(and(eq(clinicians.providerId, providerId), isNull(clinicians.disabledAt)));
+      return rows.map((row) => row.userId);
+    },
+
+    /** The provider an active clinician account works as; undefined for anyone else. */
+    async providerOfClinician(userId: string): Promise<string | undefined> {
+      const [row] = await db
+        .select({ providerId: clinicians.providerId })
+        .from(clinicians)
+        .where(and(eq(clinicians.userId, userId), isNull(clinicians.disabledAt)));
+      return row?.providerId;
     },
 
     async byClientId(consultationId: string, clientId: string): Promise<ThreadMessageRow | undefined> {

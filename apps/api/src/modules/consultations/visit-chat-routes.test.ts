@@ -1,30 +1,37 @@
 import { randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { CONSULTATION_ERRORS, messageListResponse, messageResponse } from "@ambercare/contracts/consultation";
 import { DOCUMENT_MAX_BYTES } from "@ambercare/contracts/consultation-limits";
-import type { Executor } from "@ambercare/db/client";
+import { LIVE_API_PATH } from "@ambercare/contracts/live";
+import { ROLE_ERRORS } from "@ambercare/contracts/roles";
 import {
   auditLog,
+  clinicians,
   consultationMessages,
   consultations,
+  liveEvents,
   medicalDocuments,
   providers,
+  users,
 } from "@ambercare/db/schema";
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AuthContext } from "#api/modules/accounts/session-service.ts";
-import { createMedicalDocumentService } from "#api/modules/consultations/medical-document-service.ts";
-import { createVisitChatService } from "#api/modules/consultations/visit-chat-service.ts";
+import { enableKnownSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
+import { openLiveClient } from "#api/modules/live/live-test-client.ts";
 import { createManualClock } from "#api/platform/clock.ts";
 import { bearer, createTestApp, registerPatient, type TestApp } from "#api/test-support.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const clock = createManualClock(new Date("2026-03-10T15:00:00Z"));
 let t: TestApp;
+let liveUrl: string;
 
 beforeAll(async () => {
   t = await createTestApp({ clock, env: { RATE_LIMIT_MAX: "100000", VISIT_FOLLOW_UP_DAYS: "7" } });
+  await t.app.listen({ port: 0, host: "127.0.0.1" });
+  liveUrl = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/v1${LIVE_API_PATH}`;
 });
 
 afterAll(async () => {
@@ -32,32 +39,77 @@ afterAll(async () => {
 });
 
 type Patient = Awaited<ReturnType<typeof registerPatient>>;
+type Clinician = Patient & { providerId: string };
 
-/** A chat visit of `patient` in the given status (the lifecycle's transitions are not under test here). */
-async function visit(patient: Patient, fields: Partial<typeof consultations.$inferInsert> = {}) {
+/**
+ * A clinician account working as a provider no other account has: a registered account turned
+ * clinician, with the second factor on (the console's calls require it).
+ */
+async function newClinician(): Promise<Clinician> {
+  const account = await registerPatient(t.app);
+  const [free] = await t.db.db
+    .select({ id: providers.id })
+    .from(providers)
+    .leftJoin(clinicians, eq(clinicians.providerId, providers.id))
+    .where(isNull(clinicians.userId))
+    .orderBy(sql`random()`)
+    .limit(1);
+  await t.db.db.update(users).set({ role: "clinician" }).where(eq(users.id, account.user_id));
+  await t.db.db.insert(clinicians).values({ userId: account.user_id, providerId: free!.id });
+  await enableKnownSecondFactor(t.db.db, {
+    encryptionKey: t.app.config.SECOND_FACTOR_KEY!,
+    userId: account.user_id,
+    secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+    now: clock.now(),
+  });
+  return { ...account, providerId: free!.id };
+}
+
+/**
+ * A chat visit of `patient`, accepted by `by` (a provider of its own when not given) unless the
+ * fields say otherwise (the lifecycle's transitions are not under test here).
+ */
+async function visit(
+  patient: Patient,
+  fields: Partial<typeof consultations.$inferInsert> = {},
+  by?: { providerId: string },
+) {
+  const providerId =
+    by?.providerId ?? (await t.db.db.select({ id: providers.id }).from(providers).limit(1))[0]!.id;
   const [row] = await t.db.db
     .insert(consultations)
-    .values({ userId: patient.user_id, type: "chat", status: "requested", ...fields })
+    .values({
+      userId: patient.user_id,
+      type: "chat",
+      status: "accepted",
+      providerId,
+      acceptedAt: clock.now(),
+      ...fields,
+    })
     .returning({ id: consultations.id });
   return row!.id;
 }
 
-const path = (id: string, rest = "messages") => `/ambercare/consultations/${id}/${rest}`;
-const send = (token: string, id: string, payload: object) =>
-  t.app.inject({ method: "POST", url: path(id), headers: bearer(token), payload });
-const list = (token: string, id: string, after?: number) =>
+const PATIENT_BASE = "/ambercare/consultations";
+const CONSOLE_BASE = "/api/v1/api/care-team/visits";
+const path = (id: string, rest = "messages", base = PATIENT_BASE) => `${base}/${id}/${rest}`;
+const send = (token: string, id: string, payload: object, base = PATIENT_BASE) =>
+  t.app.inject({ method: "POST", url: path(id, "messages", base), headers: bearer(token), payload });
+const list = (token: string, id: string, after?: number, base = PATIENT_BASE) =>
   t.app.inject({
     method: "GET",
-    url: after === undefined ? path(id) : `${path(id)}?after=${after}`,
+    url: after === undefined ? path(id, "messages", base) : `${path(id, "messages", base)}?after=${after}`,
     headers: bearer(token),
   });
-const upload = (token: string, id: string, name: string, bytes: Buffer) =>
+const upload = (token: string, id: string, name: string, bytes: Buffer, base = PATIENT_BASE) =>
   t.app.inject({
     method: "POST",
-    url: path(id, "attachments"),
+    url: path(id, "attachments", base),
     headers: { ...bearer(token), "content-type": "application/octet-stream", "x-file-name": name },
     payload: bytes,
   });
+const receipt = (token: string, id: string, payload: object, base = PATIENT_BASE) =>
+  t.app.inject({ method: "POST", url: path(id, "receipts", base), headers: bearer(token), payload });
 
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n");
 const PNG = Buffer.concat([
@@ -146,6 +198,17 @@ describe("a visit's thread", () => {
     });
     expect(receipt.statusCode).toBe(403);
     expect((await list(stranger.access_token, randomUUID())).statusCode).toBe(404);
+
+    // The patient's calls refuse a clinician, and the console's calls refuse the patient.
+    const doctor = await newClinician();
+    const asClinician = await list(doctor.access_token, id);
+    expect(asClinician.statusCode).toBe(403);
+    expect(asClinician.json()).toEqual({ error: ROLE_ERRORS.patientOnly, code: "PATIENT_ONLY" });
+    const asPatient = await list(owner.access_token, id, undefined, CONSOLE_BASE);
+    expect(asPatient.statusCode).toBe(403);
+    expect(asPatient.json()).toEqual({ error: ROLE_ERRORS.clinicianOnly, code: "CLINICIAN_ONLY" });
+    expect((await send(owner.access_token, id, { body: "x" }, CONSOLE_BASE)).statusCode).toBe(403);
+
     const rows = await t.db.db
       .select()
       .from(consultationMessages)
@@ -171,6 +234,34 @@ describe("a visit's thread", () => {
     expect((await send(dee.access_token, canceled, { body: "hello" })).json().code).toBe(
       "CONSULTATION_CANCELED",
     );
+    const expired = await visit(dee, {
+      status: "expired",
+      providerId: null,
+      acceptedAt: null,
+      expiredAt: clock.now(),
+    });
+    expect((await send(dee.access_token, expired, { body: "hello" })).json()).toEqual({
+      error: CONSULTATION_ERRORS.threadReadOnly,
+      code: "VISIT_THREAD_READ_ONLY",
+    });
+  });
+
+  it("opens only once a clinician accepted the visit: a request is read, not written", async () => {
+    const gus = await registerPatient(t.app);
+    const id = await visit(gus, { status: "requested", providerId: null, acceptedAt: null });
+    const early = await send(gus.access_token, id, { body: "Anyone there?" });
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toEqual({ error: CONSULTATION_ERRORS.threadNotOpen, code: "VISIT_THREAD_NOT_OPEN" });
+    expect((await upload(gus.access_token, id, "a.pdf", PDF)).statusCode).toBe(409);
+    expect(messageListResponse.parse((await list(gus.access_token, id)).json()).data).toEqual([]);
+
+    // A clinician accepts it (the lifecycle's own tests cover how): now both sides may write.
+    const [provider] = await t.db.db.select({ id: providers.id }).from(providers).limit(1);
+    await t.db.db
+      .update(consultations)
+      .set({ status: "accepted", providerId: provider!.id, acceptedAt: clock.now() })
+      .where(eq(consultations.id, id));
+    expect((await send(gus.access_token, id, { body: "Anyone there?" })).statusCode).toBe(201);
   });
 });
 
@@ -237,79 +328,233 @@ describe("files in a visit's thread", () => {
   });
 });
 
-describe("the clinician's side (clinician accounts given through the service's seam)", () => {
-  type Published = { recipients: readonly string[]; topic: string; payload: Record<string, unknown> };
-
-  async function setUp() {
-    const patient = await registerPatient(t.app);
-    const clinician = await registerPatient(t.app);
-    const outsider = await registerPatient(t.app);
-    const [provider] = await t.db.db.select({ id: providers.id }).from(providers).limit(1);
-    const published: Published[] = [];
-    const chat = createVisitChatService({
-      db: t.db.db,
-      clock,
-      followUpDays: 7,
-      documents: createMedicalDocumentService({ db: t.db.db, clock, dataDir: t.dataDir }),
-      clinicians: {
-        providerIdOf: async (userId) => (userId === clinician.user_id ? provider!.id : null),
-        userIdsOf: async (providerId) => (providerId === provider!.id ? [clinician.user_id] : []),
-      },
-      events: {
-        async publish(recipients, topic, payload, _tx?: Executor) {
-          published.push({ recipients, topic, payload });
-        },
-      },
-    });
-    const as = (user: Patient) => ({
-      auth: { userId: user.user_id, isServiceAccount: false } as AuthContext,
-      ip: "203.0.113.9",
-    });
-    return { patient, clinician, outsider, provider: provider!, published, chat, as };
+describe("the clinician's side", () => {
+  /** The live events rows written since `since` (ids), per recipient and topic. */
+  async function eventsAfter(since: number) {
+    const rows = await t.db.db
+      .select({
+        id: liveEvents.id,
+        userId: liveEvents.userId,
+        topic: liveEvents.topic,
+        payload: liveEvents.payload,
+      })
+      .from(liveEvents)
+      .where(sql`${liveEvents.id} > ${since}`)
+      .orderBy(liveEvents.id);
+    return rows;
+  }
+  async function lastEventId(): Promise<number> {
+    const [row] = await t.db.db
+      .select({ id: sql<number>`coalesce(max(${liveEvents.id}), 0)::int` })
+      .from(liveEvents);
+    return Number(row?.id ?? 0);
   }
 
-  it("lets the visit's clinician read and answer once accepted; receipts reach the writer only", async () => {
-    const { patient, clinician, outsider, provider, published, chat, as } = await setUp();
-    const id = await visit(patient, { providerId: provider.id });
-    const { message: question } = await chat.send(as(patient), id, { body: "Is it serious?" });
-    // Still requested: nobody has taken the visit on, so nobody is told and the clinician may not read.
-    expect(published.at(-1)?.recipients).toEqual([]);
-    await expect(chat.list(as(clinician), id)).rejects.toMatchObject({ status: 403 });
+  it("lets the clinician who accepted the visit read and answer; receipts and events reach both sides", async () => {
+    const patient = await registerPatient(t.app);
+    const doctor = await newClinician();
+    const id = await visit(patient, {}, doctor);
+    const before = await lastEventId();
+    const question = messageResponse.parse(
+      (await send(patient.access_token, id, { body: "Is it serious?" })).json(),
+    ).data;
 
-    await t.db.db.update(consultations).set({ status: "in_progress" }).where(eq(consultations.id, id));
-    const read = await chat.list(as(clinician), id);
-    expect(read.map((message) => message.body)).toEqual(["Is it serious?"]);
+    const read = await list(doctor.access_token, id, undefined, CONSOLE_BASE);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(messageListResponse.parse(read.json()).data.map((message) => message.body)).toEqual([
+      "Is it serious?",
+    ]);
+    // The clinician's read is in the patient's access log under the clinician's name.
     const [audited] = await t.db.db
       .select()
       .from(auditLog)
-      .where(and(eq(auditLog.userId, patient.user_id), eq(auditLog.actorUserId, clinician.user_id)));
-    expect(audited).toMatchObject({ action: "message.list", actorKind: "provider", resourceId: id });
+      .where(and(eq(auditLog.userId, patient.user_id), eq(auditLog.actorUserId, doctor.user_id)));
+    expect(audited).toMatchObject({ action: "message.list", actorKind: "clinician", resourceId: id });
 
-    const { message: answer } = await chat.send(as(clinician), id, { body: "No. Rest and fluids." });
+    const answered = await send(doctor.access_token, id, { body: "No. Rest and fluids." }, CONSOLE_BASE);
+    expect(answered.statusCode, answered.body).toBe(201);
+    const answer = messageResponse.parse(answered.json()).data;
     expect(answer).toMatchObject({ author: "provider", seq: 2 });
-    expect(published.at(-1)).toEqual({
-      recipients: [patient.user_id],
-      topic: "visit.message",
-      payload: { consultation_id: id, message_id: answer.id, seq: 2, change: "created" },
-    });
 
-    const receipt = await chat.acknowledge(as(patient), id, { receipt: "read", up_to_seq: 2 });
-    expect(receipt.updated).toBe(1);
-    expect(published.at(-1)).toEqual({
-      recipients: [clinician.user_id],
-      topic: "visit.receipt",
-      payload: { consultation_id: id, receipt: "read", up_to_seq: 2 },
-    });
-    const thread = await chat.list(as(patient), id);
+    const acknowledged = await receipt(patient.access_token, id, { receipt: "read", up_to_seq: 2 });
+    expect(acknowledged.json().data).toEqual({ receipt: "read", up_to_seq: 2, updated: 1 });
+    const thread = messageListResponse.parse((await list(patient.access_token, id)).json()).data;
     // The patient's receipt marks the clinician's message only, never the patient's own.
     expect(thread.find((m) => m.id === question.id)).toMatchObject({ read_at: null, delivered_at: null });
     expect(thread.find((m) => m.id === answer.id)).toMatchObject({
       read_at: clock.now().toISOString(),
       delivered_at: clock.now().toISOString(),
     });
-    expect(published.every((event) => !event.recipients.includes(outsider.user_id))).toBe(true);
-    await expect(chat.list(as(outsider), id)).rejects.toMatchObject({ status: 403 });
-    expect(await chat.typingRecipients(patient.user_id, id)).toEqual([clinician.user_id]);
-    expect(await chat.typingRecipients(outsider.user_id, id)).toEqual([]);
+
+    // Each write is one event per participant, ids only.
+    const events = await eventsAfter(before);
+    const summary = events.map((event) => [event.userId, event.topic, event.payload]);
+    expect(summary).toEqual(
+      expect.arrayContaining([
+        [
+          doctor.user_id,
+          "visit.message",
+          { consultation_id: id, message_id: question.id, seq: 1, change: "created" },
+        ],
+        [
+          patient.user_id,
+          "visit.message",
+          { consultation_id: id, message_id: answer.id, seq: 2, change: "created" },
+        ],
+        [
+          doctor.user_id,
+          "visit.receipt",
+          { consultation_id: id, receipt: "read", up_to_seq: 2, by: "patient" },
+        ],
+      ]),
+    );
+    expect(events).toHaveLength(6);
+  });
+
+  it("refuses a clinician the visits their provider did not accept (403) and unknown ones (404)", async () => {
+    const patient = await registerPatient(t.app);
+    const doctor = await newClinician();
+    const other = await newClinician();
+    const id = await visit(patient, {}, doctor);
+    await send(patient.access_token, id, { body: "For my doctor only" });
+    for (const call of [
+      () => list(other.access_token, id, undefined, CONSOLE_BASE),
+      () => send(other.access_token, id, { body: "Hello" }, CONSOLE_BASE),
+      () => upload(other.access_token, id, "a.pdf", PDF, CONSOLE_BASE),
+      () => receipt(other.access_token, id, { receipt: "read", up_to_seq: 1 }, CONSOLE_BASE),
+    ]) {
+      const res = await call();
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({
+        error: CONSULTATION_ERRORS.otherClinician,
+        code: "CONSULTATION_OTHER_CLINICIAN",
+      });
+    }
+    expect((await list(other.access_token, randomUUID(), undefined, CONSOLE_BASE)).statusCode).toBe(404);
+    // A request that chose this clinician's provider is not theirs to read until they accept it.
+    const chosen = await visit(patient, { status: "requested", acceptedAt: null }, doctor);
+    expect((await list(doctor.access_token, chosen, undefined, CONSOLE_BASE)).statusCode).toBe(403);
+    // The refused attempts are in the patient's log; the thread is unchanged.
+    const refused = await t.db.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.userId, patient.user_id), eq(auditLog.action, "access.refused")));
+    expect(refused.length).toBeGreaterThanOrEqual(4);
+    const rows = await t.db.db
+      .select()
+      .from(consultationMessages)
+      .where(eq(consultationMessages.consultationId, id));
+    expect(rows.map((row) => row.body)).toEqual(["For my doctor only"]);
+  });
+
+  it("lets the clinician send a file, kept as the patient's document, and download the patient's", async () => {
+    const patient = await registerPatient(t.app);
+    const doctor = await newClinician();
+    const id = await visit(patient, { status: "in_progress", startedAt: clock.now() }, doctor);
+    const uploaded = await upload(doctor.access_token, id, "plan.pdf", PDF, CONSOLE_BASE);
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const file = uploaded.json().data;
+    const [stored] = await t.db.db.select().from(medicalDocuments).where(eq(medicalDocuments.id, file.id));
+    expect(stored).toMatchObject({ userId: patient.user_id, consultationId: id });
+    const sent = await send(
+      doctor.access_token,
+      id,
+      { body: "Your plan", attachment_ids: [file.id] },
+      CONSOLE_BASE,
+    );
+    expect(sent.statusCode).toBe(201);
+    const download = await t.app.inject({
+      method: "GET",
+      url: path(id, `attachments/${file.id}`),
+      headers: bearer(patient.access_token),
+    });
+    expect(download.rawPayload.equals(PDF)).toBe(true);
+    const byDoctor = await t.app.inject({
+      method: "GET",
+      url: path(id, `attachments/${file.id}`, CONSOLE_BASE),
+      headers: bearer(doctor.access_token),
+    });
+    expect(byDoctor.statusCode).toBe(200);
+    const actions = await t.db.db
+      .select({ action: auditLog.action, kind: auditLog.actorKind })
+      .from(auditLog)
+      .where(and(eq(auditLog.userId, patient.user_id), eq(auditLog.actorUserId, doctor.user_id)));
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        { action: "document.upload", kind: "clinician" },
+        { action: "message.create", kind: "clinician" },
+        { action: "document.download", kind: "clinician" },
+      ]),
+    );
+  });
+});
+
+describe("the typing indicator", () => {
+  const open = async (token: string) => {
+    const client = await openLiveClient(liveUrl, { authorization: `Bearer ${token}` });
+    client.send({ type: "resume", after: null });
+    client.send({ type: "ping" });
+    expect(await client.next()).toEqual({ type: "pong" });
+    return client;
+  };
+
+  it("reaches the other participant's open page and is never stored", async () => {
+    const patient = await registerPatient(t.app);
+    const doctor = await newClinician();
+    const outsider = await registerPatient(t.app);
+    const id = await visit(patient, {}, doctor);
+    const [patientPage, doctorPage, outsiderPage] = await Promise.all([
+      open(patient.access_token),
+      open(doctor.access_token),
+      open(outsider.access_token),
+    ]);
+    const stored = async () =>
+      (await t.db.db.select({ n: sql<number>`count(*)::int` }).from(liveEvents))[0]?.n;
+    const storedBefore = await stored();
+
+    patientPage.send({ type: "visit.typing", consultation_id: id, typing: true });
+    expect(await doctorPage.next()).toEqual({
+      topic: "visit.typing",
+      payload: { consultation_id: id, side: "patient", typing: true },
+    });
+    doctorPage.send({ type: "visit.typing", consultation_id: id, typing: false });
+    expect(await patientPage.next()).toEqual({
+      topic: "visit.typing",
+      payload: { consultation_id: id, side: "clinician", typing: false },
+    });
+    // Someone outside the visit is neither told nor heard.
+    outsiderPage.send({ type: "visit.typing", consultation_id: id, typing: true });
+    expect(await outsiderPage.quietFor(200)).toEqual([]);
+    expect(await patientPage.quietFor(100)).toEqual([]);
+    expect(await doctorPage.quietFor(100)).toEqual([]);
+
+    expect(await stored()).toBe(storedBefore);
+    // A page that comes back later gets no replay of it.
+    await doctorPage.close();
+    const again = await openLiveClient(liveUrl, { authorization: `Bearer ${doctor.access_token}` });
+    again.send({ type: "resume", after: 0 });
+    expect(
+      (await again.quietFor(300)).filter((frame) => (frame as { topic?: string }).topic === "visit.typing"),
+    ).toEqual([]);
+    await Promise.all([patientPage.close(), outsiderPage.close(), again.close()]);
+  });
+
+  it("goes nowhere once the thread is closed, and refuses a malformed frame", async () => {
+    const patient = await registerPatient(t.app);
+    const doctor = await newClinician();
+    const id = await visit(patient, { status: "canceled", canceledAt: clock.now() }, doctor);
+    const [patientPage, doctorPage] = await Promise.all([
+      open(patient.access_token),
+      open(doctor.access_token),
+    ]);
+    patientPage.send({ type: "visit.typing", consultation_id: id, typing: true });
+    expect(await doctorPage.quietFor(200)).toEqual([]);
+    patientPage.send({ type: "visit.typing", consultation_id: "not-a-visit", typing: true });
+    expect(await patientPage.next()).toEqual({
+      type: "error",
+      code: "INVALID_FRAME",
+      frame_type: "visit.typing",
+    });
+    await Promise.all([patientPage.close(), doctorPage.close()]);
   });
 });

@@ -1,4 +1,3 @@
-import { AUTH_ERRORS } from "@ambercare/contracts/auth";
 import {
   CONSULTATION_ERRORS,
   type MedicalDocument,
@@ -7,27 +6,16 @@ import {
 } from "@ambercare/contracts/consultation";
 import type { Database, Executor } from "@ambercare/db/client";
 import type { z } from "zod";
-import type { Caller } from "#api/modules/consultations/consultation-service.ts";
 import type { MedicalDocumentService } from "#api/modules/consultations/medical-document-service.ts";
 import {
   type AttachmentRow,
   createVisitChatRepository,
   type ThreadMessageRow,
 } from "#api/modules/consultations/visit-chat-repository.ts";
-import { createAuditRepository } from "#api/platform/audit-log.ts";
 import type { Clock } from "#api/platform/clock.ts";
 import { AppError } from "#api/platform/errors.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * Which provider a clinician account works for, and which accounts work for a provider. Filled by
- * the care team's clinician accounts; without it only the visit's patient takes part.
- */
-export type VisitClinicians = {
-  providerIdOf(userId: string): Promise<string | null>;
-  userIdsOf(providerId: string): Promise<string[]>;
-};
 
 /** Sends an event (ids only) to the open pages of the recipients, inside the write's transaction. */
 export type VisitEvents = {
@@ -39,13 +27,31 @@ export type VisitEvents = {
   ): Promise<unknown>;
 };
 
-/** Statuses in which the visit's clinician has taken it on and may read and write its thread. */
-const CLINICIAN_STATUSES: readonly string[] = ["assigned", "accepted", "in_progress", "completed"];
+/** One read or write of the patient's thread, for the patient's audit log. */
+export type ChatAccess = {
+  patientUserId: string;
+  action: "message.list" | "message.create" | "message.retract" | "document.upload" | "document.download";
+  resource: "consultation" | "message" | "document";
+  resourceId: string;
+};
+
+/**
+ * Who is reading or writing, as the routes established it: the patient (their own visits) or a
+ * clinician (the visits their provider accepted). `audit` writes one access to the patient's log
+ * under the viewer's name (the clinician's through `auditClinicianAccess`), in `db`'s transaction.
+ */
+export type ChatViewer = {
+  side: "patient" | "clinician";
+  userId: string;
+  /** The clinician's provider; null for the patient. */
+  providerId: string | null;
+  audit(access: ChatAccess, db: Executor): Promise<void>;
+};
+
 /** Visits that never took place: their thread is kept but nobody answers in it any more. */
 const ENDED_UNHELD: readonly string[] = ["canceled", "expired"];
 
 type Visit = NonNullable<Awaited<ReturnType<ReturnType<typeof createVisitChatRepository>["visit"]>>>;
-type Participant = { role: "patient" | "provider"; visit: Visit };
 
 export type ReceiptInput = z.output<typeof messageReceiptRequest>;
 
@@ -75,80 +81,79 @@ function toMessage(row: ThreadMessageRow, attachments: AttachmentRow[]): Message
 }
 
 /**
- * A visit's chat (ADR on visit chat): the patient and the clinician who took the visit on write
- * to it; the server numbers the messages; a resend with the same client id finds the stored
- * message; receipts, retractions and files; the thread closes VISIT_FOLLOW_UP_DAYS after the visit
- * was completed and at once when it was canceled or expired.
+ * A visit's chat (ADR 036): the patient and the clinician whose provider accepted the visit write to
+ * it; the server numbers the messages; a resend with the same client id finds the stored message;
+ * receipts, retractions and files. The thread opens when a clinician accepts the visit, stays open
+ * while it is in progress and for VISIT_FOLLOW_UP_DAYS after it was completed; a canceled or expired
+ * visit's thread is read-only.
  */
 export function createVisitChatService(deps: {
   db: Database;
   clock: Clock;
   followUpDays: number;
   documents: MedicalDocumentService;
-  clinicians?: VisitClinicians | undefined;
   events?: VisitEvents | undefined;
 }) {
-  async function participant(db: Executor, caller: Caller, id: string, lock = false): Promise<Participant> {
-    if (caller.auth.isServiceAccount) throw new AppError("OWN_ACCOUNT_ONLY", 403, AUTH_ERRORS.ownAccountOnly);
+  /** The visit if `viewer` takes part in it: its patient, or the clinician whose provider accepted it. */
+  async function participant(db: Executor, viewer: ChatViewer, id: string, lock = false): Promise<Visit> {
     const visit = await createVisitChatRepository(db).visit(id.toLowerCase(), lock);
     if (!visit) throw new AppError("CONSULTATION_NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
-    if (visit.userId === caller.auth.userId) return { role: "patient", visit };
-    if (
-      deps.clinicians &&
-      visit.providerId &&
-      CLINICIAN_STATUSES.includes(visit.status) &&
-      (await deps.clinicians.providerIdOf(caller.auth.userId)) === visit.providerId
-    ) {
-      return { role: "provider", visit };
+    if (takesPart(visit, viewer.side, viewer.userId, viewer.providerId)) return visit;
+    const refusedAccess = {
+      ownerUserId: visit.userId,
+      resourceType: "consultation" as const,
+      resourceId: visit.id,
+    };
+    if (viewer.side === "clinician") {
+      throw new AppError("CONSULTATION_OTHER_CLINICIAN", 403, CONSULTATION_ERRORS.otherClinician, {
+        refusedAccess,
+      });
     }
-    throw new AppError("CONSULTATION_NOT_YOURS", 403, CONSULTATION_ERRORS.notYours, {
-      refusedAccess: { ownerUserId: visit.userId, resourceType: "consultation", resourceId: visit.id },
-    });
+    throw new AppError("CONSULTATION_NOT_YOURS", 403, CONSULTATION_ERRORS.notYours, { refusedAccess });
   }
 
-  /** 409 unless the thread still takes messages. */
-  function assertOpen(visit: Visit) {
+  function takesPart(
+    visit: Visit,
+    side: ChatViewer["side"],
+    userId: string,
+    providerId: string | null,
+  ): boolean {
+    if (side === "patient") return visit.userId === userId;
+    return providerId !== null && visit.providerId === providerId && visit.acceptedAt !== null;
+  }
+
+  /** Why the thread takes no message now, or null while it is open. */
+  function closedBecause(visit: Visit): AppError | null {
+    if (visit.status === "requested") {
+      return new AppError("VISIT_THREAD_NOT_OPEN", 409, CONSULTATION_ERRORS.threadNotOpen);
+    }
     if (visit.status === "canceled") {
-      throw new AppError("CONSULTATION_CANCELED", 409, CONSULTATION_ERRORS.canceled);
+      return new AppError("CONSULTATION_CANCELED", 409, CONSULTATION_ERRORS.canceled);
     }
     if (ENDED_UNHELD.includes(visit.status)) {
-      throw new AppError("VISIT_THREAD_READ_ONLY", 409, CONSULTATION_ERRORS.threadReadOnly);
+      return new AppError("VISIT_THREAD_READ_ONLY", 409, CONSULTATION_ERRORS.threadReadOnly);
     }
     if (
       visit.status === "completed" &&
-      visit.completedAt &&
-      deps.clock.now().getTime() > visit.completedAt.getTime() + deps.followUpDays * DAY_MS
+      (!visit.completedAt ||
+        deps.clock.now().getTime() > visit.completedAt.getTime() + deps.followUpDays * DAY_MS)
     ) {
-      throw new AppError("VISIT_THREAD_CLOSED", 409, CONSULTATION_ERRORS.threadClosed);
+      return new AppError("VISIT_THREAD_CLOSED", 409, CONSULTATION_ERRORS.threadClosed);
     }
+    return null;
   }
 
-  /** The other side of the conversation: the clinicians of the visit's provider, or its patient. */
-  async function othersOf(who: Participant): Promise<string[]> {
-    if (who.role === "provider") return [who.visit.userId];
-    if (!deps.clinicians || !who.visit.providerId || !CLINICIAN_STATUSES.includes(who.visit.status))
-      return [];
-    return deps.clinicians.userIdsOf(who.visit.providerId);
+  /** 409 unless the thread still takes messages. */
+  function assertOpen(visit: Visit): void {
+    const closed = closedBecause(visit);
+    if (closed) throw closed;
   }
 
-  const audit = (
-    db: Executor,
-    caller: Caller,
-    who: Participant,
-    action: "message.list" | "message.create" | "message.retract" | "document.download",
-    resourceType: "consultation" | "message" | "document",
-    resourceId: string,
-  ) =>
-    createAuditRepository(db).record({
-      userId: who.visit.userId,
-      actorUserId: caller.auth.userId,
-      actorKind: who.role,
-      action,
-      resourceType,
-      resourceId,
-      ip: caller.ip,
-      at: deps.clock.now(),
-    });
+  /** Both sides' accounts: the patient and the accepting provider's clinician (once accepted). */
+  async function participantsOf(db: Executor, visit: Visit): Promise<string[]> {
+    if (!visit.providerId || visit.acceptedAt === null) return [visit.userId];
+    return [visit.userId, ...(await createVisitChatRepository(db).clinicianUserIds(visit.providerId))];
+  }
 
   async function withAttachments(db: Executor, rows: ThreadMessageRow[]): Promise<Message[]> {
     const files = await createVisitChatRepository(db).attachmentsOf(rows.map((row) => row.id));
@@ -157,10 +162,18 @@ export function createVisitChatService(deps: {
 
   return {
     /** The thread in the server's order, only after sequence number `after` when given (catch-up). */
-    async list(caller: Caller, id: string, after = 0): Promise<Message[]> {
-      const who = await participant(deps.db, caller, id);
-      const rows = await createVisitChatRepository(deps.db).list(who.visit.id, after);
-      await audit(deps.db, caller, who, "message.list", "consultation", who.visit.id);
+    async list(viewer: ChatViewer, id: string, after = 0): Promise<Message[]> {
+      const visit = await participant(deps.db, viewer, id);
+      const rows = await createVisitChatRepository(deps.db).list(visit.id, after);
+      await viewer.audit(
+        {
+          patientUserId: visit.userId,
+          action: "message.list",
+          resource: "consultation",
+          resourceId: visit.id,
+        },
+        deps.db,
+      );
       return withAttachments(deps.db, rows);
     },
 
@@ -169,44 +182,48 @@ export function createVisitChatService(deps: {
      * (a resend), and the stored message is returned unchanged.
      */
     async send(
-      caller: Caller,
+      viewer: ChatViewer,
       id: string,
       input: { body: string; client_id?: string | undefined; attachment_ids?: string[] | undefined },
     ): Promise<{ created: boolean; message: Message }> {
       return deps.db.transaction(async (tx) => {
-        const who = await participant(tx, caller, id, true);
+        const visit = await participant(tx, viewer, id, true);
         const repository = createVisitChatRepository(tx);
         const clientId = input.client_id?.toLowerCase() ?? null;
         if (clientId) {
-          const earlier = await repository.byClientId(who.visit.id, clientId);
+          const earlier = await repository.byClientId(visit.id, clientId);
           if (earlier) {
-            if (earlier.authorUserId !== caller.auth.userId) {
+            if (earlier.authorUserId !== viewer.userId) {
               throw new AppError("CLIENT_ID_REUSED", 409, CONSULTATION_ERRORS.clientIdReused);
             }
             return { created: false, message: (await withAttachments(tx, [earlier]))[0]! };
           }
         }
-        assertOpen(who.visit);
+        assertOpen(visit);
         const wanted = [...new Set((input.attachment_ids ?? []).map((file) => file.toLowerCase()))];
-        const files = await repository.unsentUploads(who.visit.id, wanted);
+        const files = await repository.unsentUploads(visit.id, wanted);
         if (files.length !== wanted.length) {
           throw new AppError("ATTACHMENT_NOT_FOUND", 422, CONSULTATION_ERRORS.attachmentNotFound);
         }
         const row = await repository.insert({
-          consultationId: who.visit.id,
-          seq: await repository.nextSeq(who.visit.id),
+          consultationId: visit.id,
+          seq: await repository.nextSeq(visit.id),
           clientId,
-          author: who.role,
-          authorUserId: caller.auth.userId,
+          author: viewer.side === "patient" ? "patient" : "provider",
+          authorUserId: viewer.userId,
           body: input.body,
           createdAt: deps.clock.now(),
         });
         await repository.attach(row.id, files);
-        await audit(tx, caller, who, "message.create", "message", row.id);
+        await viewer.audit(
+          { patientUserId: visit.userId, action: "message.create", resource: "message", resourceId: row.id },
+          tx,
+        );
+        // Both sides: the other participant, and the writer's other open pages.
         await deps.events?.publish(
-          await othersOf(who),
+          await participantsOf(tx, visit),
           "visit.message",
-          { consultation_id: who.visit.id, message_id: row.id, seq: row.seq, change: "created" },
+          { consultation_id: visit.id, message_id: row.id, seq: row.seq, change: "created" },
           tx,
         );
         return { created: true, message: (await withAttachments(tx, [row]))[0]! };
@@ -215,50 +232,72 @@ export function createVisitChatService(deps: {
 
     /** Stores a file for this visit's thread as one of the visit patient's medical documents. */
     async upload(
-      caller: Caller,
+      viewer: ChatViewer,
       id: string,
       fileName: string | undefined,
       bytes: Buffer,
     ): Promise<MedicalDocument> {
-      const who = await participant(deps.db, caller, id);
-      assertOpen(who.visit);
+      const visit = await participant(deps.db, viewer, id);
+      assertOpen(visit);
       return deps.documents.store(
-        { userId: who.visit.userId, consultationId: who.visit.id },
-        { userId: caller.auth.userId, kind: who.role, ip: caller.ip },
+        { userId: visit.userId, consultationId: visit.id },
         fileName,
         bytes,
+        (documentId) =>
+          viewer.audit(
+            {
+              patientUserId: visit.userId,
+              action: "document.upload",
+              resource: "document",
+              resourceId: documentId,
+            },
+            deps.db,
+          ),
       );
     },
 
     /** A file sent in this visit's thread, for either participant. */
-    async download(caller: Caller, id: string, documentId: string) {
-      const who = await participant(deps.db, caller, id);
+    async download(viewer: ChatViewer, id: string, documentId: string) {
+      const visit = await participant(deps.db, viewer, id);
       const file = await createVisitChatRepository(deps.db).sentAttachment(
-        who.visit.id,
+        visit.id,
         documentId.toLowerCase(),
       );
       if (!file) throw new AppError("DOCUMENT_NOT_FOUND", 404, CONSULTATION_ERRORS.documentNotFound);
       const bytes = await deps.documents.bytesOf(file.storageKey);
-      await audit(deps.db, caller, who, "document.download", "document", file.id);
+      await viewer.audit(
+        {
+          patientUserId: visit.userId,
+          action: "document.download",
+          resource: "document",
+          resourceId: file.id,
+        },
+        deps.db,
+      );
       return { fileName: file.fileName, contentType: file.contentType, bytes };
     },
 
     /** The caller's receipt for the other party's messages up to `up_to_seq`. */
-    async acknowledge(caller: Caller, id: string, input: ReceiptInput) {
+    async acknowledge(viewer: ChatViewer, id: string, input: ReceiptInput) {
       return deps.db.transaction(async (tx) => {
-        const who = await participant(tx, caller, id);
+        const visit = await participant(tx, viewer, id);
         const updated = await createVisitChatRepository(tx).acknowledge(
-          who.visit.id,
-          who.role,
+          visit.id,
+          viewer.side === "patient" ? "patient" : "provider",
           input.receipt,
           input.up_to_seq,
           deps.clock.now(),
         );
         if (updated > 0) {
           await deps.events?.publish(
-            await othersOf(who),
+            await participantsOf(tx, visit),
             "visit.receipt",
-            { consultation_id: who.visit.id, receipt: input.receipt, up_to_seq: input.up_to_seq },
+            {
+              consultation_id: visit.id,
+              receipt: input.receipt,
+              up_to_seq: input.up_to_seq,
+              by: viewer.side,
+            },
             tx,
           );
         }
@@ -267,23 +306,26 @@ export function createVisitChatService(deps: {
     },
 
     /** Its author takes a message back: it stays in the thread, text included, marked retracted. */
-    async retract(caller: Caller, id: string, messageId: string): Promise<Message> {
+    async retract(viewer: ChatViewer, id: string, messageId: string): Promise<Message> {
       return deps.db.transaction(async (tx) => {
-        const who = await participant(tx, caller, id, true);
+        const visit = await participant(tx, viewer, id, true);
         const repository = createVisitChatRepository(tx);
-        const row = await repository.byId(who.visit.id, messageId.toLowerCase());
+        const row = await repository.byId(visit.id, messageId.toLowerCase());
         if (!row) throw new AppError("MESSAGE_NOT_FOUND", 404, CONSULTATION_ERRORS.messageNotFound);
-        if (row.authorUserId !== caller.auth.userId) {
+        if (row.authorUserId !== viewer.userId) {
           throw new AppError("MESSAGE_NOT_YOURS", 403, CONSULTATION_ERRORS.messageNotYours);
         }
         if (row.retractedAt) return (await withAttachments(tx, [row]))[0]!;
-        assertOpen(who.visit);
+        assertOpen(visit);
         const retracted = await repository.retract(row.id, deps.clock.now());
-        await audit(tx, caller, who, "message.retract", "message", row.id);
+        await viewer.audit(
+          { patientUserId: visit.userId, action: "message.retract", resource: "message", resourceId: row.id },
+          tx,
+        );
         await deps.events?.publish(
-          await othersOf(who),
+          await participantsOf(tx, visit),
           "visit.message",
-          { consultation_id: who.visit.id, message_id: row.id, seq: row.seq, change: "retracted" },
+          { consultation_id: visit.id, message_id: row.id, seq: row.seq, change: "retracted" },
           tx,
         );
         return (await withAttachments(tx, [retracted]))[0]!;
@@ -291,22 +333,23 @@ export function createVisitChatService(deps: {
     },
 
     /**
-     * Who a `typing` frame from `userId` about this visit goes to: the other participant while the
-     * thread is open, nobody otherwise (the frame is relayed, never stored).
+     * Where a typing indicator from `userId` about this visit goes: the other participant while the
+     * thread is open; nobody when `userId` does not take part or the thread is closed. The
+     * indicator is relayed, never stored. `side` is the typist's.
      */
-    async typingRecipients(userId: string, consultationId: string): Promise<string[]> {
-      try {
-        const who = await participant(
-          deps.db,
-          { auth: { userId, isServiceAccount: false } as Caller["auth"], ip: null },
-          consultationId,
-        );
-        assertOpen(who.visit);
-        return othersOf(who);
-      } catch (error) {
-        if (error instanceof AppError) return [];
-        throw error;
-      }
+    async typingRecipients(
+      userId: string,
+      consultationId: string,
+    ): Promise<{ side: ChatViewer["side"]; recipients: string[] }> {
+      const repository = createVisitChatRepository(deps.db);
+      const visit = await repository.visit(consultationId.toLowerCase());
+      if (!visit || closedBecause(visit)) return { side: "patient", recipients: [] };
+      const side = visit.userId === userId ? "patient" : "clinician";
+      const providerId =
+        side === "clinician" ? ((await repository.providerOfClinician(userId)) ?? null) : null;
+      if (!takesPart(visit, side, userId, providerId)) return { side, recipients: [] };
+      const everyone = await participantsOf(deps.db, visit);
+      return { side, recipients: everyone.filter((participantId) => participantId !== userId) };
     },
   };
 }

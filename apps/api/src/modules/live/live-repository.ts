@@ -76,6 +76,11 @@ export function createLiveRepository(db: Database) {
         sql`select pg_notify(${channel}, json_build_object('id', id, 'user_id', user_id)::text) from ${liveEvents} where ${inArray(liveEvents.id, [...ids])}`,
       );
     },
+
+    /** A notification outside any transaction (a relayed frame, delivered at once). */
+    async notifyRelay(channel: string, text: string): Promise<void> {
+      await db.execute(sql`select pg_notify(${channel}, ${text})`);
+    },
   };
 }
 

@@ -8,7 +8,7 @@ import type { Database, Executor } from "@ambercare/db/client";
 import type { FastifyBaseLogger } from "fastify";
 import { z } from "zod";
 import type { LiveRepository } from "#api/modules/live/live-repository.ts";
-import type { LiveNote, LiveSignal } from "#api/modules/live/live-signal.ts";
+import type { LiveNote, LiveRelay, LiveSignal } from "#api/modules/live/live-signal.ts";
 
 /** Events read per query when a connection catches up; it reads again until it has them all. */
 const READ_BATCH = 200;
@@ -119,7 +119,23 @@ export function createLiveService(deps: {
     for (const pumps of connectionsByUser.values()) for (const pump of pumps) wake(pump);
   }
 
-  signal.subscribe(onNote, resyncAll);
+  function onRelay(relay: LiveRelay): void {
+    for (const userId of new Set(relay.userIds)) {
+      for (const pump of connectionsByUser.get(userId) ?? []) {
+        // A page that has not resumed yet gets nothing, like events: it is not listening yet.
+        if (!pump.closed && pump.cursor !== null) pump.send({ topic: relay.topic, payload: relay.payload });
+      }
+    }
+  }
+
+  function checkFrame(topic: string, payload: Record<string, unknown>): void {
+    if (!LIVE_TOPIC_PATTERN.test(topic)) throw new LivePayloadError(`live events: bad topic "${topic}"`);
+    if (JSON.stringify(payload).length > MAX_PAYLOAD_BYTES) {
+      throw new LivePayloadError(`live events: the payload of "${topic}" is over ${MAX_PAYLOAD_BYTES} bytes`);
+    }
+  }
+
+  signal.subscribe(onNote, resyncAll, onRelay);
 
   function registerHandler<S extends z.ZodType>(
     type: string,
@@ -145,12 +161,7 @@ export function createLiveService(deps: {
       payload: Record<string, unknown> = {},
       tx?: Executor,
     ): Promise<number[]> {
-      if (!LIVE_TOPIC_PATTERN.test(topic)) throw new LivePayloadError(`live events: bad topic "${topic}"`);
-      if (JSON.stringify(payload).length > MAX_PAYLOAD_BYTES) {
-        throw new LivePayloadError(
-          `live events: the payload of "${topic}" is over ${MAX_PAYLOAD_BYTES} bytes`,
-        );
-      }
+      checkFrame(topic, payload);
       if (recipientUserIds.length === 0) return [];
       // On a transaction this is a savepoint: the locks taken inside last until the caller commits.
       const executor: Executor = tx ?? deps.db;
@@ -160,6 +171,18 @@ export function createLiveService(deps: {
         return inserted;
       });
       return rows.map((row) => row.id);
+    },
+
+    /**
+     * Sends `{topic, payload}` (no id) to the recipients' pages open at this moment, on every API
+     * process, without storing it: it is not replayed after a reconnect and never reaches a page
+     * opened later. For what is only true right now, such as "is typing"; anything that must
+     * arrive goes through `publish`. Same topic and payload rules as `publish`.
+     */
+    async relay(recipientUserIds: readonly string[], topic: string, payload: Record<string, unknown> = {}) {
+      checkFrame(topic, payload);
+      if (recipientUserIds.length === 0) return;
+      await signal.relay({ userIds: [...new Set(recipientUserIds)], topic, payload });
     },
 
     /**

@@ -7,6 +7,12 @@ import type { LiveRepository } from "#api/modules/live/live-repository.ts";
 export type LiveNote = { userId: string; id: number };
 
 /**
+ * A frame for the open pages of some accounts that is never stored (a typing indicator): it reaches
+ * the pages connected at that moment, on any process, and nobody else, not even after a reconnect.
+ */
+export type LiveRelay = { userIds: string[]; topic: string; payload: Record<string, unknown> };
+
+/**
  * How the API processes learn that an event was published (ADR 033). The note only wakes the
  * recipient's connections up: they read what is new from the table, so a lost or doubled note never
  * loses or doubles an event.
@@ -18,12 +24,20 @@ export interface LiveSignal {
    * `onNote` for each note from any process; `onResync` when notes may have been lost (the link to
    * the database was down) so every connection looks again.
    */
-  subscribe(onNote: (note: LiveNote) => void, onResync: () => void): void;
+  subscribe(
+    onNote: (note: LiveNote) => void,
+    onResync: () => void,
+    onRelay: (relay: LiveRelay) => void,
+  ): void;
+  /** Hands `relay` to every process's `onRelay` now (no transaction: there is nothing to commit). */
+  relay(relay: LiveRelay): Promise<void>;
   start(): Promise<void>;
   close(): Promise<void>;
 }
 
 export const LIVE_CHANNEL = "live_events";
+/** Relayed frames travel whole in the notification (ids and flags only, far below its 8000 bytes). */
+export const LIVE_RELAY_CHANNEL = "live_relay";
 
 /**
  * PGlite: one process owns the database, so an in-process emitter reaches every connection. A note is
@@ -40,8 +54,12 @@ export function createInProcessSignal(): LiveSignal {
         for (const note of notes) emitter.emit("note", note);
       });
     },
-    subscribe(onNote) {
+    subscribe(onNote, _onResync, onRelay) {
       emitter.on("note", onNote);
+      emitter.on("relay", onRelay);
+    },
+    async relay(relay) {
+      emitter.emit("relay", relay);
     },
     async start() {},
     async close() {
@@ -79,6 +97,7 @@ export function createPostgresSignal(deps: {
   const { pool } = driver;
   const noteListeners: Array<(note: LiveNote) => void> = [];
   const resyncListeners: Array<() => void> = [];
+  const relayListeners: Array<(relay: LiveRelay) => void> = [];
   let client: ListenClient | undefined;
   // The pool's own client class and settings: the listening connection is outside the pool, so
   // closing the pool (the database handle) never waits for it, and it never takes a pooled slot.
@@ -87,7 +106,21 @@ export function createPostgresSignal(deps: {
   let retryTimer: NodeJS.Timeout | undefined;
   let failures = 0;
 
+  const onRelayNotification = (payload: string) => {
+    let relay: LiveRelay;
+    try {
+      const parsed = JSON.parse(payload) as Partial<LiveRelay>;
+      if (!Array.isArray(parsed.userIds) || typeof parsed.topic !== "string") return;
+      relay = { userIds: parsed.userIds.map(String), topic: parsed.topic, payload: parsed.payload ?? {} };
+    } catch {
+      return;
+    }
+    for (const listener of relayListeners) listener(relay);
+  };
+
   const onNotification = (message: { channel: string; payload?: string }) => {
+    if (message.channel === LIVE_RELAY_CHANNEL && message.payload)
+      return onRelayNotification(message.payload);
     if (message.channel !== LIVE_CHANNEL || !message.payload) return;
     let note: LiveNote;
     try {
@@ -127,6 +160,7 @@ export function createPostgresSignal(deps: {
     connection.on("notification", onNotification);
     try {
       await connection.query(`LISTEN ${LIVE_CHANNEL}`);
+      await connection.query(`LISTEN ${LIVE_RELAY_CHANNEL}`);
     } catch (error) {
       onLost(error as Error);
       throw error;
@@ -158,9 +192,13 @@ export function createPostgresSignal(deps: {
         notes.map((note) => note.id),
       );
     },
-    subscribe(onNote, onResync) {
+    subscribe(onNote, onResync, onRelay) {
       noteListeners.push(onNote);
       resyncListeners.push(onResync);
+      relayListeners.push(onRelay);
+    },
+    async relay(relay) {
+      await deps.repository.notifyRelay(LIVE_RELAY_CHANNEL, JSON.stringify(relay));
     },
     async start() {
       try {
@@ -178,7 +216,7 @@ export function createPostgresSignal(deps: {
       const connection = client;
       client = undefined;
       if (!connection) return;
-      await connection.query(`UNLISTEN ${LIVE_CHANNEL}`).catch(() => undefined);
+      await connection.query("UNLISTEN *").catch(() => undefined);
       await connection.end().catch(() => undefined);
     },
   };

@@ -109,8 +109,8 @@ describe("backoffDelay", () => {
 describe("the live client", () => {
   it("opens one socket for every listener, resumes from nothing, and delivers by topic", () => {
     const { client, sockets, states } = setup();
-    const statuses: number[] = [];
-    const all: number[] = [];
+    const statuses: Array<number | null> = [];
+    const all: Array<number | null> = [];
     client.subscribe(["visit.status"], (e) => statuses.push(e.id));
     client.subscribe([], (e) => all.push(e.id));
     expect(sockets).toHaveLength(1);
@@ -126,7 +126,7 @@ describe("the live client", () => {
 
   it("reconnects with growing back-off and resumes after the last event seen, dropping repeats", () => {
     const { client, sockets, timers, states } = setup();
-    const seen: number[] = [];
+    const seen: Array<number | null> = [];
     client.subscribe([], (e) => seen.push(e.id));
     sockets[0]?.open();
     sockets[0]?.receive(event(7));
@@ -177,6 +177,25 @@ describe("the live client", () => {
     expect(sockets).toHaveLength(1);
     sockets[0]?.open();
     expect(states).toEqual(["offline", "connected"]);
+  });
+
+  it("passes relayed frames on without an id, keeps the resume point, and sends only while connected", () => {
+    const { client, sockets } = setup();
+    const typing: unknown[] = [];
+    client.subscribe(["visit.typing"], (e) => typing.push(e));
+    const frame = { type: "visit.typing", consultation_id: "c", typing: true };
+    expect(client.send(frame)).toBe(false);
+    sockets[0]?.open();
+    sockets[0]?.receive(event(3));
+    sockets[0]?.receive({ topic: "visit.typing", payload: { consultation_id: "c", typing: true } });
+    expect(typing).toEqual([
+      { id: null, topic: "visit.typing", payload: { consultation_id: "c", typing: true } },
+    ]);
+    expect(client.lastEventId).toBe(3);
+    expect(client.send(frame)).toBe(true);
+    expect(sockets[0]?.sent.at(-1)).toEqual(frame);
+    sockets[0]?.drop();
+    expect(client.send(frame)).toBe(false);
   });
 
   it("stops reconnecting when the session has ended or the client is closed", () => {

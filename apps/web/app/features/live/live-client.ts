@@ -1,9 +1,4 @@
-import {
-  LIVE_CLOSE_CODES,
-  LIVE_WEB_PATH,
-  type LiveEventFrame,
-  type LiveServerFrame,
-} from "@ambercare/contracts/live";
+import { LIVE_CLOSE_CODES, LIVE_WEB_PATH, type LiveServerFrame } from "@ambercare/contracts/live";
 
 /**
  * The page's live events connection (ADR 033): one WebSocket per tab to `/live` on the site, shared
@@ -13,7 +8,11 @@ import {
  */
 
 export type LiveState = "connecting" | "connected" | "reconnecting" | "offline";
-export type LiveEvent = LiveEventFrame;
+/**
+ * An event of a topic the page listens to. `id` is null for a relayed frame that was never stored
+ * (a typing indicator): it is not replayed and does not move the resume point.
+ */
+export type LiveEvent = { id: number | null; topic: string; payload: Record<string, unknown> };
 export type LiveListener = (event: LiveEvent) => void;
 
 /** The smallest part of the browser's WebSocket the client uses (tests give their own). */
@@ -64,6 +63,11 @@ export type LiveClient = {
   /** Listens to events of `topics` (an empty list: every topic); returns the unsubscribe. */
   subscribe(topics: readonly string[], listener: LiveListener): () => void;
   onState(listener: (state: LiveState) => void): () => void;
+  /**
+   * Sends a frame to the API (a typing indicator) if the link is up; returns whether it was sent.
+   * Nothing is queued: what must arrive goes through an HTTP call.
+   */
+  send(frame: { type: string } & Record<string, unknown>): boolean;
   /** Closes for good (no reconnect). */
   close(): void;
 };
@@ -140,14 +144,24 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     current.close();
   };
 
+  const notify = (event: LiveEvent) => {
+    for (const { topics, listener } of listeners) {
+      if (topics.size === 0 || topics.has(event.topic)) listener(event);
+    }
+  };
+
   const deliver = (frame: LiveServerFrame) => {
-    if (!("id" in frame) || typeof frame.id !== "number" || typeof frame.topic !== "string") return;
+    if (!("topic" in frame) || typeof frame.topic !== "string") return;
+    if (!("id" in frame)) {
+      // Relayed, never stored: only for now, and without a place in the order of events.
+      notify({ id: null, topic: frame.topic, payload: frame.payload ?? {} });
+      return;
+    }
+    if (typeof frame.id !== "number") return;
     // After a reconnect the replay starts after the last id seen; anything at or before it is old.
     if (lastEventId !== null && frame.id <= lastEventId) return;
     lastEventId = frame.id;
-    for (const { topics, listener } of listeners) {
-      if (topics.size === 0 || topics.has(frame.topic)) listener(frame);
-    }
+    notify(frame);
   };
 
   function connect(): void {
@@ -227,6 +241,11 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
       return () => {
         stateListeners.delete(listener);
       };
+    },
+    send(frame) {
+      if (state !== "connected" || !socket || socket.readyState !== OPEN) return false;
+      socket.send(JSON.stringify(frame));
+      return true;
     },
     close() {
       closed = true;

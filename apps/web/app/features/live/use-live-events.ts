@@ -39,3 +39,13 @@ export function useLiveEvents(topics: readonly string[], onEvent: (event: LiveEv
 
   return state;
 }
+
+/**
+ * Sends a frame on the tab's live socket (a typing indicator) when it is connected; dropped
+ * otherwise. Fetches the socket code like `useLiveEvents`, so call it from event handlers only.
+ */
+export function sendLiveFrame(frame: { type: string } & Record<string, unknown>): void {
+  void import("#app/features/live/live-client.ts").then(({ liveClientOfTab }) => {
+    liveClientOfTab().send(frame);
+  });
+}
