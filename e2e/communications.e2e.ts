@@ -201,7 +201,7 @@ describe("support widget", () => {
       await waitForHydration(page);
       expect(panelChunks, "the panel's code is not part of the first paint").toEqual([]);
 
-      const launcher = page.getByRole("button", { name: "Chat with support" });
+      const launcher = page.getByRole("button", { name: "E-mail support" });
       await launcher.click();
       const dialog = page.getByRole("dialog", { name: "Support" });
       await dialog.waitFor();
@@ -210,7 +210,7 @@ describe("support widget", () => {
       expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("TEXTAREA");
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "detached" });
-      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Chat with support");
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("E-mail support");
 
       await launcher.click();
       await dialog.waitFor();
@@ -226,7 +226,7 @@ describe("support widget", () => {
 
       const support = page.getByRole("region", { name: "Support" });
       await support.getByText(text).waitFor();
-      expect(await support.getByText("Support chat").count()).toBeGreaterThan(0);
+      expect(await support.getByText("Support form").count()).toBeGreaterThan(0);
       expect(unexpected(consoleErrors)).toEqual([]);
     } finally {
       await context.close();
@@ -240,7 +240,7 @@ describe("support widget", () => {
     try {
       await page.goto(`${baseUrl}/pricing-options`);
       await waitForHydration(page);
-      await page.getByRole("button", { name: "Chat with support" }).click();
+      await page.getByRole("button", { name: "E-mail support" }).click();
       const dialog = page.getByRole("dialog", { name: "Support" });
       await dialog.getByLabel("Your message").fill("Do you accept HSA cards?");
       await dialog.getByLabel("E-mail address").fill(newAccount().email);

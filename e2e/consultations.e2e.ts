@@ -279,6 +279,29 @@ describe("consultations", () => {
     }
   });
 
+  it("tells a visitor with no video visit what /call-ended is for, in both languages", async () => {
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      await page.goto(`${baseUrl}/call-ended`);
+      await page.getByRole("heading", { level: 1, name: "After a video visit" }).waitFor();
+      expect(await page.title()).toBe("After a video visit | Ambercare");
+      expect(await page.locator("body").innerText()).not.toContain("has ended");
+      expect(await page.locator('meta[name="description"]').getAttribute("content")).not.toContain(
+        "has ended",
+      );
+      expect(await page.getByRole("link", { name: "Request a consultation" }).getAttribute("href")).toBe(
+        "/consultation/consult",
+      );
+      await expectNoAxeViolations(page);
+      await page.goto(`${baseUrl}/call-ended?lang=bg`);
+      await page.getByRole("heading", { level: 1, name: "След видеоконсултация" }).waitFor();
+      expect(await page.locator("body").innerText()).not.toContain("Вашата видеоконсултация приключи");
+      expect(unexpected(consoleErrors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("an uploaded document appears in the medical records and downloads byte-identical", async () => {
     const account = newAccount();
     const { context, page, consoleErrors } = await openPage(browser);

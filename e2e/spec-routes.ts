@@ -16,7 +16,8 @@ export const PUBLIC_ROUTES: SpecRoute[] = [
   main("/audio-video-recording-consent-in-ehrs", "Audio-Video Recording Consent | Ambercare"),
   soon("/blog", "Blog | Ambercare"),
   soon("/blog/first-post", "Blog | Ambercare"),
-  main("/call-ended", "Call ended | Ambercare"),
+  // "Call ended" only after a video visit of one's own: an anonymous visitor has had none.
+  main("/call-ended", "After a video visit | Ambercare"),
   main("/careers", "Careers | Ambercare"),
   main("/conditions-we-see", "Conditions we see | Ambercare"),
   main("/consultation/consult", "Consultation | Ambercare"),

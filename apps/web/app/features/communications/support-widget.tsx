@@ -4,7 +4,8 @@ import type { SupportPanelProps } from "#app/features/communications/support-pan
 import { useTranslation } from "#app/lib/i18n.tsx";
 
 /**
- * The support chat widget on every page: a small button in the corner. It costs nothing
+ * The support widget on every page: a small button in the corner that opens a message to the
+ * support team, answered by e-mail (so it is named for that, not as a chat). It costs nothing
  * on first paint: the panel's code (form, captcha) is a separate chunk fetched on the first hover,
  * focus or click. Without JavaScript the button is a link to /contact-us, where the same message
  * can be sent.
