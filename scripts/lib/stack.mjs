@@ -132,6 +132,46 @@ function serverCommand(flags, entry, count) {
   return count > 1 ? [...flags, CLUSTER, entry] : [...flags, entry];
 }
 
+/** Stops the processes (SIGTERM, then SIGKILL after 5 s). */
+function stopChildren(children) {
+  return Promise.all(
+    children.map(
+      (child) =>
+        new Promise((r) => {
+          if (child.exitCode !== null || child.signalCode !== null) return r();
+          const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+          child.once("exit", () => {
+            clearTimeout(timer);
+            r();
+          });
+          child.kill("SIGTERM");
+        }),
+    ),
+  );
+}
+
+/**
+ * One API process on `env.API_PORT` (a benchmark's instance: several of them share one PostgreSQL
+ * database with DATABASE_URL). Returns { url, stop() } once it answers /healthz.
+ */
+export async function startApiInstance({ env, name = "api", quiet = false }) {
+  const api = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+    cwd: API_DIR,
+    env: { TRUST_PROXY: "false", ...process.env, NODE_ENV: "production", ...env, CLUSTER_PROCESSES: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  prefixOutput(api, name, quiet);
+  const url = `http://127.0.0.1:${env.API_PORT}`;
+  const stop = () => stopChildren([api]);
+  try {
+    await waitForHealth(`${url}/healthz`, api, name, 120_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, stop };
+}
+
 /**
  * Starts api then web. `env` is passed to both (PORT, API_PORT, DATA_DIR, DATABASE_URL…), `apiEnv`
  * to the API only (the e2e suite runs it with NODE_ENV=test for its test clock).
@@ -152,22 +192,7 @@ export async function startStack({ env = {}, apiEnv = {}, quiet = false, nodeEnv
   };
   const counts = processCounts({ ...childEnv, ...apiEnv });
   const children = [];
-  const stop = async () => {
-    await Promise.all(
-      children.map(
-        (child) =>
-          new Promise((r) => {
-            if (child.exitCode !== null || child.signalCode !== null) return r();
-            const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-            child.once("exit", () => {
-              clearTimeout(timer);
-              r();
-            });
-            child.kill("SIGTERM");
-          }),
-      ),
-    );
-  };
+  const stop = () => stopChildren(children);
   try {
     const api = spawn(process.execPath, serverCommand(["--import", "tsx"], "src/server.ts", counts.api), {
       cwd: API_DIR,
