@@ -91,6 +91,9 @@ export default [
   route("my-profile/health-data/export", "routes/health-data-export.ts"),
   // A patient's uploaded document: bytes, not a page.
   route("my-profile/medical-records/documents/:id", "routes/my-profile/medical-record-document.ts"),
+  // A visit's chat for the VisitChat component of either side: the thread as JSON, its steps, its files.
+  route("visit-chat/:id", "routes/visit-chat/thread.ts"),
+  route("visit-chat/:id/attachments/:documentId", "routes/visit-chat/attachment.ts"),
   // Unknown paths redirect to /.
   route("*", "routes/catch-all.tsx"),
 ] satisfies RouteConfig;

@@ -45,7 +45,9 @@ const FORM_RESOURCES = [
 ];
 /** A patient's document download (under the medical records page's access rule). */
 const DOWNLOADS = ["/my-profile/medical-records/documents/:id"];
-const RESOURCES = [...SEO_FILES, ...FORM_RESOURCES, ...DOWNLOADS];
+/** A visit's chat for its component, for either side (the API checks whose visit it is). */
+const CHAT_RESOURCES = ["/visit-chat/:id", "/visit-chat/:id/attachments/:documentId"];
+const RESOURCES = [...SEO_FILES, ...FORM_RESOURCES, ...DOWNLOADS, ...CHAT_RESOURCES];
 const PAGES = ALL.filter((route) => route.path !== CATCH_ALL && !RESOURCES.includes(route.path));
 
 const MAIN = "routes/layouts/main.tsx";

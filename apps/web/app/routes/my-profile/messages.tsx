@@ -1,18 +1,18 @@
-import { MESSAGE_MAX_LENGTH } from "@ambercare/contracts/consultation-limits";
+import { type ConsultationStatus, MESSAGE_MAX_LENGTH } from "@ambercare/contracts/consultation-limits";
 import { intlTag } from "@ambercare/contracts/locales";
-import { useEffect, useRef } from "react";
-import { data, Form, Link, useActionData, useLoaderData } from "react-router";
+import { data, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { SubmitButton, Textarea, translateMessage } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
 import { TOPIC_LABELS } from "#app/features/communications/communication-fields.ts";
 import { supportMessages } from "#app/features/communications/communications.server.ts";
 import { useDateTime } from "#app/features/consultations/consultation-card.tsx";
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
+import { VisitChat } from "#app/features/visit-chat/visit-chat.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
-import { useTranslation } from "#app/lib/i18n.tsx";
+import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/messages";
@@ -31,7 +31,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 type MessageAction = { ok: boolean; message?: FormMessage; body?: string };
 
-/** The patient writes to a consultation's thread; a reload shows new messages (no live delivery yet). */
+/**
+ * The patient writes to a consultation's thread without scripts (the chat component sends through
+ * /visit-chat/:id when they run, with live delivery).
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/messages");
   const form = await readFormData(request);
@@ -54,13 +57,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     await consultationApi(request, user, context).writeMessage(consultation, body);
   } catch (error) {
     if (!isApiError(error) || error.status >= 500 || error.status === 0) throw error;
-    return data<MessageAction>(
-      { ok: false, message: { key: "messages.errors.failed" }, body },
-      { status: error.status },
-    );
+    const { message } = describeApiError(error, { fallback: { key: "messages.errors.failed" } });
+    return data<MessageAction>({ ok: false, message, body }, { status: error.status });
   }
   return { ok: true } satisfies MessageAction;
 }
+
+/** The thread takes messages once a clinician accepted the visit, and after it for follow-up questions. */
+const CHAT_OPEN_STATUSES: readonly ConsultationStatus[] = ["accepted", "in_progress", "completed"];
+/** Why the thread takes no message, by status (canceled: messages.closed). */
+const CLOSED_NOTICES: Partial<Record<ConsultationStatus, TranslationKey>> = {
+  requested: "apiErrors.visitThreadNotOpen",
+  expired: "apiErrors.visitThreadReadOnly",
+};
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "messages");
 
@@ -75,10 +84,6 @@ export default function MessagesPage() {
     timeZone: "UTC",
   });
   const result = useActionData<typeof action>();
-  const form = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    if (result?.ok) form.current?.reset();
-  }, [result]);
   return (
     <AccountPage page="messages">
       {/* Consultation threads have their own section; other conversations (support) get theirs. */}
@@ -117,44 +122,16 @@ export default function MessagesPage() {
                     status: t(`consultation.statuses.${selected.status}`),
                   })}
                 </h3>
-                {messages.length === 0 ? <p className="text-ink">{t("messages.empty")}</p> : null}
-                <ol className="flex flex-col gap-3">
-                  {messages.map((message) => (
-                    <li key={message.id} className="rounded-md bg-surface-muted px-4 py-3 text-ink">
-                      <p className="font-semibold text-sm">
-                        {t(`messages.authors.${message.author}`)} · {when(message.created_at)}
-                        {message.retracted_at ? ` · ${t("messages.retracted")}` : null}
-                      </p>
-                      <p className="whitespace-pre-line break-words">{message.body}</p>
-                    </li>
-                  ))}
-                </ol>
-                {selected.status === "canceled" ? (
-                  <p className="text-ink-muted">{t("messages.closed")}</p>
-                ) : (
-                  <Form ref={form} method="post" className="flex flex-col gap-3">
-                    {result && !result.ok && result.message ? (
-                      <p role="alert" className="font-semibold text-danger">
-                        {translateMessage(t, result.message)}
-                      </p>
-                    ) : null}
-                    <input type="hidden" name="consultation" value={selected.id} />
-                    <Textarea
-                      formId="message"
-                      name="body"
-                      label={t("messages.write")}
-                      maxLength={MESSAGE_MAX_LENGTH}
-                      maxRows={12}
-                      defaultValue={result && !result.ok ? result.body : ""}
-                    />
-                    <div>
-                      <SubmitButton className="button-primary" pendingLabel={t("messages.sending")}>
-                        {t("messages.send")}
-                      </SubmitButton>
-                    </div>
-                    <p className="text-ink-muted text-sm">{t("messages.reloadHint")}</p>
-                  </Form>
-                )}
+                <VisitChat
+                  key={selected.id}
+                  consultationId={selected.id}
+                  side="patient"
+                  initialMessages={messages}
+                  open={CHAT_OPEN_STATUSES.includes(selected.status)}
+                  closedNotice={t(CLOSED_NOTICES[selected.status] ?? "messages.closed")}
+                  initialDraft={result && !result.ok ? result.body : undefined}
+                  initialError={result && !result.ok ? result.message : undefined}
+                />
               </div>
             ) : null}
           </div>

@@ -1,0 +1,168 @@
+import { randomUUID } from "node:crypto";
+import { DEMO_CLINICIAN } from "@ambercare/contracts/demo";
+import { Secret, TOTP } from "otpauth";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { newAccount, signUp, waitForHydration } from "./auth-helpers.ts";
+import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
+import { dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
+
+/**
+ * The visit chat on the patient's messages page: a member's chat visit accepted by the demo
+ * clinician, messages both ways without a reload, and the outbox: written while the browser is
+ * offline, both messages arrive once when it is back. The clinician's side is called on the API.
+ */
+
+const baseUrl = inject("baseUrl");
+const apiUrl = inject("apiUrl");
+const CONSOLE = `${apiUrl}/api/v1/api/care-team/visits`;
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function call(method: string, url: string, token: string | null, body?: unknown) {
+  const response = await fetch(url, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+/** The demo clinician's session: password, then the code of the published secret by the API's clock. */
+async function clinicianToken(): Promise<string> {
+  const first = await call("POST", `${apiUrl}/api/v1/api/auth/login`, null, {
+    email: DEMO_CLINICIAN.email,
+    password: DEMO_CLINICIAN.password,
+  });
+  const clock = await call("GET", `${apiUrl}/dev/clock`, null);
+  const now = Date.parse((clock.json.data as { now: string }).now);
+  const totp = new TOTP({
+    secret: Secret.fromBase32(DEMO_CLINICIAN.totp_secret),
+    algorithm: "SHA1",
+    digits: 6,
+    period: 30,
+  });
+  const done = await call("POST", `${apiUrl}/api/v1/api/auth/login/second-factor`, null, {
+    pending_login_token: first.json.pending_login_token,
+    code: totp.generate({ timestamp: now }),
+  });
+  expect(done.status).toBe(200);
+  return done.json.access_token as string;
+}
+
+/** A chat visit of the member with the demo clinician's provider, accepted by the clinician. */
+async function acceptedChatVisit(patient: { email: string; password: string }, doctor: string) {
+  const login = await call("POST", `${apiUrl}/api/v1/api/auth/login`, null, {
+    email: patient.email,
+    password: patient.password,
+  });
+  expect(login.status).toBe(200);
+  const created = await call(
+    "POST",
+    `${apiUrl}/ambercare/create-consultation`,
+    login.json.access_token as string,
+    {
+      idempotency_key: randomUUID(),
+      type: "chat",
+      provider_slug: "casey-carter-demo",
+      intake: {
+        patient: "self",
+        gender: "female",
+        race: "White",
+        ethnicity: "Not Hispanic or Latino",
+        state: "CA",
+        symptoms: ["Cough"],
+        symptoms_started_on: "2026-01-02",
+        recent_travel: false,
+        transport: [],
+      },
+      consents: { informed_consent: true, audio_video_recording: true, financial_communications: true },
+    },
+  );
+  expect(created.status, JSON.stringify(created.json)).toBe(201);
+  const id = (created.json.data as { id: string }).id;
+  const accepted = await call("POST", `${CONSOLE}/${id}/accept`, doctor);
+  expect(accepted.status, JSON.stringify(accepted.json)).toBe(200);
+  return id;
+}
+
+describe("the visit chat", () => {
+  it("carries messages both ways live, and sends what was written offline once the link is back", async () => {
+    const account = newAccount();
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      await dismissPopupBeforehand(context);
+      await signUp(page, baseUrl, account);
+      await startTrial(page, baseUrl);
+      const doctor = await clinicianToken();
+      const id = await acceptedChatVisit(account, doctor);
+
+      await page.goto(`${baseUrl}/my-profile/messages?consultation=${id}`);
+      await waitForHydration(page);
+      const box = page.getByRole("textbox", { name: "Your message" });
+      await box.fill("Hello, I have a cough.");
+      await page.getByRole("button", { name: "Send" }).click();
+      const thread = page.getByRole("list", { name: "Messages of this visit" });
+      await thread.getByText("Hello, I have a cough.").waitFor();
+
+      // The clinician answers: the page shows it without a reload and says it in the live region.
+      const answer = await call("POST", `${CONSOLE}/${id}/messages`, doctor, {
+        body: "How long have you had it?",
+        client_id: randomUUID(),
+      });
+      expect(answer.status).toBe(201);
+      await thread.getByText("How long have you had it?").waitFor();
+      await page.getByRole("status").filter({ hasText: "New message from Your clinician" }).waitFor();
+      // The patient's page read it: the clinician's message carries the read receipt.
+      await expect
+        .poll(async () => {
+          const read = await call("GET", `${CONSOLE}/${id}/messages`, doctor);
+          const messages = read.json.data as Array<{ body: string; read_at: string | null }>;
+          return messages.find((m) => m.body === "How long have you had it?")?.read_at ?? null;
+        })
+        .not.toBeNull();
+
+      // Offline: two messages wait in the outbox, then arrive once each when the link is back.
+      await context.setOffline(true);
+      await box.fill("Since Sunday.");
+      await page.getByRole("button", { name: "Send" }).click();
+      await box.fill("It is worse at night.");
+      await box.press("Control+Enter");
+      await expect
+        .poll(() => thread.getByText("Not sent yet: it will be sent when the connection returns").count())
+        .toBe(2);
+      await context.setOffline(false);
+      await expect
+        .poll(async () => {
+          const listed = await call("GET", `${CONSOLE}/${id}/messages`, doctor);
+          return (listed.json.data as Array<{ body: string }>).map((m) => m.body);
+        })
+        .toEqual([
+          "Hello, I have a cough.",
+          "How long have you had it?",
+          "Since Sunday.",
+          "It is worse at night.",
+        ]);
+      await expect.poll(() => thread.getByText("Not sent yet", { exact: false }).count()).toBe(0);
+      expect(await thread.getByText("It is worse at night.").count()).toBe(1);
+
+      await expectNoAxeViolations(page);
+      // Requests that failed while the browser was offline are the point of the test, not errors.
+      expect(unexpected(consoleErrors).filter((e) => !/ERR_INTERNET_DISCONNECTED|WebSocket/.test(e))).toEqual(
+        [],
+      );
+    } finally {
+      await context.close();
+    }
+  });
+});
