@@ -226,6 +226,64 @@ describe("payments that fail, one-time visits and the popup", () => {
     }
   });
 
+  it("on a phone nothing floats over a form, checkout has no footer, and a receipt number stays whole", async () => {
+    const { context, page, consoleErrors } = await openPage(browser, {
+      viewport: { width: 375, height: 812 },
+    });
+    await dismissPopupBeforehand(context);
+    const overlaps = async (name: string) => {
+      const launcher = await page.getByRole("button", { name: "E-mail support" }).boundingBox();
+      const target = await page
+        .getByRole(name === "Create account" ? "button" : "textbox", { name })
+        .boundingBox();
+      if (!launcher || !target) throw new Error(`no box for ${name}`);
+      return (
+        launcher.x < target.x + target.width &&
+        target.x < launcher.x + launcher.width &&
+        launcher.y < target.y + target.height &&
+        target.y < launcher.y + launcher.height
+      );
+    };
+    try {
+      await page.goto(`${baseUrl}/sign-up`);
+      await waitForHydration(page);
+      await page.getByRole("button", { name: "Create account" }).scrollIntoViewIfNeeded();
+      expect(await overlaps("Create account")).toBe(false);
+
+      await newPatient(page);
+      await page.goto(`${baseUrl}/one-time-visit`);
+      await page.getByRole("button", { name: "Buy a video visit for $49" }).click();
+      await expectCheckoutPage(page, "$49");
+      // A payment page: no marketing footer, no newsletter form.
+      expect(await page.getByRole("contentinfo").count()).toBe(0);
+      expect(await page.getByRole("textbox", { name: /newsletter/i }).count()).toBe(0);
+      for (const field of ["Card number", "Expiry date", "Security code (CVC)", "Name on card"]) {
+        await page.getByRole("textbox", { name: field }).scrollIntoViewIfNeeded();
+        expect(await overlaps(field)).toBe(false);
+      }
+      await fillCard(page, { number: "4242 4242 4242 4242" });
+      await page.getByRole("button", { name: "Pay $49" }).click();
+      await waitForPath(page, "/thank-you-for-ordering");
+
+      await page.goto(`${baseUrl}/my-profile/billing-history`);
+      await page
+        .getByRole("link", { name: /Receipt/ })
+        .first()
+        .click();
+      await page.waitForURL((url) => /^\/my-profile\/billing-history\/[\w-]+$/.test(url.pathname));
+      const heading = page.getByRole("heading", { level: 1, name: /^Receipt AC-\d{6}$/ });
+      const number = heading.locator("span");
+      const box = await number.boundingBox();
+      const lineHeight = await number.evaluate((element) =>
+        Number.parseFloat(getComputedStyle(element).lineHeight),
+      );
+      expect(box?.height).toBeLessThan(lineHeight * 1.5);
+      expect(unexpected(consoleErrors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("takes a payment without JavaScript, asking again for the card number after a decline", async () => {
     // Signing up needs JavaScript (the captcha's proof of work): sign up in a browser with it, then
     // carry the session cookies over to one without.

@@ -41,7 +41,10 @@ export function SupportWidget({ loggedIn }: { loggedIn: boolean }) {
     launcher.current?.focus();
   }, [open]);
 
-  const className = "button-primary fixed right-4 bottom-4 z-30 rounded-full px-5 shadow-lg print:hidden";
+  // On a phone a button floating over the page covers what is under it (a form's last button, a
+  // card field): there it sits at the end of the page; from tablets on it floats in the corner.
+  const className =
+    "button-primary m-4 rounded-full px-5 shadow-lg tablet:fixed tablet:right-4 tablet:bottom-4 tablet:z-30 tablet:m-0 print:hidden";
   return (
     <aside aria-label={t("supportWidget.regionLabel")}>
       {hydrated ? (

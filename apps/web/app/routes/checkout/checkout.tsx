@@ -92,6 +92,9 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "checkout");
 
+/** A payment page has no distractions: no marketing footer, newsletter form or membership popup. */
+export const handle = { focused: true };
+
 const FORM_ID = "checkout";
 
 function TestModeBanner() {

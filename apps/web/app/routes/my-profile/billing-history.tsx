@@ -66,7 +66,7 @@ export default function BillingHistoryPage() {
                     <dt className="text-ink-muted">{t("billing.history.columns.date")}</dt>
                     <dd>{formatDate(invoice.issued_at, i18n.language)}</dd>
                     <dt className="text-ink-muted">{t("billing.history.columns.number")}</dt>
-                    <dd className="font-mono">{invoice.number}</dd>
+                    <dd className="whitespace-nowrap font-mono">{invoice.number}</dd>
                     <dt className="text-ink-muted">{t("billing.history.columns.amount")}</dt>
                     <dd>{formatAmount(invoice.amount_cents)}</dd>
                     <dt className="text-ink-muted">{t("billing.history.columns.status")}</dt>
@@ -104,7 +104,7 @@ export default function BillingHistoryPage() {
                 {invoices.map((invoice) => (
                   <tr key={invoice.id} className="border-border border-b">
                     <td className="py-2 pr-4">{formatDate(invoice.issued_at, i18n.language)}</td>
-                    <td className="py-2 pr-4 font-mono">{invoice.number}</td>
+                    <td className="whitespace-nowrap py-2 pr-4 font-mono">{invoice.number}</td>
                     <td className="py-2 pr-4">{t(`billing.plans.${invoice.plan}`)}</td>
                     <td className="py-2 pr-4 text-right">{formatAmount(invoice.amount_cents)}</td>
                     <td className="py-2 pr-4">{status(invoice)}</td>

@@ -46,6 +46,8 @@ export default function ReceiptPage() {
   const { t, i18n } = useTranslation();
   const status = useInvoiceStatus();
   const { invoice, patient, supportEmail } = useLoaderData<typeof loader>();
+  const title = t("billing.receipt.title", { number: invoice.number });
+  const at = Math.max(title.indexOf(invoice.number), 0);
   const product = useProductName();
   const siteUrl = useRootData()?.siteUrl;
   const hydrated = useHydrated();
@@ -62,7 +64,12 @@ export default function ReceiptPage() {
             {t("billing.receipt.back")}
           </Link>
         </p>
-        <h1 className="font-bold text-3xl">{t("billing.receipt.title", { number: invoice.number })}</h1>
+        <h1 className="font-bold text-3xl">
+          {/* The number is one word: "AC-000004" never breaks at its hyphen. */}
+          {title.slice(0, at)}
+          <span className="whitespace-nowrap">{invoice.number}</span>
+          {title.slice(at + invoice.number.length)}
+        </h1>
         <p className="mt-2 text-ink-muted">{t("billing.receipt.lead")}</p>
 
         <section aria-labelledby="receipt-provider" className="mt-6">
@@ -87,7 +94,7 @@ export default function ReceiptPage() {
         <dl className="mt-6">
           <Row term={t("billing.receipt.patient")}>{patient}</Row>
           <Row term={t("billing.receipt.number")}>
-            <span className="font-mono">{invoice.number}</span>
+            <span className="whitespace-nowrap font-mono">{invoice.number}</span>
           </Row>
           <Row term={t("billing.receipt.date")}>{date(invoice.paid_at ?? invoice.issued_at)}</Row>
           <Row term={t("billing.receipt.description")}>{t(`billing.plans.${invoice.plan}`)}</Row>
