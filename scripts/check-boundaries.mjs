@@ -19,7 +19,8 @@ const MODULE_EXPORTS = {
     "passwords.ts",
     "token-repository.ts",
   ],
-  "care-team": [],
+  // The directory shows the wait a new request can expect with an on-duty clinician.
+  "care-team": ["expected-wait.ts"],
   communications: ["mailing-list-service.ts", "communication-mail.ts"],
   consultations: [],
   directory: [],

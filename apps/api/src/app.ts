@@ -275,6 +275,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
       mailer,
       productName: config.PRODUCT_NAME,
       siteUrl: siteUrl(config),
+      acceptTimeoutMs: config.VISIT_ACCEPT_TIMEOUT * 60_000,
     }),
   );
   const stripePrices = {

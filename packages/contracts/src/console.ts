@@ -80,18 +80,6 @@ export const pastVisit = z
   .strict();
 export type PastVisit = z.infer<typeof pastVisit>;
 
-/** What the clinician works with during a visit; every part of it is an audited read. */
-export const visitWorkspace = z
-  .object({
-    visit: consoleVisit,
-    intake: intakeRecord,
-    documents: z.array(medicalDocument),
-    past_visits: z.array(pastVisit),
-  })
-  .strict();
-export type VisitWorkspace = z.infer<typeof visitWorkspace>;
-export const visitWorkspaceResponse = dataEnvelope(visitWorkspace);
-
 /** The answer of a cancel: a request that was never this clinician's carries nothing more. */
 export const visitStatusResponse = dataEnvelope(
   z.object({ id: z.uuid(), status: z.enum(CONSULTATION_STATUSES) }).strict(),
@@ -105,3 +93,81 @@ export const cancelVisitRequest = z
 export const completeVisitRequest = z
   .object({ summary: textSchema().trim().min(1).max(VISIT_SUMMARY_MAX_LENGTH) })
   .strict();
+
+/** Each part of the SOAP notes, and an addendum, is at most this long. */
+export const VISIT_NOTE_MAX_LENGTH = 20_000;
+/** The notes save this long after the clinician's last keystroke. */
+export const NOTES_AUTOSAVE_DELAY_MS = 800;
+export const SOAP_PARTS = ["subjective", "objective", "assessment", "plan"] as const;
+export type SoapPart = (typeof SOAP_PARTS)[number];
+
+/** The `{ error }` texts of the console's own refusals (codes NOTES_STALE, NOTES_SIGNED, NOTES_NOT_SIGNED). */
+export const CONSOLE_ERRORS = Object.freeze({
+  notesStale: "These notes were changed elsewhere since you loaded them: reload to see the newer text",
+  notesSigned: "The notes are signed: add an addendum instead",
+  notesNotSigned: "Addenda are for signed notes: edit the notes until you sign them",
+});
+
+const noteText = z.string().max(VISIT_NOTE_MAX_LENGTH);
+
+/** The clinician's notes of a visit; `version` 0 means nothing was saved yet. */
+export const visitNotes = z
+  .object({
+    subjective: z.string(),
+    objective: z.string(),
+    assessment: z.string(),
+    plan: z.string(),
+    version: z.number().int().min(0),
+    updated_at: z.iso.datetime().nullable(),
+    signed_at: z.iso.datetime().nullable(),
+    addenda: z.array(
+      z
+        .object({ id: z.uuid(), body: z.string(), signed_by: z.string(), signed_at: z.iso.datetime() })
+        .strict(),
+    ),
+  })
+  .strict();
+export type VisitNotes = z.infer<typeof visitNotes>;
+export const visitNotesResponse = dataEnvelope(visitNotes);
+
+/** A save: the whole text of the four parts and the version it was based on (last write wins otherwise). */
+export const saveVisitNotesRequest = z
+  .object({
+    subjective: noteText,
+    objective: noteText,
+    assessment: noteText,
+    plan: noteText,
+    version: z.number().int().min(0),
+  })
+  .strict();
+export type SaveVisitNotesRequest = z.infer<typeof saveVisitNotesRequest>;
+
+export const addendumRequest = z
+  .object({ body: textSchema().trim().min(1).max(VISIT_NOTE_MAX_LENGTH) })
+  .strict();
+
+/** Whether the clinician takes requests now, and the wait a new request can expect. */
+export const dutyStatus = z
+  .object({
+    on_duty: z.boolean(),
+    since: z.iso.datetime().nullable(),
+    /** Minutes a new request can expect to wait for this clinician; null while off duty. */
+    expected_wait_minutes: z.number().int().min(0).nullable(),
+  })
+  .strict();
+export type DutyStatus = z.infer<typeof dutyStatus>;
+export const dutyStatusResponse = dataEnvelope(dutyStatus);
+export const setDutyRequest = z.object({ on_duty: z.boolean() }).strict();
+
+/** What the clinician works with during a visit; every part of it is an audited read. */
+export const visitWorkspace = z
+  .object({
+    visit: consoleVisit,
+    intake: intakeRecord,
+    documents: z.array(medicalDocument),
+    past_visits: z.array(pastVisit),
+    notes: visitNotes,
+  })
+  .strict();
+export type VisitWorkspace = z.infer<typeof visitWorkspace>;
+export const visitWorkspaceResponse = dataEnvelope(visitWorkspace);

@@ -106,6 +106,10 @@ export const ERROR_CODES = [
   "MESSAGE_NOT_YOURS",
   "ATTACHMENT_NOT_FOUND",
   "CLIENT_ID_REUSED",
+  // The care console's visit notes.
+  "NOTES_STALE",
+  "NOTES_SIGNED",
+  "NOTES_NOT_SIGNED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

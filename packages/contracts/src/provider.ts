@@ -99,7 +99,13 @@ export const provider = z
     languages: z.array(z.string().min(2)),
     offers_chat: z.boolean(),
     offers_video: z.boolean(),
+    /**
+     * A provider with a clinician account is available while that clinician is on duty in the care
+     * console; others carry the directory's own flag.
+     */
     available_today: z.boolean(),
+    /** Minutes a new request can expect to wait for this provider now; null when not on duty. */
+    expected_wait_minutes: z.number().int().min(0).nullable(),
     rating: z
       .object({
         /** 0 to 5 with two decimals; 0 while count is 0. */

@@ -89,6 +89,8 @@ describe("database", () => {
       "subscriptions",
       "users",
       "visit_credits",
+      "visit_note_addenda",
+      "visit_notes",
     ]);
     const applied = await handle.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
     expect(applied.rows[0]?.n).toBeGreaterThanOrEqual(1);

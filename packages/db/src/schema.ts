@@ -353,6 +353,11 @@ export const clinicians = pgTable("clinicians", {
     .unique()
     .references(() => providers.id, { onDelete: "restrict" }),
   disabledAt: timestamptz("disabled_at"),
+  /**
+   * When the clinician went on duty in the console; null while off duty. "Available today" of
+   * their provider in the directory reads it instead of the provider's seeded flag.
+   */
+  onDutySince: timestamptz("on_duty_since"),
   createdAt: timestamptz("created_at").notNull().defaultNow(),
 });
 
@@ -896,6 +901,40 @@ export const medicalDocuments = pgTable(
     check("medical_documents_size_range", sql`${table.sizeBytes} between 1 and 10485760`),
     index("medical_documents_user_id_idx").on(table.userId, table.createdAt),
   ],
+);
+
+/**
+ * The clinician's notes of a visit in SOAP form, saved as they type. `version` goes up with every
+ * save, so a save based on an older version is refused instead of overwriting newer text. Once
+ * signed (with the visit's completion) the notes never change; corrections are addenda.
+ */
+export const visitNotes = pgTable("visit_notes", {
+  consultationId: uuid("consultation_id")
+    .primaryKey()
+    .references(() => consultations.id, { onDelete: "cascade" }),
+  subjective: text("subjective").notNull().default(""),
+  objective: text("objective").notNull().default(""),
+  assessment: text("assessment").notNull().default(""),
+  plan: text("plan").notNull().default(""),
+  version: integer("version").notNull().default(0),
+  updatedAt: timestamptz("updated_at").notNull().defaultNow(),
+  signedAt: timestamptz("signed_at"),
+  signedBy: uuid("signed_by").references(() => users.id, { onDelete: "set null" }),
+});
+
+/** A correction or addition to signed visit notes, signed by its clinician and timed. */
+export const visitNoteAddenda = pgTable(
+  "visit_note_addenda",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    consultationId: uuid("consultation_id")
+      .notNull()
+      .references(() => consultations.id, { onDelete: "cascade" }),
+    authorUserId: uuid("author_user_id").references(() => users.id, { onDelete: "set null" }),
+    body: text("body").notNull(),
+    signedAt: timestamptz("signed_at").notNull(),
+  },
+  (table) => [index("visit_note_addenda_consultation_idx").on(table.consultationId, table.signedAt)],
 );
 
 /**

@@ -170,6 +170,7 @@ async function main(argv: string[]): Promise<number> {
       mailer,
       productName: config.PRODUCT_NAME,
       siteUrl: siteUrl(config),
+      acceptTimeoutMs: config.VISIT_ACCEPT_TIMEOUT * 60_000,
     });
     return await runCareTeamCommand(argv, { ...io, careTeam });
   } finally {

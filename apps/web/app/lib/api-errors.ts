@@ -151,6 +151,9 @@ export const API_ERROR_MESSAGES: Readonly<Record<ErrorCode, ErrorRule>> = {
   MESSAGE_NOT_YOURS: { key: "apiErrors.messageNotYours" },
   ATTACHMENT_NOT_FOUND: { key: "apiErrors.attachmentNotFound" },
   CLIENT_ID_REUSED: { key: "apiErrors.clientIdReused" },
+  NOTES_STALE: { key: "console.notes.stale" },
+  NOTES_SIGNED: { key: "console.notes.signedAlready" },
+  NOTES_NOT_SIGNED: { key: "console.notes.notSigned" },
 };
 
 /** What a refused call carries that the table reads (ApiError of api-client.server.ts). */

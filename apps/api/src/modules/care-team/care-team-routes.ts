@@ -1,9 +1,14 @@
 import {
+  addendumRequest,
   cancelVisitRequest,
   completeVisitRequest,
   consoleVisitListResponse,
   consoleVisitResponse,
+  dutyStatusResponse,
   queueResponse,
+  saveVisitNotesRequest,
+  setDutyRequest,
+  visitNotesResponse,
   visitStatusResponse,
   visitWorkspaceResponse,
 } from "@ambercare/contracts/console";
@@ -190,6 +195,78 @@ export const careTeamRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = actorOf(request);
       await app.visits.complete(actor, request.params.id, request.body.summary);
       return { data: await app.visits.consoleVisit(actor, request.params.id) };
+    },
+  );
+
+  app.put(
+    "/api/care-team/visits/:id/notes",
+    {
+      onRequest: guards.clinician,
+      schema: {
+        tags: ["main"],
+        summary:
+          "Save the visit's SOAP notes as the clinician types; 409 NOTES_STALE when `version` is not the saved one, NOTES_SIGNED once signed",
+        security: bearer,
+        params: consultationIdParams,
+        body: saveVisitNotesRequest,
+        response: { 200: visitNotesResponse, 409: errorEnvelope, ...failures },
+      },
+    },
+    async (request) => ({
+      data: await app.visits.saveNotes(actorOf(request), request.params.id, request.body),
+    }),
+  );
+
+  app.post(
+    "/api/care-team/visits/:id/addenda",
+    {
+      onRequest: guards.clinician,
+      schema: {
+        tags: ["main"],
+        summary: "Add a signed, timed addendum to the signed notes of a completed visit",
+        security: bearer,
+        params: consultationIdParams,
+        body: addendumRequest,
+        response: { 201: visitNotesResponse, 409: errorEnvelope, ...failures },
+      },
+    },
+    async (request, reply) => {
+      const data = await app.visits.addAddendum(actorOf(request), request.params.id, request.body.body);
+      return reply.code(201).send({ data });
+    },
+  );
+
+  app.get(
+    "/api/care-team/duty",
+    {
+      onRequest: guards.clinician,
+      schema: {
+        tags: ["main"],
+        summary: "Whether the clinician is on duty, and the wait a new request can expect",
+        security: bearer,
+        response: { 200: dutyStatusResponse, 401: errorEnvelope, 403: errorEnvelope },
+      },
+    },
+    async (request) => ({ data: await app.careTeam.duty(actorOf(request).userId) }),
+  );
+
+  app.put(
+    "/api/care-team/duty",
+    {
+      onRequest: guards.clinician,
+      schema: {
+        tags: ["main"],
+        summary: 'Go on or off duty: the provider\'s "Available today" in the directory follows',
+        security: bearer,
+        body: setDutyRequest,
+        response: { 200: dutyStatusResponse, 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope },
+      },
+    },
+    async (request) => {
+      const data = await app.careTeam.setDuty(actorOf(request).userId, request.body.on_duty);
+      // This instance answers from the database until its copy of the directory is reloaded.
+      app.providerDirectory.invalidate();
+      return { data };
     },
   );
 };

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { DutyStatus } from "@ambercare/contracts/console";
 import { DEFAULT_LOCALE, type Locale } from "@ambercare/contracts/locales";
 import { CLINICIAN_INVITE_TTL_MS, type ClinicianProfile } from "@ambercare/contracts/roles";
 import type { Database } from "@ambercare/db/client";
@@ -10,6 +11,7 @@ import {
   createClinicianRepository,
   type ProviderRef,
 } from "#api/modules/care-team/clinician-repository.ts";
+import { expectedWaits } from "#api/modules/care-team/expected-wait.ts";
 import type { Clock } from "#api/platform/clock.ts";
 import type { Mailer } from "#api/platform/mail/mailer.ts";
 import { renderMail } from "#api/platform/mail/templates.ts";
@@ -33,6 +35,8 @@ export type CareTeamDeps = {
   productName: string;
   /** The web's origin: the set-password link points at its /reset-password page. */
   siteUrl: string;
+  /** VISIT_ACCEPT_TIMEOUT: the longest wait a request can expect. */
+  acceptTimeoutMs: number;
 };
 
 export const providerName = (provider: Pick<ProviderRef, "firstName" | "lastName" | "credentials">) =>
@@ -47,6 +51,18 @@ export const providerName = (provider: Pick<ProviderRef, "firstName" | "lastName
 export function createCareTeamService(deps: CareTeamDeps) {
   const { db, clock } = deps;
   const clinicians = createClinicianRepository(db);
+
+  async function dutyStatusOf(row: { providerId: string; onDutySince: Date | null } | undefined) {
+    if (!row) throw new CareTeamError("Not a clinician");
+    const waits = row.onDutySince
+      ? await expectedWaits(db, [row.providerId], clock.now(), deps.acceptTimeoutMs)
+      : new Map<string, number>();
+    return {
+      on_duty: row.onDutySince !== null,
+      since: row.onDutySince?.toISOString() ?? null,
+      expected_wait_minutes: waits.get(row.providerId) ?? null,
+    };
+  }
 
   return {
     async invite(input: { email: string; providerSlug: string; locale?: Locale }): Promise<InviteResult> {
@@ -138,6 +154,16 @@ export function createCareTeamService(deps: CareTeamDeps) {
         await tokens.deleteUnusedMailTokens(account.id, "password-reset");
         return { userId: account.id, sessionsEnded };
       });
+    },
+
+    /** Whether the clinician takes requests now, and the wait a new request can expect. */
+    async duty(userId: string): Promise<DutyStatus> {
+      return dutyStatusOf(await clinicians.duty(userId));
+    },
+
+    /** Goes on or off duty: the directory's "Available today" of their provider follows. */
+    async setDuty(userId: string, onDuty: boolean): Promise<DutyStatus> {
+      return dutyStatusOf(await clinicians.setOnDuty(userId, onDuty, clock.now()));
     },
 
     /** The logged-in clinician and the provider they work as (the console's header). */

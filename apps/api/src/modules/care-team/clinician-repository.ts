@@ -110,6 +110,28 @@ export function createClinicianRepository(db: Executor) {
       await db.update(clinicians).set({ disabledAt }).where(eq(clinicians.userId, userId));
     },
 
+    /** Going on duty keeps the first time (a second tab's toggle changes nothing); off clears it. */
+    async setOnDuty(userId: string, onDuty: boolean, now: Date) {
+      const [row] = await db
+        .update(clinicians)
+        .set({
+          onDutySince: onDuty
+            ? sql`coalesce(${clinicians.onDutySince}, ${now.toISOString()}::timestamptz)`
+            : null,
+        })
+        .where(eq(clinicians.userId, userId))
+        .returning({ providerId: clinicians.providerId, onDutySince: clinicians.onDutySince });
+      return row;
+    },
+
+    async duty(userId: string) {
+      const [row] = await db
+        .select({ providerId: clinicians.providerId, onDutySince: clinicians.onDutySince })
+        .from(clinicians)
+        .where(eq(clinicians.userId, userId));
+      return row;
+    },
+
     async setLocale(userId: string, locale: Locale, now: Date): Promise<void> {
       await db.update(users).set({ locale, updatedAt: now }).where(eq(users.id, userId));
     },

@@ -1,16 +1,19 @@
 import { randomUUID } from "node:crypto";
 import {
+  CONSOLE_ERRORS,
   consoleVisitListResponse,
   consoleVisitResponse,
+  dutyStatusResponse,
   QUEUE_TOPIC,
   queueResponse,
+  visitNotesResponse,
   visitStatusResponse,
   visitWorkspaceResponse,
 } from "@ambercare/contracts/console";
 import { auditLogResponse, type CreateConsultationRequest } from "@ambercare/contracts/consultation";
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import { ROLE_ERRORS } from "@ambercare/contracts/roles";
-import { clinicians, liveEvents, providers, users } from "@ambercare/db/schema";
+import { clinicians, liveEvents, providerLicenses, providers, users } from "@ambercare/db/schema";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enableKnownSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
@@ -99,7 +102,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const call = (method: "GET" | "POST", url: string, token: string, payload?: object) =>
+const call = (method: "GET" | "POST" | "PUT", url: string, token: string, payload?: object) =>
   t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
 
 async function patient(dateOfBirth = "1990-03-15") {
@@ -360,5 +363,141 @@ describe("accepting and the visit", () => {
     const res = await cancel(first, id);
     expect(visitStatusResponse.parse(res.json()).data).toEqual({ id, status: "canceled" });
     expect((await cancel(first, id)).statusCode).toBe(409);
+  });
+});
+
+describe("the visit notes", () => {
+  const soap = { subjective: "Cough for 3 days", objective: "", assessment: "", plan: "" };
+  const save = (clinician: Clinician, id: string, body: object) =>
+    call("PUT", `${CONSOLE}/visits/${id}/notes`, clinician.token, body);
+
+  async function acceptedVisit() {
+    const someone = await patient();
+    const id = await requestVisit(someone.access_token);
+    expect((await call("POST", `${CONSOLE}/visits/${id}/accept`, first.token)).statusCode).toBe(200);
+    return id;
+  }
+
+  it("save as the clinician types, each save on the version it read; an older version is refused, not overwritten", async () => {
+    const id = await acceptedVisit();
+    const saved = await save(first, id, { ...soap, version: 0 });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(visitNotesResponse.parse(saved.json()).data).toMatchObject({
+      ...soap,
+      version: 1,
+      signed_at: null,
+    });
+    const next = await save(first, id, { ...soap, objective: "Temp 38.2", version: 1 });
+    expect(visitNotesResponse.parse(next.json()).data).toMatchObject({ objective: "Temp 38.2", version: 2 });
+
+    // A second window still on version 1 (or a first save racing another) is told, and nothing is lost.
+    for (const version of [1, 0]) {
+      const stale = await save(first, id, { ...soap, plan: "from an old tab", version });
+      expect(stale.statusCode).toBe(409);
+      expect(stale.json()).toEqual({ error: CONSOLE_ERRORS.notesStale, code: "NOTES_STALE" });
+    }
+    const workspace = visitWorkspaceResponse.parse(
+      (await call("GET", `${CONSOLE}/visits/${id}`, first.token)).json(),
+    );
+    expect(workspace.data.notes).toMatchObject({ objective: "Temp 38.2", plan: "", version: 2 });
+
+    // Another clinician cannot write them; text over the limit is a 400.
+    expect((await save(second, id, { ...soap, version: 2 })).statusCode).toBe(403);
+    const long = await save(first, id, { ...soap, plan: "x".repeat(20_001), version: 2 });
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toHaveProperty("error");
+  });
+
+  it("are signed by completing the visit: later changes are refused and go in signed, timed addenda", async () => {
+    const id = await acceptedVisit();
+    await save(first, id, { ...soap, version: 0 });
+    const early = await call("POST", `${CONSOLE}/visits/${id}/addenda`, first.token, { body: "Too early" });
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toMatchObject({ code: "NOTES_NOT_SIGNED" });
+    expect((await call("POST", `${CONSOLE}/visits/${id}/start`, first.token)).statusCode).toBe(200);
+    const completed = await call("POST", `${CONSOLE}/visits/${id}/complete`, first.token, {
+      summary: "A cold. Rest and fluids.",
+    });
+    expect(completed.statusCode).toBe(200);
+
+    const late = await save(first, id, { ...soap, plan: "changed afterwards", version: 1 });
+    expect(late.statusCode).toBe(409);
+    expect(late.json()).toEqual({ error: CONSOLE_ERRORS.notesSigned, code: "NOTES_SIGNED" });
+
+    clock.advance(60_000);
+    const added = await call("POST", `${CONSOLE}/visits/${id}/addenda`, first.token, {
+      body: "Lab result: negative.",
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const notes = visitNotesResponse.parse(added.json()).data;
+    expect(notes).toMatchObject({ subjective: soap.subjective, plan: "", signed_at: expect.any(String) });
+    expect(notes.addenda).toEqual([
+      {
+        id: expect.any(String),
+        body: "Lab result: negative.",
+        signed_by: first.name,
+        signed_at: clock.now().toISOString(),
+      },
+    ]);
+  });
+});
+
+describe("on and off duty", () => {
+  const duty = (clinician: Clinician, onDuty?: boolean) =>
+    onDuty === undefined
+      ? call("GET", `${CONSOLE}/duty`, clinician.token)
+      : call("PUT", `${CONSOLE}/duty`, clinician.token, { on_duty: onDuty });
+  const directoryEntry = async (providerId: string) => {
+    const [row] = await t.db.db
+      .select({ slug: providers.slug })
+      .from(providers)
+      .where(eq(providers.id, providerId));
+    const res = await t.app.inject({ method: "GET", url: `/api/v1/api/provider/${row!.slug}` });
+    return res.json().data as { available_today: boolean; expected_wait_minutes: number | null };
+  };
+
+  it("is the clinician's to switch; the directory shows their provider available with the expected wait", async () => {
+    const someone = await patient();
+    expect((await call("PUT", `${CONSOLE}/duty`, someone.access_token, { on_duty: true })).statusCode).toBe(
+      403,
+    );
+    expect(dutyStatusResponse.parse((await duty(elsewhere)).json()).data).toEqual({
+      on_duty: false,
+      since: null,
+      expected_wait_minutes: null,
+    });
+    expect(await directoryEntry(elsewhere.providerId)).toMatchObject({
+      available_today: false,
+      expected_wait_minutes: null,
+    });
+
+    const on = dutyStatusResponse.parse((await duty(elsewhere, true)).json()).data;
+    expect(on).toEqual({ on_duty: true, since: clock.now().toISOString(), expected_wait_minutes: 5 });
+    expect(await directoryEntry(elsewhere.providerId)).toMatchObject({
+      available_today: true,
+      expected_wait_minutes: 5,
+    });
+
+    // One request accepted 2 minutes after it came, two waiting: (2 + 1) × 2 minutes.
+    const [licence] = await t.db.db
+      .select({ state: providerLicenses.state })
+      .from(providerLicenses)
+      .where(eq(providerLicenses.providerId, elsewhere.providerId))
+      .limit(1);
+    const there = { state: licence!.state as typeof STATE };
+    const taken = await requestVisit(someone.access_token, "chat", there);
+    clock.advance(120_000);
+    expect((await call("POST", `${CONSOLE}/visits/${taken}/accept`, elsewhere.token)).statusCode).toBe(200);
+    const waiting = [
+      await requestVisit(someone.access_token, "chat", there),
+      await requestVisit(someone.access_token, "video", there),
+    ];
+    expect(dutyStatusResponse.parse((await duty(elsewhere)).json()).data.expected_wait_minutes).toBe(6);
+    expect((await directoryEntry(elsewhere.providerId)).expected_wait_minutes).toBe(6);
+
+    const off = dutyStatusResponse.parse((await duty(elsewhere, false)).json()).data;
+    expect(off).toEqual({ on_duty: false, since: null, expected_wait_minutes: null });
+    expect(await directoryEntry(elsewhere.providerId)).toMatchObject({ available_today: false });
+    for (const id of [taken, ...waiting]) expect((await cancel(elsewhere, id)).statusCode).toBe(200);
   });
 });

@@ -1,8 +1,11 @@
 import {
+  CONSOLE_ERRORS,
   type ConsoleVisit,
   QUEUE_TOPIC,
   type QueueChange,
   type QueuedVisit,
+  type SaveVisitNotesRequest,
+  type VisitNotes,
   type VisitWorkspace,
 } from "@ambercare/contracts/console";
 import {
@@ -17,7 +20,7 @@ import {
   VISIT_SUMMARY_MAX_LENGTH,
 } from "@ambercare/contracts/consultation-limits";
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
-import type { Database } from "@ambercare/db/client";
+import type { Database, Executor } from "@ambercare/db/client";
 import { consultations } from "@ambercare/db/schema";
 import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
@@ -29,6 +32,7 @@ import { toConsultation } from "#api/modules/consultations/consultation-service.
 import { toDocument } from "#api/modules/consultations/medical-document-service.ts";
 import { changeVisitStatus, type Refusal } from "#api/modules/consultations/visit-lifecycle.ts";
 import type { MoneyBack, VisitMailer } from "#api/modules/consultations/visit-mail.ts";
+import { createVisitNotesRepository } from "#api/modules/consultations/visit-notes-repository.ts";
 import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
 import type { Clock } from "#api/platform/clock.ts";
 import { AppError } from "#api/platform/errors.ts";
@@ -170,21 +174,25 @@ export function createVisitService(deps: {
     from: ConsultationStatus,
     to: "in_progress" | "completed",
     set: Partial<typeof consultations.$inferInsert> = {},
+    /** More writes of the same transaction, after the status changed. */
+    also?: (tx: Executor, at: Date) => Promise<void>,
   ): Promise<Consultation> {
     const consultationId = id.toLowerCase();
-    await deps.db.transaction((tx) =>
-      changeVisitStatus(tx, {
+    const at = deps.clock.now();
+    await deps.db.transaction(async (tx) => {
+      await changeVisitStatus(tx, {
         consultationId,
         from,
         to,
         actor: { kind: "clinician", ...actor },
-        at: deps.clock.now(),
+        at,
         set,
         where: eq(consultations.providerId, actor.providerId),
         lost: { code: "CONSULTATION_TRANSITION_REFUSED", message: CONSULTATION_ERRORS.transitionRefused },
         notAllowed: { status: 403, refusal: OTHER_CLINICIAN },
-      }),
-    );
+      });
+      await also?.(tx, at);
+    });
     return visit(consultationId);
   }
 
@@ -328,7 +336,40 @@ export function createVisitService(deps: {
           `The summary must be 1 to ${VISIT_SUMMARY_MAX_LENGTH} characters`,
         );
       }
-      return ownStep(actor, id, "in_progress", "completed", { visitSummary: text });
+      // Completing signs the notes in the same transaction: from then on they only take addenda.
+      return ownStep(actor, id, "in_progress", "completed", { visitSummary: text }, (tx, at) =>
+        createVisitNotesRepository(tx).sign(id.toLowerCase(), actor.userId, at),
+      );
+    },
+
+    /**
+     * Saves the notes as the clinician types: refused (409 NOTES_STALE) when they were saved since
+     * the version the page holds, so an older tab never overwrites newer text; refused once signed
+     * (409 NOTES_SIGNED) and once the visit ended without them.
+     */
+    async saveNotes(actor: ClinicianActor, id: string, input: SaveVisitNotesRequest): Promise<VisitNotes> {
+      const row = await heldVisit(actor, id);
+      const notes = createVisitNotesRepository(deps.db);
+      const open = row.status === "accepted" || row.status === "in_progress";
+      if (open && (await notes.save(row.id, input, deps.clock.now()))) return notes.read(row.id);
+      if ((await notes.read(row.id)).signed_at !== null) {
+        throw new AppError("NOTES_SIGNED", 409, CONSOLE_ERRORS.notesSigned);
+      }
+      if (!open) {
+        throw new AppError("CONSULTATION_TRANSITION_REFUSED", 409, CONSULTATION_ERRORS.transitionRefused);
+      }
+      throw new AppError("NOTES_STALE", 409, CONSOLE_ERRORS.notesStale);
+    },
+
+    /** Adds a signed, timed addendum to signed notes (409 NOTES_NOT_SIGNED before). */
+    async addAddendum(actor: ClinicianActor, id: string, body: string): Promise<VisitNotes> {
+      const row = await heldVisit(actor, id);
+      const notes = createVisitNotesRepository(deps.db);
+      if ((await notes.read(row.id)).signed_at === null) {
+        throw new AppError("NOTES_NOT_SIGNED", 409, CONSOLE_ERRORS.notesNotSigned);
+      }
+      await notes.addAddendum(row.id, actor.userId, body.trim(), deps.clock.now());
+      return notes.read(row.id);
     },
 
     /**
@@ -395,9 +436,10 @@ export function createVisitService(deps: {
     ): Promise<{ patientUserId: string; workspace: VisitWorkspace }> {
       const row = await heldVisit(actor, id);
       const repository = createConsultationRepository(deps.db);
-      const [documents, past] = await Promise.all([
+      const [documents, past, notes] = await Promise.all([
         repository.documentsOf(row.userId),
         repository.pastVisitsWith(row.userId, actor.providerId, row.id),
+        createVisitNotesRepository(deps.db).read(row.id),
       ]);
       return {
         patientUserId: row.userId,
@@ -414,6 +456,7 @@ export function createVisitService(deps: {
             symptoms: (visit.intake as Partial<Intake> | null)?.symptoms ?? [],
             visit_summary: visit.visitSummary,
           })),
+          notes,
         },
       };
     },

@@ -1,5 +1,6 @@
 import type { Executor } from "@ambercare/db/client";
 import {
+  clinicians,
   conditions,
   providerConditions,
   providerLicenses,
@@ -48,6 +49,14 @@ export type ProviderLink = {
 /** A specialization or condition of the catalogue. */
 export type CatalogueRow = { id: number; slug: string; nameEn: string; translations: Translations<"name"> };
 
+/**
+ * "Available today": for a provider with a clinician account, whether that clinician is on duty in
+ * the console now (a disabled account is off duty); for a provider without one, the directory's
+ * own flag (`providers.available_today`, from the seed or an operator).
+ */
+const availableTodaySql = sql<boolean>`coalesce((select ${clinicians.onDutySince} is not null and ${clinicians.disabledAt} is null
+  from ${clinicians} where ${clinicians.providerId} = ${providers.id}), ${providers.availableToday})`;
+
 const columns = {
   id: providers.id,
   slug: providers.slug,
@@ -60,7 +69,7 @@ const columns = {
   languages: providers.languages,
   offersChat: providers.offersChat,
   offersVideo: providers.offersVideo,
-  availableToday: providers.availableToday,
+  availableToday: availableTodaySql,
   ratingAverage: providers.ratingAverage,
   ratingCount: providers.ratingCount,
 };
@@ -102,7 +111,9 @@ function whereOf(filters: ProviderFilters): SQL | undefined {
   }
   if (filters.type === "chat") parts.push(eq(providers.offersChat, true));
   if (filters.type === "video") parts.push(eq(providers.offersVideo, true));
-  if (filters.availableToday !== undefined) parts.push(eq(providers.availableToday, filters.availableToday));
+  if (filters.availableToday !== undefined) {
+    parts.push(filters.availableToday ? availableTodaySql : sql`not ${availableTodaySql}`);
+  }
   return parts.length === 0 ? undefined : and(...parts);
 }
 
@@ -218,9 +229,12 @@ export function createProviderRepository(db: Executor) {
           providers: count(),
           ratings: sql<string>`coalesce(sum(${providers.ratingCount}), 0)::text`,
           latest: sql<string>`coalesce(max(${providers.createdAt})::text, '')`,
+          // A clinician going on or off duty changes their provider's "Available today".
+          onDuty: sql<string>`(select coalesce(string_agg(${clinicians.providerId}::text, ',' order by ${clinicians.providerId}), '')
+            from ${clinicians} where ${clinicians.onDutySince} is not null and ${clinicians.disabledAt} is null)`,
         })
         .from(providers);
-      return `${row?.providers ?? 0}/${row?.ratings ?? 0}/${row?.latest ?? ""}`;
+      return `${row?.providers ?? 0}/${row?.ratings ?? 0}/${row?.latest ?? ""}/${row?.onDuty ?? ""}`;
     },
 
     async findBySlug(slug: string): Promise<ProviderRow | undefined> {

@@ -23,6 +23,14 @@ const demo = [
 const TOTAL = demo.length;
 type Demo = (typeof demo)[number];
 
+/**
+ * "Available today" as the directory shows it: a provider with a clinician account (the demo
+ * clinician's) is available while that clinician is on duty; the others carry their seeded flag.
+ */
+const onDuty = new Set<string>();
+const availableNow = (p: Demo) =>
+  p.slug === DEMO_CLINICIAN_PROVIDER.slug ? onDuty.has(p.slug) : p.availableToday;
+
 let t: TestApp;
 
 beforeAll(async () => {
@@ -78,6 +86,7 @@ describe("GET /api/v1/api/provider", () => {
         "bio",
         "conditions",
         "credentials",
+        "expected_wait_minutes",
         "first_name",
         "id",
         "languages",
@@ -102,7 +111,7 @@ describe("GET /api/v1/api/provider", () => {
       languages: source.languages,
       offers_chat: source.offersChat,
       offers_video: source.offersVideo,
-      available_today: source.availableToday,
+      available_today: availableNow(source),
       rating: { average: 0, count: 0 },
     });
     expect(item.specializations.map((s) => s.slug).sort()).toEqual([...source.specializationSlugs].sort());
@@ -167,14 +176,42 @@ describe("GET /api/v1/api/provider", () => {
       { type: "video" },
       demo.filter((p) => p.offersVideo),
     );
-    await expectMatches(
-      { available_today: true },
-      demo.filter((p) => p.availableToday),
-    );
+    await expectMatches({ available_today: true }, demo.filter(availableNow));
     await expectMatches(
       { available_today: false },
-      demo.filter((p) => !p.availableToday),
+      demo.filter((p) => !availableNow(p)),
     );
+  });
+
+  it("shows a provider with a clinician account available while the clinician is on duty, with the expected wait", async () => {
+    const slug = DEMO_CLINICIAN_PROVIDER.slug;
+    const shown = async () =>
+      (await search({ q: DEMO_CLINICIAN_PROVIDER.lastName, per_page: 50 })).data.find(
+        (p) => p.slug === slug,
+      )!;
+    // Seeded as available, but its clinician is off duty.
+    expect(DEMO_CLINICIAN_PROVIDER.availableToday).toBe(true);
+    expect(await shown()).toMatchObject({ available_today: false, expected_wait_minutes: null });
+
+    const goOnDuty = (since: Date | null) =>
+      t.db.db.execute(sql`update clinicians set on_duty_since = ${since?.toISOString() ?? null}::timestamptz
+        where provider_id = (select id from providers where slug = ${slug})`);
+    await goOnDuty(new Date());
+    onDuty.add(slug);
+    await t.app.providerDirectory.refresh();
+    // Nobody waiting and no accept yet: one request at the default 5 minutes.
+    expect(await shown()).toMatchObject({ available_today: true, expected_wait_minutes: 5 });
+    const profile = await t.app.inject({ method: "GET", url: `${URL}/${slug}` });
+    expect(providerResponse.parse(profile.json()).data).toMatchObject({
+      available_today: true,
+      expected_wait_minutes: 5,
+    });
+    await expectMatches({ available_today: true }, demo.filter(availableNow));
+
+    await goOnDuty(null);
+    onDuty.delete(slug);
+    await t.app.providerDirectory.refresh();
+    expect(await shown()).toMatchObject({ available_today: false, expected_wait_minutes: null });
   });
 
   it("finds a name by the start of the first, last or full name, ignoring case", async () => {
@@ -199,7 +236,7 @@ describe("GET /api/v1/api/provider", () => {
   });
 
   it("combines every filter (AND)", async () => {
-    const target = demo.find((p) => p.availableToday && p.offersVideo && p.states.length > 1)!;
+    const target = demo.find((p) => availableNow(p) && p.offersVideo && p.states.length > 1)!;
     const query = {
       q: target.lastName,
       specialization: target.specializationSlugs[0]!,
@@ -216,7 +253,7 @@ describe("GET /api/v1/api/provider", () => {
         p.conditionSlugs.includes(query.condition) &&
         p.states.includes(query.state) &&
         p.offersVideo &&
-        p.availableToday,
+        availableNow(p),
     );
     expect(expected).toContain(target);
     await expectMatches(query, expected);

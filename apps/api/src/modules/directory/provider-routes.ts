@@ -7,6 +7,7 @@ import {
   providerSlugParams,
 } from "@ambercare/contracts/provider";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { expectedWaits } from "#api/modules/care-team/expected-wait.ts";
 import { createProviderRepository } from "#api/modules/directory/provider-repository.ts";
 import { createProviderService } from "#api/modules/directory/provider-service.ts";
 
@@ -15,7 +16,9 @@ import { createProviderService } from "#api/modules/directory/provider-service.t
  * detail view `GET /api/provider/{slug}` for a shareable provider page.
  */
 export const providerRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createProviderService(createProviderRepository(app.db.db), app.providerDirectory);
+  const service = createProviderService(createProviderRepository(app.db.db), app.providerDirectory, (ids) =>
+    expectedWaits(app.db.db, ids, app.clock.now(), app.config.VISIT_ACCEPT_TIMEOUT * 60_000),
+  );
 
   app.get(
     "/api/provider",

@@ -30,7 +30,10 @@ const LANGUAGES = Object.fromEntries(LOCALES.map((lang) => [lang, languageOf(lan
   ReturnType<typeof languageOf>
 >;
 
-function toProvider(entry: DirectoryEntry, lang: Locale): Provider {
+/** The wait a new request can expect, by provider id, for those whose clinician is on duty. */
+export type ExpectedWaits = (providerIds: readonly string[]) => Promise<Map<string, number>>;
+
+function toProvider(entry: DirectoryEntry, lang: Locale, waits: Map<string, number>): Provider {
   const { row } = entry;
   const { collator, name } = LANGUAGES[lang];
   return {
@@ -50,6 +53,7 @@ function toProvider(entry: DirectoryEntry, lang: Locale): Provider {
     offers_chat: row.offersChat,
     offers_video: row.offersVideo,
     available_today: row.availableToday,
+    expected_wait_minutes: row.availableToday ? (waits.get(row.id) ?? null) : null,
     rating: { average: Number(row.ratingAverage), count: row.ratingCount },
   };
 }
@@ -58,7 +62,15 @@ function toProvider(entry: DirectoryEntry, lang: Locale): Provider {
  * Directory searches and provider pages. With `directory` (the in-memory copy, ADR 019) they are
  * answered from memory once it is loaded; the database answers until then.
  */
-export function createProviderService(repository: ProviderRepository, directory?: ProviderDirectory) {
+export function createProviderService(
+  repository: ProviderRepository,
+  directory?: ProviderDirectory,
+  expectedWaits: ExpectedWaits = async () => new Map(),
+) {
+  /** The waits of the entries shown that are available (only on-duty clinicians get one). */
+  const waitsOf = (entries: DirectoryEntry[]) =>
+    expectedWaits(entries.filter((entry) => entry.row.availableToday).map((entry) => entry.row.id));
+
   /** Rows → entries with their specializations, conditions and licences, read from the database. */
   async function withLinks(rows: ProviderRow[]): Promise<DirectoryEntry[]> {
     const ids = rows.map((row) => row.id);
@@ -93,8 +105,9 @@ export function createProviderService(repository: ProviderRepository, directory?
         const { rows, total } = await repository.search(filters, query.sort, query.per_page, offset);
         found = { entries: await withLinks(rows), total };
       }
+      const waits = await waitsOf(found.entries);
       return {
-        data: found.entries.map((entry) => toProvider(entry, query.lang)),
+        data: found.entries.map((entry) => toProvider(entry, query.lang, waits)),
         meta: { page: query.page, per_page: query.per_page, total: found.total },
       };
     },
@@ -107,7 +120,7 @@ export function createProviderService(repository: ProviderRepository, directory?
         entry = row ? (await withLinks([row]))[0] : undefined;
       }
       if (!entry) throw new AppError("PROVIDER_NOT_FOUND", 404, PROVIDER_ERRORS.notFound);
-      return toProvider(entry, lang);
+      return toProvider(entry, lang, await waitsOf([entry]));
     },
   };
 }

@@ -33,6 +33,7 @@ const provider: Provider = {
   offers_chat: true,
   offers_video: false,
   available_today: true,
+  expected_wait_minutes: null,
   rating: { average: 4.46, count: 12 },
 };
 

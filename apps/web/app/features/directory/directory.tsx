@@ -86,10 +86,17 @@ export function ConsultationTypes({ provider }: { provider: Provider }) {
 export function AvailableToday({ provider }: { provider: Provider }) {
   const { t } = useTranslation();
   return provider.available_today ? (
-    <p className="font-semibold text-ink text-sm">
-      <span aria-hidden="true" className="mr-1 inline-block size-2.5 rounded-full bg-primary-ink" />
-      {t("directory.card.availableToday")}
-    </p>
+    <div className="text-sm">
+      <p className="font-semibold text-ink">
+        <span aria-hidden="true" className="mr-1 inline-block size-2.5 rounded-full bg-primary-ink" />
+        {t("directory.card.availableToday")}
+      </p>
+      {provider.expected_wait_minutes !== null && (
+        <p className="text-ink-muted">
+          {t("directory.card.expectedWait", { minutes: provider.expected_wait_minutes })}
+        </p>
+      )}
+    </div>
   ) : (
     <p className="text-ink-muted text-sm">{t("directory.card.notAvailableToday")}</p>
   );

@@ -23,6 +23,7 @@ const provider: Provider = {
   offers_chat: false,
   offers_video: true,
   available_today: true,
+  expected_wait_minutes: null,
   rating: { average: 4.5, count: 2 },
 };
 

@@ -1,0 +1,63 @@
+import type { Executor } from "@ambercare/db/client";
+import { sql } from "drizzle-orm";
+
+/** The time to accept assumed for a provider with no accepted visit in the window below. */
+export const DEFAULT_ACCEPT_MINUTES = 5;
+/** Accepts older than this say little about today's pace. */
+const RECENT_ACCEPTS_DAYS = 7;
+/** The average is over at most this many of the provider's latest accepts. */
+const RECENT_ACCEPTS = 20;
+
+/**
+ * The wait a new request can expect with each provider whose clinician is on duty (ADR: the care
+ * console). A new request joins behind the requests that provider may take now (licensed in their
+ * state, of a type they offer, not yet expired), and each of those takes as long to accept as that
+ * provider's recent requests did on average (request to accept, their latest 20 within 7 days;
+ * 5 minutes without any):
+ *
+ *   expected = ceil((waiting + 1) × average), between 1 and the accept timeout.
+ *
+ * Providers off duty (or with no clinician account) are not in the answer.
+ */
+export async function expectedWaits(
+  db: Executor,
+  providerIds: readonly string[],
+  now: Date,
+  acceptTimeoutMs: number,
+): Promise<Map<string, number>> {
+  if (providerIds.length === 0) return new Map();
+  const nowSql = sql`${now.toISOString()}::timestamptz`;
+  const notBefore = sql`${new Date(now.getTime() - acceptTimeoutMs).toISOString()}::timestamptz`;
+  const recentFrom = sql`${new Date(now.getTime() - RECENT_ACCEPTS_DAYS * 86_400_000).toISOString()}::timestamptz`;
+  const ids = sql.join(
+    providerIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  const result = await db.execute<{
+    provider_id: string;
+    waiting: number;
+    average_minutes: number | null;
+  }>(sql`
+    select p.id as provider_id,
+      (select count(*)::int from consultations c
+        where c.status = 'requested' and c.created_at > ${notBefore}
+          and (c.provider_id is null or c.provider_id = p.id)
+          and exists (select 1 from provider_licenses l where l.provider_id = p.id and l.state = c.state)
+          and case c.type when 'chat' then p.offers_chat else p.offers_video end) as waiting,
+      (select avg(extract(epoch from (r.accepted_at - r.created_at)) / 60)::float8 from (
+        select c.accepted_at, c.created_at from consultations c
+        where c.provider_id = p.id and c.accepted_at is not null
+          and c.accepted_at > ${recentFrom} and c.accepted_at <= ${nowSql}
+        order by c.accepted_at desc limit ${RECENT_ACCEPTS}) r) as average_minutes
+    from providers p
+    join clinicians k on k.provider_id = p.id
+    where p.id in (${ids}) and k.on_duty_since is not null and k.disabled_at is null`);
+  const ceiling = Math.max(1, Math.floor(acceptTimeoutMs / 60_000));
+  const waits = new Map<string, number>();
+  for (const row of result.rows) {
+    const average = row.average_minutes ?? DEFAULT_ACCEPT_MINUTES;
+    const minutes = Math.ceil((Number(row.waiting) + 1) * average);
+    waits.set(row.provider_id, Math.min(ceiling, Math.max(1, minutes)));
+  }
+  return waits;
+}
