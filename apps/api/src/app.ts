@@ -303,6 +303,23 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
       log: app.log,
     }),
   );
+  const liveRepository = createLiveRepository(deps.db.db);
+  // PostgreSQL may have several API processes: they hear each other through LISTEN/NOTIFY.
+  const liveSignal =
+    deps.db.kind === "postgres"
+      ? createPostgresSignal({ db: deps.db, repository: liveRepository, log: app.log })
+      : createInProcessSignal();
+  const live = createLiveService({
+    db: deps.db.db,
+    repository: liveRepository,
+    signal: liveSignal,
+    log: app.log,
+  });
+  app.decorate("live", live);
+  registerVisitTyping(live, chatServiceOf(app));
+  app.addHook("onReady", async () => live.start());
+  app.addHook("onClose", async () => live.close());
+  await app.register(liveSweepPlugin, { live, clock });
   const entitlements = deps.entitlements ?? membershipEntitlements(app.membership);
   app.decorate(
     "visits",
@@ -316,9 +333,9 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
         productName: config.PRODUCT_NAME,
         consultationsUrl: `${webUrl(config)}/my-profile/consultations`,
       }),
+      events: app.live,
       log: app.log,
       acceptTimeoutMs: config.VISIT_ACCEPT_TIMEOUT * 60_000,
-      // Bound late: the live service is set up below, before any request is served.
       publish: (recipients, topic, payload) => app.live.publish(recipients, topic, payload),
     }),
   );
@@ -341,23 +358,6 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   app.decorateRequest("auth", null);
   app.addHook("onReady", prepareDummyHash);
   await app.register(tokenSweepPlugin, { db: deps.db.db, clock });
-  const liveRepository = createLiveRepository(deps.db.db);
-  // PostgreSQL may have several API processes: they hear each other through LISTEN/NOTIFY.
-  const liveSignal =
-    deps.db.kind === "postgres"
-      ? createPostgresSignal({ db: deps.db, repository: liveRepository, log: app.log })
-      : createInProcessSignal();
-  const live = createLiveService({
-    db: deps.db.db,
-    repository: liveRepository,
-    signal: liveSignal,
-    log: app.log,
-  });
-  app.decorate("live", live);
-  registerVisitTyping(live, chatServiceOf(app));
-  app.addHook("onReady", async () => live.start());
-  app.addHook("onClose", async () => live.close());
-  await app.register(liveSweepPlugin, { live, clock });
   registerErrorHandling(app);
   registerAuditHooks(app);
 

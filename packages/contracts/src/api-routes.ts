@@ -105,6 +105,7 @@ import {
   secondFactorStatusResponse,
 } from "./second-factor.ts";
 import { specializationListQuery, specializationListResponse } from "./specialization.ts";
+import { waitingRoomResponse } from "./waiting-room.ts";
 
 /**
  * Every endpoint of both APIs in one table: which API serves it, its method and path, and the
@@ -459,6 +460,13 @@ export const apiRoutes = {
       path: "/{product}/consultations/:id",
       params: consultationIdParams,
       response: consultationDetailResponse,
+    }),
+    waitingRoom: route({
+      api: "care",
+      method: "GET",
+      path: "/{product}/consultations/:id/waiting-room",
+      params: consultationIdParams,
+      response: waitingRoomResponse,
     }),
     cancel: route({
       api: "care",

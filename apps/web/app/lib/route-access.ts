@@ -16,7 +16,8 @@
  * Beyond the product's required routes: /confirm-subscription (the newsletter's double opt-in),
  * /account-deleted and /my-profile/health-data (Washington My Health My Data), see ADR 017;
  * /my-profile/security, /login/second-factor and /login/lost-device (two-step login), see ADR 024;
- * /console (the care console of clinicians), see ADR 035.
+ * /console (the care console of clinicians), see ADR 035; /my-profile/consultations/:consultationId
+ * (one visit's waiting room, chat and summary), see ADR 039.
  *
  * The catch-all route (`*`, unknown paths redirect to /) is not a page and has no entry, nor have the
  * resource routes (files ending in .ts in routes.ts), which check access themselves.
@@ -75,6 +76,7 @@ export const ROUTE_ACCESS = Object.freeze({
   "/my-profile/billing-history": { requiresAuthentication: true, role: "patient" },
   "/my-profile/billing-history/:invoiceId": { requiresAuthentication: true, role: "patient" },
   "/my-profile/consultations": { requiresAuthentication: true, role: "patient" },
+  "/my-profile/consultations/:consultationId": { requiresAuthentication: true, role: "patient" },
   "/my-profile/manage-subscription": { requiresAuthentication: true, role: "patient" },
   "/my-profile/medical-records": { requiresAuthentication: true, role: "patient" },
   "/my-profile/messages": { requiresAuthentication: true, role: "patient" },

@@ -92,6 +92,7 @@ export const ROUTE_SEO = Object.freeze({
   // The demo payment provider's hosted checkout: a step of a flow.
   "/checkout/:checkoutId": page("checkout", null, false),
   "/my-profile/consultations": page("consultations", null, false),
+  "/my-profile/consultations/:consultationId": page("visit", null, false),
   "/my-profile/manage-subscription": page("manageSubscription", null, false),
   "/my-profile/medical-records": page("medicalRecords", null, false),
   "/my-profile/messages": page("messages", null, false),

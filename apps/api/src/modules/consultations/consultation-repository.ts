@@ -11,7 +11,22 @@ import {
   ratings,
   users,
 } from "@ambercare/db/schema";
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  ne,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 
 const consultationColumns = {
   id: consultations.id,
@@ -308,6 +323,73 @@ export function createConsultationRepository(db: Executor) {
         .from(consultationStatusHistory)
         .where(eq(consultationStatusHistory.consultationId, consultationId))
         .orderBy(asc(consultationStatusHistory.at), asc(consultationStatusHistory.id));
+    },
+
+    /**
+     * How many requests wait ahead of this one in its line: still requested, not yet expired
+     * (created after `notBefore`), of the same type and state, created before it.
+     */
+    async requestsAhead(
+      visit: { id: string; type: ConsultationType; state: string | null; createdAt: Date },
+      notBefore: Date,
+    ): Promise<number> {
+      const [row] = await db
+        .select({ count: sql<number>`count(*)::int` })
+        .from(consultations)
+        .where(
+          and(
+            eq(consultations.status, "requested"),
+            eq(consultations.type, visit.type),
+            visit.state === null ? sql`${consultations.state} is null` : eq(consultations.state, visit.state),
+            gt(consultations.createdAt, notBefore),
+            or(
+              lt(consultations.createdAt, visit.createdAt),
+              and(eq(consultations.createdAt, visit.createdAt), lt(consultations.id, visit.id)),
+            ),
+          ),
+        );
+      return row?.count ?? 0;
+    },
+
+    /**
+     * The average minutes from request to acceptance of the `sample` most recent visits of this
+     * type accepted after `since`; null when there are none.
+     */
+    async averageAcceptMinutes(type: ConsultationType, since: Date, sample: number): Promise<number | null> {
+      const recent = db
+        .select({
+          minutes:
+            sql<number>`extract(epoch from (${consultations.acceptedAt} - ${consultations.createdAt})) / 60`.as(
+              "minutes",
+            ),
+        })
+        .from(consultations)
+        .where(
+          and(
+            eq(consultations.type, type),
+            isNotNull(consultations.acceptedAt),
+            gt(consultations.acceptedAt, since),
+          ),
+        )
+        .orderBy(desc(consultations.acceptedAt))
+        .limit(sample)
+        .as("recent");
+      const [row] = await db.select({ average: sql<string | null>`avg(${recent.minutes})` }).from(recent);
+      return row?.average == null ? null : Number(row.average);
+    },
+
+    /** The directory's face of a provider: name, credentials and photo. */
+    async providerFace(providerId: string) {
+      const [row] = await db
+        .select({
+          firstName: providers.firstName,
+          lastName: providers.lastName,
+          credentials: providers.credentials,
+          photoPath: providers.photoPath,
+        })
+        .from(providers)
+        .where(eq(providers.id, providerId));
+      return row;
     },
 
     async providerBySlug(slug: string, state: string): Promise<ProviderForConsultation | undefined> {

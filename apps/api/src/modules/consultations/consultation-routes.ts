@@ -10,6 +10,7 @@ import {
 } from "@ambercare/contracts/consultation";
 import { AUDIT_LOG_PAGE_SIZE, VISIT_RECORDS_SHOWN } from "@ambercare/contracts/consultation-limits";
 import { errorEnvelope } from "@ambercare/contracts/envelope";
+import { waitingRoomResponse } from "@ambercare/contracts/waiting-room";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { authOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
@@ -49,6 +50,8 @@ export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOpt
     entitlements,
     mail: app.visits.mail,
     announceQueueChange: app.visits.announceQueueChange,
+    events: app.live,
+    lineOf: app.visits.lineOf,
   });
 
   app.post(
@@ -123,6 +126,22 @@ export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOpt
       },
     },
     async (request) => ({ data: await consultations.get(callerOf(request), request.params.id) }),
+  );
+
+  app.get(
+    "/consultations/:id/waiting-room",
+    {
+      onRequest: guards.patient,
+      schema: {
+        tags: ["care"],
+        summary:
+          "One of the caller's visits as its waiting room shows it: status, position in line and estimated wait while requested, and the clinician who accepted it",
+        security: bearer,
+        params: consultationIdParams,
+        response: { 200: waitingRoomResponse, ...failures },
+      },
+    },
+    async (request) => ({ data: await consultations.waitingRoom(callerOf(request), request.params.id) }),
   );
 
   app.post(

@@ -9,6 +9,7 @@ import {
   intakeSchema,
 } from "@ambercare/contracts/consultation";
 import type { AuditAction, AuditResource } from "@ambercare/contracts/consultation-limits";
+import type { WaitingRoom } from "@ambercare/contracts/waiting-room";
 import type { Database, Executor } from "@ambercare/db/client";
 import type { z } from "zod";
 import type { AuthContext } from "#api/modules/accounts/session-service.ts";
@@ -16,7 +17,11 @@ import {
   type ConsultationRow,
   createConsultationRepository,
 } from "#api/modules/consultations/consultation-repository.ts";
-import { changeVisitStatus, recordRequested } from "#api/modules/consultations/visit-lifecycle.ts";
+import {
+  changeVisitStatus,
+  recordRequested,
+  type VisitEvents,
+} from "#api/modules/consultations/visit-lifecycle.ts";
 import type { VisitMailer } from "#api/modules/consultations/visit-mail.ts";
 import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
 import { createAuditRepository } from "#api/platform/audit-log.ts";
@@ -84,6 +89,10 @@ export function createConsultationService(deps: {
   mail: VisitMailer;
   /** Tells the clinicians who may take a request that it entered or left their queue. */
   announceQueueChange?: (consultationId: string, change: QueueChange) => Promise<void>;
+  /** The patient's other open pages hear of their own cancel too. */
+  events: VisitEvents;
+  /** A waiting request's place in line (the visit service's rule). */
+  lineOf: (row: ConsultationRow) => Promise<WaitingRoom["line"]>;
 }) {
   const announce = deps.announceQueueChange ?? (async () => {});
   const patientOnly = (auth: AuthContext) => {
@@ -234,6 +243,30 @@ export function createConsultationService(deps: {
     },
 
     /**
+     * The waiting room of one of the caller's visits: its status, its place in line while it
+     * waits, and the face of the clinician who accepted it. Read like the visit itself (audited).
+     */
+    async waitingRoom(caller: Caller, id: string): Promise<WaitingRoom> {
+      const row = await ownConsultation(caller, id);
+      await audit(deps.db, caller, "consultation.read", "consultation", row.id);
+      const face = row.providerId
+        ? await createConsultationRepository(deps.db).providerFace(row.providerId)
+        : undefined;
+      return {
+        consultation: toConsultation(row),
+        line: await deps.lineOf(row),
+        clinician: face
+          ? {
+              first_name: face.firstName,
+              last_name: face.lastName,
+              credentials: face.credentials,
+              photo: face.photoPath,
+            }
+          : null,
+      };
+    },
+
+    /**
      * Cancels a consultation that has not started (the transition table decides); a visit credit
      * it used is given back to spend on another visit.
      */
@@ -245,14 +278,18 @@ export function createConsultationService(deps: {
         const row = await repository.lock(consultationId);
         if (!row) throw new AppError("CONSULTATION_NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
         if (row.userId !== caller.auth.userId) throw notYours(row);
-        await changeVisitStatus(tx, {
-          consultationId: row.id,
-          from: row.status,
-          to: "canceled",
-          actor: { kind: "patient", userId: caller.auth.userId },
-          at: deps.clock.now(),
-          refused: { code: "CONSULTATION_NOT_CANCELABLE", message: CONSULTATION_ERRORS.notCancelable },
-        });
+        await changeVisitStatus(
+          tx,
+          {
+            consultationId: row.id,
+            from: row.status,
+            to: "canceled",
+            actor: { kind: "patient", userId: caller.auth.userId },
+            at: deps.clock.now(),
+            refused: { code: "CONSULTATION_NOT_CANCELABLE", message: CONSULTATION_ERRORS.notCancelable },
+          },
+          deps.events,
+        );
         await audit(tx, caller, "consultation.cancel", "consultation", row.id);
         if (row.paidWith === "visit_credit") {
           await deps.entitlements.returnVisitCredit(tx, row.userId, row.type, row.id);

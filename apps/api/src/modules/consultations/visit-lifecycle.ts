@@ -1,9 +1,11 @@
 import { CONSULTATION_ERRORS } from "@ambercare/contracts/consultation";
 import type { ConsultationStatus, VisitActorKind } from "@ambercare/contracts/consultation-limits";
 import type { ErrorCode } from "@ambercare/contracts/error-codes";
+import { VISIT_STATUS_TOPIC, type VisitStatusEvent } from "@ambercare/contracts/waiting-room";
 import type { Executor } from "@ambercare/db/client";
 import { consultationStatusHistory, consultations } from "@ambercare/db/schema";
 import { and, eq, type SQL } from "drizzle-orm";
+import type { LiveService } from "#api/modules/live/live-service.ts";
 import { AppError } from "#api/platform/errors.ts";
 
 /**
@@ -76,12 +78,20 @@ export type StatusChange = {
   notAllowed?: { status: number; refusal: Refusal };
 };
 
+/** Where status changes are announced: the live events (`app.live`). */
+export type VisitEvents = Pick<LiveService, "publish">;
+
 /**
  * Every status change of a visit goes through here: it checks the transition table, updates the
  * row only if it is still in the status checked, and writes the history row, all in the caller's
- * transaction (`tx`). Returns the status the visit came from.
+ * transaction (`tx`), and announces the new status to the patient's open pages (`events`, the
+ * live events) in that transaction too. Returns the status the visit came from.
  */
-export async function changeVisitStatus(tx: Executor, change: StatusChange): Promise<ConsultationStatus> {
+export async function changeVisitStatus(
+  tx: Executor,
+  change: StatusChange,
+  events?: VisitEvents,
+): Promise<ConsultationStatus> {
   const refused = change.refused ?? REFUSED;
   const refuse = (refusal: Refusal, status = 409) => new AppError(refusal.code, status, refusal.message);
   const current = async () => {
@@ -100,8 +110,9 @@ export async function changeVisitStatus(tx: Executor, change: StatusChange): Pro
     .update(consultations)
     .set({ ...change.set, status: change.to, [REACHED_AT[change.to]]: change.at, updatedAt: change.at })
     .where(and(eq(consultations.id, change.consultationId), eq(consultations.status, from), change.where))
-    .returning({ id: consultations.id });
-  if (updated.length === 0) {
+    .returning({ id: consultations.id, userId: consultations.userId });
+  const [changed] = updated;
+  if (!changed) {
     const now = await current();
     if (now !== from) throw refuse(change.lost ?? refused);
     const notAllowed = change.notAllowed ?? { status: 409, refusal: refused };
@@ -116,6 +127,9 @@ export async function changeVisitStatus(tx: Executor, change: StatusChange): Pro
     reason: change.reason ?? null,
     at: change.at,
   });
+  // In the same transaction: the patient's open pages hear of the change if, and only if, it commits.
+  const event: VisitStatusEvent = { consultation_id: change.consultationId, status: change.to };
+  await events?.publish([changed.userId], VISIT_STATUS_TOPIC, event, tx);
   return from;
 }
 

@@ -9,10 +9,16 @@ import type { RenderedMail } from "#api/platform/mail/templates.ts";
 /**
  * The patient's e-mails about a visit, in the patient's language. They name the type of visit and
  * what happened to the money, never the intake answers or a clinician's reason for canceling (e-mail
- * is not a place for health data): the link leads to the consultations page, behind the login.
+ * is not a place for health data, so the summary itself is never in one): the link leads to the
+ * consultations page or the visit's page, behind the login.
  */
 
-export type VisitMailTemplate = "visit-requested" | "visit-accepted" | "visit-expired" | "visit-canceled";
+export type VisitMailTemplate =
+  | "visit-requested"
+  | "visit-accepted"
+  | "visit-expired"
+  | "visit-canceled"
+  | "visit-summary-ready";
 
 /** What happened to the payment of a visit that did not take place. */
 export type MoneyBack = { kind: "refunded"; amountCents: number } | { kind: "membership" };
@@ -21,7 +27,7 @@ export type VisitMailVars = {
   productName: string;
   firstName: string | null;
   type: ConsultationType;
-  /** The patient's consultations page. */
+  /** The patient's consultations page; the visit's own page for the summary. */
   link: string;
   /** Expired and canceled visits only. */
   moneyBack?: MoneyBack;
@@ -95,6 +101,28 @@ const COPY: Record<VisitMailTemplate, Record<Locale, Copy>> = {
       action: { label: "Отворете консултациите си", link: vars.link },
     }),
   },
+  "visit-summary-ready": {
+    en: (vars, visit) => ({
+      subject: `Your visit summary is ready — ${vars.productName}`,
+      paragraphs: [
+        greeting.en(vars.firstName),
+        `Your ${visit} is complete, and your clinician's summary of it is ready to read. It also stays in your medical records, where you can print it.`,
+        "You can tell us how the visit went by rating your provider on the same page.",
+        `The ${vars.productName} team`,
+      ],
+      action: { label: "Read your visit summary", link: vars.link },
+    }),
+    bg: (vars, visit) => ({
+      subject: `Резюмето от прегледа Ви е готово — ${vars.productName}`,
+      paragraphs: [
+        greeting.bg(vars.firstName),
+        `Вашата ${visit} приключи и резюмето на лекаря е готово за четене. То остава и в медицинското Ви досие, откъдето можете да го отпечатате.`,
+        "На същата страница можете да оцените лекаря си и да ни кажете как е минал прегледът.",
+        `Екипът на ${vars.productName}`,
+      ],
+      action: { label: "Прочетете резюмето", link: vars.link },
+    }),
+  },
   "visit-expired": {
     en: (vars, visit) => ({
       subject: `Your ${visit} request expired — ${vars.productName}`,
@@ -158,7 +186,11 @@ export type VisitMailer = {
   send(template: VisitMailTemplate, visit: VisitToMail, moneyBack?: MoneyBack): Promise<void>;
 };
 
-type VisitToMail = { userId: string; type: ConsultationType };
+type VisitToMail = { id: string; userId: string; type: ConsultationType };
+
+/** The summary is read on the visit's own page; the other e-mails lead to the consultations list. */
+const linkOf = (template: VisitMailTemplate, consultationsUrl: string, visitId: string) =>
+  template === "visit-summary-ready" ? `${consultationsUrl}/${visitId}` : consultationsUrl;
 
 export function createVisitMailer(deps: {
   db: Database;
@@ -175,7 +207,7 @@ export function createVisitMailer(deps: {
         productName: deps.productName,
         firstName: patient.firstName,
         type: visit.type,
-        link: deps.consultationsUrl,
+        link: linkOf(template, deps.consultationsUrl, visit.id),
         ...(moneyBack ? { moneyBack } : {}),
       });
       deps.mailer.dispatch({ ...mail, to: patient.email, template });

@@ -20,17 +20,27 @@ import {
   VISIT_SUMMARY_MAX_LENGTH,
 } from "@ambercare/contracts/consultation-limits";
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
+import {
+  DEFAULT_MINUTES_PER_PLACE,
+  ESTIMATE_SAMPLE,
+  type WaitingRoom,
+} from "@ambercare/contracts/waiting-room";
 import type { Database, Executor } from "@ambercare/db/client";
 import { consultations } from "@ambercare/db/schema";
 import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import {
+  type ConsultationRow,
   createConsultationRepository,
   providerMayTake,
 } from "#api/modules/consultations/consultation-repository.ts";
 import { toConsultation } from "#api/modules/consultations/consultation-service.ts";
 import { toDocument } from "#api/modules/consultations/medical-document-service.ts";
-import { changeVisitStatus, type Refusal } from "#api/modules/consultations/visit-lifecycle.ts";
+import {
+  changeVisitStatus,
+  type Refusal,
+  type VisitEvents,
+} from "#api/modules/consultations/visit-lifecycle.ts";
 import type { MoneyBack, VisitMailer } from "#api/modules/consultations/visit-mail.ts";
 import { createVisitNotesRepository } from "#api/modules/consultations/visit-notes-repository.ts";
 import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
@@ -46,6 +56,9 @@ export const CHOSEN_PROVIDER_MINUTES = 5;
 
 /** How many expiries and settlements one run handles; the next run takes the rest. */
 const BATCH = 100;
+
+/** The wait estimate looks at visits accepted within this many days (older ones say little of today). */
+const ESTIMATE_WINDOW_DAYS = 7;
 
 /** A clinician acting for the one directory provider their account is linked to. */
 export type ClinicianActor = { userId: string; providerId: string };
@@ -108,6 +121,8 @@ export function createVisitService(deps: {
   clock: Clock;
   entitlements: ConsultationEntitlements;
   mail: VisitMailer;
+  /** Every status change is announced to the patient's open pages (the waiting room). */
+  events: VisitEvents;
   log: FastifyBaseLogger;
   /** A request no clinician accepted within this time expires (VISIT_ACCEPT_TIMEOUT). */
   acceptTimeoutMs: number;
@@ -176,24 +191,28 @@ export function createVisitService(deps: {
     set: Partial<typeof consultations.$inferInsert> = {},
     /** More writes of the same transaction, after the status changed. */
     also?: (tx: Executor, at: Date) => Promise<void>,
-  ): Promise<Consultation> {
+  ): Promise<ConsultationRow> {
     const consultationId = id.toLowerCase();
     const at = deps.clock.now();
     await deps.db.transaction(async (tx) => {
-      await changeVisitStatus(tx, {
-        consultationId,
-        from,
-        to,
-        actor: { kind: "clinician", ...actor },
-        at,
-        set,
-        where: eq(consultations.providerId, actor.providerId),
-        lost: { code: "CONSULTATION_TRANSITION_REFUSED", message: CONSULTATION_ERRORS.transitionRefused },
-        notAllowed: { status: 403, refusal: OTHER_CLINICIAN },
-      });
+      await changeVisitStatus(
+        tx,
+        {
+          consultationId,
+          from,
+          to,
+          actor: { kind: "clinician", ...actor },
+          at,
+          set,
+          where: eq(consultations.providerId, actor.providerId),
+          lost: { code: "CONSULTATION_TRANSITION_REFUSED", message: CONSULTATION_ERRORS.transitionRefused },
+          notAllowed: { status: 403, refusal: OTHER_CLINICIAN },
+        },
+        deps.events,
+      );
       await also?.(tx, at);
     });
-    return visit(consultationId);
+    return visitRow(consultationId);
   }
 
   /**
@@ -243,14 +262,18 @@ export function createVisitService(deps: {
     for (const consultationId of due) {
       try {
         await deps.db.transaction((tx) =>
-          changeVisitStatus(tx, {
-            consultationId,
-            from: "requested",
-            to: "expired",
-            actor: { kind: "system" },
-            at: now,
-            set: { settlementPending: true },
-          }),
+          changeVisitStatus(
+            tx,
+            {
+              consultationId,
+              from: "requested",
+              to: "expired",
+              actor: { kind: "system" },
+              at: now,
+              set: { settlementPending: true },
+            },
+            deps.events,
+          ),
         );
         expired += 1;
         await announceQueueChange(consultationId, "expired");
@@ -302,18 +325,22 @@ export function createVisitService(deps: {
       const consultationId = id.toLowerCase();
       const now = deps.clock.now();
       await deps.db.transaction((tx) =>
-        changeVisitStatus(tx, {
-          consultationId,
-          from: "requested",
-          to: "accepted",
-          actor: { kind: "clinician", ...actor },
-          at: now,
-          set: { providerId: actor.providerId },
-          where: providerMayTake(actor.providerId, chosenOnlyUntil(now)),
-          refused: TAKEN,
-          lost: TAKEN,
-          notAllowed: { status: 403, refusal: NOT_IN_QUEUE },
-        }),
+        changeVisitStatus(
+          tx,
+          {
+            consultationId,
+            from: "requested",
+            to: "accepted",
+            actor: { kind: "clinician", ...actor },
+            at: now,
+            set: { providerId: actor.providerId },
+            where: providerMayTake(actor.providerId, chosenOnlyUntil(now)),
+            refused: TAKEN,
+            lost: TAKEN,
+            notAllowed: { status: 403, refusal: NOT_IN_QUEUE },
+          },
+          deps.events,
+        ),
       );
       await announceQueueChange(consultationId, "accepted");
       const row = await visitRow(consultationId);
@@ -322,8 +349,8 @@ export function createVisitService(deps: {
     },
 
     /** The accepted visit begins (the chat opens, the call starts). */
-    start(actor: ClinicianActor, id: string): Promise<Consultation> {
-      return ownStep(actor, id, "accepted", "in_progress");
+    async start(actor: ClinicianActor, id: string): Promise<Consultation> {
+      return toConsultation(await ownStep(actor, id, "accepted", "in_progress"));
     },
 
     /** Ends the visit with the clinician's summary, which the patient reads in their records. */
@@ -337,9 +364,17 @@ export function createVisitService(deps: {
         );
       }
       // Completing signs the notes in the same transaction: from then on they only take addenda.
-      return ownStep(actor, id, "in_progress", "completed", { visitSummary: text }, (tx, at) =>
-        createVisitNotesRepository(tx).sign(id.toLowerCase(), actor.userId, at),
+      const completed = await ownStep(
+        actor,
+        id,
+        "in_progress",
+        "completed",
+        { visitSummary: text },
+        (tx, at) => createVisitNotesRepository(tx).sign(id.toLowerCase(), actor.userId, at),
       );
+      // Only the completion that took effect gets here (a repeated or refused one throws): one e-mail.
+      await deps.mail.send("visit-summary-ready", completed);
+      return toConsultation(completed);
     },
 
     /**
@@ -387,19 +422,23 @@ export function createVisitService(deps: {
         const row = await createConsultationRepository(tx).lock(consultationId);
         if (!row) throw new AppError("CONSULTATION_NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
         const requested = row.status === "requested";
-        await changeVisitStatus(tx, {
-          consultationId,
-          from: row.status,
-          to: "canceled",
-          actor: { kind: "clinician", ...actor },
-          reason: why,
-          at: now,
-          set: { settlementPending: true },
-          where: requested
-            ? providerMayTake(actor.providerId, chosenOnlyUntil(now))
-            : eq(consultations.providerId, actor.providerId),
-          notAllowed: { status: 403, refusal: requested ? NOT_IN_QUEUE : OTHER_CLINICIAN },
-        });
+        await changeVisitStatus(
+          tx,
+          {
+            consultationId,
+            from: row.status,
+            to: "canceled",
+            actor: { kind: "clinician", ...actor },
+            reason: why,
+            at: now,
+            set: { settlementPending: true },
+            where: requested
+              ? providerMayTake(actor.providerId, chosenOnlyUntil(now))
+              : eq(consultations.providerId, actor.providerId),
+            notAllowed: { status: 403, refusal: requested ? NOT_IN_QUEUE : OTHER_CLINICIAN },
+          },
+          deps.events,
+        );
         return row;
       });
       if (canceled.status === "requested") await announceQueueChange(consultationId, "canceled");
@@ -471,6 +510,40 @@ export function createVisitService(deps: {
       const expired = await expireDue();
       const settled = await settlePending();
       return { expired, settled };
+    },
+
+    /**
+     * A waiting request's place in line and expected wait (ADR 039): its position is 1 + the
+     * requests of the same type and state still waiting that came before it (the clinicians who may
+     * take one may take the others); each place is expected to take the average time from request
+     * to acceptance of the last ${ESTIMATE_SAMPLE} visits of that type accepted this week
+     * (DEFAULT_MINUTES_PER_PLACE without any), and the estimate never goes beyond the time left
+     * before the request expires. Null once the visit is no longer waiting.
+     */
+    async lineOf(visit: {
+      id: string;
+      type: ConsultationType;
+      state: string | null;
+      status: ConsultationStatus;
+      createdAt: Date;
+    }): Promise<WaitingRoom["line"]> {
+      if (visit.status !== "requested") return null;
+      const now = deps.clock.now();
+      const repository = createConsultationRepository(deps.db);
+      const expiresAt = new Date(visit.createdAt.getTime() + deps.acceptTimeoutMs);
+      const ahead = await repository.requestsAhead(visit, new Date(now.getTime() - deps.acceptTimeoutMs));
+      const average = await repository.averageAcceptMinutes(
+        visit.type,
+        new Date(now.getTime() - ESTIMATE_WINDOW_DAYS * 86_400_000),
+        ESTIMATE_SAMPLE,
+      );
+      const minutesLeft = Math.max(1, Math.ceil((expiresAt.getTime() - now.getTime()) / 60_000));
+      const expected = Math.ceil((ahead + 1) * (average ?? DEFAULT_MINUTES_PER_PLACE));
+      return {
+        position: ahead + 1,
+        estimated_wait_minutes: Math.min(Math.max(1, expected), minutesLeft),
+        expires_at: expiresAt.toISOString(),
+      };
     },
 
     /** A visit's status changes, oldest first (for the console and the tests). */

@@ -9,6 +9,7 @@ import type {
 import { DOCUMENT_FILE_NAME_HEADER } from "@ambercare/contracts/consultation-limits";
 import type { ListEnvelope } from "@ambercare/contracts/envelope";
 import type { SubmitRatingRequest } from "@ambercare/contracts/provider";
+import type { WaitingRoom } from "@ambercare/contracts/waiting-room";
 import { userApi, visitorHeaders } from "#app/lib/api.server.ts";
 import type { SessionUser } from "#app/lib/session.server.ts";
 
@@ -33,6 +34,10 @@ export function consultationApi(request: Request, user: SessionUser, context: Co
     },
     async get(id: string): Promise<ConsultationDetail> {
       return (await api.consultations.get({ params: { id } }, options)).data;
+    },
+    /** One visit as its waiting room shows it (status, place in line, who accepted it). */
+    async waitingRoom(id: string): Promise<WaitingRoom> {
+      return (await api.consultations.waitingRoom({ params: { id } }, options)).data;
     },
     async create(payload: CreateConsultationRequest): Promise<Consultation> {
       return (await api.consultations.create({ body: payload }, options)).data;

@@ -14,7 +14,13 @@ export function initialsOf(provider: Pick<Provider, "first_name" | "last_name">)
 }
 
 /** Decorative beside the provider's name, which the page always shows next to it. */
-export function ProviderAvatar({ provider, size }: { provider: Provider; size: "md" | "lg" }) {
+export function ProviderAvatar({
+  provider,
+  size,
+}: {
+  provider: Pick<Provider, "first_name" | "last_name" | "photo">;
+  size: "md" | "lg";
+}) {
   const px = size === "lg" ? 112 : 64;
   if (provider.photo) {
     return (

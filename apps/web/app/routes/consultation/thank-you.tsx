@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Link } from "react-router";
+import { Link, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { PageHeading } from "#app/components/page.tsx";
 import { INTAKE_DRAFT_KEY } from "#app/features/consultations/intake-form.ts";
@@ -8,9 +8,13 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/thank-you";
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export async function loader({ request }: Route.LoaderArgs) {
   await requireRouteAccess(request, "/consultation/thank-you");
-  return null;
+  // The form's redirect names the new visit: its waiting room is the next step.
+  const consultation = new URL(request.url).searchParams.get("consultation") ?? "";
+  return { waitingRoom: UUID.test(consultation) ? `/my-profile/consultations/${consultation}` : null };
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "consultationThankYou");
@@ -19,6 +23,7 @@ const NEXT_STEPS = ["review", "assign", "notify", "visit"] as const;
 
 export default function ConsultationThankYouPage() {
   const { t } = useTranslation();
+  const { waitingRoom } = useLoaderData<typeof loader>();
   // The request is in: the draft of the intake form has done its job.
   useEffect(() => {
     try {
@@ -43,7 +48,12 @@ export default function ConsultationThankYouPage() {
         ))}
       </ol>
       <p className="mt-8 flex flex-wrap gap-4">
-        <Link to="/my-profile/consultations" className="button-primary">
+        {waitingRoom ? (
+          <Link to={waitingRoom} className="button-primary">
+            {t("consultation.thankYou.waitingRoom")}
+          </Link>
+        ) : null}
+        <Link to="/my-profile/consultations" className={waitingRoom ? "button-secondary" : "button-primary"}>
           {t("consultation.thankYou.seeConsultations")}
         </Link>
         <Link to="/my-profile/messages" className="button-secondary">

@@ -63,6 +63,9 @@ export default function ConsultationsPage() {
           consultations.map((consultation) => (
             <ConsultationCard key={consultation.id} consultation={consultation}>
               <div className="mt-4 flex flex-wrap gap-4">
+                <Link to={`/my-profile/consultations/${consultation.id}`} className="button-primary">
+                  {t("consultation.list.open")}
+                </Link>
                 <Link to={`/my-profile/messages?consultation=${consultation.id}`} className="link">
                   {t("consultation.list.openThread")}
                 </Link>

@@ -88,6 +88,7 @@ export default function PastAppointmentsPage() {
                 <p className="mt-4 text-ink">{t("consultation.past.rated")}</p>
               ) : consultation.provider ? (
                 <Form
+                  id={formId}
                   method="post"
                   className="mt-4 flex max-w-md flex-col gap-4"
                   aria-labelledby={`${formId}-title`}

@@ -1,0 +1,285 @@
+import { CANCELABLE_STATUSES } from "@ambercare/contracts/consultation-limits";
+import { VISIT_STATUS_TOPIC, type WaitingRoom } from "@ambercare/contracts/waiting-room";
+import { useEffect, useRef } from "react";
+import { data, Form, Link, useActionData, useLoaderData, useLocation, useRevalidator } from "react-router";
+import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { StatusMessage, SubmitButton, translateMessage, useHydrated } from "#app/components/forms.tsx";
+import { AccountPage } from "#app/components/page.tsx";
+import { ConsultationCard, useDateTime } from "#app/features/consultations/consultation-card.tsx";
+import { consultationApi } from "#app/features/consultations/consultations.server.ts";
+import { notify, playAcceptedTone, useNotificationChoice } from "#app/features/consultations/visit-alerts.ts";
+import { ProviderAvatar } from "#app/features/directory/directory.tsx";
+import { useLiveEvents } from "#app/features/live/use-live-events.ts";
+import { isApiError } from "#app/lib/api-client.server.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
+import type { FormMessage } from "#app/lib/forms.ts";
+import { useTranslation } from "#app/lib/i18n.tsx";
+import { pageMeta } from "#app/lib/meta.ts";
+import { orNotFound } from "#app/lib/not-found.server.ts";
+import { requireRouteAccess } from "#app/lib/session.server.ts";
+import type { Route } from "./+types/visit";
+import visitStyles from "./visit.css?url";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: visitStyles }];
+
+/**
+ * One visit's own page for its whole life (ADR 039): the waiting room while it is requested (live
+ * status, place in line, estimated wait, cancel), the clinician who accepted it and the chat, then
+ * the summary and the rating prompt. Everything shown comes from the server, so a reload keeps it;
+ * the page re-reads it when a live `visit.status` event names this visit.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { user } = await requireRouteAccess(request, "/my-profile/consultations/:consultationId");
+  const room = await orNotFound(() =>
+    consultationApi(request, user, context).waitingRoom(params.consultationId),
+  );
+  return { room };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { user } = await requireRouteAccess(request, "/my-profile/consultations/:consultationId");
+  await readFormData(request);
+  try {
+    await consultationApi(request, user, context).cancel(params.consultationId);
+  } catch (error) {
+    if (!isApiError(error) || error.status >= 500 || error.status === 0) throw error;
+    return data<{ ok: boolean; message: FormMessage }>(
+      { ok: false, message: { key: "consultation.list.cancelFailed" } },
+      { status: error.status },
+    );
+  }
+  return { ok: true, message: { key: "consultation.list.canceled" } as FormMessage };
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, "visit");
+
+type Room = WaitingRoom;
+
+/** "Dr Casey Carter" for physicians, "Sam Lee, NP" for the other clinicians. */
+function clinicianName(t: ReturnType<typeof useTranslation>["t"], clinician: NonNullable<Room["clinician"]>) {
+  const name = `${clinician.first_name} ${clinician.last_name}`;
+  return clinician.credentials === "MD" || clinician.credentials === "DO"
+    ? t("visit.doctor", { name })
+    : `${name}, ${clinician.credentials}`;
+}
+
+/** The sentence the live region reads out for the visit's status. */
+function useStatusSentence(room: Room): string {
+  const { t } = useTranslation();
+  const status = room.consultation.status;
+  if (room.clinician && (status === "accepted" || status === "in_progress")) {
+    return t(`visit.status.${status}`, { name: clinicianName(t, room.clinician) });
+  }
+  return t(`visit.status.${status}`);
+}
+
+/** Re-reads the page's data on this visit's status events and after each (re)connection. */
+function useLiveVisit(consultationId: string) {
+  const revalidator = useRevalidator();
+  const state = useLiveEvents([VISIT_STATUS_TOPIC], (event) => {
+    if (event.payload.consultation_id === consultationId) void revalidator.revalidate();
+  });
+  // The socket resumes from "now": a change between the page's render and the connection (or
+  // during an outage) would be missed, so the page reads once whenever the link (re)opens.
+  const wasConnected = useRef(false);
+  useEffect(() => {
+    if (state === "connected" && !wasConnected.current) void revalidator.revalidate();
+    wasConnected.current = state === "connected";
+  }, [state, revalidator]);
+  return state;
+}
+
+/** The tone and the notification when the page sees the visit become accepted. */
+function useAcceptedAlert(room: Room, sentence: string) {
+  const { t } = useTranslation();
+  const previous = useRef(room.consultation.status);
+  useEffect(() => {
+    const before = previous.current;
+    previous.current = room.consultation.status;
+    if (before === "requested" && room.consultation.status === "accepted") {
+      playAcceptedTone();
+      notify(t("visit.notificationTitle"), sentence);
+    }
+  }, [room.consultation.status, sentence, t]);
+}
+
+function WaitingLine({ line }: { line: NonNullable<Room["line"]> }) {
+  const { t } = useTranslation();
+  const when = useDateTime();
+  return (
+    <dl className="grid gap-x-4 gap-y-1 text-ink tablet:grid-cols-[14rem_1fr]">
+      <dt className="font-semibold">{t("visit.position")}</dt>
+      <dd data-testid="visit-position">{t("visit.positionValue", { position: line.position })}</dd>
+      <dt className="font-semibold">{t("visit.estimate")}</dt>
+      <dd>{t("visit.estimateValue", { count: line.estimated_wait_minutes })}</dd>
+      <dt className="font-semibold">{t("visit.expires")}</dt>
+      <dd>{t("visit.expiresValue", { when: when(line.expires_at) })}</dd>
+    </dl>
+  );
+}
+
+function NotificationButton() {
+  const { t } = useTranslation();
+  const { choice, ask } = useNotificationChoice();
+  if (choice === "unsupported") return null;
+  if (choice !== "default") {
+    return <p className="text-ink-muted">{t(`visit.notifications.${choice}`)}</p>;
+  }
+  return (
+    <button type="button" className="button-secondary" onClick={() => void ask()}>
+      {t("visit.notifications.ask")}
+    </button>
+  );
+}
+
+function AcceptedBy({ clinician }: { clinician: NonNullable<Room["clinician"]> }) {
+  const { t } = useTranslation();
+  return (
+    <div className="flex items-center gap-4">
+      <ProviderAvatar provider={clinician} size="md" />
+      <p className="font-semibold text-ink text-xl">
+        {t("visit.acceptedBy", { name: clinicianName(t, clinician) })}
+      </p>
+    </div>
+  );
+}
+
+/**
+ * Where the visit's live chat goes once the shared chat component is available; until then the
+ * visit's messages are in My profile → Messages, and this region says so.
+ */
+function ChatRegion({ consultationId }: { consultationId: string }) {
+  const { t } = useTranslation();
+  return (
+    <section aria-labelledby="visit-chat-heading" className="rounded-md border-2 border-border p-4">
+      <h2 id="visit-chat-heading" className="font-bold text-2xl text-ink">
+        {t("visit.chat.heading")}
+      </h2>
+      <p className="mt-2 text-ink">{t("visit.chat.pending")}</p>
+      <p className="mt-2">
+        <Link to={`/my-profile/messages?consultation=${consultationId}`} className="link">
+          {t("consultation.list.openThread")}
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+function AfterVisit({ room }: { room: Room }) {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  const { consultation, clinician } = room;
+  return (
+    <section aria-labelledby="visit-summary-heading" className="visit-summary flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h2 id="visit-summary-heading" className="font-bold text-2xl text-ink">
+          {t("consultation.past.summaryHeading")}
+        </h2>
+        {hydrated ? (
+          <button type="button" className="button-secondary screen-only" onClick={() => window.print()}>
+            {t("records.print")}
+          </button>
+        ) : null}
+      </div>
+      <p className="whitespace-pre-line text-ink" data-testid="visit-summary">
+        {consultation.visit_summary ?? t("consultation.past.noSummary")}
+      </p>
+      <div className="screen-only flex flex-col gap-2">
+        {consultation.rated ? (
+          <p className="text-ink">{t("consultation.past.rated")}</p>
+        ) : clinician ? (
+          <p>
+            <Link to={`/my-profile/past-appointments#rate-${consultation.id}`} className="button-primary">
+              {t("visit.rate", { name: clinicianName(t, clinician) })}
+            </Link>
+          </p>
+        ) : null}
+        <p>
+          <Link to={`/my-profile/medical-records#record-${consultation.id}`} className="link">
+            {t("consultation.past.openRecord")}
+          </Link>
+        </p>
+      </div>
+    </section>
+  );
+}
+
+export default function VisitPage() {
+  const { t } = useTranslation();
+  const { room } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const hydrated = useHydrated();
+  const { pathname } = useLocation();
+  const { consultation } = room;
+  const status = consultation.status;
+  const sentence = useStatusSentence(room);
+  const live = useLiveVisit(consultation.id);
+  useAcceptedAlert(room, sentence);
+  const waiting = status === "requested";
+  const withClinician = status === "accepted" || status === "in_progress";
+  return (
+    <AccountPage page="visit">
+      <div className="mt-8 flex flex-col gap-6">
+        <StatusMessage message={result?.ok ? result.message : undefined} />
+        {result && !result.ok ? (
+          <p role="alert" className="font-semibold text-danger">
+            {translateMessage(t, result.message)}
+          </p>
+        ) : null}
+        <p
+          role="status"
+          aria-live="polite"
+          aria-atomic="true"
+          className="rounded-md border-primary border-l-4 bg-surface-muted px-4 py-3 font-semibold text-ink"
+          data-testid="visit-status"
+        >
+          {sentence}
+        </p>
+        {!hydrated || live === "offline" || live === "reconnecting" ? (
+          <p className="screen-only text-ink">
+            {hydrated ? t(`visit.live.${live}`) : t("visit.live.noScript")}{" "}
+            <a href={pathname} className="link">
+              {t("visit.refresh")}
+            </a>
+          </p>
+        ) : null}
+        {waiting && room.line ? <WaitingLine line={room.line} /> : null}
+        {room.clinician && withClinician ? <AcceptedBy clinician={room.clinician} /> : null}
+        {waiting && hydrated ? (
+          <div className="screen-only flex flex-col gap-2">
+            <p className="text-ink">{t("visit.notifications.why")}</p>
+            <div>
+              <NotificationButton />
+            </div>
+          </div>
+        ) : null}
+        {CANCELABLE_STATUSES.includes(status) ? (
+          <Form method="post" className="screen-only">
+            <SubmitButton className="button-secondary" pendingLabel={t("consultation.list.canceling")}>
+              {t("consultation.list.cancel")}
+            </SubmitButton>
+          </Form>
+        ) : null}
+        {withClinician ? <ChatRegion consultationId={consultation.id} /> : null}
+        {status === "completed" ? <AfterVisit room={room} /> : null}
+        {status === "canceled" || status === "expired" ? (
+          <p className="text-ink">
+            <Link to="/consultation/consult" className="link">
+              {t("consultation.list.request")}
+            </Link>
+          </p>
+        ) : null}
+        <ConsultationCard consultation={consultation} />
+        <p className="screen-only">
+          <Link to="/my-profile/consultations" className="link">
+            {t("visit.backToList")}
+          </Link>
+        </p>
+      </div>
+    </AccountPage>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

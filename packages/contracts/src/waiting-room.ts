@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { consultation } from "./consultation.ts";
+import type { ConsultationStatus } from "./consultation-limits.ts";
+import { dataEnvelope } from "./envelope.ts";
+
+/**
+ * The patient's waiting room: one of their visits as it stands now, its place in line while it waits
+ * for a clinician, and who accepted it. The page reads it again whenever the live event
+ * `visit.status` says the visit changed.
+ */
+
+/** The live event every status change of a visit sends to its patient (ids only, ADR 033). */
+export const VISIT_STATUS_TOPIC = "visit.status";
+export type VisitStatusEvent = { consultation_id: string; status: ConsultationStatus };
+
+/**
+ * Without history, how many minutes one request ahead in line is expected to take to be accepted;
+ * with history, the average wait of the recently accepted visits of that type (ADR 039).
+ */
+export const DEFAULT_MINUTES_PER_PLACE = 5;
+/** How many recently accepted visits the average wait is taken over. */
+export const ESTIMATE_SAMPLE = 20;
+
+const line = z
+  .object({
+    /** 1: the next request of this type and state a clinician takes. */
+    position: z.number().int().min(1),
+    /** Rounded up; never beyond the time left before the request expires. */
+    estimated_wait_minutes: z.number().int().min(1),
+    /** When the request expires (and its money comes back) if nobody accepts it. */
+    expires_at: z.iso.datetime(),
+  })
+  .strict();
+
+/** The clinician's public directory face: what the directory shows of their provider. */
+const clinician = z
+  .object({
+    first_name: z.string(),
+    last_name: z.string(),
+    credentials: z.string(),
+    photo: z.string().nullable(),
+  })
+  .strict();
+
+export const waitingRoom = z
+  .object({
+    consultation,
+    /** While the visit is requested; null afterwards. */
+    line: line.nullable(),
+    /** Once a clinician accepted the visit. */
+    clinician: clinician.nullable(),
+  })
+  .strict();
+export type WaitingRoom = z.infer<typeof waitingRoom>;
+
+export const waitingRoomResponse = dataEnvelope(waitingRoom);
