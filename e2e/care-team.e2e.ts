@@ -1,9 +1,9 @@
 import { DEMO_CLINICIAN, DEMO_PATIENT } from "@ambercare/contracts/demo";
-import { Secret, TOTP } from "otpauth";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { login, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
+import { demoCode } from "./clinician-helpers.ts";
 
 /**
  * Both sides of live care: the demo clinician logs in with the password and a TOTP code and lands on
@@ -21,25 +21,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** The demo clinician's code by the API's clock (other journeys move it), `stepsAhead` steps on. */
-async function demoCode(stepsAhead = 0): Promise<string> {
-  const response = await fetch(`${apiUrl}/dev/clock`);
-  const now = Date.parse(((await response.json()) as { data: { now: string } }).data.now);
-  const totp = new TOTP({
-    secret: Secret.fromBase32(DEMO_CLINICIAN.totp_secret),
-    algorithm: "SHA1",
-    digits: 6,
-    period: 30,
-  });
-  return totp.generate({ timestamp: now + stepsAhead * 30_000 });
-}
-
 describe("the care console", () => {
   it("lets the demo clinician in with password and code, and keeps them out of the patient's pages", async () => {
     const { context, page, consoleErrors } = await openPage(browser);
     try {
       await login(page, baseUrl, DEMO_CLINICIAN, { expectPath: "/login/second-factor" });
-      await page.getByLabel("Code from your authenticator app").fill(await demoCode());
+      await page.getByLabel("Code from your authenticator app").fill(await demoCode(apiUrl));
       await page.getByRole("button", { name: "Log in", exact: true }).click();
       await waitForPath(page, "/console");
       // The URL changes a moment before the new page renders: wait for its heading, then read the title.

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { fillProfile, newAccount, signUp, waitForHydration, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
 import { buyVisit, dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
+import { demoClinician } from "./clinician-helpers.ts";
 
 /**
  * The consultation journeys in Chromium: a member requests a video visit for a dependent child; a patient
@@ -147,6 +148,80 @@ describe("consultations", () => {
         await waitForHydration(page);
         await expectNoAxeViolations(page);
       }
+      expect(unexpected(consoleErrors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("a member waits for a chat visit in the waiting room, which follows the clinician live to the summary and the rating", async () => {
+    const account = newAccount();
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      await dismissPopupBeforehand(context);
+      await signUp(page, baseUrl, account);
+      await startTrial(page, baseUrl);
+      await page.goto(`${baseUrl}/consultation/form?type=chat`);
+      await waitForHydration(page);
+      await fillIntakeForChild(page);
+      await page.getByRole("button", { name: "Request the visit" }).click();
+      await waitForPath(page, "/consultation/thank-you");
+      await page.getByRole("link", { name: "Go to your waiting room" }).click();
+      await page.waitForURL(/\/my-profile\/consultations\/[0-9a-f-]{36}$/);
+      const visitId = new URL(page.url()).pathname.split("/").pop() ?? "";
+      await waitForHydration(page);
+      const status = page.getByTestId("visit-status");
+      expect(await status.textContent()).toBe("Waiting for a clinician to accept your visit.");
+      expect(await page.getByTestId("visit-position").textContent()).toMatch(/^Number \d+$/);
+      await page.getByText(/^About \d+ minutes?$/).waitFor();
+      await page.getByRole("button", { name: "Notify me when a clinician accepts" }).waitFor();
+      await expectNoAxeViolations(page);
+      // Usable at 320 px: nothing wider than the screen.
+      await page.setViewportSize({ width: 320, height: 800 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+      await page.setViewportSize({ width: 1280, height: 800 });
+
+      // The clinician accepts: the page changes without a reload.
+      await page.evaluate(() => {
+        (window as unknown as { sameDocument: boolean }).sameDocument = true;
+      });
+      const clinician = await demoClinician(apiUrl);
+      await clinician.step(visitId, "accept");
+      await page
+        .getByTestId("visit-status")
+        .filter({ hasText: "Dr Casey Carter accepted your visit. It will start shortly." })
+        .waitFor();
+      await page.getByRole("heading", { name: "Chat with your clinician" }).waitFor();
+      expect(await page.getByTestId("visit-position").count()).toBe(0);
+      expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(
+        true,
+      );
+      await expectNoAxeViolations(page);
+
+      await clinician.step(visitId, "start");
+      await page.getByTestId("visit-status").filter({ hasText: "is in progress" }).waitFor();
+      await clinician.step(visitId, "complete", {
+        summary: "A cold. Rest, fluids, and honey for the cough.",
+      });
+      await page.getByTestId("visit-summary").filter({ hasText: "honey for the cough" }).waitFor();
+      expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(
+        true,
+      );
+      await page.getByRole("button", { name: "Print" }).waitFor();
+      await expectNoAxeViolations(page);
+
+      // A reload keeps it all: the state is the server's.
+      await page.reload();
+      await page.getByTestId("visit-summary").filter({ hasText: "honey for the cough" }).waitFor();
+      await page.getByRole("link", { name: "Rate Dr Casey Carter" }).click();
+      await waitForPath(page, "/my-profile/past-appointments");
+      await waitForHydration(page);
+      const form = page.locator(`#rate-${visitId}`);
+      await form.getByLabel("Stars").selectOption("5");
+      await form.getByRole("button", { name: "Rate this provider" }).click();
+      await page.getByText("Thank you for your rating.").waitFor();
+      await page.goto(`${baseUrl}/my-profile/consultations/${visitId}`);
+      await page.getByText("You rated this visit. Thank you.").waitFor();
       expect(unexpected(consoleErrors)).toEqual([]);
     } finally {
       await context.close();

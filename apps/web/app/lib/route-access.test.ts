@@ -57,7 +57,8 @@ const SOON_PATHS = ["/blog", "/blog/:page", "/medical-providers"];
 /**
  * Pages beyond the product's required routes: a provider's profile, the demo checkout, a printable
  * receipt, the e-mail list confirmation, the health-data rights page, the page after an account
- * is deleted, and two-step login (its setup, the login's code step and the lost-device link).
+ * is deleted, two-step login (its setup, the login's code step and the lost-device link), and one
+ * visit's own page (its waiting room, chat and summary).
  */
 const EXTRA_PAGES = [
   "/find-a-doctor/:page",
@@ -71,6 +72,7 @@ const EXTRA_PAGES = [
   "/login/lost-device",
   "/sign-up/confirm",
   "/console",
+  "/my-profile/consultations/:consultationId",
 ];
 
 describe("the route table", () => {
@@ -106,6 +108,7 @@ describe("the route table", () => {
         "/my-profile/billing-history",
         "/my-profile/billing-history/:invoiceId",
         "/my-profile/consultations",
+        "/my-profile/consultations/:consultationId",
         "/my-profile/health-data",
         "/my-profile/manage-subscription",
         "/my-profile/medical-records",
@@ -151,6 +154,7 @@ describe("the route table", () => {
         "/my-profile/billing-history",
         "/my-profile/billing-history/:invoiceId",
         "/my-profile/consultations",
+        "/my-profile/consultations/:consultationId",
         "/my-profile/health-data",
         "/my-profile/manage-subscription",
         "/my-profile/medical-records",
@@ -299,7 +303,12 @@ async function runLoader(route: Flat, cookie?: string): Promise<{ value?: unknow
     return {
       value: await module.loader({
         request,
-        params: { page: "some-page", checkoutId: "some-page", invoiceId: "some-page" },
+        params: {
+          page: "some-page",
+          checkoutId: "some-page",
+          invoiceId: "some-page",
+          consultationId: "some-page",
+        },
         context: {},
       }),
     };
@@ -341,8 +350,12 @@ describe("every route's loader enforces its entry", () => {
         expect(loggedIn.thrown).toBeUndefined();
         return;
       }
-      if (route.path === "/checkout/:checkoutId" || route.path === "/my-profile/billing-history/:invoiceId") {
-        // No such checkout or invoice: login first, then a 404 (never someone else's record).
+      if (
+        route.path === "/checkout/:checkoutId" ||
+        route.path === "/my-profile/billing-history/:invoiceId" ||
+        route.path === "/my-profile/consultations/:consultationId"
+      ) {
+        // No such checkout, invoice or visit: login first, then a 404 (never someone else's record).
         expect(redirectOf(anonymous.thrown)).toBe(`/login?redirectTo=${back}`);
         expect(statusOf(loggedIn.thrown)).toBe(404);
         return;

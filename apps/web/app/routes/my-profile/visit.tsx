@@ -269,7 +269,12 @@ export default function VisitPage() {
             </Link>
           </p>
         ) : null}
-        <ConsultationCard consultation={consultation} />
+        <section aria-labelledby="visit-details-heading" className="flex flex-col gap-4">
+          <h2 id="visit-details-heading" className="font-bold text-2xl text-ink">
+            {t("visit.detailsHeading")}
+          </h2>
+          <ConsultationCard consultation={consultation} />
+        </section>
         <p className="screen-only">
           <Link to="/my-profile/consultations" className="link">
             {t("visit.backToList")}
