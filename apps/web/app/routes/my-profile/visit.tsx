@@ -1,3 +1,4 @@
+import type { Message } from "@ambercare/contracts/consultation";
 import { CANCELABLE_STATUSES } from "@ambercare/contracts/consultation-limits";
 import { VISIT_STATUS_TOPIC, type WaitingRoom } from "@ambercare/contracts/waiting-room";
 import { useEffect, useRef } from "react";
@@ -10,6 +11,7 @@ import { consultationApi } from "#app/features/consultations/consultations.serve
 import { notify, playAcceptedTone, useNotificationChoice } from "#app/features/consultations/visit-alerts.ts";
 import { ProviderAvatar } from "#app/features/directory/directory.tsx";
 import { useLiveEvents } from "#app/features/live/use-live-events.ts";
+import { VisitChat } from "#app/features/visit-chat/visit-chat.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
@@ -24,16 +26,20 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: visi
 
 /**
  * One visit's own page for its whole life (ADR 039): the waiting room while it is requested (live
- * status, place in line, estimated wait, cancel), the clinician who accepted it and the chat, then
+ * status, place in line, estimated wait, cancel), the clinician who accepted it and the chat (the
+ * shared VisitChat), then
  * the summary and the rating prompt. Everything shown comes from the server, so a reload keeps it;
  * the page re-reads it when a live `visit.status` event names this visit.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/consultations/:consultationId");
-  const room = await orNotFound(() =>
-    consultationApi(request, user, context).waitingRoom(params.consultationId),
-  );
-  return { room };
+  const api = consultationApi(request, user, context);
+  const room = await orNotFound(() => api.waitingRoom(params.consultationId));
+  // The thread opens when a clinician accepts: before that there is nothing to read.
+  const messages = WITH_CLINICIAN.includes(room.consultation.status)
+    ? await api.messages(room.consultation.id)
+    : [];
+  return { room, messages };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -50,6 +56,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   return { ok: true, message: { key: "consultation.list.canceled" } as FormMessage };
 }
+
+/** The visit's chat is open from acceptance, and for follow-up questions after completion. */
+const WITH_CLINICIAN: readonly string[] = ["accepted", "in_progress"];
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "visit");
 
@@ -144,19 +153,23 @@ function AcceptedBy({ clinician }: { clinician: NonNullable<Room["clinician"]> }
   );
 }
 
-/**
- * Where the visit's live chat goes once the shared chat component is available; until then the
- * visit's messages are in My profile → Messages, and this region says so.
- */
-function ChatRegion({ consultationId }: { consultationId: string }) {
+/** The visit's chat; without scripts the visit's thread in Messages takes a message as a form. */
+function ChatRegion({ consultationId, messages }: { consultationId: string; messages: Message[] }) {
   const { t } = useTranslation();
   return (
-    <section aria-labelledby="visit-chat-heading" className="rounded-md border-2 border-border p-4">
+    <section aria-labelledby="visit-chat-heading" className="flex flex-col gap-4">
       <h2 id="visit-chat-heading" className="font-bold text-2xl text-ink">
         {t("visit.chat.heading")}
       </h2>
-      <p className="mt-2 text-ink">{t("visit.chat.pending")}</p>
-      <p className="mt-2">
+      <VisitChat
+        key={consultationId}
+        consultationId={consultationId}
+        side="patient"
+        initialMessages={messages}
+        open
+        closedNotice={t("messages.closed")}
+      />
+      <p className="screen-only">
         <Link to={`/my-profile/messages?consultation=${consultationId}`} className="link">
           {t("consultation.list.openThread")}
         </Link>
@@ -206,7 +219,7 @@ function AfterVisit({ room }: { room: Room }) {
 
 export default function VisitPage() {
   const { t } = useTranslation();
-  const { room } = useLoaderData<typeof loader>();
+  const { room, messages } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const hydrated = useHydrated();
   const { pathname } = useLocation();
@@ -260,7 +273,7 @@ export default function VisitPage() {
             </SubmitButton>
           </Form>
         ) : null}
-        {withClinician ? <ChatRegion consultationId={consultation.id} /> : null}
+        {withClinician ? <ChatRegion consultationId={consultation.id} messages={messages} /> : null}
         {status === "completed" ? <AfterVisit room={room} /> : null}
         {status === "canceled" || status === "expired" ? (
           <p className="text-ink">
