@@ -56,7 +56,7 @@ export default [
     route("my-profile/billing-history", "routes/my-profile/billing-history.tsx"),
     route("my-profile/billing-history/:invoiceId", "routes/my-profile/billing-history/receipt.tsx"),
     route("my-profile/consultations", "routes/my-profile/consultations.tsx"),
-    // One visit's own page: the waiting room, the chat, then the summary (ADR 039).
+    // One visit's own page: the waiting room, the chat, then the summary (ADR 040).
     route("my-profile/consultations/:consultationId", "routes/my-profile/visit.tsx"),
     route("my-profile/manage-subscription", "routes/my-profile/manage-subscription.tsx"),
     route("my-profile/medical-records", "routes/my-profile/medical-records.tsx"),

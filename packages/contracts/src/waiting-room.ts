@@ -15,7 +15,7 @@ export type VisitStatusEvent = { consultation_id: string; status: ConsultationSt
 
 /**
  * Without history, how many minutes one request ahead in line is expected to take to be accepted;
- * with history, the average wait of the recently accepted visits of that type (ADR 039).
+ * with history, the average wait of the recently accepted visits of that type (ADR 040).
  */
 export const DEFAULT_MINUTES_PER_PLACE = 5;
 /** How many recently accepted visits the average wait is taken over. */

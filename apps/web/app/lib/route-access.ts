@@ -17,7 +17,7 @@
  * /account-deleted and /my-profile/health-data (Washington My Health My Data), see ADR 017;
  * /my-profile/security, /login/second-factor and /login/lost-device (two-step login), see ADR 024;
  * /console (the care console of clinicians), see ADR 035; /my-profile/consultations/:consultationId
- * (one visit's waiting room, chat and summary), see ADR 039.
+ * (one visit's waiting room, chat and summary), see ADR 040.
  *
  * The catch-all route (`*`, unknown paths redirect to /) is not a page and has no entry, nor have the
  * resource routes (files ending in .ts in routes.ts), which check access themselves.

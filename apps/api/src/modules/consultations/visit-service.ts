@@ -513,7 +513,7 @@ export function createVisitService(deps: {
     },
 
     /**
-     * A waiting request's place in line and expected wait (ADR 039): its position is 1 + the
+     * A waiting request's place in line and expected wait (ADR 040): its position is 1 + the
      * requests of the same type and state still waiting that came before it (the clinicians who may
      * take one may take the others); each place is expected to take the average time from request
      * to acceptance of the last ${ESTIMATE_SAMPLE} visits of that type accepted this week

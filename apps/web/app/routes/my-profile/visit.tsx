@@ -25,7 +25,7 @@ import visitStyles from "./visit.css?url";
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: visitStyles }];
 
 /**
- * One visit's own page for its whole life (ADR 039): the waiting room while it is requested (live
+ * One visit's own page for its whole life (ADR 040): the waiting room while it is requested (live
  * status, place in line, estimated wait, cancel), the clinician who accepted it and the chat (the
  * shared VisitChat), then
  * the summary and the rating prompt. Everything shown comes from the server, so a reload keeps it;
