@@ -40,6 +40,20 @@ import {
   supportMessagesResponse,
 } from "./communications.ts";
 import {
+  addendumRequest,
+  cancelVisitRequest,
+  completeVisitRequest,
+  consoleVisitListResponse,
+  consoleVisitResponse,
+  dutyStatusResponse,
+  queueResponse,
+  saveVisitNotesRequest,
+  setDutyRequest,
+  visitNotesResponse,
+  visitStatusResponse,
+  visitWorkspaceResponse,
+} from "./console.ts";
+import {
   attachmentParams,
   auditLogQuery,
   auditLogResponse,
@@ -120,7 +134,7 @@ import { waitingRoomResponse } from "./waiting-room.ts";
  */
 
 export type ApiName = "main" | "care";
-export type RouteMethod = "GET" | "POST" | "DELETE";
+export type RouteMethod = "GET" | "POST" | "PUT" | "DELETE";
 
 export type RouteSpec = {
   api: ApiName;
@@ -615,6 +629,74 @@ export const apiRoutes = {
   },
   careTeam: {
     me: route({ api: "main", method: "GET", path: "/api/care-team/me", response: clinicianProfileResponse }),
+    queue: route({ api: "main", method: "GET", path: "/api/care-team/queue", response: queueResponse }),
+    visits: route({
+      api: "main",
+      method: "GET",
+      path: "/api/care-team/visits",
+      response: consoleVisitListResponse,
+    }),
+    workspace: route({
+      api: "main",
+      method: "GET",
+      path: "/api/care-team/visits/:id",
+      params: consultationIdParams,
+      response: visitWorkspaceResponse,
+    }),
+    accept: route({
+      api: "main",
+      method: "POST",
+      path: "/api/care-team/visits/:id/accept",
+      params: consultationIdParams,
+      response: consoleVisitResponse,
+    }),
+    start: route({
+      api: "main",
+      method: "POST",
+      path: "/api/care-team/visits/:id/start",
+      params: consultationIdParams,
+      response: consoleVisitResponse,
+    }),
+    cancel: route({
+      api: "main",
+      method: "POST",
+      path: "/api/care-team/visits/:id/cancel",
+      params: consultationIdParams,
+      body: cancelVisitRequest,
+      response: visitStatusResponse,
+    }),
+    complete: route({
+      api: "main",
+      method: "POST",
+      path: "/api/care-team/visits/:id/complete",
+      params: consultationIdParams,
+      body: completeVisitRequest,
+      response: consoleVisitResponse,
+    }),
+    saveNotes: route({
+      api: "main",
+      method: "PUT",
+      path: "/api/care-team/visits/:id/notes",
+      params: consultationIdParams,
+      body: saveVisitNotesRequest,
+      response: visitNotesResponse,
+    }),
+    addAddendum: route({
+      api: "main",
+      method: "POST",
+      path: "/api/care-team/visits/:id/addenda",
+      params: consultationIdParams,
+      body: addendumRequest,
+      response: visitNotesResponse,
+    }),
+    duty: route({ api: "main", method: "GET", path: "/api/care-team/duty", response: dutyStatusResponse }),
+    setDuty: route({
+      api: "main",
+      method: "PUT",
+      path: "/api/care-team/duty",
+      body: setDutyRequest,
+      response: dutyStatusResponse,
+    }),
   },
   /** The clinician's side of a visit's chat (the care console): the patient's calls, on the main API. */
   consoleChat: {
