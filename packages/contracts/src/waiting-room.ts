@@ -20,6 +20,8 @@ export type VisitStatusEvent = { consultation_id: string; status: ConsultationSt
 export const DEFAULT_MINUTES_PER_PLACE = 5;
 /** How many recently accepted visits the average wait is taken over. */
 export const ESTIMATE_SAMPLE = 20;
+/** Accepts older than this many days say little about today's pace: they are left out. */
+export const ESTIMATE_WINDOW_DAYS = 7;
 
 const line = z
   .object({

@@ -1,16 +1,14 @@
+import {
+  DEFAULT_MINUTES_PER_PLACE,
+  ESTIMATE_SAMPLE,
+  ESTIMATE_WINDOW_DAYS,
+} from "@ambercare/contracts/waiting-room";
 import type { Executor } from "@ambercare/db/client";
 import { sql } from "drizzle-orm";
 
-/** The time to accept assumed for a provider with no accepted visit in the window below. */
-export const DEFAULT_ACCEPT_MINUTES = 5;
-/** Accepts older than this say little about today's pace. */
-const RECENT_ACCEPTS_DAYS = 7;
-/** The average is over at most this many of the provider's latest accepts. */
-const RECENT_ACCEPTS = 20;
-
 /**
- * The wait a new request can expect with each provider whose clinician is on duty (ADR: the care
- * console). A new request joins behind the requests that provider may take now (licensed in their
+ * The wait a new request can expect with each provider whose clinician is on duty (ADR 039),
+ * at the pace the patient's waiting room uses too (ADR 040; constants in contracts/waiting-room). A new request joins behind the requests that provider may take now (licensed in their
  * state, of a type they offer, not yet expired), and each of those takes as long to accept as that
  * provider's recent requests did on average (request to accept, their latest 20 within 7 days;
  * 5 minutes without any):
@@ -28,7 +26,7 @@ export async function expectedWaits(
   if (providerIds.length === 0) return new Map();
   const nowSql = sql`${now.toISOString()}::timestamptz`;
   const notBefore = sql`${new Date(now.getTime() - acceptTimeoutMs).toISOString()}::timestamptz`;
-  const recentFrom = sql`${new Date(now.getTime() - RECENT_ACCEPTS_DAYS * 86_400_000).toISOString()}::timestamptz`;
+  const recentFrom = sql`${new Date(now.getTime() - ESTIMATE_WINDOW_DAYS * 86_400_000).toISOString()}::timestamptz`;
   const ids = sql.join(
     providerIds.map((id) => sql`${id}::uuid`),
     sql`, `,
@@ -48,14 +46,14 @@ export async function expectedWaits(
         select c.accepted_at, c.created_at from consultations c
         where c.provider_id = p.id and c.accepted_at is not null
           and c.accepted_at > ${recentFrom} and c.accepted_at <= ${nowSql}
-        order by c.accepted_at desc limit ${RECENT_ACCEPTS}) r) as average_minutes
+        order by c.accepted_at desc limit ${ESTIMATE_SAMPLE}) r) as average_minutes
     from providers p
     join clinicians k on k.provider_id = p.id
     where p.id in (${ids}) and k.on_duty_since is not null and k.disabled_at is null`);
   const ceiling = Math.max(1, Math.floor(acceptTimeoutMs / 60_000));
   const waits = new Map<string, number>();
   for (const row of result.rows) {
-    const average = row.average_minutes ?? DEFAULT_ACCEPT_MINUTES;
+    const average = row.average_minutes ?? DEFAULT_MINUTES_PER_PLACE;
     const minutes = Math.ceil((Number(row.waiting) + 1) * average);
     waits.set(row.provider_id, Math.min(ceiling, Math.max(1, minutes)));
   }

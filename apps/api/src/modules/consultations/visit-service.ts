@@ -23,6 +23,7 @@ import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import {
   DEFAULT_MINUTES_PER_PLACE,
   ESTIMATE_SAMPLE,
+  ESTIMATE_WINDOW_DAYS,
   type WaitingRoom,
 } from "@ambercare/contracts/waiting-room";
 import type { Database, Executor } from "@ambercare/db/client";
@@ -56,9 +57,6 @@ export const CHOSEN_PROVIDER_MINUTES = 5;
 
 /** How many expiries and settlements one run handles; the next run takes the rest. */
 const BATCH = 100;
-
-/** The wait estimate looks at visits accepted within this many days (older ones say little of today). */
-const ESTIMATE_WINDOW_DAYS = 7;
 
 /** A clinician acting for the one directory provider their account is linked to. */
 export type ClinicianActor = { userId: string; providerId: string };
