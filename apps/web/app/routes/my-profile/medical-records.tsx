@@ -2,8 +2,9 @@ import type { ConsultationDetail, IntakeRecord } from "@ambercare/contracts/cons
 import { DOCUMENT_MAX_BYTES } from "@ambercare/contracts/consultation-limits";
 import { data, Form, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { StatusMessage, SubmitButton, translateMessage, useHydrated } from "#app/components/forms.tsx";
+import { StatusMessage, SubmitButton, translateMessage } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
+import { PrintButton } from "#app/components/print-button.tsx";
 import { useDateTime } from "#app/features/consultations/consultation-card.tsx";
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
 import { optionKey } from "#app/features/consultations/intake-form.ts";
@@ -132,7 +133,6 @@ export default function MedicalRecordsPage() {
   const { t } = useTranslation();
   const { records, documents, audit, auditTotal } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const hydrated = useHydrated();
   const when = useDateTime();
   return (
     <AccountPage page="medicalRecords">
@@ -142,11 +142,7 @@ export default function MedicalRecordsPage() {
             <h2 id="records-visits" className="font-bold text-2xl text-ink">
               {t("records.visitsHeading")}
             </h2>
-            {hydrated ? (
-              <button type="button" className="button-secondary" onClick={() => window.print()}>
-                {t("records.print")}
-              </button>
-            ) : null}
+            <PrintButton label={t("records.print")} />
           </div>
           {records.length === 0 ? <p className="text-ink">{t("records.noVisits")}</p> : null}
           {records.map((record) => (

@@ -6,6 +6,7 @@ import { data, Form, Link, useActionData, useLoaderData, useLocation, useRevalid
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { StatusMessage, SubmitButton, translateMessage, useHydrated } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
+import { PrintButton } from "#app/components/print-button.tsx";
 import { ConsultationCard, useDateTime } from "#app/features/consultations/consultation-card.tsx";
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
 import { notify, playAcceptedTone, useNotificationChoice } from "#app/features/consultations/visit-alerts.ts";
@@ -180,7 +181,6 @@ function ChatRegion({ consultationId, messages }: { consultationId: string; mess
 
 function AfterVisit({ room }: { room: Room }) {
   const { t } = useTranslation();
-  const hydrated = useHydrated();
   const { consultation, clinician } = room;
   return (
     <section aria-labelledby="visit-summary-heading" className="visit-summary flex flex-col gap-4">
@@ -188,11 +188,7 @@ function AfterVisit({ room }: { room: Room }) {
         <h2 id="visit-summary-heading" className="font-bold text-2xl text-ink">
           {t("consultation.past.summaryHeading")}
         </h2>
-        {hydrated ? (
-          <button type="button" className="button-secondary screen-only" onClick={() => window.print()}>
-            {t("records.print")}
-          </button>
-        ) : null}
+        <PrintButton label={t("records.print")} className="button-secondary screen-only" />
       </div>
       <p className="whitespace-pre-line text-ink" data-testid="visit-summary">
         {consultation.visit_summary ?? t("consultation.past.noSummary")}
