@@ -39,6 +39,7 @@ import {
   createMailingListService,
   type MailingListService,
 } from "#api/modules/communications/mailing-list-service.ts";
+import { createMedicalDocumentService } from "#api/modules/consultations/medical-document-service.ts";
 import { chatServiceOf, registerVisitTyping } from "#api/modules/consultations/visit-chat-routes.ts";
 import { visitExpirySweepPlugin } from "#api/modules/consultations/visit-expiry-sweep.ts";
 import { createVisitMailer } from "#api/modules/consultations/visit-mail.ts";
@@ -337,6 +338,8 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
       log: app.log,
       acceptTimeoutMs: config.VISIT_ACCEPT_TIMEOUT * 60_000,
       publish: (recipients, topic, payload) => app.live.publish(recipients, topic, payload),
+      documentBytes: createMedicalDocumentService({ db: deps.db.db, clock, dataDir: config.DATA_DIR })
+        .bytesOf,
     }),
   );
   await app.register(visitExpirySweepPlugin, { visits: app.visits });

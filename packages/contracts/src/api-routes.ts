@@ -49,6 +49,7 @@ import {
   queueResponse,
   saveVisitNotesRequest,
   setDutyRequest,
+  visitDocumentParams,
   visitNotesResponse,
   visitStatusResponse,
   visitWorkspaceResponse,
@@ -642,6 +643,13 @@ export const apiRoutes = {
       path: "/api/care-team/visits/:id",
       params: consultationIdParams,
       response: visitWorkspaceResponse,
+    }),
+    downloadDocument: route({
+      api: "main",
+      method: "GET",
+      path: "/api/care-team/visits/:id/documents/:documentId",
+      params: visitDocumentParams,
+      raw: "download",
     }),
     accept: route({
       api: "main",

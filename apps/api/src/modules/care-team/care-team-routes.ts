@@ -8,6 +8,7 @@ import {
   queueResponse,
   saveVisitNotesRequest,
   setDutyRequest,
+  visitDocumentParams,
   visitNotesResponse,
   visitStatusResponse,
   visitWorkspaceResponse,
@@ -19,6 +20,7 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { clinicianOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
 import { auditClinicianAccess } from "#api/platform/audit-log.ts";
+import { sendDocument } from "#api/platform/content-disposition.ts";
 
 const bearer = [{ bearerAuth: [] }];
 const failures = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope };
@@ -120,6 +122,30 @@ export const careTeamRoutes: FastifyPluginAsyncZod = async (app) => {
         if (workspace.past_visits.length > 0) await read("consultation.list");
       });
       return { data: workspace };
+    },
+  );
+
+  app.get(
+    "/api/care-team/visits/:id/documents/:documentId",
+    {
+      onRequest: guards.clinician,
+      schema: {
+        tags: ["main"],
+        summary:
+          "Download one of the patient's documents listed in the workspace of a visit the clinician holds (audited)",
+        security: bearer,
+        params: visitDocumentParams,
+      },
+    },
+    async (request, reply) => {
+      const file = await app.visits.document(actorOf(request), request.params.id, request.params.documentId);
+      await auditClinicianAccess(request, {
+        patientUserId: file.patientUserId,
+        action: "document.download",
+        resource: "document",
+        resourceId: file.documentId,
+      });
+      return sendDocument(reply, file);
     },
   );
 

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import {
   CONSOLE_ERRORS,
   consoleVisitListResponse,
@@ -355,6 +355,64 @@ describe("accepting and the visit", () => {
     const again = await call("POST", `${CONSOLE}/visits/${id}/complete`, first.token, { summary: "Twice" });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toHaveProperty("error");
+  });
+
+  it("lets the visit's clinician download the patient's documents listed in the workspace, audited, and nobody else", async () => {
+    const someone = await patient();
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      randomBytes(512),
+    ]);
+    const uploaded = await t.app.inject({
+      method: "POST",
+      url: "/ambercare/medical-records/documents",
+      headers: {
+        ...bearer(someone.access_token),
+        "content-type": "application/octet-stream",
+        "x-file-name": encodeURIComponent("rash photo.png"),
+      },
+      payload: png,
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const documentId = (uploaded.json() as { data: { id: string } }).data.id;
+    const id = await requestVisit(someone.access_token);
+    const download = (token: string, document = documentId) =>
+      call("GET", `${CONSOLE}/visits/${id}/documents/${document}`, token);
+
+    // A request is not a visit to read yet.
+    expect((await download(first.token)).statusCode).toBe(403);
+    expect((await call("POST", `${CONSOLE}/visits/${id}/accept`, first.token)).statusCode).toBe(200);
+    const workspace = visitWorkspaceResponse.parse(
+      (await call("GET", `${CONSOLE}/visits/${id}`, first.token)).json(),
+    );
+    expect(workspace.data.documents.map((document) => document.id)).toEqual([documentId]);
+
+    const file = await download(first.token);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers["content-type"]).toBe("image/png");
+    expect(file.headers["content-disposition"]).toContain("rash%20photo.png");
+    expect(file.rawPayload.equals(png)).toBe(true);
+    expect((await download(second.token)).statusCode).toBe(403);
+    expect((await download(first.token, randomUUID())).statusCode).toBe(404);
+    expect((await call("GET", `${CONSOLE}/visits/${id}/documents/not-a-uuid`, first.token)).statusCode).toBe(
+      400,
+    );
+    const patientsCall = await call(
+      "GET",
+      `${CONSOLE}/visits/${id}/documents/${documentId}`,
+      someone.access_token,
+    );
+    expect(patientsCall.statusCode).toBe(403);
+
+    const log = auditLogResponse.parse(
+      (await call("GET", "/ambercare/audit-log", someone.access_token)).json(),
+    );
+    expect(
+      log.data.filter(
+        (row) =>
+          row.actor === "clinician" && row.action === "document.download" && row.actor_name === first.name,
+      ),
+    ).toHaveLength(1);
   });
 
   it("cancels a request with a reason, and the patient's visit is canceled", async () => {

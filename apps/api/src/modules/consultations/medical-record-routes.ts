@@ -15,16 +15,11 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
 import { callerOf } from "#api/modules/consultations/consultation-routes.ts";
 import { createMedicalDocumentService } from "#api/modules/consultations/medical-document-service.ts";
+import { sendDocument } from "#api/platform/content-disposition.ts";
 import { AppError } from "#api/platform/errors.ts";
 
 const bearer = [{ bearerAuth: [] }];
 const failures = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope };
-
-/** `filename*` (RFC 6266/8187) carries any name; `filename` an ASCII fallback for old clients. */
-export function contentDisposition(fileName: string): string {
-  const ascii = fileName.replaceAll(/[^\x20-\x7e]|["\\%]/g, "_");
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
 
 /**
  * Lets the calling plugin (its scope only: nowhere else does the API take a raw body) accept a file
@@ -120,12 +115,11 @@ export const careMedicalRecordRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { document, bytes } = await documents.download(callerOf(request), request.params.id);
-      return reply
-        .header("content-type", document.content_type)
-        .header("content-disposition", contentDisposition(document.file_name))
-        .header("x-content-type-options", "nosniff")
-        .header("cache-control", "private, no-store")
-        .send(bytes);
+      return sendDocument(reply, {
+        fileName: document.file_name,
+        contentType: document.content_type,
+        bytes,
+      });
     },
   );
 

@@ -19,11 +19,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { authOf, clinicianOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
 import { createMedicalDocumentService } from "#api/modules/consultations/medical-document-service.ts";
-import {
-  acceptRawUploads,
-  contentDisposition,
-  rawUpload,
-} from "#api/modules/consultations/medical-record-routes.ts";
+import { acceptRawUploads, rawUpload } from "#api/modules/consultations/medical-record-routes.ts";
 import {
   type ChatViewer,
   createVisitChatService,
@@ -31,6 +27,7 @@ import {
 } from "#api/modules/consultations/visit-chat-service.ts";
 import type { LiveService } from "#api/modules/live/live-service.ts";
 import { auditClinicianAccess, createAuditRepository } from "#api/platform/audit-log.ts";
+import { sendDocument } from "#api/platform/content-disposition.ts";
 import { AppError } from "#api/platform/errors.ts";
 
 const bearer = [{ bearerAuth: [] }];
@@ -198,12 +195,7 @@ function registerThreadRoutes(
     },
     async (request, reply) => {
       const file = await chat.download(viewer(request), request.params.id, request.params.documentId);
-      return reply
-        .header("content-type", file.contentType)
-        .header("content-disposition", contentDisposition(file.fileName))
-        .header("x-content-type-options", "nosniff")
-        .header("cache-control", "private, no-store")
-        .send(file.bytes);
+      return sendDocument(reply, file);
     },
   );
 

@@ -126,6 +126,8 @@ export function createVisitService(deps: {
   acceptTimeoutMs: number;
   /** Live events to the clinicians' consoles; without it, nobody is told (some tests). */
   publish?: Publish;
+  /** The stored bytes of a medical document (the medical documents' own store). */
+  documentBytes: (storageKey: string) => Promise<Buffer>;
 }) {
   const chosenOnlyUntil = (now: Date) => new Date(now.getTime() - CHOSEN_PROVIDER_MINUTES * 60_000);
 
@@ -392,6 +394,25 @@ export function createVisitService(deps: {
         throw new AppError("CONSULTATION_TRANSITION_REFUSED", 409, CONSULTATION_ERRORS.transitionRefused);
       }
       throw new AppError("NOTES_STALE", 409, CONSOLE_ERRORS.notesStale);
+    },
+
+    /**
+     * One of the patient's documents, as the workspace lists it, for the clinician of that
+     * patient's visit. The caller audits the download in the patient's log (`patientUserId`).
+     */
+    async document(actor: ClinicianActor, id: string, documentId: string) {
+      const row = await heldVisit(actor, id);
+      const file = (await createConsultationRepository(deps.db).documentsOf(row.userId)).find(
+        (document) => document.id === documentId.toLowerCase(),
+      );
+      if (!file) throw new AppError("DOCUMENT_NOT_FOUND", 404, CONSULTATION_ERRORS.documentNotFound);
+      return {
+        patientUserId: row.userId,
+        documentId: file.id,
+        fileName: file.fileName,
+        contentType: file.contentType,
+        bytes: await deps.documentBytes(file.storageKey),
+      };
     },
 
     /** Adds a signed, timed addendum to signed notes (409 NOTES_NOT_SIGNED before). */

@@ -9,6 +9,14 @@ import { useCallback, useState } from "react";
 
 /** Two soft rising notes, a quarter of a second each. Silently does nothing where audio is blocked. */
 export function playAcceptedTone(): void {
+  playTones([660, 880], 0.25, 0.22);
+}
+
+/**
+ * Soft sine notes one after the other, `step` seconds apart, each `length` seconds long (Web Audio:
+ * no file to fetch). Does nothing where audio is blocked or there is no audio device.
+ */
+export function playTones(frequencies: readonly number[], step: number, length: number): void {
   try {
     const AudioContextClass =
       window.AudioContext ??
@@ -18,17 +26,17 @@ export function playAcceptedTone(): void {
     const gain = context.createGain();
     gain.gain.value = 0.08;
     gain.connect(context.destination);
-    [660, 880].forEach((frequency, index) => {
+    frequencies.forEach((frequency, index) => {
       const oscillator = context.createOscillator();
       oscillator.frequency.value = frequency;
       oscillator.connect(gain);
-      const at = context.currentTime + index * 0.25;
+      const at = context.currentTime + index * step;
       oscillator.start(at);
-      oscillator.stop(at + 0.22);
+      oscillator.stop(at + length);
     });
     setTimeout(() => void context.close(), 1000);
   } catch {
-    // Autoplay rules or no audio device: the page and its live region still tell the patient.
+    // Autoplay rules or no audio device: the page and its live region still tell.
   }
 }
 

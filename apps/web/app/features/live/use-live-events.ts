@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { useRevalidator } from "react-router";
 import type { LiveEvent, LiveState } from "#app/features/live/live-client.ts";
 
 export type { LiveEvent, LiveState };
@@ -48,4 +49,25 @@ export function sendLiveFrame(frame: { type: string } & Record<string, unknown>)
   void import("#app/features/live/live-client.ts").then(({ liveClientOfTab }) => {
     liveClientOfTab().send(frame);
   });
+}
+
+/**
+ * Re-reads the page's data on each live event of `topics` that `concerns` the page, and once each
+ * time the link (re)opens: the socket resumes from "now", so a change between the page's render and
+ * the connection (or during an outage) would otherwise be missed. Never polls.
+ */
+export function useLiveRevalidation(
+  topics: readonly string[],
+  concerns: (event: LiveEvent) => boolean = () => true,
+): LiveState {
+  const revalidator = useRevalidator();
+  const state = useLiveEvents(topics, (event) => {
+    if (concerns(event)) void revalidator.revalidate();
+  });
+  const wasConnected = useRef(false);
+  useEffect(() => {
+    if (state === "connected" && !wasConnected.current) void revalidator.revalidate();
+    wasConnected.current = state === "connected";
+  }, [state, revalidator]);
+  return state;
 }

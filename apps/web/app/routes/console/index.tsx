@@ -1,34 +1,120 @@
-import { useLoaderData } from "react-router";
+import { data, redirect, useActionData, useLoaderData, useLocation } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { StatusMessage, translateMessage, useHydrated } from "#app/components/forms.tsx";
+import { consoleApi } from "#app/features/care-console/console.server.ts";
+import {
+  DutyToggle,
+  MyVisits,
+  QueueTable,
+  SoundToggle,
+  useArrivals,
+  useLiveQueue,
+} from "#app/features/care-console/queue.tsx";
+import { runQueueAction } from "#app/features/care-console/queue-actions.server.ts";
+import { useSoundChoice } from "#app/features/care-console/queue-sound.ts";
+import { titleWithCount } from "#app/features/care-console/queue-watch.ts";
+import { readFormData } from "#app/lib/form-body.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/index";
 
-/** /console: the clinician's start page; the visit queue will live here. */
-export async function loader({ request }: Route.LoaderArgs) {
+/** /console: the clinician's duty, the live queue of requests they may accept, and their visits. */
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireRouteAccess(request, "/console");
-  return { clinician: user.clinician };
+  const api = consoleApi(request, user, context);
+  const [queue, visits, duty] = await Promise.all([api.queue(), api.visits(), api.duty()]);
+  return data({ queue, visits, duty }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, "console");
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = await requireRouteAccess(request, "/console");
+  const form = await readFormData(request);
+  const result = await runQueueAction(consoleApi(request, user, context), form);
+  if (result.kind === "accepted") throw redirect(`/console/visits/${result.visitId}`);
+  return data({ ok: result.ok, message: result.message }, { status: result.status });
+}
 
-export default function ConsolePage() {
+/** The tab's title leads with the number of waiting requests: "(2) Care console | Ambercare". */
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, "console").map((tag) =>
+    "title" in tag && typeof tag.title === "string"
+      ? { title: titleWithCount(tag.title, args.loaderData?.queue.length ?? 0) }
+      : tag,
+  );
+
+function LiveNotice({ live }: { live: ReturnType<typeof useLiveQueue> }) {
   const { t } = useTranslation();
-  const { clinician } = useLoaderData<typeof loader>();
+  const hydrated = useHydrated();
+  const { pathname } = useLocation();
+  if (hydrated && live !== "offline" && live !== "reconnecting") return null;
   return (
-    <div className="page-container py-10">
+    <p className="text-ink">
+      {hydrated ? t(`console.live.${live}`) : t("console.live.noScript")}{" "}
+      <a href={pathname} className="link">
+        {t("console.refresh")}
+      </a>
+    </p>
+  );
+}
+
+export default function ConsoleQueuePage() {
+  const { t } = useTranslation();
+  const { queue, visits, duty } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const live = useLiveQueue();
+  const sound = useSoundChoice();
+  const announcement = useArrivals(queue, sound.muted);
+  return (
+    <div className="page-container flex flex-col gap-8 py-10">
       <h1 className="font-bold text-3xl text-ink">{t("pages.console.title")}</h1>
-      <p className="mt-4 text-ink">
-        {t("console.loggedInAs", { name: clinician.name, email: clinician.email })}
+      <StatusMessage message={result?.ok ? result.message : undefined} />
+      {result && !result.ok ? (
+        <p role="alert" className="font-semibold text-danger" data-testid="queue-error">
+          {translateMessage(t, result.message)}
+        </p>
+      ) : null}
+      <p
+        className="sr-only"
+        role="status"
+        aria-live="polite"
+        aria-atomic="true"
+        data-testid="queue-announcement"
+      >
+        {announcement}
       </p>
-      <p className="mt-2 text-ink">{t("console.worksAs", { provider: clinician.provider.name })}</p>
-      <section aria-labelledby="queue-title" className="mt-8 rounded-md border border-border p-6">
-        <h2 id="queue-title" className="font-semibold text-ink text-xl">
-          {t("console.queue.title")}
-        </h2>
-        <p className="mt-2 text-ink-muted">{t("console.queue.empty")}</p>
-      </section>
+      <LiveNotice live={live} />
+      <div className="grid gap-8 laptop:grid-cols-[2fr_1fr]">
+        <section aria-labelledby="queue-title" className="flex flex-col gap-4">
+          <div className="flex flex-wrap items-baseline justify-between gap-2">
+            <h2 id="queue-title" className="font-semibold text-ink text-xl">
+              {t("console.queue.title")}
+            </h2>
+            <p className="text-ink-muted" data-testid="queue-count">
+              {t("console.queue.count", { count: queue.length })}
+            </p>
+          </div>
+          <QueueTable queue={queue} />
+        </section>
+        <div className="flex flex-col gap-8">
+          <section
+            aria-labelledby="duty-title"
+            className="flex flex-col gap-4 rounded-md border border-border p-4"
+          >
+            <h2 id="duty-title" className="font-semibold text-ink text-xl">
+              {t("console.duty.heading")}
+            </h2>
+            <DutyToggle duty={duty} />
+            <SoundToggle {...sound} />
+          </section>
+          <section aria-labelledby="my-visits-title" className="flex flex-col gap-4">
+            <h2 id="my-visits-title" className="font-semibold text-ink text-xl">
+              {t("console.myVisits.heading")}
+            </h2>
+            <MyVisits visits={visits} />
+          </section>
+        </div>
+      </div>
     </div>
   );
 }

@@ -2,7 +2,7 @@ import type { Message } from "@ambercare/contracts/consultation";
 import { CANCELABLE_STATUSES } from "@ambercare/contracts/consultation-limits";
 import { VISIT_STATUS_TOPIC, type WaitingRoom } from "@ambercare/contracts/waiting-room";
 import { useEffect, useRef } from "react";
-import { data, Form, Link, useActionData, useLoaderData, useLocation, useRevalidator } from "react-router";
+import { data, Form, Link, useActionData, useLoaderData, useLocation } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { StatusMessage, SubmitButton, translateMessage, useHydrated } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
@@ -11,7 +11,7 @@ import { ConsultationCard, useDateTime } from "#app/features/consultations/consu
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
 import { notify, playAcceptedTone, useNotificationChoice } from "#app/features/consultations/visit-alerts.ts";
 import { ProviderAvatar } from "#app/features/directory/directory.tsx";
-import { useLiveEvents } from "#app/features/live/use-live-events.ts";
+import { useLiveRevalidation } from "#app/features/live/use-live-events.ts";
 import { VisitChat } from "#app/features/visit-chat/visit-chat.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
@@ -85,18 +85,10 @@ function useStatusSentence(room: Room): string {
 
 /** Re-reads the page's data on this visit's status events and after each (re)connection. */
 function useLiveVisit(consultationId: string) {
-  const revalidator = useRevalidator();
-  const state = useLiveEvents([VISIT_STATUS_TOPIC], (event) => {
-    if (event.payload.consultation_id === consultationId) void revalidator.revalidate();
-  });
-  // The socket resumes from "now": a change between the page's render and the connection (or
-  // during an outage) would be missed, so the page reads once whenever the link (re)opens.
-  const wasConnected = useRef(false);
-  useEffect(() => {
-    if (state === "connected" && !wasConnected.current) void revalidator.revalidate();
-    wasConnected.current = state === "connected";
-  }, [state, revalidator]);
-  return state;
+  return useLiveRevalidation(
+    [VISIT_STATUS_TOPIC],
+    (event) => event.payload.consultation_id === consultationId,
+  );
 }
 
 /** The tone and the notification when the page sees the visit become accepted. */
