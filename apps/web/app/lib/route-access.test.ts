@@ -215,6 +215,14 @@ const CONSOLE_ANSWERS: Record<string, { status: number; body: unknown }> = {
     },
   },
 };
+/** The console's own reads for the clinician with the factor on: nobody waiting, off duty. */
+const EMPTY_LIST = { data: [], meta: { page: 1, per_page: 1, total: 0 } };
+const OFF_DUTY = { data: { on_duty: false, since: null, expected_wait_minutes: null } };
+const CONSOLE_READS: Record<string, unknown> = {
+  "/api/v1/api/care-team/queue": EMPTY_LIST,
+  "/api/v1/api/care-team/visits": EMPTY_LIST,
+  "/api/v1/api/care-team/duty": OFF_DUTY,
+};
 const NOT_A_CLINICIAN = {
   status: 403,
   body: { error: "This call is for clinicians", code: "CLINICIAN_ONLY" },
@@ -251,6 +259,11 @@ beforeAll(async () => {
     if (req.url === "/api/v1/api/auth/me" && clinicianToken) {
       const clinician = { data: { ...JANE_ACCOUNT, role: "clinician" } };
       res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(clinician));
+      return;
+    }
+    const consoleRead = CONSOLE_READS[req.url ?? ""];
+    if (consoleRead && req.headers.authorization === "Bearer clinician-token") {
+      res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(consoleRead));
       return;
     }
     if (req.url === "/api/v1/api/care-team/me") {
@@ -416,7 +429,12 @@ describe("the role of a page", () => {
   it("opens /console to a clinician with the second factor on, with who they are and their provider", async () => {
     const page = await runLoader(pageOf("/console"), CLINICIAN);
     expect(page.thrown).toBeUndefined();
-    expect(page.value).toEqual({ clinician: CLINICIAN_PROFILE });
+    // The page shows the clinician's queue, visits and duty; the layout says who they are.
+    expect((page.value as { data: unknown }).data).toEqual({
+      queue: [],
+      visits: [],
+      duty: OFF_DUTY.data,
+    });
     const layout = (await import(`${APP_DIR}routes/layouts/console.tsx`)) as {
       loader(args: { request: Request; params: object; context: object }): Promise<unknown>;
     };
