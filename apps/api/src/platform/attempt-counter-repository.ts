@@ -1,6 +1,6 @@
 import type { Executor } from "@ambercare/db/client";
 import { rateLimitBuckets } from "@ambercare/db/schema";
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 
 export type Count = { hits: number; resetAt: Date };
 
@@ -46,8 +46,10 @@ export function createAttemptCounterRepository(db: Executor) {
         .where(eq(rateLimitBuckets.key, key));
     },
 
-    async clear(key: string): Promise<void> {
-      await db.delete(rateLimitBuckets).where(eq(rateLimitBuckets.key, key));
+    /** Forgets several keys in one statement. */
+    async clearAll(keys: readonly string[]): Promise<void> {
+      if (keys.length === 0) return;
+      await db.delete(rateLimitBuckets).where(inArray(rateLimitBuckets.key, [...keys]));
     },
   };
 }

@@ -58,6 +58,40 @@ const SETTLE_POLL_MAX_MS = 250;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * At most `capacity` attempts per key at once in this process; the others queue here, first come
+ * first served. `enter` resolves with the function that frees the place, which also frees itself
+ * after `maxHoldMs` so that an attempt that never settles (its request failed on the way) cannot
+ * hold the account.
+ */
+export function createLocalGate(capacity: number, maxHoldMs: number) {
+  const gates = new Map<string, { active: number; waiting: Array<() => void> }>();
+  return async function enter(key: string): Promise<() => void> {
+    let gate = gates.get(key);
+    if (!gate) {
+      gate = { active: 0, waiting: [] };
+      gates.set(key, gate);
+    }
+    const held = gate;
+    // A freed place passes straight to the next in line, so `active` counts it all along.
+    if (held.active >= capacity) await new Promise<void>((resolve) => held.waiting.push(resolve));
+    else held.active += 1;
+    let left = false;
+    const leave = () => {
+      if (left) return;
+      left = true;
+      clearTimeout(timer);
+      const next = held.waiting.shift();
+      if (next) return next();
+      held.active -= 1;
+      if (held.active === 0) gates.delete(key);
+    };
+    const timer = setTimeout(leave, maxHoldMs);
+    timer.unref();
+    return leave;
+  };
+}
+
+/**
  * Password guessing limits, counted in the database so every API instance enforces one budget.
  *
  * An address over its limit is blocked until its window ends. An account is never locked: after
@@ -84,6 +118,10 @@ export function createLoginThrottle(deps: {
   limits?: LoginThrottleLimits;
 }) {
   const limits = deps.limits ?? DEFAULT_LOGIN_LIMITS;
+  // Many right passwords for one account at once (a household, a load test) would otherwise all
+  // poll the shared counters below while `perAccount` of them are checked: in one process they wait
+  // here instead, without a query, and only attempts from other processes can meet in the database.
+  const enterAccount = createLocalGate(limits.perAccount, SETTLE_WAIT_MS);
   const accountKey = (email: string) => deps.keyHash("login-account", email);
   const addressKey = (ip: string) => deps.keyHash("login-address", ip);
   const waitKey = (email: string) => deps.keyHash("login-account-wait", email);
@@ -140,10 +178,13 @@ export function createLoginThrottle(deps: {
         ? await deps.counters.hit(addressKey(input.ip), limits.windowMs, now)
         : undefined;
       if (address && address.hits > limits.perAddress) refuse(address.resetAt.getTime(), now);
+      let leaveAccount = () => {};
       if (input.countAccount) {
+        leaveAccount = await enterAccount(accountKey(input.email));
         try {
           await countAccountAttempt(input.email);
         } catch (error) {
+          leaveAccount();
           // A refused attempt is not a failure: it does not use the address's budget either.
           if (address) await deps.counters.release(addressKey(input.ip));
           throw error;
@@ -152,29 +193,41 @@ export function createLoginThrottle(deps: {
 
       return {
         async succeeded() {
-          if (input.countAccount) {
-            await deps.counters.clear(accountKey(input.email));
-            await deps.counters.clear(failureKey(input.email));
-            await deps.counters.clear(waitKey(input.email));
+          try {
+            if (input.countAccount) {
+              await deps.counters.clearAll([
+                accountKey(input.email),
+                failureKey(input.email),
+                waitKey(input.email),
+              ]);
+            }
+            if (countAddress) await deps.counters.release(addressKey(input.ip));
+          } finally {
+            leaveAccount();
           }
-          if (countAddress) await deps.counters.release(addressKey(input.ip));
         },
         async passedFirstStep() {
-          if (input.countAccount) await deps.counters.release(accountKey(input.email));
-          if (countAddress) await deps.counters.release(addressKey(input.ip));
+          try {
+            if (input.countAccount) await deps.counters.release(accountKey(input.email));
+            if (countAddress) await deps.counters.release(addressKey(input.ip));
+          } finally {
+            leaveAccount();
+          }
         },
         async failed() {
-          if (input.countAccount)
-            await deps.counters.hit(failureKey(input.email), limits.windowMs, deps.clock.now());
+          try {
+            if (input.countAccount)
+              await deps.counters.hit(failureKey(input.email), limits.windowMs, deps.clock.now());
+          } finally {
+            leaveAccount();
+          }
         },
       };
     },
 
     /** Forgets an account's failures (after a password reset proved the owner's mailbox). */
     async forgetAccount(email: string): Promise<void> {
-      await deps.counters.clear(accountKey(email));
-      await deps.counters.clear(failureKey(email));
-      await deps.counters.clear(waitKey(email));
+      await deps.counters.clearAll([accountKey(email), failureKey(email), waitKey(email)]);
     },
   };
 }
