@@ -5,6 +5,7 @@
 // mixed journey for `--seconds`: home, a search, a doctor's profile, log in, my profile, with a
 // pause between steps. Each visitor connects from its own loopback address (127.0.x.y via
 // `localAddress`), which is how the web server tells visitors apart with no proxy in front.
+// `--cpu-prof DIR` writes a CPU profile of the API process(es) there.
 // `--hammer` adds one visitor asking for /captcha/challenge as fast as it can, all along.
 // Prints requests, errors by kind, p50/p99 and requests per second.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -27,6 +28,9 @@ const { values: options } = parseArgs({
     "web-processes": { type: "string" },
     "api-processes": { type: "string" },
     verbose: { type: "boolean", default: false },
+    // A CPU profile of the API process(es) into this folder, written when they stop: where a
+    // login burst spends its time (open it in Chrome's DevTools, Performance panel).
+    "cpu-prof": { type: "string" },
   },
 });
 const USERS = Number(options.users);
@@ -242,7 +246,11 @@ const env = {
   ...(options["web-processes"] ? { WEB_PROCESSES: options["web-processes"] } : {}),
   ...(options["api-processes"] ? { API_PROCESSES: options["api-processes"] } : {}),
 };
-const stack = await startStack({ env, quiet: !options.verbose });
+const stack = await startStack({
+  env,
+  quiet: !options.verbose,
+  apiNodeFlags: options["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${options["cpu-prof"]}`] : [],
+});
 try {
   const profilePath = await firstProfilePath(port);
   const loadBefore = loadavg()[0];

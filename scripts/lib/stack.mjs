@@ -174,10 +174,16 @@ export async function startApiInstance({ env, name = "api", quiet = false }) {
 
 /**
  * Starts api then web. `env` is passed to both (PORT, API_PORT, DATA_DIR, DATABASE_URL…), `apiEnv`
- * to the API only (the e2e suite runs it with NODE_ENV=test for its test clock).
- * Returns { webUrl, apiUrl, stop() }.
+ * to the API only (the e2e suite runs it with NODE_ENV=test for its test clock); `apiNodeFlags` are
+ * Node's own flags for the API (bench/load's `--cpu-prof`). Returns { webUrl, apiUrl, stop() }.
  */
-export async function startStack({ env = {}, apiEnv = {}, quiet = false, nodeEnv = "production" } = {}) {
+export async function startStack({
+  env = {},
+  apiEnv = {},
+  apiNodeFlags = [],
+  quiet = false,
+  nodeEnv = "production",
+} = {}) {
   const port = Number(env.PORT ?? process.env.PORT ?? 3000);
   const apiPort = Number(env.API_PORT ?? process.env.API_PORT ?? 4000);
   const childEnv = {
@@ -194,11 +200,15 @@ export async function startStack({ env = {}, apiEnv = {}, quiet = false, nodeEnv
   const children = [];
   const stop = () => stopChildren(children);
   try {
-    const api = spawn(process.execPath, serverCommand(["--import", "tsx"], "src/server.ts", counts.api), {
-      cwd: API_DIR,
-      env: { ...childEnv, ...apiEnv, CLUSTER_PROCESSES: String(counts.api) },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const api = spawn(
+      process.execPath,
+      serverCommand(["--import", "tsx", ...apiNodeFlags], "src/server.ts", counts.api),
+      {
+        cwd: API_DIR,
+        env: { ...childEnv, ...apiEnv, CLUSTER_PROCESSES: String(counts.api) },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     children.push(api);
     prefixOutput(api, "api", quiet);
     const apiUrl = `http://127.0.0.1:${apiPort}`;

@@ -23,6 +23,7 @@ function row(id: string, firstName: string, lastName: string, ratingAverage: num
     offersChat: true,
     offersVideo: true,
     availableToday: false,
+    clinicianOnDuty: false,
     ratingAverage,
     ratingCount: ratingAverage > 0 ? 1 : 0,
   };

@@ -24,6 +24,8 @@ export type ProviderRow = {
   offersChat: boolean;
   offersVideo: boolean;
   availableToday: boolean;
+  /** A clinician of this provider is on duty in the console now (only they have an expected wait). */
+  clinicianOnDuty: boolean;
   ratingAverage: number;
   ratingCount: number;
 };
@@ -57,6 +59,9 @@ export type CatalogueRow = { id: number; slug: string; nameEn: string; translati
 const availableTodaySql = sql<boolean>`coalesce((select ${clinicians.onDutySince} is not null and ${clinicians.disabledAt} is null
   from ${clinicians} where ${clinicians.providerId} = ${providers.id}), ${providers.availableToday})`;
 
+const clinicianOnDutySql = sql<boolean>`exists (select 1 from ${clinicians} where ${clinicians.providerId} = ${providers.id}
+  and ${clinicians.onDutySince} is not null and ${clinicians.disabledAt} is null)`;
+
 const columns = {
   id: providers.id,
   slug: providers.slug,
@@ -70,6 +75,7 @@ const columns = {
   offersChat: providers.offersChat,
   offersVideo: providers.offersVideo,
   availableToday: availableTodaySql,
+  clinicianOnDuty: clinicianOnDutySql,
   ratingAverage: providers.ratingAverage,
   ratingCount: providers.ratingCount,
 };

@@ -67,9 +67,12 @@ export function createProviderService(
   directory?: ProviderDirectory,
   expectedWaits: ExpectedWaits = async () => new Map(),
 ) {
-  /** The waits of the entries shown that are available (only on-duty clinicians get one). */
+  /**
+   * The waits of the entries shown whose clinician is on duty (nobody else has one): most searches
+   * show none, and then ask the database nothing.
+   */
   const waitsOf = (entries: DirectoryEntry[]) =>
-    expectedWaits(entries.filter((entry) => entry.row.availableToday).map((entry) => entry.row.id));
+    expectedWaits(entries.filter((entry) => entry.row.clinicianOnDuty).map((entry) => entry.row.id));
 
   /** Rows → entries with their specializations, conditions and licences, read from the database. */
   async function withLinks(rows: ProviderRow[]): Promise<DirectoryEntry[]> {
