@@ -58,6 +58,7 @@ import {
   type ConsultationEntitlements,
   membershipEntitlements,
 } from "#api/modules/membership/consultation-entitlements.ts";
+import { createMembershipMailer } from "#api/modules/membership/membership-mail.ts";
 import {
   createMembershipService,
   type MembershipService,
@@ -302,6 +303,12 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
       payments: stripe ?? createDemoPayments({ webUrl: webUrl(config) }),
       webUrl: webUrl(config),
       log: app.log,
+      membershipMail: createMembershipMailer({
+        db: deps.db.db,
+        mailer,
+        productName: config.PRODUCT_NAME,
+        webUrl: webUrl(config),
+      }),
     }),
   );
   const liveRepository = createLiveRepository(deps.db.db);

@@ -307,15 +307,6 @@ export function createConsultationRepository(db: Executor) {
       await db.update(consultations).set({ settlementPending: false }).where(eq(consultations.id, id));
     },
 
-    /** Where and in which language to write to a patient. */
-    async patientContact(userId: string) {
-      const [row] = await db
-        .select({ email: users.email, firstName: users.firstName, locale: users.locale })
-        .from(users)
-        .where(eq(users.id, userId));
-      return row;
-    },
-
     /** A visit's status changes, oldest first. */
     async history(consultationId: string) {
       return db

@@ -1,9 +1,9 @@
 import type { Locale } from "@ambercare/contracts/locales";
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import type { Database } from "@ambercare/db/client";
-import { createConsultationRepository } from "#api/modules/consultations/consultation-repository.ts";
 import type { Mailer } from "#api/platform/mail/mailer.ts";
 import { type ParagraphMail, renderParagraphMail } from "#api/platform/mail/paragraph-mail.ts";
+import { mailRecipient } from "#api/platform/mail/recipient.ts";
 import type { RenderedMail } from "#api/platform/mail/templates.ts";
 
 /**
@@ -201,7 +201,7 @@ export function createVisitMailer(deps: {
 }): VisitMailer {
   return {
     async send(template, visit, moneyBack) {
-      const patient = await createConsultationRepository(deps.db).patientContact(visit.userId);
+      const patient = await mailRecipient(deps.db, visit.userId);
       if (!patient) return;
       const mail = renderVisitMail(template, patient.locale, {
         productName: deps.productName,

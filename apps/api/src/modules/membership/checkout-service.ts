@@ -12,6 +12,7 @@ import {
 import { PLANS, type PlanKey } from "@ambercare/contracts/plans";
 import type { AuthContext } from "#api/modules/accounts/session-service.ts";
 import { attemptCharge, callProvider } from "#api/modules/membership/charge-service.ts";
+import { notifying, paymentReceived, sendAfterCommit } from "#api/modules/membership/membership-mail.ts";
 import {
   assertSelf,
   invoiceDescription,
@@ -189,99 +190,103 @@ export function createCheckoutService(deps: MembershipDeps) {
       if (!payments.takesCardDetails) {
         throw new AppError("DEMO_PAYMENTS_ONLY", 409, MEMBERSHIP_ERRORS.demoPaymentsOnly);
       }
-      return db.transaction(async (tx) => {
-        const repo = createMembershipRepository(tx);
-        const checkout = await ownCheckout(repo, auth, id, true);
-        const now = clock.now();
-        const answer = { status: "paid" as const, return_url: checkout.returnPath };
-        if (checkout.paidAt) return answer;
-        if (now >= checkout.expiresAt)
-          throw new AppError("CHECKOUT_EXPIRED", 410, MEMBERSHIP_ERRORS.checkoutExpired);
-        const check = payments.checkCard(card, now);
-        if (!check.ok) throw new AppError(check.code, check.status, check.message);
-        const saved = check.card;
-        const plan = checkout.plan;
+      return sendAfterCommit(deps, (notices) =>
+        db.transaction(async (tx) => {
+          const repo = notifying(createMembershipRepository(tx), notices);
+          const checkout = await ownCheckout(repo, auth, id, true);
+          const now = clock.now();
+          const answer = { status: "paid" as const, return_url: checkout.returnPath };
+          if (checkout.paidAt) return answer;
+          if (now >= checkout.expiresAt)
+            throw new AppError("CHECKOUT_EXPIRED", 410, MEMBERSHIP_ERRORS.checkoutExpired);
+          const check = payments.checkCard(card, now);
+          if (!check.ok) throw new AppError(check.code, check.status, check.message);
+          const saved = check.card;
+          const plan = checkout.plan;
 
-        if (checkout.kind === "visit") {
-          const invoice = await repo.upsertInvoice({
-            userId: checkout.userId,
-            checkoutId: checkout.id,
-            idempotencyKey: `checkout:${checkout.id}`,
-            plan,
-            description: invoiceDescription(plan, null, null),
-            amountCents: checkout.amountCents,
-            status: "open",
-            cardBrand: saved.brand,
-            cardLast4: saved.last4,
-            issuedAt: now,
-          });
-          await chargeAtCheckout(repo, invoice, saved.token, checkout.id, now);
-          await grantVisit(repo, checkout, now);
+          if (checkout.kind === "visit") {
+            const invoice = await repo.upsertInvoice({
+              userId: checkout.userId,
+              checkoutId: checkout.id,
+              idempotencyKey: `checkout:${checkout.id}`,
+              plan,
+              description: invoiceDescription(plan, null, null),
+              amountCents: checkout.amountCents,
+              status: "open",
+              cardBrand: saved.brand,
+              cardLast4: saved.last4,
+              issuedAt: now,
+            });
+            await chargeAtCheckout(repo, invoice, saved.token, checkout.id, now);
+            await grantVisit(repo, checkout, now);
+            notices.push(await paymentReceived(repo, invoice.id));
+            return answer;
+          }
+
+          if (await repo.findLiveSubscription(checkout.userId, true)) {
+            throw new AppError("ALREADY_SUBSCRIBED", 409, MEMBERSHIP_ERRORS.alreadySubscribed);
+          }
+          const interval = PLANS[plan].interval as BillingInterval;
+          const savedCard = { paymentToken: saved.token, cardBrand: saved.brand, cardLast4: saved.last4 };
+          // The trial is decided again here: another checkout may have been paid since this one began.
+          const trial = checkout.trialDays > 0 && !(await repo.hasEverSubscribed(checkout.userId));
+          let subscription: SubscriptionRow;
+          if (trial) {
+            const trialEnd = new Date(now.getTime() + checkout.trialDays * DAY_MS);
+            subscription = await repo.createSubscription(
+              {
+                userId: checkout.userId,
+                plan: PLAN_FOR_INTERVAL[interval],
+                interval,
+                status: "trialing",
+                trialEndsAt: trialEnd,
+                currentPeriodStart: now,
+                currentPeriodEnd: trialEnd,
+                provider: payments.name,
+                ...savedCard,
+                createdAt: now,
+              },
+              "checkout_trial",
+            );
+          } else {
+            const periodEnd = addInterval(now, interval);
+            // A declined charge throws, and the transaction takes the new membership back with it.
+            subscription = await repo.createSubscription(
+              {
+                userId: checkout.userId,
+                plan: PLAN_FOR_INTERVAL[interval],
+                interval,
+                status: "active",
+                currentPeriodStart: now,
+                currentPeriodEnd: periodEnd,
+                provider: payments.name,
+                ...savedCard,
+                createdAt: now,
+              },
+              "checkout_paid",
+            );
+            const invoice = await repo.upsertInvoice({
+              userId: checkout.userId,
+              subscriptionId: subscription.id,
+              checkoutId: checkout.id,
+              idempotencyKey: `checkout:${checkout.id}`,
+              plan,
+              description: invoiceDescription(plan, now, periodEnd),
+              amountCents: checkout.amountCents,
+              status: "open",
+              periodStart: now,
+              periodEnd,
+              cardBrand: saved.brand,
+              cardLast4: saved.last4,
+              issuedAt: now,
+            });
+            await chargeAtCheckout(repo, invoice, saved.token, checkout.id, now);
+            notices.push(await paymentReceived(repo, invoice.id));
+          }
+          await repo.markCheckoutPaid(checkout.id, now, subscription.id);
           return answer;
-        }
-
-        if (await repo.findLiveSubscription(checkout.userId, true)) {
-          throw new AppError("ALREADY_SUBSCRIBED", 409, MEMBERSHIP_ERRORS.alreadySubscribed);
-        }
-        const interval = PLANS[plan].interval as BillingInterval;
-        const savedCard = { paymentToken: saved.token, cardBrand: saved.brand, cardLast4: saved.last4 };
-        // The trial is decided again here: another checkout may have been paid since this one began.
-        const trial = checkout.trialDays > 0 && !(await repo.hasEverSubscribed(checkout.userId));
-        let subscription: SubscriptionRow;
-        if (trial) {
-          const trialEnd = new Date(now.getTime() + checkout.trialDays * DAY_MS);
-          subscription = await repo.createSubscription(
-            {
-              userId: checkout.userId,
-              plan: PLAN_FOR_INTERVAL[interval],
-              interval,
-              status: "trialing",
-              trialEndsAt: trialEnd,
-              currentPeriodStart: now,
-              currentPeriodEnd: trialEnd,
-              provider: payments.name,
-              ...savedCard,
-              createdAt: now,
-            },
-            "checkout_trial",
-          );
-        } else {
-          const periodEnd = addInterval(now, interval);
-          // A declined charge throws, and the transaction takes the new membership back with it.
-          subscription = await repo.createSubscription(
-            {
-              userId: checkout.userId,
-              plan: PLAN_FOR_INTERVAL[interval],
-              interval,
-              status: "active",
-              currentPeriodStart: now,
-              currentPeriodEnd: periodEnd,
-              provider: payments.name,
-              ...savedCard,
-              createdAt: now,
-            },
-            "checkout_paid",
-          );
-          const invoice = await repo.upsertInvoice({
-            userId: checkout.userId,
-            subscriptionId: subscription.id,
-            checkoutId: checkout.id,
-            idempotencyKey: `checkout:${checkout.id}`,
-            plan,
-            description: invoiceDescription(plan, now, periodEnd),
-            amountCents: checkout.amountCents,
-            status: "open",
-            periodStart: now,
-            periodEnd,
-            cardBrand: saved.brand,
-            cardLast4: saved.last4,
-            issuedAt: now,
-          });
-          await chargeAtCheckout(repo, invoice, saved.token, checkout.id, now);
-        }
-        await repo.markCheckoutPaid(checkout.id, now, subscription.id);
-        return answer;
-      });
+        }),
+      );
     },
   };
 }

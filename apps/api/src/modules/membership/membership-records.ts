@@ -6,6 +6,7 @@ import type { Database } from "@ambercare/db/client";
 import type { FastifyBaseLogger } from "fastify";
 import type { PaymentProvider } from "#api/integrations/payments/payment-provider.ts";
 import type { AuthContext } from "#api/modules/accounts/session-service.ts";
+import type { MembershipMailer } from "#api/modules/membership/membership-mail.ts";
 import type { InvoiceRow, SubscriptionRow } from "#api/modules/membership/membership-repository.ts";
 import type { Clock } from "#api/platform/clock.ts";
 import { AppError } from "#api/platform/errors.ts";
@@ -22,6 +23,8 @@ export type MembershipDeps = {
   /** The web app's origin (checkout page, return links). */
   webUrl: string;
   log: FastifyBaseLogger;
+  /** The patient's e-mails about their payments and membership, sent after each commit. */
+  membershipMail: MembershipMailer;
 };
 
 /** Refused; with `ownerUserId`, the attempt on that patient's membership is audited. */

@@ -6,6 +6,12 @@ import {
 import { PLANS } from "@ambercare/contracts/plans";
 import type { PaymentChange, PaymentEvent } from "#api/integrations/payments/payment-provider.ts";
 import { grantVisit } from "#api/modules/membership/checkout-service.ts";
+import {
+  type MembershipNotice,
+  notifying,
+  paymentReceived,
+  sendAfterCommit,
+} from "#api/modules/membership/membership-mail.ts";
 import { invoiceDescription, type MembershipDeps } from "#api/modules/membership/membership-records.ts";
 import {
   createMembershipRepository,
@@ -26,6 +32,7 @@ export function createPaymentEventService(deps: MembershipDeps) {
 
   async function checkoutCompleted(
     repo: MembershipRepository,
+    notices: MembershipNotice[],
     change: Extract<PaymentChange, { kind: "checkout_completed" }>,
     now: Date,
   ) {
@@ -38,7 +45,7 @@ export function createPaymentEventService(deps: MembershipDeps) {
     if (checkout.paidAt) return true;
     const plan = checkout.plan;
     if (checkout.kind === "visit") {
-      await repo.upsertInvoice({
+      const invoice = await repo.upsertInvoice({
         userId: checkout.userId,
         checkoutId: checkout.id,
         idempotencyKey: `checkout:${checkout.id}`,
@@ -50,6 +57,7 @@ export function createPaymentEventService(deps: MembershipDeps) {
         paidAt: now,
       });
       await grantVisit(repo, checkout, now);
+      notices.push(await paymentReceived(repo, invoice.id));
       return true;
     }
     const providerSubscriptionId = change.providerSubscriptionId;
@@ -125,6 +133,7 @@ export function createPaymentEventService(deps: MembershipDeps) {
 
   async function invoiceSettled(
     repo: MembershipRepository,
+    notices: MembershipNotice[],
     invoice: Extract<PaymentChange, { kind: "invoice" }>,
     now: Date,
   ) {
@@ -134,6 +143,7 @@ export function createPaymentEventService(deps: MembershipDeps) {
     const periodEnd = invoice.periodEnd ?? sub.currentPeriodEnd;
     // A trial's $0 invoice is no charge: nothing to show in the billing history.
     if (amount > 0) {
+      const before = await repo.findInvoiceByProviderId(invoiceId);
       const row = await repo.upsertInvoice({
         userId: sub.userId,
         subscriptionId: sub.id,
@@ -152,6 +162,8 @@ export function createPaymentEventService(deps: MembershipDeps) {
         row.id,
         paid ? { status: "paid", paidAt: row.paidAt ?? now } : { status: "failed", paidAt: null },
       );
+      // The processor may report one payment by several events: the receipt goes out once.
+      if (paid && before?.status !== "paid") notices.push(await paymentReceived(repo, row.id));
     }
     const status = sub.status;
     if (paid && amount > 0 && (status === "trialing" || status === "past_due")) {
@@ -198,24 +210,26 @@ export function createPaymentEventService(deps: MembershipDeps) {
      * processor sends it again later.
      */
     async applyPaymentEvent(event: PaymentEvent): Promise<"applied" | "duplicate" | "ignored"> {
-      return db.transaction(async (tx) => {
-        const repo = createMembershipRepository(tx);
-        const now = clock.now();
-        if (!(await repo.markWebhookProcessed(event.id, event.type, now))) return "duplicate";
-        const change = event.change;
-        switch (change.kind) {
-          case "checkout_completed":
-            return (await checkoutCompleted(repo, change, now)) ? "applied" : "ignored";
-          case "invoice":
-            await invoiceSettled(repo, change, now);
-            return "applied";
-          case "subscription_changed":
-            await subscriptionChanged(repo, change, now);
-            return "applied";
-          case "other":
-            return "ignored";
-        }
-      });
+      return sendAfterCommit(deps, (notices) =>
+        db.transaction(async (tx) => {
+          const repo = notifying(createMembershipRepository(tx), notices);
+          const now = clock.now();
+          if (!(await repo.markWebhookProcessed(event.id, event.type, now))) return "duplicate";
+          const change = event.change;
+          switch (change.kind) {
+            case "checkout_completed":
+              return (await checkoutCompleted(repo, notices, change, now)) ? "applied" : "ignored";
+            case "invoice":
+              await invoiceSettled(repo, notices, change, now);
+              return "applied";
+            case "subscription_changed":
+              await subscriptionChanged(repo, change, now);
+              return "applied";
+            case "other":
+              return "ignored";
+          }
+        }),
+      );
     },
   };
 }

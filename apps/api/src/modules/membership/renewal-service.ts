@@ -5,6 +5,12 @@ import {
 } from "@ambercare/contracts/membership-constants";
 import type { Executor } from "@ambercare/db/client";
 import { attemptCharge } from "#api/modules/membership/charge-service.ts";
+import {
+  type MembershipNotice,
+  notifying,
+  paymentReceived,
+  sendAfterCommit,
+} from "#api/modules/membership/membership-mail.ts";
 import { invoiceDescription, type MembershipDeps } from "#api/modules/membership/membership-records.ts";
 import { createMembershipRepository } from "#api/modules/membership/membership-repository.ts";
 import { addInterval, DAY_MS } from "#api/platform/billing-calendar.ts";
@@ -21,8 +27,13 @@ export function createRenewalService(deps: MembershipDeps) {
   const { db, clock, payments } = deps;
 
   /** Renews, retries or ends one demo membership for every period that is due at `now`. */
-  async function settle(tx: Executor, subscriptionId: string, now: Date): Promise<void> {
-    const repo = createMembershipRepository(tx);
+  async function settle(
+    tx: Executor,
+    subscriptionId: string,
+    now: Date,
+    notices: MembershipNotice[],
+  ): Promise<void> {
+    const repo = notifying(createMembershipRepository(tx), notices);
     let sub = await repo.findSubscription(subscriptionId, true);
     for (let i = 0; sub && i < MAX_PERIODS_PER_RUN; i++) {
       const status = sub.status;
@@ -73,6 +84,7 @@ export function createRenewalService(deps: MembershipDeps) {
         retryAt: null,
       };
       if (paid) {
+        notices.push(await paymentReceived(repo, invoice.id));
         sub =
           status === "active"
             ? await repo.updateSubscription(sub.id, renewed, now)
@@ -107,7 +119,7 @@ export function createRenewalService(deps: MembershipDeps) {
       const ids = await createMembershipRepository(db).dueSubscriptionIds(now);
       for (const id of ids) {
         try {
-          await db.transaction((tx) => settle(tx, id, now));
+          await sendAfterCommit(deps, (notices) => db.transaction((tx) => settle(tx, id, now, notices)));
         } catch (error) {
           deps.log.error({ err: error, subscriptionId: id }, "membership renewal failed");
         }

@@ -7,6 +7,7 @@ import {
 import type { Executor } from "@ambercare/db/client";
 import type { AuthContext } from "#api/modules/accounts/session-service.ts";
 import { callProvider } from "#api/modules/membership/charge-service.ts";
+import { notifying, sendAfterCommit } from "#api/modules/membership/membership-mail.ts";
 import {
   assertSelf,
   type MembershipDeps,
@@ -69,60 +70,68 @@ export function createSubscriptionService(deps: MembershipDeps) {
     /** Cancel at the period's end (access stays until then); a past-due membership ends at once. */
     async cancel(auth: AuthContext, userId: string): Promise<Subscription> {
       const id = assertSelf(auth, userId);
-      return db.transaction(async (tx) => {
-        const repo = createMembershipRepository(tx);
-        const sub = await requireLive(repo, id);
-        const now = clock.now();
-        if (sub.status === "canceled") return toSubscription(sub);
-        if (sub.status === "past_due") {
+      return sendAfterCommit(deps, (notices) =>
+        db.transaction(async (tx) => {
+          const repo = notifying(createMembershipRepository(tx), notices);
+          const sub = await requireLive(repo, id);
+          const now = clock.now();
+          if (sub.status === "canceled") return toSubscription(sub);
+          if (sub.status === "past_due") {
+            if (sub.providerSubscriptionId) {
+              const providerId = sub.providerSubscriptionId;
+              await callProvider(deps.log, () => payments.cancelNow(providerId));
+            }
+            return toSubscription(
+              await repo.changeStatus(sub, "ended", "canceled_by_patient", now, {
+                canceledAt: now,
+                endedAt: now,
+                retryAt: null,
+              }),
+            );
+          }
           if (sub.providerSubscriptionId) {
             const providerId = sub.providerSubscriptionId;
-            await callProvider(deps.log, () => payments.cancelNow(providerId));
+            await callProvider(deps.log, () => payments.setCancelAtPeriodEnd(providerId, true));
           }
           return toSubscription(
-            await repo.changeStatus(sub, "ended", "canceled_by_patient", now, {
+            await repo.changeStatus(sub, "canceled", "canceled_by_patient", now, {
+              cancelAtPeriodEnd: true,
               canceledAt: now,
-              endedAt: now,
-              retryAt: null,
             }),
           );
-        }
-        if (sub.providerSubscriptionId) {
-          const providerId = sub.providerSubscriptionId;
-          await callProvider(deps.log, () => payments.setCancelAtPeriodEnd(providerId, true));
-        }
-        return toSubscription(
-          await repo.changeStatus(sub, "canceled", "canceled_by_patient", now, {
-            cancelAtPeriodEnd: true,
-            canceledAt: now,
-          }),
-        );
-      });
+        }),
+      );
     },
 
     /** Undo a cancel before the period ends: back to the trial if it was one, else active. */
     async resume(auth: AuthContext, userId: string): Promise<Subscription> {
       const id = assertSelf(auth, userId);
-      return db.transaction(async (tx) => {
-        const repo = createMembershipRepository(tx);
-        const sub = await repo.findLiveSubscription(id, true);
-        const now = clock.now();
-        if (!sub || sub.status === "past_due" || (sub.status === "canceled" && sub.currentPeriodEnd <= now)) {
-          throw new AppError("CANNOT_RESUME", 409, MEMBERSHIP_ERRORS.cannotResume);
-        }
-        if (sub.status !== "canceled") return toSubscription(sub);
-        if (sub.providerSubscriptionId) {
-          const providerId = sub.providerSubscriptionId;
-          await callProvider(deps.log, () => payments.setCancelAtPeriodEnd(providerId, false));
-        }
-        const inTrial = sub.trialEndsAt !== null && now < sub.trialEndsAt;
-        return toSubscription(
-          await repo.changeStatus(sub, inTrial ? "trialing" : "active", "resumed_by_patient", now, {
-            cancelAtPeriodEnd: false,
-            canceledAt: null,
-          }),
-        );
-      });
+      return sendAfterCommit(deps, (notices) =>
+        db.transaction(async (tx) => {
+          const repo = notifying(createMembershipRepository(tx), notices);
+          const sub = await repo.findLiveSubscription(id, true);
+          const now = clock.now();
+          if (
+            !sub ||
+            sub.status === "past_due" ||
+            (sub.status === "canceled" && sub.currentPeriodEnd <= now)
+          ) {
+            throw new AppError("CANNOT_RESUME", 409, MEMBERSHIP_ERRORS.cannotResume);
+          }
+          if (sub.status !== "canceled") return toSubscription(sub);
+          if (sub.providerSubscriptionId) {
+            const providerId = sub.providerSubscriptionId;
+            await callProvider(deps.log, () => payments.setCancelAtPeriodEnd(providerId, false));
+          }
+          const inTrial = sub.trialEndsAt !== null && now < sub.trialEndsAt;
+          return toSubscription(
+            await repo.changeStatus(sub, inTrial ? "trialing" : "active", "resumed_by_patient", now, {
+              cancelAtPeriodEnd: false,
+              canceledAt: null,
+            }),
+          );
+        }),
+      );
     },
 
     /** The interval from the next renewal on; asking for the current one drops a pending change. */
@@ -132,28 +141,36 @@ export function createSubscriptionService(deps: MembershipDeps) {
       interval: BillingInterval,
     ): Promise<Subscription> {
       const id = assertSelf(auth, userId);
-      return db.transaction(async (tx) => {
-        const repo = createMembershipRepository(tx);
-        const sub = await requireLive(repo, id);
-        if (sub.status !== "trialing" && sub.status !== "active") {
-          throw new AppError("CANNOT_CHANGE_INTERVAL", 409, MEMBERSHIP_ERRORS.cannotChangeInterval);
-        }
-        const pendingInterval = interval === sub.interval ? null : interval;
-        if (pendingInterval === sub.pendingInterval) return toSubscription(sub);
-        if (sub.providerSubscriptionId && pendingInterval) {
-          const providerId = sub.providerSubscriptionId;
-          await callProvider(deps.log, () =>
-            payments.changePlanAtRenewal({
-              providerSubscriptionId: providerId,
-              currentPlan: sub.plan,
-              nextPlan: PLAN_FOR_INTERVAL[pendingInterval],
-              periodStart: sub.currentPeriodStart,
-              periodEnd: sub.currentPeriodEnd,
-            }),
-          );
-        }
-        return toSubscription(await repo.updateSubscription(sub.id, { pendingInterval }, clock.now()));
-      });
+      return sendAfterCommit(deps, (notices) =>
+        db.transaction(async (tx) => {
+          const repo = createMembershipRepository(tx);
+          const sub = await requireLive(repo, id);
+          if (sub.status !== "trialing" && sub.status !== "active") {
+            throw new AppError("CANNOT_CHANGE_INTERVAL", 409, MEMBERSHIP_ERRORS.cannotChangeInterval);
+          }
+          const pendingInterval = interval === sub.interval ? null : interval;
+          if (pendingInterval === sub.pendingInterval) return toSubscription(sub);
+          if (sub.providerSubscriptionId && pendingInterval) {
+            const providerId = sub.providerSubscriptionId;
+            await callProvider(deps.log, () =>
+              payments.changePlanAtRenewal({
+                providerSubscriptionId: providerId,
+                currentPlan: sub.plan,
+                nextPlan: PLAN_FOR_INTERVAL[pendingInterval],
+                periodStart: sub.currentPeriodStart,
+                periodEnd: sub.currentPeriodEnd,
+              }),
+            );
+          }
+          notices.push({
+            template: "interval-changed",
+            userId: sub.userId,
+            interval,
+            fromDate: sub.currentPeriodEnd,
+          });
+          return toSubscription(await repo.updateSubscription(sub.id, { pendingInterval }, clock.now()));
+        }),
+      );
     },
 
     async feedback(auth: AuthContext, input: CancelFeedbackRequest): Promise<Subscription> {
