@@ -154,6 +154,12 @@ export const accessTokens = pgTable(
     revokedAt: timestamptz("revoked_at"),
     /** When the token last authenticated a call (to the minute): a patient's idle session ends. */
     lastUsedAt: timestamptz("last_used_at").notNull().defaultNow(),
+    /**
+     * The browser session the token belongs to: the web server holds one token of each API per
+     * session, and both carry the same key (the main login's token hash, or the pending login's
+     * with a second factor). Ending "every other session" keeps both. Null: the token's own.
+     */
+    sessionKey: text("session_key"),
   },
   (table) => [
     check("access_tokens_surface_known", sql`${table.surface} in ('main', 'care')`),

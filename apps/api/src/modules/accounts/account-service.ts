@@ -319,7 +319,7 @@ export function createAccountService(deps: AccountServiceDeps) {
         if (!main || main.careIssuedSince) {
           throw new AppError("COMPANION_LOGIN_REFUSED", 401, AUTH_ERRORS.companionLoginRefused);
         }
-        return createSessionService({ tokens: txTokens, clock }).issue(main.userId, "care");
+        return createSessionService({ tokens: txTokens, clock }).issue(main.userId, "care", main.sessionKey);
       });
     },
 

@@ -167,6 +167,30 @@ describe("POST /auth/login/companion", () => {
     expect(again.json()).toEqual(refused);
   });
 
+  it("makes the traded care token and its main login one session: a password change keeps both", async () => {
+    const patient = await registerPatient(t.app);
+    const otherMain = await mainLogin(patient);
+    const main = await mainLogin(patient);
+    const traded = await post(COMPANION, TEST_PUBLIC_API_TOKEN, { main_access_token: main });
+    const care = loginResponse.parse(traded.json()).access_token;
+    const changed = await post(CHANGE, care, {
+      user_id: patient.user_id,
+      old_password: patient.password,
+      new_password: "brand new passphrase",
+    });
+    expect(changed.statusCode).toBe(200);
+    // The web server's session goes on with both of its tokens; every other session has ended.
+    expect((await me(main)).statusCode).toBe(200);
+    const details = await t.app.inject({
+      method: "GET",
+      url: `/ambercare/get-user-details/${patient.user_id}`,
+      headers: bearer(care),
+    });
+    expect(details.statusCode).toBe(200);
+    expect((await me(otherMain)).statusCode).toBe(401);
+    expect((await me(patient.access_token)).statusCode).toBe(401);
+  });
+
   it("refuses a main login older than a minute, a care token, a revoked one and a made-up one", async () => {
     const patient = await registerPatient(t.app);
     const stale = await mainLogin(patient);

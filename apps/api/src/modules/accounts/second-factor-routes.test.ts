@@ -373,6 +373,37 @@ describe("turning the second factor off", () => {
       "Two-step login was turned off for Ambercare",
     );
   });
+
+  it("ends every other session; both tokens of the session that turned it off stay", async () => {
+    const patient = await patientWithTotp();
+    const pending = await passwordStep(patient);
+    const main = await post(MAIN_STEP, undefined, {
+      pending_login_token: pending,
+      code: codeOf(patient.secret),
+    });
+    const care = await post(CARE_STEP, TEST_PUBLIC_API_TOKEN, { pending_login_token: pending });
+    const session = {
+      main: loginResponse.parse(main.json()).access_token,
+      care: loginResponse.parse(care.json()).access_token,
+    };
+    nextStep();
+    const ok = await post(DISABLE, session.main, {
+      password: patient.password,
+      code: codeOf(patient.secret),
+    });
+    expect(ok.statusCode).toBe(200);
+    expect((await status(session.main)).enabled).toBe(false);
+    const careDetails = await t.app.inject({
+      method: "GET",
+      url: `/ambercare/get-user-details/${patient.user_id}`,
+      headers: bearer(session.care),
+    });
+    expect(careDetails.statusCode).toBe(200);
+    // The session opened before (at sign-up) was opened with the factor's protection in place for
+    // whoever holds it: it ends with the factor.
+    const other = await t.app.inject({ method: "GET", url: STATUS, headers: bearer(patient.access_token) });
+    expect(other.statusCode).toBe(401);
+  });
 });
 
 describe("lost device", () => {
@@ -412,10 +443,12 @@ describe("lost device", () => {
     expect(reused.statusCode).toBe(400);
     expect(reused.json().code).toBe("SECOND_FACTOR_RESET_LINK_INVALID");
 
-    expect((await status(patient.access_token)).enabled).toBe(false);
+    // Every session ends, the lost device's included; the password alone opens a new one.
+    const before = await t.app.inject({ method: "GET", url: STATUS, headers: bearer(patient.access_token) });
+    expect(before.statusCode).toBe(401);
     expect(await auditActions(patient.user_id)).toContain("second_factor.reset");
     const login = await post(MAIN_LOGIN, undefined, { email: patient.email, password: patient.password });
-    expect(loginResponse.safeParse(login.json()).success).toBe(true);
+    expect((await status(loginResponse.parse(login.json()).access_token)).enabled).toBe(false);
     await t.app.mailer.drain();
     const notice = mailsTo(patient.email).find(
       (m) => m.headers.get("subject") === "Влизането в две стъпки за Ambercare е изключено",

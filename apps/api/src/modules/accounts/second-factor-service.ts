@@ -27,7 +27,7 @@ import {
   type SecondFactorRow,
 } from "#api/modules/accounts/second-factor-repository.ts";
 import type { AuthContext, SessionService } from "#api/modules/accounts/session-service.ts";
-import type { Surface } from "#api/modules/accounts/token-repository.ts";
+import { createTokenRepository, type Surface } from "#api/modules/accounts/token-repository.ts";
 import { generateToken, hashToken } from "#api/modules/accounts/tokens.ts";
 import {
   type Credentials,
@@ -174,8 +174,20 @@ export function createSecondFactorService(deps: SecondFactorDeps) {
     return factor?.enabledAt ? factor : undefined;
   }
 
-  async function turnOff(account: Credentials, action: AuditAction, ip: string, tx: Executor) {
+  /**
+   * Removes the factor and ends the account's sessions: a session opened with the factor must not
+   * outlive it. `keepTokenHash` is the session that turned it off (it stays, with its other API's
+   * token); the lost-device link has none, so every session ends, the lost device's included.
+   */
+  async function turnOff(
+    account: Credentials,
+    action: AuditAction,
+    ip: string,
+    tx: Executor,
+    keepTokenHash?: string,
+  ) {
     await createSecondFactorRepository(tx).remove(account.id);
+    await createTokenRepository(tx).revokeUserAccessTokens(account.id, clock.now(), keepTokenHash);
     await audit(tx, account.id, action, ip);
   }
 
@@ -253,7 +265,7 @@ export function createSecondFactorService(deps: SecondFactorDeps) {
       }
       const codeSpent = await db.transaction(async (tx) => {
         if (!(await spendCode(tx, factor, input.code))) return false;
-        await turnOff(account, "second_factor.disable", ip, tx);
+        await turnOff(account, "second_factor.disable", ip, tx, auth.tokenHash);
         return true;
       });
       if (!codeSpent) {
@@ -307,7 +319,8 @@ export function createSecondFactorService(deps: SecondFactorDeps) {
       }
       const claimed = await factors.claimSession(tokenHash, surface, clock.now());
       if (!claimed) throw pendingLoginInvalid();
-      return deps.sessions.issue(claimed.userId, surface);
+      // Both APIs' sessions of one pending login are one browser session.
+      return deps.sessions.issue(claimed.userId, surface, tokenHash);
     },
 
     /**

@@ -24,12 +24,17 @@ export function createSessionService(deps: {
 }) {
   const idleTimeoutMs = deps.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   return {
-    /** A fresh token for every login: sessions never share one. */
-    async issue(userId: string, surface: Surface): Promise<LoginResponse> {
+    /**
+     * A fresh token for every login: sessions never share one. `sessionKey` names the browser
+     * session when the token is its second (the other API's); a first token starts its own.
+     */
+    async issue(userId: string, surface: Surface, sessionKey?: string): Promise<LoginResponse> {
       const token = generateToken();
+      const tokenHash = hashToken(token);
       const createdAt = deps.clock.now();
       await deps.tokens.insertAccessToken({
-        tokenHash: hashToken(token),
+        tokenHash,
+        sessionKey: sessionKey ?? tokenHash,
         userId,
         surface,
         createdAt,

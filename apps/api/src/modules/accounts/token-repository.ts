@@ -38,6 +38,7 @@ export function createTokenRepository(db: Executor) {
       surface: Surface;
       createdAt: Date;
       expiresAt: Date;
+      sessionKey: string;
     }): Promise<void> {
       await db.insert(accessTokens).values({ ...token, lastUsedAt: token.createdAt });
     },
@@ -88,9 +89,13 @@ export function createTokenRepository(db: Executor) {
       tokenHash: string,
       now: Date,
       issuedSince: Date,
-    ): Promise<{ userId: string; careIssuedSince: boolean } | undefined> {
+    ): Promise<{ userId: string; sessionKey: string; careIssuedSince: boolean } | undefined> {
       const [row] = await db
-        .select({ userId: accessTokens.userId, createdAt: accessTokens.createdAt })
+        .select({
+          userId: accessTokens.userId,
+          createdAt: accessTokens.createdAt,
+          sessionKey: sql<string>`coalesce(${accessTokens.sessionKey}, ${accessTokens.tokenHash})`,
+        })
         .from(accessTokens)
         .innerJoin(users, eq(users.id, accessTokens.userId))
         .where(
@@ -116,7 +121,7 @@ export function createTokenRepository(db: Executor) {
           ),
         )
         .limit(1);
-      return { userId: row.userId, careIssuedSince: care !== undefined };
+      return { userId: row.userId, sessionKey: row.sessionKey, careIssuedSince: care !== undefined };
     },
 
     async touchAccessToken(tokenHash: string, now: Date): Promise<void> {
@@ -130,8 +135,13 @@ export function createTokenRepository(db: Executor) {
         .where(and(eq(accessTokens.tokenHash, tokenHash), isNull(accessTokens.revokedAt)));
     },
 
-    /** Revokes every live token of the user, except `keepHash` when given; answers how many. */
+    /**
+     * Revokes every live token of the user, except those of the browser session `keepHash` belongs
+     * to when given (the web server's token for the other API stays too); answers how many.
+     */
     async revokeUserAccessTokens(userId: string, now: Date, keepHash?: string): Promise<number> {
+      const sessionOf = (hash: string) =>
+        sql`(select coalesce(${accessTokens.sessionKey}, ${accessTokens.tokenHash}) from ${accessTokens} where ${accessTokens.tokenHash} = ${hash})`;
       const revoked = await db
         .update(accessTokens)
         .set({ revokedAt: now })
@@ -139,7 +149,12 @@ export function createTokenRepository(db: Executor) {
           and(
             eq(accessTokens.userId, userId),
             isNull(accessTokens.revokedAt),
-            keepHash === undefined ? undefined : ne(accessTokens.tokenHash, keepHash),
+            keepHash === undefined
+              ? undefined
+              : and(
+                  ne(accessTokens.tokenHash, keepHash),
+                  sql`coalesce(${accessTokens.sessionKey}, ${accessTokens.tokenHash}) is distinct from ${sessionOf(keepHash)}`,
+                ),
           ),
         )
         .returning({ tokenHash: accessTokens.tokenHash });
