@@ -1,5 +1,7 @@
 import { defineConfig } from "vitest/config";
+import routes from "./apps/web/app/routes.ts";
 import { ambercareContent } from "./apps/web/vite-plugin-content.ts";
+import { ambercareRouteStrings } from "./apps/web/vite-plugin-route-strings.ts";
 
 /**
  * One Vitest run for everything but the browser journeys (e2e/ has its own config).
@@ -11,8 +13,9 @@ export default defineConfig({
   test: {
     projects: [
       {
-        // The web's content module (virtual:ambercare/content), as its Vite build has it.
-        plugins: [ambercareContent()],
+        // The web's content module (virtual:ambercare/content) and its routes' strings, as its Vite
+        // build has them.
+        plugins: [ambercareContent(), ambercareRouteStrings(routes)],
         test: {
           name: "unit",
           include: ["packages/contracts/src/**/*.test.ts", "apps/web/app/**/*.test.{ts,tsx}"],

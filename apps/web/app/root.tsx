@@ -15,10 +15,12 @@ import { PlatformClient } from "#app/components/platform-client.tsx";
 import { SupportWidget } from "#app/features/communications/support-widget.tsx";
 import { sessionSubscription } from "#app/features/membership/membership.server.ts";
 import { analyticsState, getPublicEnv, isSecureRequest } from "#app/lib/env.server.ts";
-import { createI18n, DEFAULT_LOCALE, I18nProvider } from "#app/lib/i18n.tsx";
-import { chooseLocale, getTranslations } from "#app/lib/locale.server.ts";
+import { createI18n, DEFAULT_LOCALE, I18nProvider, type Locale } from "#app/lib/i18n.tsx";
+import { chooseLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { useNonce } from "#app/lib/nonce.ts";
+import { stringsForPath } from "#app/lib/page-strings.server.ts";
+import { hasStringsFor, pageTranslations } from "#app/lib/page-strings.ts";
 import { type RootData, useRootData } from "#app/lib/root-data.ts";
 import { siteUrl } from "#app/lib/seo.server.ts";
 import { getUser, headersWithCookies } from "#app/lib/session.server.ts";
@@ -59,9 +61,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = getUser(request);
   // The session's subscription flags: looked up once per session, then read from the cookies.
   const subscription = await sessionSubscription(request, user);
+  const strings = stringsForPath(locale, new URL(request.url).pathname);
   const body: RootData = {
     locale,
-    translations: getTranslations(locale),
+    translations: strings.translations,
+    stringRoutes: strings.routes,
     env: getPublicEnv(),
     user: { isLoggedIn: user !== null, isSubscribed: subscription.flags?.isSubscribed ?? null },
     siteUrl: siteUrl(request),
@@ -76,9 +80,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const SESSION_PATHS = new Set(["/login", "/logout", "/sign-up"]);
 
 /**
- * The root loader carries the active language's strings, so it runs again only when something it
- * returns can change: a form submission (login, logout…), a `?lang=` switch, a visit to a session
- * page, or an explicit revalidation of the same URL.
+ * The root loader carries the strings of the page's routes, so it runs again only when something
+ * it returns can change or is missing: a form submission (login, logout…), a `?lang=` switch, a
+ * visit to a session page, a page whose routes' strings the browser has not received yet (they
+ * come in the same request as the page's data), or an explicit revalidation of the same URL.
  */
 export function shouldRevalidate({
   currentUrl,
@@ -90,6 +95,7 @@ export function shouldRevalidate({
   const nextLang = nextUrl.searchParams.get("lang");
   if (nextLang !== null && nextLang !== currentUrl.searchParams.get("lang")) return true;
   if (currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
+  if (!hasStringsFor(document.documentElement.lang as Locale, nextUrl.pathname)) return true;
   return SESSION_PATHS.has(nextUrl.pathname);
 }
 
@@ -100,12 +106,13 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const locale = root?.locale;
   const translations = root?.translations;
+  const stringRoutes = root?.stringRoutes;
   const i18n = useMemo(
     () =>
       locale && translations
-        ? createI18n(locale, translations)
+        ? createI18n(locale, pageTranslations({ locale, translations, stringRoutes }))
         : createI18n(DEFAULT_LOCALE, { errors: fallbackErrors }),
-    [locale, translations],
+    [locale, translations, stringRoutes],
   );
   // Set in the render that follows hydration, the same one in which every JavaScript-only control
   // appears: from then on the page is interactive and its layout final (styles and the browser

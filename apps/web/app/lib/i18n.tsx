@@ -6,7 +6,7 @@ import type en from "#app/locales/en.json";
  * The interface's translations (`en` by default, `bg` complete).
  *
  * The server picks one locale per request (locale.server.ts) and the root loader sends only that
- * language's strings to the browser. Strings live in `app/locales/{en,bg}.json` as nested keys in
+ * language's strings of the routes the page shows (page-strings.ts). Strings live in `app/locales/{en,bg}.json` as nested keys in
  * i18next's format (`{{name}}` interpolation, `_one`/`_other` plural suffixes), read by this small
  * runtime instead of i18next + react-i18next: those two weigh ~18 KB gzip in the browser, which broke
  * the 130 KB initial-JS budget (docs/decisions/007-i18n-runtime.md). `useTranslation()` has
@@ -51,6 +51,14 @@ export function interpolate(text: string, values?: TranslationValues): string {
 }
 
 /**
+ * A page carries only the strings its routes use (page-strings.ts): a key its strings lack is a
+ * defect of that list, told in the browser's console (where the browser journeys fail on it).
+ */
+function reportMissing(key: string): void {
+  if (typeof document !== "undefined") console.error(`Missing string on this page: ${key}`);
+}
+
+/**
  * A translator for one locale. A missing key returns the key itself (the locale parity test keeps
  * that from happening); `values.count` picks the `_one`/`_other`… form by the locale's plural rules.
  */
@@ -65,7 +73,11 @@ export function createI18n(locale: Locale, translations: DeepPartial<Translation
         lookup(translations, `${key}_other`);
     }
     text ??= lookup(translations, key);
-    return text === undefined ? key : interpolate(text, values);
+    if (text === undefined) {
+      reportMissing(key);
+      return key;
+    }
+    return interpolate(text, values);
   };
   return { language: locale, t };
 }

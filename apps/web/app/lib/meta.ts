@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, type MetaDescriptor } from "react-router";
 import { isLocale, LOCALES, lookup, type Translations } from "#app/lib/i18n.tsx";
+import { pageTranslations } from "#app/lib/page-strings.ts";
 import { DEFAULT_PRODUCT_NAME, type RootData } from "#app/lib/root-data.ts";
 import { alternateLinks, isIndexable, localizedUrl, openGraphLocale } from "#app/lib/seo.ts";
 
@@ -96,7 +97,7 @@ export function pageMeta(
 ): MetaDescriptor[] {
   const root = rootData(args);
   const productName = root?.env.productName ?? DEFAULT_PRODUCT_NAME;
-  const translations = root?.translations;
+  const translations = root ? pageTranslations(root) : undefined;
   if (args.error !== undefined && args.error !== null) {
     const kind = errorKind(args.error);
     const fallback = kind === "notFound" ? "Page Not Found" : "Internal Server Error";
@@ -145,7 +146,7 @@ export function medicalOrganizationJsonLd(args: MetaArgsLike): MetaDescriptor | 
       name: productName,
       url,
       logo: `${url}favicon.svg`,
-      description: lookup(root.translations, "pages.home.description"),
+      description: lookup(pageTranslations(root), "pages.home.description"),
       medicalSpecialty: "PrimaryCare",
       isAcceptingNewPatients: true,
       areaServed: { "@type": "Country", name: "United States" },

@@ -8,8 +8,10 @@ export type PublicEnv = { productName: string; sessionIdleMinutes: number };
 /** What the root loader returns to every page. */
 export type RootData = {
   locale: Locale;
-  /** The active language's strings only. */
+  /** The active language's strings, only those of the routes this URL shows (page-strings.ts). */
   translations: Translations;
+  /** The ids of the routes whose strings `translations` holds. */
+  stringRoutes?: string[];
   env: PublicEnv;
   /**
    * Whether the visitor is fully logged in (the login flag and the care token both set); no token

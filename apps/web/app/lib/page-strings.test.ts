@@ -1,0 +1,71 @@
+import routeStrings from "virtual:ambercare/route-strings";
+import { describe, expect, it } from "vitest";
+import { lookup } from "#app/lib/i18n.tsx";
+import { stringsForPath } from "#app/lib/page-strings.server.ts";
+import { routeIdsOf } from "#app/lib/page-strings.ts";
+import bg from "#app/locales/bg.json";
+import en from "#app/locales/en.json";
+import routes from "#app/routes.ts";
+import { routeId } from "../../vite-plugin-route-strings.ts";
+
+function leaves(node: unknown, prefix = ""): string[] {
+  if (typeof node === "string") return [prefix];
+  return Object.entries(node as Record<string, unknown>).flatMap(([key, value]) =>
+    leaves(value, prefix ? `${prefix}.${key}` : key),
+  );
+}
+
+describe("the strings each route's page uses", () => {
+  it("has a list for the root and every route of app/routes.ts, each naming strings of both languages", () => {
+    const ids = (function flat(list: typeof routes): string[] {
+      return list.flatMap((route) => [route.id ?? routeId(route.file), ...flat(route.children ?? [])]);
+    })(routes);
+    expect(Object.keys(routeStrings).sort()).toEqual(["root", ...ids].sort());
+    for (const [id, paths] of Object.entries(routeStrings)) {
+      for (const path of paths) {
+        const node = path
+          .split(".")
+          .reduce<unknown>((parent, part) => (parent as Record<string, unknown> | undefined)?.[part], en);
+        expect(node, `${id}: ${path}`).toBeDefined();
+        for (const leaf of leaves(node, path)) expect(lookup(bg, leaf), `${id}: ${leaf} in bg`).toBeDefined();
+      }
+    }
+  });
+
+  it("finds a literal key, a key's plural forms, a template's subtree and the page's own name", () => {
+    const home = routeStrings["routes/home"] ?? [];
+    const shell = routeStrings.root ?? [];
+    const layout = routeStrings["routes/layouts/main"] ?? [];
+    expect(layout).toContain("nav.findADoctor");
+    expect(routeStrings["routes/find-a-doctor"]).toEqual(
+      expect.arrayContaining(["directory.resultCount_one", "directory.resultCount_other"]),
+    );
+    expect(shell).toContain("errors");
+    expect(home).toContain("pages.home");
+    expect(home).not.toContain("pages");
+  });
+
+  it("matches a URL to its routes as the router does (the root first)", () => {
+    expect(routeIdsOf("/")).toEqual(["root", "routes/layouts/main", "routes/home"]);
+    expect(routeIdsOf("/find-a-doctor/dr-jane-roe")).toEqual([
+      "root",
+      "routes/layouts/main",
+      "routes/find-a-doctor/provider",
+    ]);
+    expect(routeIdsOf("/no/such/page")).toEqual(["root", "routes/catch-all"]);
+  });
+
+  it("gives a page its routes' strings only, the same keys in both languages, one object per page kind", () => {
+    const home = stringsForPath("en", "/");
+    const homeBg = stringsForPath("bg", "/");
+    expect(home.routes).toEqual(routeIdsOf("/"));
+    expect(leaves(homeBg.translations).sort()).toEqual(leaves(home.translations).sort());
+    expect(lookup(home.translations, "nav.findADoctor")).toBe(en.nav.findADoctor);
+    expect(lookup(homeBg.translations, "pages.home.title")).toBe(bg.pages.home.title);
+    expect(lookup(home.translations, "billing.checkout.errors.cvc.invalid")).toBeUndefined();
+    expect(JSON.stringify(home.translations).length).toBeLessThan(JSON.stringify(en).length / 2);
+    expect(stringsForPath("en", "/").translations).toBe(home.translations);
+    // The full table is read, never written: a subset holds parts of it, not copies.
+    expect(lookup(en, "nav.findADoctor")).toBe(home.translations.nav.findADoctor);
+  });
+});

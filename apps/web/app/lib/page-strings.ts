@@ -1,0 +1,68 @@
+import routeTree from "virtual:ambercare/route-tree";
+import { matchRoutes, type RouteObject } from "react-router";
+import type { Locale, Translations } from "#app/lib/i18n.tsx";
+import type { RootData } from "#app/lib/root-data.ts";
+
+/**
+ * Each page carries only the strings its routes use (ADR 041): the root loader sends the strings of
+ * the routes the URL matches (page-strings.server.ts), and the browser keeps every language's strings
+ * it has received, so a client-side navigation asks the server again (with the next page's data)
+ * only when the next page uses a route whose strings it does not have yet.
+ */
+
+/** The ids of the routes a path shows (the root first), as both sides match it. */
+export function routeIdsOf(pathname: string): string[] {
+  // Every node of the tree has an id (vite-plugin-route-strings.ts): the cast only widens the type.
+  const matches = matchRoutes(routeTree as RouteObject[], pathname) ?? [];
+  return ["root", ...matches.map((match) => match.route.id ?? "")];
+}
+
+type Received = { answers: WeakSet<object>; routes: Set<string>; translations: Translations };
+/** In the browser only: what this page has received so far, per language (never on the server). */
+const received = new Map<Locale, Received>();
+const inBrowser = typeof document !== "undefined";
+
+function merge(into: Record<string, unknown>, from: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = { ...into };
+  for (const [key, value] of Object.entries(from)) {
+    const existing = result[key];
+    result[key] =
+      value !== null && typeof value === "object" && existing !== null && typeof existing === "object"
+        ? merge(existing as Record<string, unknown>, value as Record<string, unknown>)
+        : value;
+  }
+  return result;
+}
+
+/**
+ * The strings to render with: the root loader's on the server; in the browser, those merged with
+ * the same language's strings received before (a page reached without asking the root loader
+ * again uses strings an earlier answer brought).
+ */
+export function pageTranslations(
+  root: Pick<RootData, "locale" | "translations" | "stringRoutes">,
+): Translations {
+  if (!inBrowser) return root.translations;
+  const known = received.get(root.locale);
+  if (known?.answers.has(root.translations)) return known.translations;
+  const next: Received = known
+    ? {
+        answers: known.answers,
+        routes: new Set([...known.routes, ...(root.stringRoutes ?? [])]),
+        translations: merge(
+          known.translations as Record<string, unknown>,
+          root.translations as Record<string, unknown>,
+        ) as Translations,
+      }
+    : { answers: new WeakSet(), routes: new Set(root.stringRoutes ?? []), translations: root.translations };
+  next.answers.add(root.translations);
+  received.set(root.locale, next);
+  return next.translations;
+}
+
+/** Whether the browser has the strings of every route `pathname` shows, in `locale`. */
+export function hasStringsFor(locale: Locale | undefined, pathname: string): boolean {
+  if (!locale) return false;
+  const known = received.get(locale);
+  return known !== undefined && routeIdsOf(pathname).every((id) => known.routes.has(id));
+}
