@@ -75,7 +75,11 @@ export default [
     route("reset-password", "routes/reset-password.tsx"),
   ]),
   // The care console of clinicians (ADR 035): its own layout, header and access rule.
-  layout("routes/layouts/console.tsx", [route("console", "routes/console/index.tsx")]),
+  layout("routes/layouts/console.tsx", [
+    route("console", "routes/console/index.tsx"),
+    // One accepted visit's workspace: intake, documents, earlier visits, chat, notes, sign and complete.
+    route("console/visits/:id", "routes/console/visit.tsx"),
+  ]),
   layout("routes/layouts/soon.tsx", [
     route("blog", "routes/blog/index.tsx"),
     route("blog/:page", "routes/blog/page.tsx"),
@@ -96,6 +100,9 @@ export default [
   // A visit's chat for the VisitChat component of either side: the thread as JSON, its steps, its files.
   route("visit-chat/:id", "routes/visit-chat/thread.ts"),
   route("visit-chat/:id/attachments/:documentId", "routes/visit-chat/attachment.ts"),
+  // The console workspace's save-as-you-type of the notes (JSON) and the patient's documents (bytes).
+  route("console/visits/:id/notes", "routes/console/visit-notes.ts"),
+  route("console/visits/:id/documents/:documentId", "routes/console/visit-document.ts"),
   // Unknown paths redirect to /.
   route("*", "routes/catch-all.tsx"),
 ] satisfies RouteConfig;

@@ -47,7 +47,9 @@ const FORM_RESOURCES = [
 const DOWNLOADS = ["/my-profile/medical-records/documents/:id"];
 /** A visit's chat for its component, for either side (the API checks whose visit it is). */
 const CHAT_RESOURCES = ["/visit-chat/:id", "/visit-chat/:id/attachments/:documentId"];
-const RESOURCES = [...SEO_FILES, ...FORM_RESOURCES, ...DOWNLOADS, ...CHAT_RESOURCES];
+/** The console workspace's notes saves and the patient's documents (under the workspace's rule). */
+const CONSOLE_RESOURCES = ["/console/visits/:id/notes", "/console/visits/:id/documents/:documentId"];
+const RESOURCES = [...SEO_FILES, ...FORM_RESOURCES, ...DOWNLOADS, ...CHAT_RESOURCES, ...CONSOLE_RESOURCES];
 const PAGES = ALL.filter((route) => route.path !== CATCH_ALL && !RESOURCES.includes(route.path));
 
 const MAIN = "routes/layouts/main.tsx";
@@ -72,6 +74,7 @@ const EXTRA_PAGES = [
   "/login/lost-device",
   "/sign-up/confirm",
   "/console",
+  "/console/visits/:id",
   "/my-profile/consultations/:consultationId",
 ];
 
@@ -116,6 +119,7 @@ describe("the route table", () => {
         "/my-profile/past-appointments",
         "/my-profile/security",
         "/console",
+        "/console/visits/:id",
       ].sort(),
     );
     expect(flagged("notAuthenticated")).toEqual([
@@ -144,7 +148,7 @@ describe("the route table", () => {
   it("gives the console to clinicians and the patient's own pages to patients; the second factor's setup to both", () => {
     const byRole = (role: "patient" | "clinician") =>
       ROUTE_PATHS.filter((path) => (ROUTE_ACCESS[path] as RouteAccess).role === role).sort();
-    expect(byRole("clinician")).toEqual(["/console"]);
+    expect(byRole("clinician")).toEqual(["/console", "/console/visits/:id"]);
     expect(byRole("patient")).toEqual(
       [
         "/cancel-subscription",

@@ -16,7 +16,8 @@
  * Beyond the product's required routes: /confirm-subscription (the newsletter's double opt-in),
  * /account-deleted and /my-profile/health-data (Washington My Health My Data), see ADR 017;
  * /my-profile/security, /login/second-factor and /login/lost-device (two-step login), see ADR 024;
- * /console (the care console of clinicians), see ADR 035; /my-profile/consultations/:consultationId
+ * /console (the care console of clinicians), see ADR 035, and /console/visits/:id (a visit's
+ * workspace), see ADR 039; /my-profile/consultations/:consultationId
  * (one visit's waiting room, chat and summary), see ADR 040.
  *
  * The catch-all route (`*`, unknown paths redirect to /) is not a page and has no entry, nor have the
@@ -84,6 +85,7 @@ export const ROUTE_ACCESS = Object.freeze({
   "/my-profile/health-data": { requiresAuthentication: true, role: "patient" },
   "/my-profile/security": { requiresAuthentication: true },
   "/console": { requiresAuthentication: true, role: "clinician" },
+  "/console/visits/:id": { requiresAuthentication: true, role: "clinician" },
   "/login": { notAuthenticated: true },
   "/login/second-factor": { notAuthenticated: true },
   "/login/lost-device": { notAuthenticated: true },

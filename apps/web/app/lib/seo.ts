@@ -100,6 +100,7 @@ export const ROUTE_SEO = Object.freeze({
   "/my-profile/health-data": page("healthData", null, false),
   "/my-profile/security": page("security", null, false),
   "/console": page("console", null, false),
+  "/console/visits/:id": page("consoleVisit", null, false),
 } satisfies Record<RoutePath, RouteSeo>);
 
 /** Paths robots.txt asks crawlers to stay out of: personal pages and actions. */

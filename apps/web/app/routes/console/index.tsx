@@ -84,8 +84,8 @@ export default function ConsoleQueuePage() {
         {announcement}
       </p>
       <LiveNotice live={live} />
-      <div className="grid gap-8 laptop:grid-cols-[2fr_1fr]">
-        <section aria-labelledby="queue-title" className="flex flex-col gap-4">
+      <div className="grid grid-cols-1 gap-8 laptop:grid-cols-[2fr_1fr]">
+        <section aria-labelledby="queue-title" className="flex min-w-0 flex-col gap-4">
           <div className="flex flex-wrap items-baseline justify-between gap-2">
             <h2 id="queue-title" className="font-semibold text-ink text-xl">
               {t("console.queue.title")}

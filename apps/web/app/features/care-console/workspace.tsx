@@ -1,0 +1,247 @@
+import type { PastVisit, VisitNotes } from "@ambercare/contracts/console";
+import { SOAP_PARTS } from "@ambercare/contracts/console";
+import type { MedicalDocument } from "@ambercare/contracts/consultation";
+import { CANCEL_REASON_MAX_LENGTH, VISIT_SUMMARY_MAX_LENGTH } from "@ambercare/contracts/consultation-limits";
+import type { MutableRefObject } from "react";
+import { Form, useSubmit } from "react-router";
+import { CheckboxField, SubmitButton, Textarea, translateMessage } from "#app/components/forms.tsx";
+import { useDateTime } from "#app/features/consultations/consultation-card.tsx";
+import { optionKey } from "#app/features/consultations/intake-form.ts";
+import type { FormMessage } from "#app/lib/forms.ts";
+import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
+import type { NotesAutosave } from "./notes-autosave.ts";
+
+/** A form's own message: an error (alert) or a confirmation (status), beside the form it answers. */
+export function FormNote({ message, ok }: { message: FormMessage | undefined; ok: boolean }) {
+  const { t } = useTranslation();
+  if (!message) return null;
+  return ok ? (
+    <p role="status" className="font-semibold text-ink">
+      {translateMessage(t, message)}
+    </p>
+  ) : (
+    <p role="alert" className="font-semibold text-danger">
+      {translateMessage(t, message)}
+    </p>
+  );
+}
+
+export function PatientDocuments({ visitId, documents }: { visitId: string; documents: MedicalDocument[] }) {
+  const { t } = useTranslation();
+  const when = useDateTime();
+  if (documents.length === 0) return <p className="text-ink-muted">{t("console.visit.documentsEmpty")}</p>;
+  return (
+    <ul className="flex flex-col gap-2">
+      {documents.map((document) => (
+        <li key={document.id}>
+          <a
+            href={`/console/visits/${visitId}/documents/${document.id}`}
+            className="link"
+            download={document.file_name}
+            aria-label={t("console.visit.download", { name: document.file_name })}
+          >
+            {document.file_name}
+          </a>{" "}
+          <span className="text-ink-muted text-sm">{when(document.created_at)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function PastVisits({ visits }: { visits: PastVisit[] }) {
+  const { t } = useTranslation();
+  const when = useDateTime();
+  if (visits.length === 0) return <p className="text-ink-muted">{t("console.visit.pastEmpty")}</p>;
+  return (
+    <ul className="flex flex-col gap-3">
+      {visits.map((visit) => (
+        <li key={visit.id} className="rounded-md border border-border p-3">
+          <p className="font-semibold text-ink">
+            {when(visit.created_at)} · {t(`consultation.types.${visit.type}`)} ·{" "}
+            {t(`consultation.statuses.${visit.status}`)}
+          </p>
+          {visit.symptoms.length > 0 ? (
+            <p className="text-ink">
+              {visit.symptoms
+                .map((s) => t(`consultation.options.symptoms.${optionKey(s)}` as TranslationKey))
+                .join(", ")}
+            </p>
+          ) : null}
+          {visit.visit_summary ? (
+            <p className="mt-1 whitespace-pre-line text-ink">
+              <span className="font-semibold">{t("console.visit.pastSummary")}: </span>
+              {visit.visit_summary}
+            </p>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function StartForm() {
+  const { t } = useTranslation();
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="start" />
+      <SubmitButton intent="start" className="button-primary" pendingLabel={t("console.visit.starting")}>
+        {t("console.visit.start")}
+      </SubmitButton>
+    </Form>
+  );
+}
+
+export function CancelForm({
+  typed,
+  error,
+}: {
+  typed?: string | undefined;
+  error?: FormMessage | undefined;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Form method="post" className="flex flex-col gap-3" noValidate>
+      <input type="hidden" name="intent" value="cancel" />
+      <p className="text-ink">{t("console.visit.cancelRefund")}</p>
+      <Textarea
+        formId="cancel"
+        name="reason"
+        label={t("console.visit.cancelReason")}
+        rows={2}
+        maxLength={CANCEL_REASON_MAX_LENGTH}
+        defaultValue={typed ?? ""}
+        error={error}
+      />
+      <div>
+        <SubmitButton
+          intent="cancel"
+          className="button-secondary"
+          pendingLabel={t("console.visit.canceling")}
+        >
+          {t("console.visit.cancel")}
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+/**
+ * The summary for the patient and "Sign and complete", confirmed by a checkbox. With scripts, what
+ * is typed in the notes is saved first: the notes signed are the notes on screen.
+ */
+export function CompleteForm({
+  typed,
+  error,
+  autosaveRef,
+}: {
+  typed?: string | undefined;
+  error?: FormMessage | undefined;
+  autosaveRef: MutableRefObject<NotesAutosave | null>;
+}) {
+  const { t } = useTranslation();
+  const submit = useSubmit();
+  return (
+    <Form
+      method="post"
+      className="flex flex-col gap-4"
+      onSubmit={(event) => {
+        const autosave = autosaveRef.current;
+        if (!autosave?.dirty()) return;
+        event.preventDefault();
+        const form = event.currentTarget;
+        void autosave.flush().then((saved) => {
+          if (saved) void submit(form, { method: "post" });
+        });
+      }}
+    >
+      <input type="hidden" name="intent" value="complete" />
+      <Textarea
+        formId="complete"
+        name="summary"
+        label={t("console.visit.summaryLabel")}
+        hint={t("console.visit.summaryHint")}
+        rows={5}
+        maxLength={VISIT_SUMMARY_MAX_LENGTH}
+        defaultValue={typed ?? ""}
+        error={error}
+      />
+      <CheckboxField formId="complete" name="confirm" label={t("console.visit.confirm")} />
+      <div>
+        <SubmitButton
+          intent="complete"
+          className="button-primary"
+          pendingLabel={t("console.visit.completing")}
+        >
+          {t("console.visit.complete")}
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+/** Signed notes, read only, their addenda, and the form of a new addendum. */
+export function SignedNotes({
+  notes,
+  typed,
+  error,
+}: {
+  notes: VisitNotes;
+  typed?: string | undefined;
+  error?: FormMessage | undefined;
+}) {
+  const { t } = useTranslation();
+  const when = useDateTime();
+  return (
+    <div className="flex flex-col gap-4" data-testid="signed-notes">
+      {notes.signed_at ? (
+        <p className="font-semibold text-ink">
+          {t("console.visit.signedAt", { when: when(notes.signed_at) })}
+        </p>
+      ) : null}
+      <dl className="flex flex-col gap-3">
+        {SOAP_PARTS.map((part) => (
+          <div key={part}>
+            <dt className="font-semibold text-ink">{t(`console.visit.soap.${part}`)}</dt>
+            <dd className="whitespace-pre-line break-words text-ink">{notes[part] || "—"}</dd>
+          </div>
+        ))}
+      </dl>
+      <h3 className="font-semibold text-ink text-lg">{t("console.visit.addendaHeading")}</h3>
+      {notes.addenda.length > 0 ? (
+        <ol className="flex flex-col gap-3" data-testid="addenda">
+          {notes.addenda.map((addendum) => (
+            <li key={addendum.id} className="rounded-md border border-border p-3">
+              <p className="text-ink-muted text-sm">
+                {t("console.visit.addendumBy", { name: addendum.signed_by, when: when(addendum.signed_at) })}
+              </p>
+              <p className="whitespace-pre-line break-words text-ink">{addendum.body}</p>
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      {notes.signed_at ? (
+        <Form method="post" className="flex flex-col gap-3" noValidate>
+          <input type="hidden" name="intent" value="addendum" />
+          <Textarea
+            formId="addendum"
+            name="body"
+            label={t("console.visit.addendumLabel")}
+            rows={3}
+            defaultValue={typed ?? ""}
+            error={error}
+          />
+          <div>
+            <SubmitButton
+              intent="addendum"
+              className="button-secondary"
+              pendingLabel={t("console.visit.addingAddendum")}
+            >
+              {t("console.visit.addAddendum")}
+            </SubmitButton>
+          </div>
+        </Form>
+      ) : null}
+    </div>
+  );
+}
