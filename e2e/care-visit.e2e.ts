@@ -171,6 +171,13 @@ describe("a chat visit, both sides", () => {
       await doctor.getByRole("button", { name: "Start visit" }).click();
       await doctor.getByTestId("workspace-status").filter({ hasText: "In progress" }).waitFor();
       await patient.getByTestId("visit-status").filter({ hasText: "is in progress" }).waitFor();
+      // The image is one of the patient's documents now: the clinician downloads it from the workspace.
+      const document = doctor.getByRole("link", { name: "Download throat.png" });
+      const download = await clinicianSide.context.request.get(
+        new URL((await document.getAttribute("href")) ?? "", baseUrl).href,
+      );
+      expect(download.status()).toBe(200);
+      expect(Buffer.compare(await download.body(), PNG)).toBe(0);
       await doctor.getByLabel("Subjective").fill("Dry cough since Sunday, worse at night.");
       await doctor
         .getByTestId("notes-state")
