@@ -7,7 +7,7 @@ import { launchBrowser, openPage } from "./browser.ts";
 import { PROTECTED_ROUTES, PUBLIC_ROUTES } from "./spec-routes.ts";
 
 /**
- * Each page carries only the strings its routes use (ADR 041). A string the list missed shows as
+ * Each page carries only the strings its routes use (ADR 042). A string the list missed shows as
  * its key ("nav.findADoctor") where the text should be, and is told in the browser's console: these
  * journeys look for both on every page, in both languages, anonymous and logged in.
  */

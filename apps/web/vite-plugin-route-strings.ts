@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { Plugin } from "vite";
 
 /**
- * Which strings each route's page can show, found at build time from its source (ADR 041).
+ * Which strings each route's page can show, found at build time from its source (ADR 042).
  *
  * `app/locales/{en,bg}.json` stay the one place where strings are written. For every route of
  * app/routes.ts this walks the files its module imports (statically, lazily, on either side of the

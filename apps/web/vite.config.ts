@@ -9,7 +9,7 @@ import { ambercareRouteStrings } from "./vite-plugin-route-strings.ts";
 export default defineConfig({
   // ambercareContent: content/**.md rendered to sanitised HTML at build time (virtual:ambercare/content).
   // platformPlugin: offline pages and the service worker (/sw.js) from the client build (ADR 011).
-  // ambercareRouteStrings: which locale strings each route's page uses (ADR 041), found from the source.
+  // ambercareRouteStrings: which locale strings each route's page uses (ADR 042), found from the source.
   plugins: [
     ambercareContent(),
     ambercareRouteStrings(routes),

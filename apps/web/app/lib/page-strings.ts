@@ -4,7 +4,7 @@ import type { Locale, Translations } from "#app/lib/i18n.tsx";
 import type { RootData } from "#app/lib/root-data.ts";
 
 /**
- * Each page carries only the strings its routes use (ADR 041): the root loader sends the strings of
+ * Each page carries only the strings its routes use (ADR 042): the root loader sends the strings of
  * the routes the URL matches (page-strings.server.ts), and the browser keeps every language's strings
  * it has received, so a client-side navigation asks the server again (with the next page's data)
  * only when the next page uses a route whose strings it does not have yet.
