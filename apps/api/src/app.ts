@@ -40,6 +40,10 @@ import {
   type MailingListService,
 } from "#api/modules/communications/mailing-list-service.ts";
 import { createMedicalDocumentService } from "#api/modules/consultations/medical-document-service.ts";
+import {
+  registerVideoCallSignalling,
+  videoCallServiceOf,
+} from "#api/modules/consultations/video-call-routes.ts";
 import { chatServiceOf, registerVisitTyping } from "#api/modules/consultations/visit-chat-routes.ts";
 import { visitExpirySweepPlugin } from "#api/modules/consultations/visit-expiry-sweep.ts";
 import { createVisitMailer } from "#api/modules/consultations/visit-mail.ts";
@@ -325,6 +329,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   });
   app.decorate("live", live);
   registerVisitTyping(live, chatServiceOf(app));
+  registerVideoCallSignalling(live, videoCallServiceOf(app), app);
   app.addHook("onReady", async () => live.start());
   app.addHook("onClose", async () => live.close());
   await app.register(liveSweepPlugin, { live, clock });

@@ -7,11 +7,14 @@ import type { ConfirmEmailResponse, LoginResponse, RegisterRequest } from "@ambe
 import { type AltchaChallenge, captchaChallengeResponse } from "@ambercare/contracts/communications";
 import type { ConsultationType } from "@ambercare/contracts/provider";
 import type { DbHandle } from "@ambercare/db/client";
+import { clinicians, providers, users } from "@ambercare/db/schema";
 import { seedDemoData } from "@ambercare/db/seed";
 import { createTestDb, type TestDb } from "@ambercare/db/testing";
 import { solveChallenge } from "altcha-lib/v1";
+import { eq, isNull, sql } from "drizzle-orm";
 import { SMTPServer, type SMTPServerAddress } from "smtp-server";
 import { type App, buildApp } from "#api/app.ts";
+import { enableKnownSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
 import { ensureServiceAccount } from "#api/modules/accounts/service-account.ts";
 import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
 import { type Clock, systemClock } from "#api/platform/clock.ts";
@@ -361,6 +364,30 @@ export async function registerPatient(app: App, overrides: Partial<RegisterReque
   }
   const { main, care } = (confirmed.json() as ConfirmEmailResponse).data;
   return { ...main, care, email: body.email, password: body.password };
+}
+
+/**
+ * A clinician account working as a provider no other account has: a registered account turned
+ * clinician, with the second factor on (the console's calls require it).
+ */
+export async function registerClinician(t: TestApp, now: Date) {
+  const account = await registerPatient(t.app);
+  const [free] = await t.db.db
+    .select({ id: providers.id })
+    .from(providers)
+    .leftJoin(clinicians, eq(clinicians.providerId, providers.id))
+    .where(isNull(clinicians.userId))
+    .orderBy(sql`random()`)
+    .limit(1);
+  await t.db.db.update(users).set({ role: "clinician" }).where(eq(users.id, account.user_id));
+  await t.db.db.insert(clinicians).values({ userId: account.user_id, providerId: free!.id });
+  await enableKnownSecondFactor(t.db.db, {
+    encryptionKey: t.app.config.SECOND_FACTOR_KEY!,
+    userId: account.user_id,
+    secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+    now,
+  });
+  return { ...account, providerId: free!.id };
 }
 
 /** The service account's care token, as the web server gets it (for public care calls of a visitor). */

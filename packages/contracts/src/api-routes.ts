@@ -120,6 +120,7 @@ import {
   secondFactorStatusResponse,
 } from "./second-factor.ts";
 import { specializationListQuery, specializationListResponse } from "./specialization.ts";
+import { callEventRequest, callEventResponse, callSetupResponse } from "./video-call.ts";
 import { waitingRoomResponse } from "./waiting-room.ts";
 
 /**
@@ -483,6 +484,21 @@ export const apiRoutes = {
       params: consultationIdParams,
       response: waitingRoomResponse,
     }),
+    callSetup: route({
+      api: "care",
+      method: "GET",
+      path: "/{product}/consultations/:id/call",
+      params: consultationIdParams,
+      response: callSetupResponse,
+    }),
+    callEvent: route({
+      api: "care",
+      method: "POST",
+      path: "/{product}/consultations/:id/call/events",
+      params: consultationIdParams,
+      body: callEventRequest,
+      response: callEventResponse,
+    }),
     cancel: route({
       api: "care",
       method: "POST",
@@ -696,6 +712,28 @@ export const apiRoutes = {
       params: consultationIdParams,
       body: addendumRequest,
       response: visitNotesResponse,
+    }),
+    callSetup: route({
+      api: "main",
+      method: "GET",
+      path: "/api/care-team/visits/:id/call",
+      params: consultationIdParams,
+      response: callSetupResponse,
+    }),
+    callEvent: route({
+      api: "main",
+      method: "POST",
+      path: "/api/care-team/visits/:id/call/events",
+      params: consultationIdParams,
+      body: callEventRequest,
+      response: callEventResponse,
+    }),
+    startCall: route({
+      api: "main",
+      method: "POST",
+      path: "/api/care-team/visits/:id/call/start",
+      params: consultationIdParams,
+      response: consoleVisitResponse,
     }),
     duty: route({ api: "main", method: "GET", path: "/api/care-team/duty", response: dutyStatusResponse }),
     setDuty: route({

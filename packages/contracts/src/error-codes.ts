@@ -110,6 +110,9 @@ export const ERROR_CODES = [
   "NOTES_STALE",
   "NOTES_SIGNED",
   "NOTES_NOT_SIGNED",
+  // The video visit's call.
+  "VISIT_NOT_VIDEO",
+  "CALL_NOT_OPEN",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -88,6 +88,7 @@ describe("database", () => {
       "subscription_history",
       "subscriptions",
       "users",
+      "visit_call_events",
       "visit_credits",
       "visit_note_addenda",
       "visit_notes",

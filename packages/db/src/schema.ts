@@ -518,6 +518,29 @@ export const consultationStatusHistory = pgTable(
   ],
 );
 
+/**
+ * A participant joining, leaving or rejoining a video visit's call: the visit's history of the call
+ * (when each side was there). Nothing of the call's content is stored.
+ */
+export const visitCallEvents = pgTable(
+  "visit_call_events",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    consultationId: uuid("consultation_id")
+      .notNull()
+      .references(() => consultations.id, { onDelete: "cascade" }),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    side: text("side").$type<"patient" | "clinician">().notNull(),
+    event: text("event").$type<"join" | "leave" | "reconnect">().notNull(),
+    at: timestamptz("at").notNull(),
+  },
+  (table) => [
+    check("visit_call_events_side_known", sql`${table.side} in ('patient', 'clinician')`),
+    check("visit_call_events_event_known", sql`${table.event} in ('join', 'leave', 'reconnect')`),
+    index("visit_call_events_consultation_id_idx").on(table.consultationId, table.at),
+  ],
+);
+
 /** A patient's rating of a completed consultation: one per consultation (the unique constraint). */
 export const ratings = pgTable(
   "ratings",

@@ -56,6 +56,26 @@ describe("loadConfig", () => {
     expect(apiPublicUrl(config)).toBe("http://localhost:4000");
   });
 
+  it("reads the TURN relay's settings, which go together, and keeps the forced relay out of production", () => {
+    const config = loadConfig({
+      TURN_URLS: "turn:turn.example.org:3478?transport=udp, turns:turn.example.org:5349",
+      TURN_SECRET: "a-shared-secret-of-coturn",
+      STUN_URLS: "stun:turn.example.org:3478",
+    });
+    expect(config.TURN_URLS).toEqual([
+      "turn:turn.example.org:3478?transport=udp",
+      "turns:turn.example.org:5349",
+    ]);
+    expect(config.STUN_URLS).toEqual(["stun:turn.example.org:3478"]);
+    expect(config.TURN_CREDENTIAL_TTL_S).toBe(3600);
+    expect(config.CALL_ICE_TRANSPORT_POLICY).toBe("all");
+    expect(() => loadConfig({ TURN_URLS: "turn:turn.example.org:3478" })).toThrow(EnvError);
+    expect(() =>
+      loadConfig({ TURN_URLS: "https://turn.example.org", TURN_SECRET: "a-shared-secret-of-coturn" }),
+    ).toThrow(EnvError);
+    expect(() => loadConfig({ CALL_ICE_TRANSPORT_POLICY: "relay" })).toThrow(EnvError);
+  });
+
   it("reads every variable it knows", () => {
     const config = loadConfig(
       {

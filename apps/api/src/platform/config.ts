@@ -15,6 +15,19 @@ import {
 import { wantsDemoPatient } from "@ambercare/db/seed";
 import { z } from "zod";
 
+/** A comma-separated list of ICE server URLs, at least one, each matching `pattern`. */
+const urlList = (pattern: RegExp, message: string) =>
+  z
+    .string()
+    .trim()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((url) => url.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(pattern, message)).min(1));
+
 /** DATABASE_URL, DATA_DIR, ports, product and secrets come from the shared schema. */
 export const apiEnvSchema = sharedEnvSchema.extend({
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
@@ -51,6 +64,22 @@ export const apiEnvSchema = sharedEnvSchema.extend({
    * follow-up questions in its thread; afterwards the thread is read-only.
    */
   VISIT_FOLLOW_UP_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  /**
+   * The TURN servers of video visits, comma-separated (`turn:turn.example.org:3478?transport=udp,
+   * turns:turn.example.org:5349`), with the `static-auth-secret` they share (coturn's
+   * `use-auth-secret`): each participant gets credentials valid for TURN_CREDENTIAL_TTL_S. Without
+   * both, calls use host and STUN candidates only (one machine, a LAN, most home networks).
+   */
+  TURN_URLS: urlList(/^turns?:[^\s]+$/, "each must be a turn: or turns: URL").optional(),
+  TURN_SECRET: z.string().trim().min(16).optional(),
+  TURN_CREDENTIAL_TTL_S: z.coerce.number().int().min(60).max(86_400).default(3600),
+  /** STUN servers of video visits, comma-separated (`stun:stun.example.org:3478`); none by default. */
+  STUN_URLS: urlList(/^stuns?:[^\s]+$/, "each must be a stun: URL").optional(),
+  /**
+   * "relay" makes every call go through TURN (the browser gathers relay candidates only): for testing
+   * the relay path on one machine. Refused in production, where it would only cost bandwidth.
+   */
+  CALL_ICE_TRANSPORT_POLICY: z.enum(["all", "relay"]).default("all"),
   /**
    * Whose X-Forwarded-For to believe: `false` (the default) or the address of a proxy in front of the
    * API. The web server does not need it (it signs the visitor's address, ADR 025); trusting a proxy
@@ -148,6 +177,15 @@ export function loadConfig(
   if (parsed.PAYMENTS === "stripe") {
     const missing = STRIPE_VARIABLES.filter((name) => parsed[name] === undefined);
     if (missing.length > 0) throw new EnvError(`PAYMENTS=stripe needs ${missing.join(", ")}`);
+  }
+  if ((parsed.TURN_URLS === undefined) !== (parsed.TURN_SECRET === undefined)) {
+    throw new EnvError("TURN_URLS and TURN_SECRET go together: set both or neither");
+  }
+  if (
+    parsed.CALL_ICE_TRANSPORT_POLICY === "relay" &&
+    (parsed.NODE_ENV === "production" || !parsed.TURN_URLS)
+  ) {
+    throw new EnvError("CALL_ICE_TRANSPORT_POLICY=relay is for tests, outside production, with TURN_URLS");
   }
   // The API runs with its own folder as cwd (npm workspaces, scripts/lib/stack.mjs), so a
   // cwd-relative DATA_DIR would split the data between the API, the web and `npm run seed`.

@@ -5,6 +5,7 @@ import { careAuthRoutes } from "#api/modules/accounts/care-auth-routes.ts";
 import { careCommunicationRoutes } from "#api/modules/communications/communication-routes.ts";
 import { careConsultationRoutes } from "#api/modules/consultations/consultation-routes.ts";
 import { careMedicalRecordRoutes } from "#api/modules/consultations/medical-record-routes.ts";
+import { careVideoCallRoutes } from "#api/modules/consultations/video-call-routes.ts";
 import { careVisitChatRoutes } from "#api/modules/consultations/visit-chat-routes.ts";
 import { careRatingRoutes } from "#api/modules/directory/rating-routes.ts";
 import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
@@ -47,6 +48,7 @@ export const careApi: FastifyPluginAsyncZod<CareApiOptions> = async (
       await product.register(careConsultationRoutes, { entitlements });
       await product.register(careMedicalRecordRoutes);
       await product.register(careVisitChatRoutes);
+      await product.register(careVideoCallRoutes);
     },
     { prefix: `/${productSlug}` },
   );

@@ -4,6 +4,7 @@ import { secondFactorRoutes } from "#api/modules/accounts/second-factor-routes.t
 import { careTeamRoutes } from "#api/modules/care-team/care-team-routes.ts";
 import { captchaRoutes } from "#api/modules/communications/captcha-routes.ts";
 import { listRoutes } from "#api/modules/communications/list-routes.ts";
+import { consoleVideoCallRoutes } from "#api/modules/consultations/video-call-routes.ts";
 import { consoleVisitChatRoutes } from "#api/modules/consultations/visit-chat-routes.ts";
 import { providerRoutes } from "#api/modules/directory/provider-routes.ts";
 import { specializationRoutes } from "#api/modules/directory/specialization-routes.ts";
@@ -23,4 +24,5 @@ export const mainApi: FastifyPluginAsyncZod = async (app) => {
   await app.register(liveRoutes);
   await app.register(careTeamRoutes);
   await app.register(consoleVisitChatRoutes);
+  await app.register(consoleVideoCallRoutes);
 };

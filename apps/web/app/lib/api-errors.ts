@@ -154,6 +154,8 @@ export const API_ERROR_MESSAGES: Readonly<Record<ErrorCode, ErrorRule>> = {
   NOTES_STALE: { key: "console.notes.stale" },
   NOTES_SIGNED: { key: "console.notes.signedAlready" },
   NOTES_NOT_SIGNED: { key: "console.notes.notSigned" },
+  VISIT_NOT_VIDEO: { key: "apiErrors.visitNotVideo" },
+  CALL_NOT_OPEN: { key: "apiErrors.callNotOpen" },
 };
 
 /** What a refused call carries that the table reads (ApiError of api-client.server.ts). */

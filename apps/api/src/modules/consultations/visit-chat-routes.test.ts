@@ -8,20 +8,23 @@ import { LIVE_API_PATH } from "@ambercare/contracts/live";
 import { ROLE_ERRORS } from "@ambercare/contracts/roles";
 import {
   auditLog,
-  clinicians,
   consultationMessages,
   consultations,
   liveEvents,
   medicalDocuments,
   providers,
-  users,
 } from "@ambercare/db/schema";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { enableKnownSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
 import { openLiveClient } from "#api/modules/live/live-test-client.ts";
 import { createManualClock } from "#api/platform/clock.ts";
-import { bearer, createTestApp, registerPatient, type TestApp } from "#api/test-support.ts";
+import {
+  bearer,
+  createTestApp,
+  registerClinician,
+  registerPatient,
+  type TestApp,
+} from "#api/test-support.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const clock = createManualClock(new Date("2026-03-10T15:00:00Z"));
@@ -41,29 +44,8 @@ afterAll(async () => {
 type Patient = Awaited<ReturnType<typeof registerPatient>>;
 type Clinician = Patient & { providerId: string };
 
-/**
- * A clinician account working as a provider no other account has: a registered account turned
- * clinician, with the second factor on (the console's calls require it).
- */
-async function newClinician(): Promise<Clinician> {
-  const account = await registerPatient(t.app);
-  const [free] = await t.db.db
-    .select({ id: providers.id })
-    .from(providers)
-    .leftJoin(clinicians, eq(clinicians.providerId, providers.id))
-    .where(isNull(clinicians.userId))
-    .orderBy(sql`random()`)
-    .limit(1);
-  await t.db.db.update(users).set({ role: "clinician" }).where(eq(users.id, account.user_id));
-  await t.db.db.insert(clinicians).values({ userId: account.user_id, providerId: free!.id });
-  await enableKnownSecondFactor(t.db.db, {
-    encryptionKey: t.app.config.SECOND_FACTOR_KEY!,
-    userId: account.user_id,
-    secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
-    now: clock.now(),
-  });
-  return { ...account, providerId: free!.id };
-}
+/** A clinician account working as a provider no other account has (second factor on). */
+const newClinician = (): Promise<Clinician> => registerClinician(t, clock.now());
 
 /**
  * A chat visit of `patient`, accepted by `by` (a provider of its own when not given) unless the

@@ -81,6 +81,24 @@ function toMessage(row: ThreadMessageRow, attachments: AttachmentRow[]): Message
 }
 
 /**
+ * The 403 for someone outside a visit (its patient, or the clinician whose provider accepted it),
+ * written to the visit patient's log as a refused access.
+ */
+export function refusedVisit(side: "patient" | "clinician", visit: { id: string; userId: string }): AppError {
+  const refusedAccess = {
+    ownerUserId: visit.userId,
+    resourceType: "consultation" as const,
+    resourceId: visit.id,
+  };
+  if (side === "clinician") {
+    return new AppError("CONSULTATION_OTHER_CLINICIAN", 403, CONSULTATION_ERRORS.otherClinician, {
+      refusedAccess,
+    });
+  }
+  return new AppError("CONSULTATION_NOT_YOURS", 403, CONSULTATION_ERRORS.notYours, { refusedAccess });
+}
+
+/**
  * A visit's chat (ADR 036): the patient and the clinician whose provider accepted the visit write to
  * it; the server numbers the messages; a resend with the same client id finds the stored message;
  * receipts, retractions and files. The thread opens when a clinician accepts the visit, stays open
@@ -99,17 +117,7 @@ export function createVisitChatService(deps: {
     const visit = await createVisitChatRepository(db).visit(id.toLowerCase(), lock);
     if (!visit) throw new AppError("CONSULTATION_NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
     if (takesPart(visit, viewer.side, viewer.userId, viewer.providerId)) return visit;
-    const refusedAccess = {
-      ownerUserId: visit.userId,
-      resourceType: "consultation" as const,
-      resourceId: visit.id,
-    };
-    if (viewer.side === "clinician") {
-      throw new AppError("CONSULTATION_OTHER_CLINICIAN", 403, CONSULTATION_ERRORS.otherClinician, {
-        refusedAccess,
-      });
-    }
-    throw new AppError("CONSULTATION_NOT_YOURS", 403, CONSULTATION_ERRORS.notYours, { refusedAccess });
+    throw refusedVisit(viewer.side, visit);
   }
 
   function takesPart(

@@ -1,0 +1,259 @@
+import { AUTH_ERRORS } from "@ambercare/contracts/auth";
+import { consoleVisitResponse } from "@ambercare/contracts/console";
+import { consultationIdParams } from "@ambercare/contracts/consultation";
+import { errorEnvelope } from "@ambercare/contracts/envelope";
+import { callEventRequest, callEventResponse, callSetupResponse } from "@ambercare/contracts/video-call";
+import { CALL_SDP_MAX_LENGTH, VISIT_CALL_SIGNAL } from "@ambercare/contracts/video-call-protocol";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { authOf, clinicianOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
+import {
+  type CallViewer,
+  createVideoCallService,
+  type VideoCallService,
+} from "#api/modules/consultations/video-call-service.ts";
+import type { LiveService } from "#api/modules/live/live-service.ts";
+import { auditClinicianAccess, createAuditRepository } from "#api/platform/audit-log.ts";
+import { AppError } from "#api/platform/errors.ts";
+
+const bearer = [{ bearerAuth: [] }];
+const failures = {
+  400: errorEnvelope,
+  401: errorEnvelope,
+  403: errorEnvelope,
+  404: errorEnvelope,
+  409: errorEnvelope,
+};
+
+/** The call service over the app's database, clock, live events, visits and TURN settings. */
+export function videoCallServiceOf(app: FastifyInstance): VideoCallService {
+  const config = app.config;
+  return createVideoCallService({
+    db: app.db.db,
+    clock: app.clock,
+    ice: {
+      turnUrls: config.TURN_URLS,
+      turnSecret: config.TURN_SECRET,
+      ttlSeconds: config.TURN_CREDENTIAL_TTL_S,
+      stunUrls: config.STUN_URLS,
+      policy: config.CALL_ICE_TRANSPORT_POLICY,
+    },
+    live: app.live,
+    visits: {
+      // The visits service is decorated after the live module; it is looked up when a call starts.
+      start: (actor, id) => app.visits.start(actor, id),
+    },
+  });
+}
+
+function patientViewer(request: FastifyRequest): CallViewer {
+  const auth = authOf(request);
+  if (auth.isServiceAccount) throw new AppError("OWN_ACCOUNT_ONLY", 403, AUTH_ERRORS.ownAccountOnly);
+  return {
+    side: "patient",
+    userId: auth.userId,
+    providerId: null,
+    audit: (access, db) =>
+      createAuditRepository(db).record({
+        userId: access.patientUserId,
+        actorUserId: auth.userId,
+        actorKind: "patient",
+        action: `call.${access.event}`,
+        resourceType: "consultation",
+        resourceId: access.consultationId,
+        ip: request.ip,
+        at: request.server.clock.now(),
+      }),
+  };
+}
+
+function clinicianViewer(request: FastifyRequest): CallViewer {
+  const clinician = clinicianOf(request);
+  return {
+    side: "clinician",
+    userId: clinician.userId,
+    providerId: clinician.providerId,
+    audit: (access, db) =>
+      auditClinicianAccess(
+        request,
+        {
+          patientUserId: access.patientUserId,
+          action: `call.${access.event}`,
+          resource: "consultation",
+          resourceId: access.consultationId,
+        },
+        db,
+      ),
+  };
+}
+
+function registerCallRoutes(
+  app: FastifyInstance,
+  calls: VideoCallService,
+  side: {
+    base: string;
+    tag: "care" | "main";
+    guard: ReturnType<typeof createAuthGuards>["patient"];
+    viewer: (request: FastifyRequest) => CallViewer;
+    who: string;
+  },
+): void {
+  app.get(
+    `${side.base}/:id/call`,
+    {
+      onRequest: side.guard,
+      schema: {
+        tags: [side.tag],
+        summary: `How ${side.who}'s page sets up the video visit's call: ICE servers with short-lived TURN credentials, the negotiation role, whether the call is open`,
+        security: bearer,
+        params: consultationIdParams,
+        response: { 200: callSetupResponse, ...failures },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      return { data: await calls.setup(side.viewer(request), id) };
+    },
+  );
+
+  app.post(
+    `${side.base}/:id/call/events`,
+    {
+      onRequest: side.guard,
+      schema: {
+        tags: [side.tag],
+        summary: `${side.who} joined, left or rejoined the call: written to the visit's call history and the patient's access log`,
+        security: bearer,
+        params: consultationIdParams,
+        body: callEventRequest,
+        response: { 200: callEventResponse, ...failures },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string };
+      const { event } = request.body as z.infer<typeof callEventRequest>;
+      return { data: await calls.record(side.viewer(request), id, event) };
+    },
+  );
+}
+
+/** The patient's side of a video visit's call (care API), on their own visits only. */
+export const careVideoCallRoutes: FastifyPluginAsyncZod = async (app) => {
+  const guards = createAuthGuards(app.accounts.sessions);
+  registerCallRoutes(app, videoCallServiceOf(app), {
+    base: "/consultations",
+    tag: "care",
+    guard: guards.patient,
+    viewer: patientViewer,
+    who: "the patient",
+  });
+};
+
+/**
+ * The clinician's side of a video visit's call (main API, the care console): the same calls on the
+ * visits their provider accepted, and starting the call, which rings the patient's waiting room.
+ */
+export const consoleVideoCallRoutes: FastifyPluginAsyncZod = async (app) => {
+  const guards = createAuthGuards(app.accounts.sessions);
+  const calls = videoCallServiceOf(app);
+  registerCallRoutes(app, calls, {
+    base: "/api/care-team/visits",
+    tag: "main",
+    guard: guards.clinician,
+    viewer: clinicianViewer,
+    who: "the clinician",
+  });
+
+  app.post(
+    "/api/care-team/visits/:id/call/start",
+    {
+      onRequest: guards.clinician,
+      schema: {
+        tags: ["main"],
+        summary:
+          "Start the video visit's call: an accepted visit begins, and the patient's waiting room rings (again, while in progress)",
+        security: bearer,
+        params: consultationIdParams,
+        response: { 200: consoleVisitResponse, ...failures },
+      },
+    },
+    async (request) => {
+      const clinician = clinicianOf(request);
+      const actor = { userId: clinician.userId, providerId: clinician.providerId };
+      await calls.start(actor, clinicianViewer(request), request.params.id);
+      return { data: await app.visits.consoleVisit(actor, request.params.id) };
+    },
+  );
+};
+
+const candidate = z
+  .object({
+    candidate: z.string().max(1024),
+    sdpMid: z.string().max(64).nullish(),
+    sdpMLineIndex: z.number().int().min(0).max(64).nullish(),
+    usernameFragment: z.string().max(256).nullish(),
+  })
+  .strict();
+
+/** A page's signal: session descriptions, trickled candidates, (re)joins and its media state. */
+const callSignalFrame = z
+  .object({
+    type: z.literal(VISIT_CALL_SIGNAL),
+    consultation_id: z.uuid(),
+    signal: z.union([
+      z.object({ kind: z.enum(["hello", "welcome", "bye"]) }).strict(),
+      z
+        .object({
+          kind: z.literal("description"),
+          description: z
+            .object({ type: z.enum(["offer", "answer"]), sdp: z.string().min(1).max(CALL_SDP_MAX_LENGTH) })
+            .strict(),
+        })
+        .strict(),
+      z.object({ kind: z.literal("candidate"), candidate: candidate.nullable() }).strict(),
+      z
+        .object({
+          kind: z.literal("media"),
+          muted: z.boolean(),
+          camera_off: z.boolean(),
+          reconnecting: z.boolean(),
+        })
+        .strict(),
+    ]),
+  })
+  .strict();
+
+/**
+ * The call's signalling on the live socket (perfect negotiation between the clinician, impolite,
+ * and the patient, polite): relayed to the other participant's open pages and never stored. A
+ * sender outside the visit gets `{type: "visit.call.refused", consultation_id, status, code}` and
+ * the attempt is written to the patient's log as refused.
+ */
+export function registerVideoCallSignalling(
+  live: LiveService,
+  calls: VideoCallService,
+  app: FastifyInstance,
+): void {
+  live.onMessage(VISIT_CALL_SIGNAL, callSignalFrame, async (frame, context) => {
+    const { refused } = await calls.relay(context.userId, frame.consultation_id, frame.signal);
+    if (!refused) return;
+    if (refused.ownerUserId) {
+      await createAuditRepository(app.db.db).recordRefusal({
+        userId: refused.ownerUserId,
+        actorUserId: context.userId,
+        actorKind: refused.code === "CONSULTATION_OTHER_CLINICIAN" ? "clinician" : "patient",
+        resourceType: "consultation",
+        resourceId: frame.consultation_id,
+        ip: null,
+        at: app.clock.now(),
+      });
+    }
+    context.send({
+      type: "visit.call.refused",
+      consultation_id: frame.consultation_id.toLowerCase(),
+      status: refused.status,
+      code: refused.code,
+    });
+  });
+}
