@@ -2,6 +2,7 @@ import { Secret, TOTP } from "otpauth";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
+  advanceApiClock,
   fillProfile,
   latestMail,
   linkIn,
@@ -325,6 +326,7 @@ describe("accounts journey", () => {
       const recoveryCodes = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem");
       await recoveryCodes.first().waitFor();
       expect(await recoveryCodes.count()).toBe(10);
+      const firstCode = await recoveryCodes.first().textContent();
       await expectNoAxeViolations(page);
 
       // Logging in now takes the password, then a code; no session before the code.
@@ -345,6 +347,34 @@ describe("accounts journey", () => {
       expect(session.get("pendingLogin")).toBeUndefined();
       await page.goto(`${baseUrl}/my-profile/security`);
       await page.getByText("Two-step login is on.", { exact: false }).first().waitFor();
+
+      // Ten new recovery codes, with the password and a current code; the earlier ones stop working.
+      // The code of the login above is spent: the next one comes with the next step.
+      await advanceApiClock(60);
+      const newCodesForm = page.locator("form", {
+        has: page.locator('input[name="intent"][value="recovery-codes"]'),
+      });
+      await newCodesForm.getByLabel("Current password").fill(account.password);
+      await newCodesForm.getByLabel("Code from your authenticator app").fill(await codeOf(secret, 0));
+      await newCodesForm.getByRole("button", { name: "Get new recovery codes" }).click();
+      await page.getByRole("heading", { name: "Your new recovery codes" }).waitFor();
+      const fresh = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem");
+      expect(await fresh.count()).toBe(10);
+      expect(await fresh.allTextContents()).not.toContain(firstCode);
+      const newCode = (await fresh.first().textContent()) ?? "";
+      await expectNoAxeViolations(page);
+
+      // Turning it off with one of the new codes keeps this browser signed in, on both APIs' pages.
+      await page.goto(`${baseUrl}/my-profile/security`);
+      const offForm = page.locator("form", { has: page.locator('input[name="intent"][value="disable"]') });
+      await offForm.getByLabel("Current password").fill(account.password);
+      await offForm.getByLabel("Code from your authenticator app").fill(newCode);
+      await offForm.getByRole("button", { name: "Turn off" }).click();
+      await page.getByText("Two-step login is off. We have sent you an e-mail about it.").waitFor();
+      for (const path of ["/my-profile/billing-history", "/my-profile"]) {
+        await page.goto(`${baseUrl}${path}`);
+        expect(new URL(page.url()).pathname).toBe(path);
+      }
       expect(unexpected(consoleErrors)).toEqual([]);
     } finally {
       await context.close();

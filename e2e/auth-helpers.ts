@@ -178,3 +178,13 @@ export function linkIn(text: string, path: string): string {
   const url = new URL(match?.[0] ?? "");
   return `${url.pathname}${url.search}`;
 }
+
+/** Moves the API's test clock forward (POST /dev/clock/advance: trials ending, the next TOTP step). */
+export async function advanceApiClock(seconds: number): Promise<void> {
+  const response = await fetch(`${inject("apiUrl")}/dev/clock/advance`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ seconds }),
+  });
+  expect(response.status, "POST /dev/clock/advance (the API must run outside production)").toBe(200);
+}

@@ -1,6 +1,14 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type Account, login, newAccount, signUp, waitForHydration, waitForPath } from "./auth-helpers.ts";
+import {
+  type Account,
+  advanceApiClock,
+  login,
+  newAccount,
+  signUp,
+  waitForHydration,
+  waitForPath,
+} from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openContext, openPage, unexpected } from "./browser.ts";
 import { dismissPopupBeforehand, fillCard } from "./checkout-helpers.ts";
 
@@ -21,7 +29,6 @@ const TRIAL_DAYS = 7;
 const INSUFFICIENT_FUNDS_CARD = "4000 0000 0000 9995";
 
 const baseUrl = inject("baseUrl");
-const apiUrl = inject("apiUrl");
 let browser: Browser;
 
 beforeAll(async () => {
@@ -74,15 +81,6 @@ async function newPatient(page: Page): Promise<Account> {
   const account = newAccount();
   await signUp(page, baseUrl, account);
   return account;
-}
-
-async function advanceApiClock(seconds: number): Promise<void> {
-  const response = await fetch(`${apiUrl}/dev/clock/advance`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ seconds }),
-  });
-  expect(response.status, "POST /dev/clock/advance (the API must run outside production)").toBe(200);
 }
 
 describe("membership pages for every visitor", () => {

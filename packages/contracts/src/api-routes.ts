@@ -218,6 +218,13 @@ export const apiRoutes = {
       body: disableSecondFactorRequest,
       response: secondFactorDisabledResponse,
     }),
+    secondFactorRecoveryCodes: route({
+      api: "main",
+      method: "POST",
+      path: "/api/auth/second-factor/recovery-codes",
+      body: disableSecondFactorRequest,
+      response: recoveryCodesResponse,
+    }),
     secondFactorReset: route({
       api: "main",
       method: "POST",

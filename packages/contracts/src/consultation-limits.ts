@@ -91,6 +91,7 @@ export const AUDIT_ACTIONS = Object.freeze([
   "second_factor.enable",
   "second_factor.disable",
   "second_factor.recovery_code_used",
+  "second_factor.recovery_codes_replaced",
   "second_factor.reset",
 ] as const);
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -298,6 +298,46 @@ describe("logging in with the second factor", () => {
     );
   });
 
+  it("replaces the recovery codes with the password and a current code: the old ones stop working", async () => {
+    const patient = await patientWithTotp();
+    const NEW_CODES = `${MAIN}/second-factor/recovery-codes`;
+    const [oldCode] = patient.recoveryCodes;
+    const wrongPassword = await post(NEW_CODES, patient.access_token, {
+      password: "not it at all",
+      code: codeOf(patient.secret),
+    });
+    expect(wrongPassword.statusCode).toBe(400);
+    expect(wrongPassword.json().code).toBe("WRONG_CURRENT_PASSWORD");
+    const wrongCode = await post(NEW_CODES, patient.access_token, {
+      password: patient.password,
+      code: "000000",
+    });
+    expect(wrongCode.statusCode).toBe(400);
+    expect(wrongCode.json().code).toBe("SECOND_FACTOR_CODE_INVALID");
+
+    const res = await post(NEW_CODES, patient.access_token, {
+      password: patient.password,
+      code: codeOf(patient.secret),
+    });
+    expect(res.statusCode).toBe(200);
+    const fresh = recoveryCodesResponse.parse(res.json()).data.recovery_codes;
+    expect(fresh).toHaveLength(RECOVERY_CODE_COUNT);
+    expect(fresh).not.toContain(oldCode);
+    expect((await status(patient.access_token)).recovery_codes_left).toBe(RECOVERY_CODE_COUNT);
+    expect(await auditActions(patient.user_id)).toContain("second_factor.recovery_codes_replaced");
+    expect(logs.text()).not.toContain(fresh[0]!);
+
+    const pending = await passwordStep(patient);
+    const old = await post(MAIN_STEP, undefined, { pending_login_token: pending, code: oldCode });
+    expect(old.statusCode).toBe(401);
+    const ok = await post(MAIN_STEP, undefined, { pending_login_token: pending, code: fresh[0] });
+    expect(ok.statusCode).toBe(200);
+    // Without the factor on there is nothing to replace.
+    const plain = await registerPatient(t.app);
+    const none = await post(NEW_CODES, plain.access_token, { password: plain.password, code: "123456" });
+    expect(none.statusCode).toBe(409);
+  });
+
   it("ends a pending login after 5 wrong codes, and throttles the account's codes like passwords", async () => {
     const patient = await patientWithTotp();
     const pending = await passwordStep(patient);

@@ -94,6 +94,25 @@ export const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
+    "/api/auth/second-factor/recovery-codes",
+    {
+      onRequest: guards.user,
+      schema: {
+        tags: ["main"],
+        summary:
+          "Ten new recovery codes (the earlier ones stop working), with the password and a current code",
+        security: bearer,
+        body: disableSecondFactorRequest,
+        response: { 200: recoveryCodesResponse, 429: errorEnvelope, ...refusals },
+      },
+    },
+    async (request) => {
+      const codes = await secondFactor.replaceRecoveryCodes(authOf(request), request.body, request.ip);
+      return { data: { recovery_codes: codes } };
+    },
+  );
+
+  app.post(
     "/api/auth/login/second-factor",
     {
       schema: {

@@ -191,6 +191,38 @@ export function createSecondFactorService(deps: SecondFactorDeps) {
     await audit(tx, account.id, action, ip);
   }
 
+  /**
+   * Runs `change` (in one transaction with spending the code) once the account's password and a
+   * current code (or a recovery code) are proved; both count as login attempts. Answers the account.
+   */
+  async function withPasswordAndCode(
+    auth: AuthContext,
+    input: { password: string; code: string },
+    ip: string,
+    change: (account: Credentials, tx: Executor) => Promise<void>,
+  ): Promise<Credentials> {
+    ownPatientOnly(auth);
+    const account = await loadCredentials(auth.userId);
+    const factor = await enabledFactor(account.id);
+    if (!factor) throw new AppError("SECOND_FACTOR_NOT_SET_UP", 409, SECOND_FACTOR_ERRORS.notSetUp);
+    const attempt = await deps.throttle.begin({ email: account.email, ip, countAccount: true });
+    if (!(await verifyPassword(account.passwordHash, input.password))) {
+      await attempt.failed();
+      throw new AppError("WRONG_CURRENT_PASSWORD", 400, AUTH_ERRORS.wrongCurrentPassword);
+    }
+    const codeSpent = await db.transaction(async (tx) => {
+      if (!(await spendCode(tx, factor, input.code))) return false;
+      await change(account, tx);
+      return true;
+    });
+    if (!codeSpent) {
+      await attempt.failed();
+      throw codeInvalid(400);
+    }
+    await attempt.succeeded();
+    return account;
+  }
+
   return {
     isEnabled: (userId: string) => factors.isEnabled(userId),
 
@@ -254,26 +286,32 @@ export function createSecondFactorService(deps: SecondFactorDeps) {
      * as login attempts, so a stolen session cannot guess either at leisure. The owner is told by e-mail.
      */
     async disable(auth: AuthContext, input: { password: string; code: string }, ip: string): Promise<void> {
-      ownPatientOnly(auth);
-      const account = await loadCredentials(auth.userId);
-      const factor = await enabledFactor(account.id);
-      if (!factor) throw new AppError("SECOND_FACTOR_NOT_SET_UP", 409, SECOND_FACTOR_ERRORS.notSetUp);
-      const attempt = await deps.throttle.begin({ email: account.email, ip, countAccount: true });
-      if (!(await verifyPassword(account.passwordHash, input.password))) {
-        await attempt.failed();
-        throw new AppError("WRONG_CURRENT_PASSWORD", 400, AUTH_ERRORS.wrongCurrentPassword);
-      }
-      const codeSpent = await db.transaction(async (tx) => {
-        if (!(await spendCode(tx, factor, input.code))) return false;
-        await turnOff(account, "second_factor.disable", ip, tx, auth.tokenHash);
-        return true;
-      });
-      if (!codeSpent) {
-        await attempt.failed();
-        throw codeInvalid(400);
-      }
-      await attempt.succeeded();
+      const account = await withPasswordAndCode(auth, input, ip, (account, tx) =>
+        turnOff(account, "second_factor.disable", ip, tx, auth.tokenHash),
+      );
       deps.sendMail("second-factor-off", account, `${deps.siteUrl}/forgot-password`);
+    },
+
+    /**
+     * Ten new recovery codes, answered this once; the earlier ones stop working. Asks for what
+     * turning the factor off asks for: a used-up or lost list must not be replaceable from a
+     * session someone else found open.
+     */
+    async replaceRecoveryCodes(
+      auth: AuthContext,
+      input: { password: string; code: string },
+      ip: string,
+    ): Promise<string[]> {
+      const recoveryCodes = generateRecoveryCodes();
+      await withPasswordAndCode(auth, input, ip, async (account, tx) => {
+        await createSecondFactorRepository(tx).replaceRecoveryCodes(
+          account.id,
+          recoveryCodes.map(hashRecoveryCode),
+          clock.now(),
+        );
+        await audit(tx, account.id, "second_factor.recovery_codes_replaced", ip);
+      });
+      return recoveryCodes;
     },
 
     /** The password was right and the account has the factor on: a pending login, no session yet. */

@@ -111,6 +111,20 @@ export async function confirmSecondFactor(
   return answer.data.recovery_codes;
 }
 
+/** Ten new recovery codes (the earlier ones stop working); the page shows them this once. */
+export async function replaceRecoveryCodes(
+  request: Request,
+  user: SessionUser,
+  input: { password: string; code: string },
+  context: VisitorContext,
+): Promise<string[]> {
+  const answer = await userApi(request, user).accounts.secondFactorRecoveryCodes(
+    { body: input },
+    { headers: visitorHeaders(context) },
+  );
+  return answer.data.recovery_codes;
+}
+
 export async function disableSecondFactor(
   request: Request,
   user: SessionUser,

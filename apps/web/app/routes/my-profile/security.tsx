@@ -15,6 +15,7 @@ import { failureResult } from "#app/features/accounts/accounts.server.ts";
 import {
   confirmSecondFactor,
   disableSecondFactor,
+  replaceRecoveryCodes,
   securityState,
   startSecondFactorSetup,
 } from "#app/features/accounts/second-factor.server.ts";
@@ -41,14 +42,19 @@ type DisableField = (typeof DISABLE_SECOND_FACTOR_FIELDS)[number];
 type SecurityAction =
   | { intent: "setup"; result: FormResult<CodeField> }
   | { intent: "confirm"; result: FormResult<CodeField>; recoveryCodes?: string[] }
-  | { intent: "disable"; result: FormResult<DisableField> };
+  | { intent: "disable"; result: FormResult<DisableField> }
+  | { intent: "recovery-codes"; result: FormResult<DisableField>; recoveryCodes?: string[] };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/security");
   return securityState(request, user);
 }
 
-/** Three forms post here: `intent=setup` (a new secret), `intent=confirm` (switch on), `intent=disable`. */
+/**
+ * Four forms post here: `intent=setup` (a new secret), `intent=confirm` (switch on),
+ * `intent=disable`, and `intent=recovery-codes` (ten new codes); the last two ask for the password
+ * and a current code.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/security");
   const formData = await readFormData(request);
@@ -61,28 +67,30 @@ export async function action({ request, context }: Route.ActionArgs) {
         result: formSuccess({ key: "secondFactor.setup.scan" }),
       });
     }
-    if (intent === "disable") {
+    if (intent === "disable" || intent === "recovery-codes") {
       const values = readFields(formData, DISABLE_SECOND_FACTOR_FIELDS);
       const parsed = disableSecondFactorForm.safeParse(values);
       if (!parsed.success) {
         const result = formError(values, issuesToFieldErrors(parsed.error.issues, values));
-        return data<SecurityAction>({ intent: "disable", result }, { status: 400 });
+        return data<SecurityAction>({ intent, result }, { status: 400 });
       }
+      const proof = { password: parsed.data.current_password, code: parsed.data.code };
       try {
-        await disableSecondFactor(
-          request,
-          user,
-          { password: parsed.data.current_password, code: parsed.data.code },
-          context,
-        );
+        if (intent === "recovery-codes") {
+          const recoveryCodes = await replaceRecoveryCodes(request, user, proof, context);
+          return data<SecurityAction>({
+            intent,
+            result: formSuccess({ key: "secondFactor.setup.newCodesDone" }),
+            recoveryCodes,
+          });
+        }
+        await disableSecondFactor(request, user, proof, context);
       } catch (error) {
         if (!isApiError(error)) throw error;
         const failure = describeApiError(error);
         return data<SecurityAction>(
-          { intent: "disable", result: failureResult(values, failure) },
-          {
-            status: failure.status,
-          },
+          { intent, result: failureResult(values, failure) },
+          { status: failure.status },
         );
       }
       return data<SecurityAction>({
@@ -120,13 +128,19 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, "security");
 
 const CONFIRM_FORM = "confirm-second-factor";
 const DISABLE_FORM = "disable-second-factor";
+const NEW_CODES_FORM = "new-recovery-codes";
 
-function RecoveryCodes({ codes }: { codes: string[] }) {
+/** The codes, shown once: after switching on (`replaced` false) or after asking for new ones. */
+function RecoveryCodes({ codes, replaced }: { codes: string[]; replaced: boolean }) {
   const { t } = useTranslation();
   return (
     <div role="status" className="rounded-md border-primary border-l-4 bg-surface-muted px-4 py-3 text-ink">
-      <h2 className="font-bold text-lg">{t("secondFactor.setup.recoveryTitle")}</h2>
-      <p className="mt-2">{t("secondFactor.setup.recoveryLead")}</p>
+      <h2 className="font-bold text-lg">
+        {t(replaced ? "secondFactor.setup.newCodesTitle" : "secondFactor.setup.recoveryTitle")}
+      </h2>
+      <p className="mt-2">
+        {t(replaced ? "secondFactor.setup.newCodesDone" : "secondFactor.setup.recoveryLead")}
+      </p>
       <ol
         aria-label={t("secondFactor.setup.recoveryListLabel")}
         className="mt-4 grid gap-1 font-mono tablet:grid-cols-2"
@@ -203,25 +217,28 @@ function SetUp() {
   );
 }
 
-function TurnOff() {
+/** A form that asks for the password and a current code (or a recovery code). */
+function PasswordAndCodeForm(props: {
+  formId: string;
+  intent: "disable" | "recovery-codes";
+  heading: string;
+  lead: string;
+  submit: string;
+  pending: string;
+}) {
   const { t } = useTranslation();
-  const state = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const errors = errorsOf(actionData?.intent === "disable" ? actionData.result : undefined);
+  const errors = errorsOf(actionData?.intent === props.intent ? actionData.result : undefined);
   return (
     <>
-      <p className="text-ink">{t("secondFactor.setup.onLead")}</p>
-      <p className="mt-2 text-ink-muted">
-        {t("secondFactor.setup.codesLeft", { count: state.recovery_codes_left })}
-      </p>
-      <h3 className="mt-8 font-bold text-ink text-xl">{t("secondFactor.setup.disableHeading")}</h3>
-      <p className="mt-2 text-ink">{t("secondFactor.setup.disableLead")}</p>
+      <h3 className="mt-8 font-bold text-ink text-xl">{props.heading}</h3>
+      <p className="mt-2 text-ink">{props.lead}</p>
       <div className="mt-4">
-        <ErrorSummary formId={DISABLE_FORM} result={errors} order={DISABLE_SECOND_FACTOR_FIELDS} />
+        <ErrorSummary formId={props.formId} result={errors} order={DISABLE_SECOND_FACTOR_FIELDS} />
         <Form method="post" noValidate className="flex flex-col gap-5">
-          <input type="hidden" name="intent" value="disable" />
+          <input type="hidden" name="intent" value={props.intent} />
           <PasswordField
-            formId={DISABLE_FORM}
+            formId={props.formId}
             name="current_password"
             label={t("forms.fields.currentPassword")}
             autoComplete="current-password"
@@ -229,13 +246,13 @@ function TurnOff() {
             error={errors?.fieldErrors.current_password}
           />
           <SecondFactorCodeField
-            formId={DISABLE_FORM}
+            formId={props.formId}
             defaultValue={errors?.values.code}
             error={errors?.fieldErrors.code}
           />
           <div>
-            <SubmitButton intent="disable" pendingLabel={t("secondFactor.setup.disabling")}>
-              {t("secondFactor.setup.disable")}
+            <SubmitButton intent={props.intent} pendingLabel={props.pending}>
+              {props.submit}
             </SubmitButton>
           </div>
         </Form>
@@ -244,11 +261,43 @@ function TurnOff() {
   );
 }
 
+function TurnOff() {
+  const { t } = useTranslation();
+  const state = useLoaderData<typeof loader>();
+  return (
+    <>
+      <p className="text-ink">{t("secondFactor.setup.onLead")}</p>
+      <p className="mt-2 text-ink-muted">
+        {t("secondFactor.setup.codesLeft", { count: state.recovery_codes_left })}
+      </p>
+      <PasswordAndCodeForm
+        formId={NEW_CODES_FORM}
+        intent="recovery-codes"
+        heading={t("secondFactor.setup.newCodesHeading")}
+        lead={t("secondFactor.setup.newCodesLead")}
+        submit={t("secondFactor.setup.newCodes")}
+        pending={t("secondFactor.setup.newCodesPending")}
+      />
+      <PasswordAndCodeForm
+        formId={DISABLE_FORM}
+        intent="disable"
+        heading={t("secondFactor.setup.disableHeading")}
+        lead={t("secondFactor.setup.disableLead")}
+        submit={t("secondFactor.setup.disable")}
+        pending={t("secondFactor.setup.disabling")}
+      />
+    </>
+  );
+}
+
 export default function SecurityPage() {
   const { t } = useTranslation();
   const state = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const recoveryCodes = actionData?.intent === "confirm" ? actionData.recoveryCodes : undefined;
+  const recoveryCodes =
+    actionData?.intent === "confirm" || actionData?.intent === "recovery-codes"
+      ? actionData.recoveryCodes
+      : undefined;
   const disabled = actionData?.intent === "disable" ? successOf(actionData.result) : undefined;
   return (
     <AccountPage page="security">
@@ -258,7 +307,13 @@ export default function SecurityPage() {
         </h2>
         <div className="mt-4">
           <StatusMessage message={disabled?.message} />
-          {recoveryCodes ? <RecoveryCodes codes={recoveryCodes} /> : state.enabled ? <TurnOff /> : <SetUp />}
+          {recoveryCodes ? (
+            <RecoveryCodes codes={recoveryCodes} replaced={actionData?.intent === "recovery-codes"} />
+          ) : state.enabled ? (
+            <TurnOff />
+          ) : (
+            <SetUp />
+          )}
         </div>
       </section>
     </AccountPage>
