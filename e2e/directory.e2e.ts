@@ -254,6 +254,50 @@ describe("find a doctor", () => {
   });
 });
 
+describe("on a phone", () => {
+  it("folds the filters under a summary of the active ones, so the first result is near the top", async () => {
+    for (const javaScriptEnabled of [true, false]) {
+      const { context } = await openContext(browser, {
+        viewport: { width: 375, height: 812 },
+        javaScriptEnabled,
+      });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${baseUrl}/find-a-doctor?specialization=dermatology&type=video&sort=rating`);
+        const summary = page.locator("details.directory-filters > summary");
+        expect((await summary.innerText()).replace(/\s+/g, " ")).toContain(
+          "Filter the doctors 2 active filters",
+        );
+        expect(await page.getByLabel("Name").isVisible()).toBe(false);
+        const firstCard = await page.locator("article").first().boundingBox();
+        expect(firstCard?.y).toBeLessThan(812);
+        await summary.click();
+        await expect.poll(() => page.getByLabel("Name").isVisible()).toBe(true);
+        expect(await page.getByLabel("Specialization").inputValue()).toBe("dermatology");
+        await page.goto(`${baseUrl}/find-a-doctor?lang=bg&state=CA&sort=rating`);
+        expect((await summary.innerText()).replace(/\s+/g, " ")).toContain(
+          "Филтриране на лекарите 1 активен филтър",
+        );
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  it("keeps them open beside the results on a wide screen, with or without JavaScript", async () => {
+    for (const javaScriptEnabled of [true, false]) {
+      const { context } = await openContext(browser, { javaScriptEnabled });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${baseUrl}/find-a-doctor?specialization=dermatology&sort=rating`);
+        expect(await page.getByLabel("Name").isVisible()).toBe(true);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
+
 const VIEWPORTS = [
   { name: "1280 px", width: 1280, height: 900 },
   { name: "320 px", width: 320, height: 700 },

@@ -9,7 +9,12 @@ import {
   type SearchValues,
   searchDirectory,
 } from "#app/features/directory/directory.server.ts";
-import { Pagination, ProviderCard } from "#app/features/directory/directory.tsx";
+import {
+  activeFilterCount,
+  FiltersDisclosure,
+  Pagination,
+  ProviderCard,
+} from "#app/features/directory/directory.tsx";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { requestLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -96,108 +101,107 @@ function Filters({
       aria-labelledby={`${FORM_ID}-heading`}
       className="rounded-lg border border-border bg-surface-muted p-5"
     >
-      <h2 id={`${FORM_ID}-heading`} className="font-bold text-ink text-xl">
-        {t("directory.filtersHeading")}
-      </h2>
-      <Form
-        key={location.search}
-        method="get"
-        action="/find-a-doctor"
-        role="search"
-        aria-label={t("directory.searchLabel")}
-        className="mt-4 flex flex-col gap-4"
-      >
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${FORM_ID}-q`} className="font-semibold text-ink">
-            {t("directory.fields.q")}
-          </label>
-          <p id={`${FORM_ID}-q-hint`} className="text-ink-muted text-sm">
-            {t("directory.fields.qHint")}
-          </p>
-          <input
-            id={`${FORM_ID}-q`}
-            name="q"
-            type="search"
-            autoComplete="off"
-            maxLength={PROVIDER_QUERY_MAX_LENGTH}
-            defaultValue={values.q ?? ""}
-            aria-describedby={`${FORM_ID}-q-hint`}
-            className={CONTROL}
-          />
-        </div>
-        <Select
-          name="specialization"
-          label={t("directory.fields.specialization")}
-          any={t("directory.any.specialization")}
-          options={specializations}
-          value={values.specialization}
-        />
-        <Select
-          name="condition"
-          label={t("directory.fields.condition")}
-          any={t("directory.any.condition")}
-          options={conditions}
-          value={values.condition}
-        />
-        <Select
-          name="state"
-          label={t("directory.fields.state")}
-          any={t("directory.any.state")}
-          options={states}
-          value={values.state}
-        />
-        <fieldset className="flex flex-col gap-2">
-          <legend className="font-semibold text-ink">{t("directory.fields.type")}</legend>
-          {(
-            [
-              ["", t("directory.any.type")],
-              ["chat", t("directory.types.chat")],
-              ["video", t("directory.types.video")],
-            ] as const
-          ).map(([value, label]) => (
-            <label key={value || "any"} className="flex items-center gap-3 text-ink">
-              <input
-                type="radio"
-                name="type"
-                value={value}
-                defaultChecked={(values.type ?? "") === value}
-                className="size-5 accent-primary-ink"
-              />
-              {label}
+      <FiltersDisclosure headingId={`${FORM_ID}-heading`} activeCount={activeFilterCount(values)}>
+        <Form
+          key={location.search}
+          method="get"
+          action="/find-a-doctor"
+          role="search"
+          aria-label={t("directory.searchLabel")}
+          className="mt-4 flex flex-col gap-4"
+        >
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${FORM_ID}-q`} className="font-semibold text-ink">
+              {t("directory.fields.q")}
             </label>
-          ))}
-        </fieldset>
-        <label className="flex items-center gap-3 text-ink">
-          <input
-            type="checkbox"
-            name="available_today"
-            value="true"
-            defaultChecked={values.available_today === "true"}
-            className="size-5 accent-primary-ink"
+            <p id={`${FORM_ID}-q-hint`} className="text-ink-muted text-sm">
+              {t("directory.fields.qHint")}
+            </p>
+            <input
+              id={`${FORM_ID}-q`}
+              name="q"
+              type="search"
+              autoComplete="off"
+              maxLength={PROVIDER_QUERY_MAX_LENGTH}
+              defaultValue={values.q ?? ""}
+              aria-describedby={`${FORM_ID}-q-hint`}
+              className={CONTROL}
+            />
+          </div>
+          <Select
+            name="specialization"
+            label={t("directory.fields.specialization")}
+            any={t("directory.any.specialization")}
+            options={specializations}
+            value={values.specialization}
           />
-          {t("directory.fields.availableToday")}
-        </label>
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${FORM_ID}-sort`} className="font-semibold text-ink">
-            {t("directory.fields.sort")}
+          <Select
+            name="condition"
+            label={t("directory.fields.condition")}
+            any={t("directory.any.condition")}
+            options={conditions}
+            value={values.condition}
+          />
+          <Select
+            name="state"
+            label={t("directory.fields.state")}
+            any={t("directory.any.state")}
+            options={states}
+            value={values.state}
+          />
+          <fieldset className="flex flex-col gap-2">
+            <legend className="font-semibold text-ink">{t("directory.fields.type")}</legend>
+            {(
+              [
+                ["", t("directory.any.type")],
+                ["chat", t("directory.types.chat")],
+                ["video", t("directory.types.video")],
+              ] as const
+            ).map(([value, label]) => (
+              <label key={value || "any"} className="flex items-center gap-3 text-ink">
+                <input
+                  type="radio"
+                  name="type"
+                  value={value}
+                  defaultChecked={(values.type ?? "") === value}
+                  className="size-5 accent-primary-ink"
+                />
+                {label}
+              </label>
+            ))}
+          </fieldset>
+          <label className="flex items-center gap-3 text-ink">
+            <input
+              type="checkbox"
+              name="available_today"
+              value="true"
+              defaultChecked={values.available_today === "true"}
+              className="size-5 accent-primary-ink"
+            />
+            {t("directory.fields.availableToday")}
           </label>
-          <select
-            id={`${FORM_ID}-sort`}
-            name="sort"
-            defaultValue={values.sort ?? "rating"}
-            className={CONTROL}
-          >
-            <option value="rating">{t("directory.sorts.rating")}</option>
-            <option value="name">{t("directory.sorts.name")}</option>
-          </select>
-        </div>
-        <div className="flex flex-wrap items-center gap-4">
-          <button type="submit" className="button-primary">
-            {t("directory.submit")}
-          </button>
-          <ClearFilters />
-        </div>
-      </Form>
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${FORM_ID}-sort`} className="font-semibold text-ink">
+              {t("directory.fields.sort")}
+            </label>
+            <select
+              id={`${FORM_ID}-sort`}
+              name="sort"
+              defaultValue={values.sort ?? "rating"}
+              className={CONTROL}
+            >
+              <option value="rating">{t("directory.sorts.rating")}</option>
+              <option value="name">{t("directory.sorts.name")}</option>
+            </select>
+          </div>
+          <div className="flex flex-wrap items-center gap-4">
+            <button type="submit" className="button-primary">
+              {t("directory.submit")}
+            </button>
+            <ClearFilters />
+          </div>
+        </Form>
+      </FiltersDisclosure>
     </section>
   );
 }

@@ -3,7 +3,13 @@ import type { ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { Pagination, ProviderCard, ProviderRating } from "#app/features/directory/directory.tsx";
+import {
+  activeFilterCount,
+  FiltersDisclosure,
+  Pagination,
+  ProviderCard,
+  ProviderRating,
+} from "#app/features/directory/directory.tsx";
 import { createI18n, I18nProvider, type Locale } from "#app/lib/i18n.tsx";
 import bg from "#app/locales/bg.json";
 import en from "#app/locales/en.json";
@@ -67,5 +73,37 @@ describe("the directory's pieces", () => {
     expect(html).toContain('href="/find-a-doctor?state=CA"');
     expect(html).toContain('href="/find-a-doctor?state=CA&amp;page=3"');
     expect(render(<Pagination page={1} pageCount={1} search="" />)).toBe("");
+  });
+
+  it("fold the filters into a disclosure that tells how many are active, in both languages", () => {
+    const values = { q: "ana", state: "CA", sort: "name", type: "" };
+    expect(activeFilterCount(values)).toBe(2);
+    expect(activeFilterCount({ sort: "rating" })).toBe(0);
+    const form = <form aria-label="Search" />;
+    const en = render(
+      <FiltersDisclosure headingId="filters" activeCount={2}>
+        {form}
+      </FiltersDisclosure>,
+    );
+    // Closed in the server's HTML: a phone sees the results first; without JavaScript it still opens.
+    expect(en).toMatch(/^<details class="directory-filters[^"]*">/);
+    expect(en).not.toMatch(/<details[^>]* open/);
+    expect(en).toMatch(/<summary[^>]*><h2 id="filters"[^>]*>Filter the doctors<\/h2>/);
+    expect(en).toContain("2 active filters");
+    expect(en).toContain('<form aria-label="Search"></form></details>');
+    const bg = render(
+      <FiltersDisclosure headingId="filters" activeCount={1}>
+        {form}
+      </FiltersDisclosure>,
+      "bg",
+    );
+    expect(bg).toContain("Филтриране на лекарите");
+    expect(bg).toContain("1 активен филтър");
+    const none = render(
+      <FiltersDisclosure headingId="filters" activeCount={0}>
+        {form}
+      </FiltersDisclosure>,
+    );
+    expect(none).not.toContain("active filter");
   });
 });

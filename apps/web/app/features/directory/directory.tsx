@@ -1,4 +1,5 @@
 import type { Provider } from "@ambercare/contracts/provider";
+import { type ReactNode, useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { Image } from "#app/components/image.tsx";
 import { useTranslation } from "#app/lib/i18n.tsx";
@@ -223,5 +224,61 @@ export function Pagination({ page, pageCount, search }: { page: number; pageCoun
         ) : null}
       </ul>
     </nav>
+  );
+}
+
+/** The search fields that narrow the results (the sort order only reorders them). */
+const FILTER_FIELDS = ["q", "specialization", "condition", "state", "type", "available_today"] as const;
+
+export function activeFilterCount(values: Partial<Record<string, string>>): number {
+  return FILTER_FIELDS.filter((field) => (values[field] ?? "") !== "").length;
+}
+
+/** Wide screens show the filters beside the results, open; phones fold them above the results. */
+const WIDE_SCREEN = "(min-width: 1024px)";
+
+/**
+ * The directory's filters as a disclosure: on a phone they fold, so the first result sits near the
+ * top, and the summary tells how many filters are active. A native <details>, so it opens without
+ * JavaScript; from 1024 px on, CSS keeps it open (app.css) and the page marks it open once hydrated.
+ */
+export function FiltersDisclosure({
+  headingId,
+  activeCount,
+  children,
+}: {
+  headingId: string;
+  activeCount: number;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const disclosure = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    if (disclosure.current && window.matchMedia(WIDE_SCREEN).matches) disclosure.current.open = true;
+  }, []);
+  return (
+    <details ref={disclosure} className="directory-filters group">
+      <summary className="flex min-h-11 cursor-pointer list-none items-center justify-between gap-3 [&::-webkit-details-marker]:hidden">
+        <h2 id={headingId} className="font-bold text-ink text-xl">
+          {t("directory.filtersHeading")}
+        </h2>
+        <span className="flex items-center gap-2 text-ink">
+          {activeCount > 0 ? (
+            <span className="rounded-full bg-ink px-2.5 py-0.5 font-semibold text-sm text-surface">
+              {t("directory.activeFilters", { count: activeCount })}
+            </span>
+          ) : null}
+          <svg
+            aria-hidden="true"
+            focusable="false"
+            viewBox="0 0 24 24"
+            className="directory-filters-chevron size-5 group-open:rotate-180"
+          >
+            <path d="m6 9 6 6 6-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+          </svg>
+        </span>
+      </summary>
+      {children}
+    </details>
   );
 }
