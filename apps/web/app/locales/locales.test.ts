@@ -1,3 +1,4 @@
+import { AUDIT_ACTIONS } from "@ambercare/contracts/consultation-limits";
 import { describe, expect, it } from "vitest";
 import bg from "./bg.json";
 import en from "./en.json";
@@ -23,6 +24,13 @@ describe("locale files", () => {
   it("has every English key in Bulgarian", () => {
     const missing = [...locales.en.keys()].filter((key) => !locales.bg.has(key));
     expect(missing, "keys in en.json but not in bg.json").toEqual([]);
+  });
+
+  it("names every access-log action in the patient's record (records.audit.actions)", () => {
+    const unnamed = AUDIT_ACTIONS.map(
+      (action) => `records.audit.actions.${action.replaceAll(".", "_")}`,
+    ).filter((key) => !locales.en.has(key));
+    expect(unnamed).toEqual([]);
   });
 
   it("has every Bulgarian key in English", () => {
