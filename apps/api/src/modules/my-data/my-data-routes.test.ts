@@ -15,6 +15,7 @@ import {
   providers,
   ratings,
   users,
+  visitCallEvents,
 } from "@ambercare/db/schema";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -98,6 +99,11 @@ async function patientWithData(label: string): Promise<Patient> {
       completedAt: clock.now(),
     })
     .returning({ id: consultations.id });
+  // The visit was also a call: the patient joined and left.
+  await t.db.db.insert(visitCallEvents).values([
+    { consultationId: visit!.id, userId: patient.user_id, side: "patient", event: "join", at: clock.now() },
+    { consultationId: visit!.id, userId: patient.user_id, side: "patient", event: "leave", at: clock.now() },
+  ]);
   await t.db.db.insert(ratings).values({
     providerId,
     userId: patient.user_id,
@@ -148,6 +154,7 @@ describe("GET /ambercare/my-data/export", () => {
         "ratings",
         "second_factor",
         "sessions",
+        "video_calls",
         "visit_credits",
       ].sort(),
     );
@@ -164,6 +171,10 @@ describe("GET /ambercare/my-data/export", () => {
       expect.objectContaining({ email: alice.email, list: "newsletter", status: "pending" }),
     ]);
     expect(sections.consultations).toHaveLength(1);
+    expect(sections.video_calls!.map((row) => [row.side, row.event])).toEqual([
+      ["patient", "join"],
+      ["patient", "leave"],
+    ]);
     expect(sections.ratings).toEqual([
       expect.objectContaining({ stars: 4, comment: "Rash got better, thanks (Alice)" }),
     ]);
@@ -340,7 +351,13 @@ describe("POST /ambercare/my-data/delete", () => {
       "second_factor",
       "sessions",
     ]);
-    expect(data.anonymised.sort()).toEqual(["account", "consultations", "contact_entries", "ratings"]);
+    expect(data.anonymised.sort()).toEqual([
+      "account",
+      "consultations",
+      "contact_entries",
+      "ratings",
+      "video_calls",
+    ]);
     expect(data.kept).toEqual([
       { section: "audit_log", reason: expect.stringMatching(/HIPAA/) },
       { section: "memberships", reason: expect.stringMatching(/tax/) },

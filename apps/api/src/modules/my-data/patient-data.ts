@@ -18,6 +18,7 @@ import {
   secondFactors,
   subscriptions,
   users,
+  visitCallEvents,
   visitCredits,
 } from "@ambercare/db/schema";
 import { asc, eq, inArray, or } from "drizzle-orm";
@@ -311,6 +312,36 @@ export const PATIENT_DATA_TABLES: readonly PatientDataTable[] = [
         .where(eq(medicalDocuments.userId, patient.userId))
         .returning({ storageKey: medicalDocuments.storageKey });
       patient.filesToDelete?.push(...removed.map((row) => row.storageKey));
+    },
+  },
+  {
+    // When each side of the patient's video visits joined, left and rejoined: part of the visit's
+    // history. The clinician's rows are exported without their account id.
+    section: "video_calls",
+    tables: ["visit_call_events"],
+    policy: "anonymise",
+    async export(db, { userId }) {
+      const rows = await db
+        .select({
+          consultationId: visitCallEvents.consultationId,
+          side: visitCallEvents.side,
+          event: visitCallEvents.event,
+          at: visitCallEvents.at,
+        })
+        .from(visitCallEvents)
+        .innerJoin(consultations, eq(consultations.id, visitCallEvents.consultationId))
+        .where(eq(consultations.userId, userId))
+        .orderBy(asc(visitCallEvents.at), asc(visitCallEvents.id));
+      return rows.map((row) => ({
+        consultation_id: row.consultationId,
+        side: row.side,
+        event: row.event,
+        at: iso(row.at),
+      }));
+    },
+    // The times stay with the (anonymised) visit; nothing points at the patient's account any more.
+    async remove(tx, { userId }) {
+      await tx.update(visitCallEvents).set({ userId: null }).where(eq(visitCallEvents.userId, userId));
     },
   },
   {
