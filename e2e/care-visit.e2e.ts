@@ -189,6 +189,17 @@ describe("a chat visit, both sides", () => {
       await doctor
         .getByLabel("Summary for the patient (plain language)")
         .fill("A cold that should pass within a week. Rest, drink plenty, honey for the cough.");
+      // A reload before signing loses nothing: the notes are saved, the summary is kept in the tab.
+      await doctor
+        .getByTestId("notes-state")
+        .filter({ hasText: /^Saved \d\d:\d\d UTC$/ })
+        .waitFor();
+      await doctor.reload();
+      await waitForHydration(doctor);
+      expect(await doctor.getByLabel("Plan").inputValue()).toBe("Rest, fluids, honey; call back if fever.");
+      expect(await doctor.getByLabel("Summary for the patient (plain language)").inputValue()).toBe(
+        "A cold that should pass within a week. Rest, drink plenty, honey for the cough.",
+      );
       await expectNoAxeViolations(doctor);
       await atPhoneWidth(doctor);
       await doctor.getByRole("checkbox", { name: /sign them and complete the visit/ }).check();

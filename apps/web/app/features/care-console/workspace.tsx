@@ -2,7 +2,7 @@ import type { PastVisit, VisitNotes } from "@ambercare/contracts/console";
 import { SOAP_PARTS } from "@ambercare/contracts/console";
 import type { MedicalDocument } from "@ambercare/contracts/consultation";
 import { CANCEL_REASON_MAX_LENGTH, VISIT_SUMMARY_MAX_LENGTH } from "@ambercare/contracts/consultation-limits";
-import type { MutableRefObject } from "react";
+import { type MutableRefObject, useEffect, useRef } from "react";
 import { Form, useSubmit } from "react-router";
 import { CheckboxField, SubmitButton, Textarea, translateMessage } from "#app/components/forms.tsx";
 import { useDateTime } from "#app/features/consultations/consultation-card.tsx";
@@ -127,24 +127,62 @@ export function CancelForm({
 }
 
 /**
+ * The summary being written, kept in this tab's session storage until the visit is completed: it
+ * is saved on the server only with "Sign and complete", and a reload must not lose it. Session
+ * storage, not local: it goes with the tab, so no health text stays on a shared workstation.
+ */
+const summaryDraftKey = (visitId: string) => `ambercare.visit-summary.${visitId}`;
+
+function sessionStore(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null; // storage switched off: the summary then lives as long as the page
+  }
+}
+
+/** Forgets the draft summary of a visit (once it is completed). */
+export function clearSummaryDraft(visitId: string): void {
+  sessionStore()?.removeItem(summaryDraftKey(visitId));
+}
+
+/**
  * The summary for the patient and "Sign and complete", confirmed by a checkbox. With scripts, what
  * is typed in the notes is saved first: the notes signed are the notes on screen.
  */
 export function CompleteForm({
+  visitId,
   typed,
   error,
   autosaveRef,
 }: {
+  visitId: string;
   typed?: string | undefined;
   error?: FormMessage | undefined;
   autosaveRef: MutableRefObject<NotesAutosave | null>;
 }) {
   const { t } = useTranslation();
   const submit = useSubmit();
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    // A summary typed before a reload comes back, unless the server sent one back with an error.
+    const field = formRef.current?.elements.namedItem("summary");
+    const draft = sessionStore()?.getItem(summaryDraftKey(visitId));
+    if (typed === undefined && draft && field instanceof HTMLTextAreaElement && field.value === "") {
+      field.value = draft;
+    }
+  }, [visitId, typed]);
   return (
     <Form
+      ref={formRef}
       method="post"
       className="flex flex-col gap-4"
+      onInput={(event) => {
+        const target = event.target;
+        if (target instanceof HTMLTextAreaElement && target.name === "summary") {
+          sessionStore()?.setItem(summaryDraftKey(visitId), target.value);
+        }
+      }}
       onSubmit={(event) => {
         const autosave = autosaveRef.current;
         if (!autosave?.dirty()) return;

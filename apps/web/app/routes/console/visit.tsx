@@ -1,6 +1,6 @@
 import type { Message } from "@ambercare/contracts/consultation";
 import { MESSAGE_MAX_LENGTH } from "@ambercare/contracts/consultation-limits";
-import { type ReactNode, useRef } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { data, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { consoleApi } from "#app/features/care-console/console.server.ts";
@@ -10,6 +10,7 @@ import { runVisitAction, type VisitActionResult } from "#app/features/care-conso
 import {
   CancelForm,
   CompleteForm,
+  clearSummaryDraft,
   FormNote,
   PastVisits,
   PatientDocuments,
@@ -107,6 +108,10 @@ export default function ConsoleVisitPage() {
   };
   const open = visit.status === "accepted" || visit.status === "in_progress";
   const type = t(`consultation.types.${visit.type}`);
+  useEffect(() => {
+    // The summary draft kept for a reload is done with once the visit is over.
+    if (!open) clearSummaryDraft(visit.id);
+  }, [open, visit.id]);
   return (
     <div className="page-container flex flex-col gap-6 py-10">
       <p>
@@ -186,6 +191,7 @@ export default function ConsoleVisitPage() {
           {visit.status === "in_progress" ? (
             <Section id="complete-heading" title={t("console.visit.completeHeading")}>
               <CompleteForm
+                visitId={visit.id}
                 typed={noteOf("complete")?.typed?.summary}
                 error={errorOf("complete")}
                 autosaveRef={autosaveRef}
