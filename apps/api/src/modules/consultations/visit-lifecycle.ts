@@ -3,8 +3,8 @@ import type { ConsultationStatus, VisitActorKind } from "@ambercare/contracts/co
 import type { ErrorCode } from "@ambercare/contracts/error-codes";
 import { VISIT_STATUS_TOPIC, type VisitStatusEvent } from "@ambercare/contracts/waiting-room";
 import type { Executor } from "@ambercare/db/client";
-import { consultationStatusHistory, consultations } from "@ambercare/db/schema";
-import { and, eq, type SQL } from "drizzle-orm";
+import { clinicians, consultationStatusHistory, consultations } from "@ambercare/db/schema";
+import { and, eq, isNull, type SQL } from "drizzle-orm";
 import type { LiveService } from "#api/modules/live/live-service.ts";
 import { AppError } from "#api/platform/errors.ts";
 
@@ -84,8 +84,10 @@ export type VisitEvents = Pick<LiveService, "publish">;
 /**
  * Every status change of a visit goes through here: it checks the transition table, updates the
  * row only if it is still in the status checked, and writes the history row, all in the caller's
- * transaction (`tx`), and announces the new status to the patient's open pages (`events`, the
- * live events) in that transaction too. Returns the status the visit came from.
+ * transaction (`tx`), and announces the new status (`events`, the live events) in that transaction
+ * too: to the patient's open pages and, once a clinician has accepted the visit, to the open pages of
+ * that provider's clinician (their workspace must see the patient cancel). Returns the status the
+ * visit came from.
  */
 export async function changeVisitStatus(
   tx: Executor,
@@ -110,7 +112,12 @@ export async function changeVisitStatus(
     .update(consultations)
     .set({ ...change.set, status: change.to, [REACHED_AT[change.to]]: change.at, updatedAt: change.at })
     .where(and(eq(consultations.id, change.consultationId), eq(consultations.status, from), change.where))
-    .returning({ id: consultations.id, userId: consultations.userId });
+    .returning({
+      id: consultations.id,
+      userId: consultations.userId,
+      providerId: consultations.providerId,
+      acceptedAt: consultations.acceptedAt,
+    });
   const [changed] = updated;
   if (!changed) {
     const now = await current();
@@ -127,10 +134,25 @@ export async function changeVisitStatus(
     reason: change.reason ?? null,
     at: change.at,
   });
-  // In the same transaction: the patient's open pages hear of the change if, and only if, it commits.
-  const event: VisitStatusEvent = { consultation_id: change.consultationId, status: change.to };
-  await events?.publish([changed.userId], VISIT_STATUS_TOPIC, event, tx);
+  // In the same transaction: the open pages hear of the change if, and only if, it commits.
+  if (events) {
+    const event: VisitStatusEvent = { consultation_id: change.consultationId, status: change.to };
+    const clinicianIds =
+      changed.acceptedAt !== null && changed.providerId !== null
+        ? await acceptingClinicians(tx, changed.providerId)
+        : [];
+    await events.publish([changed.userId, ...clinicianIds], VISIT_STATUS_TOPIC, event, tx);
+  }
   return from;
+}
+
+/** The user ids of the active clinician accounts of the provider who accepted a visit. */
+async function acceptingClinicians(tx: Executor, providerId: string): Promise<string[]> {
+  const rows = await tx
+    .select({ userId: clinicians.userId })
+    .from(clinicians)
+    .where(and(eq(clinicians.providerId, providerId), isNull(clinicians.disabledAt)));
+  return rows.map((row) => row.userId);
 }
 
 /** The first history row of a visit: requested by the patient (from none). */

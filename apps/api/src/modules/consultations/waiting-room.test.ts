@@ -7,7 +7,7 @@ import {
   VISIT_STATUS_TOPIC,
   waitingRoomResponse,
 } from "@ambercare/contracts/waiting-room";
-import { liveEvents, providers } from "@ambercare/db/schema";
+import { clinicians, liveEvents, providers } from "@ambercare/db/schema";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClinicianActor } from "#api/modules/consultations/visit-service.ts";
@@ -51,7 +51,12 @@ beforeAll(async () => {
     .select({ id: providers.id })
     .from(providers)
     .where(eq(providers.slug, DEMO_CLINICIAN.provider_slug));
-  casey = { userId: (await registerPatient(t.app)).user_id, providerId: provider!.id };
+  // The demo clinician's own account, so that the events meant for the provider's clinician reach it.
+  const [account] = await t.db.db
+    .select({ userId: clinicians.userId })
+    .from(clinicians)
+    .where(eq(clinicians.providerId, provider!.id));
+  casey = { userId: account!.userId, providerId: provider!.id };
 });
 
 afterAll(async () => {
@@ -213,7 +218,7 @@ describe("GET /ambercare/consultations/:id/waiting-room", () => {
 });
 
 describe("a visit's status changes reach the patient's pages", () => {
-  it("publishes every change to the patient alone, in the change's transaction", async () => {
+  it("publishes every change to the patient, and to the clinician once they accepted, in the change's transaction", async () => {
     const patient = await member();
     const id = await requestVisit(patient);
     await t.app.visits.accept(casey, id);
@@ -226,7 +231,17 @@ describe("a visit's status changes reach the patient's pages", () => {
       { consultation_id: id, status: "in_progress" },
       { consultation_id: id, status: "completed" },
     ]);
-    expect(await statusEvents(casey.userId)).toEqual([]);
+    // The clinician's workspace hears of the changes from the accept on (their other tabs, and a
+    // patient's cancel below).
+    const caseyEventsOf = async (visitId: string) =>
+      (await statusEvents(casey.userId)).filter(
+        (event) => (event as { consultation_id: string }).consultation_id === visitId,
+      );
+    expect(await caseyEventsOf(id)).toEqual([
+      { consultation_id: id, status: "accepted" },
+      { consultation_id: id, status: "in_progress" },
+      { consultation_id: id, status: "completed" },
+    ]);
 
     const canceling = await member();
     const canceled = await requestVisit(canceling);
@@ -242,6 +257,23 @@ describe("a visit's status changes reach the patient's pages", () => {
     expect(await statusEvents(canceling.user_id)).toEqual([
       { consultation_id: canceled, status: "canceled" },
       { consultation_id: expiring, status: "expired" },
+    ]);
+    // Requests nobody accepted never reached a clinician's workspace.
+    expect(await caseyEventsOf(canceled)).toEqual([]);
+    expect(await caseyEventsOf(expiring)).toEqual([]);
+
+    // The patient cancels a visit the clinician has accepted: the clinician's workspace hears it.
+    const accepted = await requestVisit(canceling);
+    await t.app.visits.accept(casey, accepted);
+    const cancel = await t.app.inject({
+      method: "POST",
+      url: `/ambercare/consultations/${accepted}/cancel`,
+      headers: bearer(canceling.access_token),
+    });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    expect(await caseyEventsOf(accepted)).toEqual([
+      { consultation_id: accepted, status: "accepted" },
+      { consultation_id: accepted, status: "canceled" },
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import type { Message } from "@ambercare/contracts/consultation";
 import { MESSAGE_MAX_LENGTH } from "@ambercare/contracts/consultation-limits";
+import { VISIT_STATUS_TOPIC } from "@ambercare/contracts/waiting-room";
 import { type ReactNode, useEffect, useRef } from "react";
 import { data, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
@@ -19,6 +20,7 @@ import {
 } from "#app/features/care-console/workspace.tsx";
 import { useDateTime } from "#app/features/consultations/consultation-card.tsx";
 import { IntakeAnswers } from "#app/features/consultations/intake-answers.tsx";
+import { useLiveRevalidation } from "#app/features/live/use-live-events.ts";
 import { visitChatApi } from "#app/features/visit-chat/visit-chat.server.ts";
 import { VisitChat } from "#app/features/visit-chat/visit-chat.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
@@ -108,6 +110,8 @@ export default function ConsoleVisitPage() {
   };
   const open = visit.status === "accepted" || visit.status === "in_progress";
   const type = t(`consultation.types.${visit.type}`);
+  // The patient may cancel, or another tab of this clinician move the visit on: read it again.
+  useLiveRevalidation([VISIT_STATUS_TOPIC], (event) => event.payload.consultation_id === visit.id);
   useEffect(() => {
     // The summary draft kept for a reload is done with once the visit is over.
     if (!open) clearSummaryDraft(visit.id);
