@@ -3,6 +3,7 @@ import { data, redirect } from "react-router";
 import {
   communicationFieldErrors,
   SUPPORT_FIELDS,
+  SUPPORT_SENT_KEYS,
   type SupportField,
 } from "#app/features/communications/communication-fields.ts";
 import { supportForm } from "#app/features/communications/communication-forms.server.ts";
@@ -69,7 +70,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const failure = describeApiError(error);
     return data<FormResult<SupportField>>(formError(values, {}, failure.message), { status: failure.status });
   }
-  return formSuccess<SupportField>({ key: account ? "supportWidget.sentPatient" : "supportWidget.sent" });
+  return formSuccess<SupportField>({ key: account ? SUPPORT_SENT_KEYS.patient : SUPPORT_SENT_KEYS.visitor });
 }
 
 /** The widget's messages are posted here; a visitor who opens the address goes to the contact page. */

@@ -13,6 +13,16 @@ export type ContactField = (typeof CONTACT_FIELDS)[number];
 export const SUPPORT_FIELDS = ["message", "email"] as const;
 export type SupportField = (typeof SUPPORT_FIELDS)[number];
 
+/**
+ * What the support widget's action (routes/support-message.ts, a resource route) answers once sent.
+ * Named here, beside the fields the widget imports, so that every page's strings, which the widget
+ * shows on, include them (ADR 042 finds a page's strings in the modules it imports).
+ */
+export const SUPPORT_SENT_KEYS = {
+  visitor: "supportWidget.sent",
+  patient: "supportWidget.sentPatient",
+} as const;
+
 export const SUBSCRIBE_FIELDS = ["email"] as const;
 export type SubscribeField = (typeof SUBSCRIBE_FIELDS)[number];
 
