@@ -6,8 +6,9 @@
 // pause between steps. Each visitor connects from its own loopback address (127.0.x.y via
 // `localAddress`), which is how the web server tells visitors apart with no proxy in front.
 // `--cpu-prof DIR` writes a CPU profile of the API process(es) there.
-// `--hammer` adds one visitor asking for /captcha/challenge as fast as it can, all along.
-// Prints requests, errors by kind, p50/p99 and requests per second.
+// `--hammer` adds one visitor asking for /captcha/challenge all along: as fast as it can, or
+// `--hammer-rate N` requests a second. `--verbose` shows the servers' own output.
+// Prints requests, errors by kind and by step with one example of each kind, p50/p99 and req/s.
 import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { loadavg, tmpdir } from "node:os";
@@ -43,6 +44,7 @@ const THINK_MS = Number(options["think-ms"]);
 const TIMEOUT_MS = Number(options["timeout-ms"]);
 const HAMMER_CONNECTIONS = 8;
 const HAMMER_RATE = Number(options["hammer-rate"]);
+if (!(HAMMER_RATE >= 0)) throw new Error(`--hammer-rate takes requests a second (0: unbounded), not "${options["hammer-rate"]}"`);
 /** The demo patient every visitor logs in as (seeded on a fresh database). */
 const PATIENT = { email: "demo@ambercare.example", password: "sunny-meadow-visit" };
 
@@ -55,7 +57,7 @@ function send(agent, port, method, path, { headers = {}, body, localAddress } = 
     const req = request(
       { agent, host: "127.0.0.1", port, method, path, localAddress, headers, timeout: TIMEOUT_MS },
       (res) => {
-        // The start of the body, so that an error can say who answered it (--verbose).
+        // The start of the body, so that an error's example can say who answered it.
         let body = "";
         res.setEncoding("utf8");
         res.on("data", (chunk) => {
