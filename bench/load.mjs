@@ -44,7 +44,8 @@ const THINK_MS = Number(options["think-ms"]);
 const TIMEOUT_MS = Number(options["timeout-ms"]);
 const HAMMER_CONNECTIONS = 8;
 const HAMMER_RATE = Number(options["hammer-rate"]);
-if (!(HAMMER_RATE >= 0)) throw new Error(`--hammer-rate takes requests a second (0: unbounded), not "${options["hammer-rate"]}"`);
+if (!(HAMMER_RATE >= 0))
+  throw new Error(`--hammer-rate takes requests a second (0: unbounded), not "${options["hammer-rate"]}"`);
 /** The demo patient every visitor logs in as (seeded on a fresh database). */
 const PATIENT = { email: "demo@ambercare.example", password: "sunny-meadow-visit" };
 
