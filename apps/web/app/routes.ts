@@ -100,6 +100,8 @@ export default [
   // A visit's chat for the VisitChat component of either side: the thread as JSON, its steps, its files.
   route("visit-chat/:id", "routes/visit-chat/thread.ts"),
   route("visit-chat/:id/attachments/:documentId", "routes/visit-chat/attachment.ts"),
+  // A video visit's call setup (ICE servers, role) for the device check and the call, either side.
+  route("visit-call/:id", "routes/visit-call/setup.ts"),
   // The console workspace's save-as-you-type of the notes (JSON) and the patient's documents (bytes).
   route("console/visits/:id/notes", "routes/console/visit-notes.ts"),
   route("console/visits/:id/documents/:documentId", "routes/console/visit-document.ts"),
