@@ -37,6 +37,13 @@ export type RouteTreeNode = { id: string; path?: string; index?: boolean; childr
 
 type Scan = { keys: Set<string>; prefixes: Set<string>; names: Set<string>; imports: string[] };
 
+/**
+ * The fields of a page's node (`pages.<name>.<field>`) that only the page itself shows: its meta
+ * description and its heading's lead. A page named anywhere else in a module graph (a link in the
+ * footer, a list of pages) needs its title only; the page's own module names itself.
+ */
+const OWN_PAGE_FIELDS = new Set(["description"]);
+
 /** Namespaces whose children are named by a literal elsewhere (the page's own name). */
 const NAMED_BY_LITERAL = new Set(["pages"]);
 
@@ -119,6 +126,7 @@ export function stringsOfModule(
 ): string[] {
   const seen = new Set<string>();
   const pending = [entry];
+  const ownNames = scanFile(entry, cache).names;
   const keys = new Set<string>();
   const prefixes = new Set<string>();
   const names = new Set<string>();
@@ -147,7 +155,14 @@ export function stringsOfModule(
       found.add(prefix);
       continue;
     }
-    for (const name of names) if (Object.hasOwn(value, name)) found.add(`${prefix}.${name}`);
+    for (const name of names) {
+      const page = (value as Record<string, unknown>)[name];
+      if (!Object.hasOwn(value, name)) continue;
+      if (ownNames.has(name) || page === null || typeof page !== "object") found.add(`${prefix}.${name}`);
+      else
+        for (const field of Object.keys(page))
+          if (!OWN_PAGE_FIELDS.has(field)) found.add(`${prefix}.${name}.${field}`);
+    }
   }
   return [...found].sort();
 }

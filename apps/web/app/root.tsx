@@ -64,7 +64,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const strings = stringsForPath(locale, new URL(request.url).pathname);
   const body: RootData = {
     locale,
-    translations: strings.translations,
+    strings: strings.json,
     stringRoutes: strings.routes,
     env: getPublicEnv(),
     user: { isLoggedIn: user !== null, isSubscribed: subscription.flags?.isSubscribed ?? null },
@@ -105,14 +105,14 @@ export function Layout({ children }: { children: ReactNode }) {
   const root = useRootData();
   const nonce = useNonce();
   const locale = root?.locale;
-  const translations = root?.translations;
+  const strings = root?.strings;
   const stringRoutes = root?.stringRoutes;
   const i18n = useMemo(
     () =>
-      locale && translations
-        ? createI18n(locale, pageTranslations({ locale, translations, stringRoutes }))
+      locale && strings
+        ? createI18n(locale, pageTranslations({ locale, strings, stringRoutes }))
         : createI18n(DEFAULT_LOCALE, { errors: fallbackErrors }),
-    [locale, translations, stringRoutes],
+    [locale, strings, stringRoutes],
   );
   // Set in the render that follows hydration, the same one in which every JavaScript-only control
   // appears: from then on the page is interactive and its layout final (styles and the browser

@@ -1,10 +1,13 @@
 import routeStrings from "virtual:ambercare/route-strings";
 import type { Locale, Translations } from "#app/lib/i18n.tsx";
 import { getTranslations } from "#app/lib/locale.server.ts";
-import { routeIdsOf } from "#app/lib/page-strings.ts";
+import { rememberStrings, routeIdsOf } from "#app/lib/page-strings.ts";
 
-/** The strings of a set of routes, per language: built once per set, then shared by every answer. */
-const subsets = new Map<string, Translations>();
+/**
+ * The strings of a set of routes, per language, as the JSON text every answer sends: built once
+ * per set, then shared by every answer.
+ */
+const subsets = new Map<string, { json: string; translations: Translations }>();
 
 /** The parts of `table` the key paths name; a path inside another one adds nothing. */
 function pick(table: unknown, paths: Iterable<string>): Record<string, unknown> {
@@ -30,18 +33,25 @@ function pick(table: unknown, paths: Iterable<string>): Record<string, unknown> 
   return result;
 }
 
-/** The strings (in `locale`) of the routes `pathname` shows, and those routes' ids. */
+/**
+ * The strings (in `locale`) of the routes `pathname` shows, as JSON text (`json`, what the root
+ * loader sends) and as the object it parses to, and those routes' ids.
+ */
 export function stringsForPath(
   locale: Locale,
   pathname: string,
-): { routes: string[]; translations: Translations } {
+): { routes: string[]; json: string; translations: Translations } {
   const routes = routeIdsOf(pathname);
   const cacheKey = `${locale} ${routes.join(" ")}`;
-  let translations = subsets.get(cacheKey);
-  if (!translations) {
+  let subset = subsets.get(cacheKey);
+  if (!subset) {
     const paths = new Set(routes.flatMap((id) => routeStrings[id] ?? []));
-    translations = pick(getTranslations(locale), paths) as Translations;
-    subsets.set(cacheKey, translations);
+    const translations = pick(getTranslations(locale), paths) as Translations;
+    const json = JSON.stringify(translations);
+    // The server renders with the object it built: it never parses its own text.
+    rememberStrings(json, translations);
+    subset = { json, translations };
+    subsets.set(cacheKey, subset);
   }
-  return { routes, translations };
+  return { routes, ...subset };
 }

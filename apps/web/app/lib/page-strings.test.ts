@@ -2,7 +2,7 @@ import routeStrings from "virtual:ambercare/route-strings";
 import { describe, expect, it } from "vitest";
 import { lookup } from "#app/lib/i18n.tsx";
 import { stringsForPath } from "#app/lib/page-strings.server.ts";
-import { routeIdsOf } from "#app/lib/page-strings.ts";
+import { routeIdsOf, stringsOf } from "#app/lib/page-strings.ts";
 import bg from "#app/locales/bg.json";
 import en from "#app/locales/en.json";
 import routes from "#app/routes.ts";
@@ -41,8 +41,14 @@ describe("the strings each route's page uses", () => {
       expect.arrayContaining(["directory.resultCount_one", "directory.resultCount_other"]),
     );
     expect(shell).toContain("errors");
-    expect(home).toContain("pages.home");
+    expect(home).toEqual(expect.arrayContaining(["pages.home.title", "pages.home.description"]));
     expect(home).not.toContain("pages");
+    // A page named outside its own module (the footer's links) brings its title, not its
+    // description: the page's own module names itself and brings the rest.
+    expect(shell).toContain("pages.about.title");
+    expect(shell).not.toContain("pages.about");
+    expect(shell).not.toContain("pages.about.description");
+    expect(routeStrings["routes/about"]).toContain("pages.about");
   });
 
   it("matches a URL to its routes as the router does (the root first)", () => {
@@ -67,5 +73,16 @@ describe("the strings each route's page uses", () => {
     expect(stringsForPath("en", "/").translations).toBe(home.translations);
     // The full table is read, never written: a subset holds parts of it, not copies.
     expect(lookup(en, "nav.findADoctor")).toBe(home.translations.nav.findADoctor);
+  });
+
+  it("sends the strings as JSON text that reads back to the same strings, never parsed by the server", () => {
+    const home = stringsForPath("en", "/");
+    expect(JSON.parse(home.json)).toEqual(home.translations);
+    expect(stringsForPath("en", "/").json).toBe(home.json);
+    expect(stringsOf(home.json)).toBe(home.translations);
+    // A text the server did not build (another answer's, in the browser) is parsed once.
+    const other = JSON.stringify({ nav: { findADoctor: "Find a doctor" } });
+    expect(stringsOf(other)).toEqual({ nav: { findADoctor: "Find a doctor" } });
+    expect(stringsOf(other)).toBe(stringsOf(other));
   });
 });

@@ -17,7 +17,29 @@ export function routeIdsOf(pathname: string): string[] {
   return ["root", ...matches.map((match) => match.route.id ?? "")];
 }
 
-type Received = { answers: WeakSet<object>; routes: Set<string>; translations: Translations };
+/**
+ * The root loader sends the strings as one JSON text (`RootData.strings`), not as an object: the
+ * stream React Router writes into the page flattens an object into one entry per node and key,
+ * which is larger (before and after compression) and costs more to write on every answer than one
+ * string. Each text is parsed once; the server's are the objects it built them from.
+ */
+const parsed = new Map<string, Translations>();
+/** In the browser: the texts of the answers of one page's life, a few; on the server: one per subset. */
+export function rememberStrings(json: string, translations: Translations): void {
+  parsed.set(json, translations);
+}
+
+/** The strings a root loader's JSON text holds. */
+export function stringsOf(json: string): Translations {
+  let translations = parsed.get(json);
+  if (!translations) {
+    translations = JSON.parse(json) as Translations;
+    parsed.set(json, translations);
+  }
+  return translations;
+}
+
+type Received = { answers: Set<string>; routes: Set<string>; translations: Translations };
 /** In the browser only: what this page has received so far, per language (never on the server). */
 const received = new Map<Locale, Received>();
 const inBrowser = typeof document !== "undefined";
@@ -39,23 +61,22 @@ function merge(into: Record<string, unknown>, from: Record<string, unknown>): Re
  * the same language's strings received before (a page reached without asking the root loader
  * again uses strings an earlier answer brought).
  */
-export function pageTranslations(
-  root: Pick<RootData, "locale" | "translations" | "stringRoutes">,
-): Translations {
-  if (!inBrowser) return root.translations;
+export function pageTranslations(root: Pick<RootData, "locale" | "strings" | "stringRoutes">): Translations {
+  const translations = stringsOf(root.strings);
+  if (!inBrowser) return translations;
   const known = received.get(root.locale);
-  if (known?.answers.has(root.translations)) return known.translations;
+  if (known?.answers.has(root.strings)) return known.translations;
   const next: Received = known
     ? {
         answers: known.answers,
         routes: new Set([...known.routes, ...(root.stringRoutes ?? [])]),
         translations: merge(
           known.translations as Record<string, unknown>,
-          root.translations as Record<string, unknown>,
+          translations as Record<string, unknown>,
         ) as Translations,
       }
-    : { answers: new WeakSet(), routes: new Set(root.stringRoutes ?? []), translations: root.translations };
-  next.answers.add(root.translations);
+    : { answers: new Set(), routes: new Set(root.stringRoutes ?? []), translations };
+  next.answers.add(root.strings);
   received.set(root.locale, next);
   return next.translations;
 }

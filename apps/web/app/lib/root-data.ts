@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from "react-router";
 import type { AnalyticsState } from "#app/lib/consent.ts";
-import type { Locale, Translations } from "#app/lib/i18n.tsx";
+import type { Locale } from "#app/lib/i18n.tsx";
 
 /** The explicit public subset of the server environment (env.server.ts `getPublicEnv`). */
 export type PublicEnv = { productName: string; sessionIdleMinutes: number };
@@ -8,8 +8,11 @@ export type PublicEnv = { productName: string; sessionIdleMinutes: number };
 /** What the root loader returns to every page. */
 export type RootData = {
   locale: Locale;
-  /** The active language's strings, only those of the routes this URL shows (page-strings.ts). */
-  translations: Translations;
+  /**
+   * The active language's strings, only those of the routes this URL shows, as JSON text
+   * (page-strings.ts: `pageTranslations` reads them).
+   */
+  strings: string;
   /** The ids of the routes whose strings `translations` holds. */
   stringRoutes?: string[];
   env: PublicEnv;

@@ -13,7 +13,7 @@ const SITE = "https://ambercare.example";
 function root(locale: "en" | "bg"): RootData {
   return {
     locale,
-    translations: locale === "en" ? en : bg,
+    strings: JSON.stringify(locale === "en" ? en : bg),
     env: { productName: "Ambercare", sessionIdleMinutes: 30 },
     user: { isLoggedIn: false },
     siteUrl: SITE,
