@@ -571,7 +571,8 @@ describe("the test clock and the API document", () => {
       await production.close();
       await development.close();
     }
-  });
+    // Two apps with their own databases start inside this test: the time a hook is given.
+  }, 60_000);
 
   it("lists the membership calls in the OpenAPI document", async () => {
     const doc = (await t.app.inject({ method: "GET", url: "/docs/json" })).json() as {
