@@ -24,6 +24,8 @@ import { hasStringsFor, pageTranslations } from "#app/lib/page-strings.ts";
 import { type RootData, useRootData } from "#app/lib/root-data.ts";
 import { siteUrl } from "#app/lib/seo.server.ts";
 import { getUser, headersWithCookies } from "#app/lib/session.server.ts";
+import { pageTimeZone } from "#app/lib/time-zone.server.ts";
+import { TIME_ZONE_SCRIPT } from "#app/lib/time-zone.ts";
 // Only the error texts ship in the bundle, for the rare page whose root loader failed.
 import { errors as fallbackErrors } from "#app/locales/en.json";
 import type { Route } from "./+types/root";
@@ -68,6 +70,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     stringRoutes: strings.routes,
     env: getPublicEnv(),
     user: { isLoggedIn: user !== null, isSubscribed: subscription.flags?.isSubscribed ?? null },
+    ...(user ? { timeZone: pageTimeZone(request) } : {}),
     siteUrl: siteUrl(request),
     buildId: context.buildId ?? null,
     analytics: analyticsState(request),
@@ -124,6 +127,13 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content={THEME_COLORS.primary} />
+        {/* Before anything else: the browser's time zone for the server's next render. */}
+        <script
+          nonce={nonce || undefined}
+          suppressHydrationWarning
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of this build (time-zone.server.ts), no input
+          dangerouslySetInnerHTML={{ __html: TIME_ZONE_SCRIPT }}
+        />
         <Meta />
         <Links />
         {/* Analytics only after the visitor accepted (ADR 017); the CSP allows its origin. */}

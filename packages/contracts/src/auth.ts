@@ -13,6 +13,7 @@ import { LOCALES } from "./locales.ts";
 import { GENDERS } from "./options.ts";
 import { accountRoleSchema } from "./roles.ts";
 import { textSchema } from "./text.ts";
+import { isTimeZone } from "./time-zone.ts";
 import { US_STATE_CODES } from "./us-states.ts";
 
 /**
@@ -130,6 +131,9 @@ export const zipSchema = z
   .trim()
   .regex(/^\d{5}(-\d{4})?$/);
 
+/** An IANA time zone name the engine knows ("America/Los_Angeles", "Europe/Sofia", "UTC"). */
+export const timeZoneSchema = z.string().refine(isTimeZone, { message: "Unknown time zone" });
+
 /** Profile fields a patient can set (name, birth date, phone, address with US state, gender). */
 export const profileFields = z.object({
   first_name: name,
@@ -158,10 +162,13 @@ export function isProfileComplete(
   return profileFields.safeParse(present).success;
 }
 
-/** update-user: user_id plus any profile fields, and the e-mail language. */
+/**
+ * update-user: user_id plus any profile fields, the e-mail language and the time zone the patient's
+ * times are shown in (both optional: a payload without them means what it always did).
+ */
 export const updateUserRequest = profileFields
   .partial()
-  .extend({ user_id: userIdSchema, locale: localeSchema.optional() })
+  .extend({ user_id: userIdSchema, locale: localeSchema.optional(), time_zone: timeZoneSchema.optional() })
   .strict();
 export type UpdateUserRequest = z.infer<typeof updateUserRequest>;
 
@@ -185,6 +192,8 @@ export const userSchema = z
     zip: z.string().nullable(),
     gender: z.string().nullable(),
     locale: localeSchema,
+    /** The IANA zone the patient's times are shown in; null until the browser or the patient told it. */
+    time_zone: z.string().nullable(),
     profile_completed: z.boolean(),
     created_at: z.string(),
     /** "patient" or "clinician": the web's access table sends each to their own pages. */

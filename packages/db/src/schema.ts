@@ -106,6 +106,8 @@ export const users = pgTable(
     zip: text("zip"),
     gender: text("gender"),
     locale: text("locale").$type<Locale>().notNull().default(DEFAULT_LOCALE),
+    /** IANA zone the patient's times are shown in; null until the browser or the patient told it. */
+    timeZone: text("time_zone"),
     isServiceAccount: boolean("is_service_account").notNull().default(false),
     /** "patient" or "clinician" (a clinician also has a `clinicians` row linking a provider). */
     role: text("role").$type<AccountRole>().notNull().default(DEFAULT_ACCOUNT_ROLE),

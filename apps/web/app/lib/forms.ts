@@ -50,6 +50,7 @@ export const FORM_FIELDS = [
   "state",
   "zip",
   "gender",
+  "time_zone",
   "terms",
   "token",
   "code",
@@ -117,6 +118,7 @@ const FIELD_MESSAGES: Readonly<Record<FormField, Readonly<Record<string, Transla
   state: { required: "forms.errors.state.required", invalid: "forms.errors.state.required" },
   zip: { required: "forms.errors.zip.required", invalid: "forms.errors.zip.invalid" },
   gender: { required: "forms.errors.gender.required", invalid: "forms.errors.gender.required" },
+  time_zone: { invalid: "forms.errors.timeZone.invalid" },
   terms: { required: "forms.errors.terms.required", invalid: "forms.errors.terms.required" },
   token: {},
   code: {

@@ -22,6 +22,11 @@ export type RootData = {
    * `isSubscribed`: the session's subscription flag, null when unknown or logged out.
    */
   user: { isLoggedIn: boolean; isSubscribed?: boolean | null };
+  /**
+   * The IANA zone a logged-in visitor's times are shown in (time-zone.server.ts); absent for an
+   * anonymous page, which shows no one's times and so stays the same for every visitor.
+   */
+  timeZone?: string;
   /** The site's public origin (PUBLIC_URL or the request's): canonical and hreflang URLs. */
   siteUrl?: string;
   /** The build this page was rendered by (server.mjs): the latest-build poller compares with it. */

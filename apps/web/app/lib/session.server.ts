@@ -21,6 +21,7 @@ import {
   SECOND_FACTOR_SETUP_PAGE,
 } from "#app/lib/route-access.ts";
 import { createRouteClient } from "#app/lib/route-client.server.ts";
+import { reconcileTimeZone } from "#app/lib/time-zone.server.ts";
 
 /**
  * The session lives in cookies (names from SESSION_COOKIES), all HttpOnly,
@@ -145,14 +146,15 @@ export async function verifySession(
 /**
  * Where a fresh login goes: a clinician to the console (or the page asked for); a patient to
  * `redirectTo`, unless the profile is not complete yet, then to /almost-there first, which continues
- * to `redirectTo` once the profile is saved.
+ * to `redirectTo` once the profile is saved. `cookies`: the profile's time zone for the browser, when
+ * it has one (a patient's profile without one is given the browser's, time-zone.server.ts).
  */
 export async function landingAfterLogin(
   request: Request,
   logins: SessionLogins,
   redirectTo: string,
   deps: SessionApiDeps = defaultDeps,
-): Promise<string> {
+): Promise<{ to: string; cookies: string[] }> {
   const user: SessionUser = {
     userId: logins.main.userId,
     accessToken: logins.main.accessToken,
@@ -160,11 +162,22 @@ export async function landingAfterLogin(
     careAccessToken: logins.care.accessToken,
   };
   const { account } = await verifySession(request, user, deps);
+  const care = createApiClient({ baseUrl: deps.careApiBase, token: user.careAccessToken, fetch: deps.fetch });
+  const cookies = await reconcileTimeZone(
+    request,
+    account,
+    (zone) =>
+      createRouteClient({ care }, deps.productSlug).accounts.updateUser({
+        body: { user_id: logins.care.userId, time_zone: zone },
+      }),
+    { secure: isSecureRequest(request) },
+  );
   // A clinician's home is the console, whose own check sends one without a second factor to its
   // setup; the patient's profile steps are not theirs.
-  if (account.role === "clinician") return redirectTo === "/" ? CONSOLE_HOME : redirectTo;
-  if (account.profile_completed) return redirectTo;
-  return redirectTo === "/" ? "/almost-there" : `/almost-there?${new URLSearchParams({ redirectTo })}`;
+  if (account.role === "clinician") return { to: redirectTo === "/" ? CONSOLE_HOME : redirectTo, cookies };
+  if (account.profile_completed) return { to: redirectTo, cookies };
+  const to = redirectTo === "/" ? "/almost-there" : `/almost-there?${new URLSearchParams({ redirectTo })}`;
+  return { to, cookies };
 }
 
 /** One check per request, however many helpers ask. */

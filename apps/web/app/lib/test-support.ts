@@ -15,6 +15,7 @@ export const JANE_ACCOUNT: User = {
   zip: null,
   gender: null,
   locale: "en",
+  time_zone: null,
   profile_completed: false,
   created_at: "2026-11-22T05:00:00.000Z",
   role: "patient",

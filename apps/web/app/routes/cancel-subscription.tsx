@@ -15,7 +15,6 @@ import {
   translateMessage,
 } from "#app/components/forms.tsx";
 import { PageHeading } from "#app/components/page.tsx";
-import { formatDate } from "#app/features/membership/billing-format.ts";
 import {
   BILLING_ERROR_OPTIONS,
   cancelSubscription,
@@ -25,6 +24,7 @@ import {
 } from "#app/features/membership/membership.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
+import { useDateTime } from "#app/lib/date-time.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import { type FormErrorResult, fieldId, formError } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
@@ -183,7 +183,8 @@ function FeedbackForm({ result }: { result: FormErrorResult<Field> | undefined }
 }
 
 export default function CancelSubscriptionPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const day = useDateTime("date");
   const { subscription, lookupError } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const done = result?.status === "success" ? result : undefined;
@@ -206,7 +207,7 @@ export default function CancelSubscriptionPage() {
       <>
         <p className="mb-6 text-ink">
           {t("membership.cancel.accessNote", {
-            date: formatDate(subscription.current_period_end, i18n.language),
+            date: day(subscription.current_period_end),
           })}
         </p>
         <FeedbackForm result={errors} />
@@ -217,7 +218,7 @@ export default function CancelSubscriptionPage() {
       <p className="text-ink">
         {subscription?.status === "canceled"
           ? t("membership.cancel.alreadyCanceled", {
-              date: formatDate(subscription.current_period_end, i18n.language),
+              date: day(subscription.current_period_end),
             })
           : t("membership.cancel.nothingToCancel")}{" "}
         <Link to="/my-profile/manage-subscription" className="link">
@@ -238,7 +239,7 @@ export default function CancelSubscriptionPage() {
             done
               ? {
                   key: "membership.cancel.doneText",
-                  values: { date: formatDate(done.accessUntil, i18n.language) },
+                  values: { date: day(done.accessUntil) },
                 }
               : undefined
           }

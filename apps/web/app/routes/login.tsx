@@ -55,8 +55,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       });
     }
     const landing = await landingAfterLogin(request, result.logins, redirectTo);
-    return redirect(landing, {
-      headers: headersWithCookies(loginCookies(result.logins, { secure })),
+    return redirect(landing.to, {
+      headers: headersWithCookies([...loginCookies(result.logins, { secure }), ...landing.cookies]),
     });
   } catch (error) {
     if (!isApiError(error)) throw error;

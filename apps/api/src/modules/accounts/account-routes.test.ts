@@ -92,6 +92,7 @@ describe("GET /ambercare/get-user-details/{userId}", () => {
           "profile_completed",
           "role",
           "state",
+          "time_zone",
           "zip",
         ].sort(),
       );
@@ -213,6 +214,42 @@ describe("POST /ambercare/update-user", () => {
       date_of_birth: "2025-07-01",
     });
     expect(today.statusCode).toBe(200);
+  });
+
+  it("saves the time zone the patient's times are shown in, and keeps it when other fields change", async () => {
+    const patient = await registerPatient(t.app);
+    const fresh = await details(patient.user_id, patient.access_token);
+    expect(fresh.json().data.time_zone).toBeNull();
+    const res = await post(UPDATE, patient.access_token, {
+      user_id: patient.user_id,
+      time_zone: "America/Los_Angeles",
+    });
+    expect(res.statusCode).toBe(200);
+    expect(userResponse.parse(res.json()).data.time_zone).toBe("America/Los_Angeles");
+    await post(UPDATE, patient.access_token, { user_id: patient.user_id, city: "Sofia" });
+    const again = await details(patient.user_id, patient.access_token);
+    expect(again.json().data).toMatchObject({ city: "Sofia", time_zone: "America/Los_Angeles" });
+    const moved = await post(UPDATE, patient.access_token, {
+      user_id: patient.user_id,
+      time_zone: "Europe/Sofia",
+    });
+    expect(moved.json().data.time_zone).toBe("Europe/Sofia");
+  });
+
+  it.each([
+    ["an unknown zone", "Mars/Olympus_Mons"],
+    ["an offset instead of a zone", "+02:00"],
+    ["an empty zone", ""],
+    ["a 1 kB zone", `Europe/${"x".repeat(1024)}`],
+    ["a number", 2],
+  ])("answers 400 { error } for %s as time_zone, keeping the saved one", async (_label, timeZone) => {
+    const patient = await registerPatient(t.app);
+    await post(UPDATE, patient.access_token, { user_id: patient.user_id, time_zone: "Europe/Sofia" });
+    const res = await post(UPDATE, patient.access_token, { user_id: patient.user_id, time_zone: timeZone });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: expect.any(String), code: "VALIDATION_FAILED" });
+    const again = await details(patient.user_id, patient.access_token);
+    expect(again.json().data.time_zone).toBe("Europe/Sofia");
   });
 
   it.each([

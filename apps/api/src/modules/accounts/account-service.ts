@@ -96,6 +96,7 @@ export function toUser(row: UserRow): User {
   return {
     ...fields,
     locale: row.locale,
+    time_zone: row.timeZone,
     profile_completed: row.profileCompletedAt !== null || isProfileComplete(fields),
     created_at: row.createdAt.toISOString(),
     role: row.role,
@@ -120,7 +121,10 @@ function incorrectCredentials(): AppError {
   return new AppError("INVALID_CREDENTIALS", 401, AUTH_ERRORS.incorrectCredentials);
 }
 
-type ProfileInput = Omit<Partial<CompleteProfileRequest>, "user_id"> & { locale?: Locale | undefined };
+type ProfileInput = Omit<Partial<CompleteProfileRequest>, "user_id"> & {
+  locale?: Locale | undefined;
+  time_zone?: string | undefined;
+};
 
 /** Request fields → columns; an empty second address line clears it. */
 function profileChanges(input: ProfileInput): ProfileChanges {
@@ -136,6 +140,7 @@ function profileChanges(input: ProfileInput): ProfileChanges {
   if (input.zip !== undefined) changes.zip = input.zip;
   if (input.gender !== undefined) changes.gender = input.gender;
   if (input.locale !== undefined) changes.locale = input.locale;
+  if (input.time_zone !== undefined) changes.timeZone = input.time_zone;
   return changes;
 }
 

@@ -19,6 +19,7 @@ export type UserRow = {
   zip: string | null;
   gender: string | null;
   locale: Locale;
+  timeZone: string | null;
   isServiceAccount: boolean;
   role: AccountRole;
   profileCompletedAt: Date | null;
@@ -66,6 +67,7 @@ export type ProfileChanges = Partial<{
   zip: string;
   gender: string;
   locale: Locale;
+  timeZone: string;
 }>;
 
 const userColumns = {
@@ -82,6 +84,7 @@ const userColumns = {
   zip: users.zip,
   gender: users.gender,
   locale: users.locale,
+  timeZone: users.timeZone,
   isServiceAccount: users.isServiceAccount,
   role: users.role,
   profileCompletedAt: users.profileCompletedAt,

@@ -100,6 +100,7 @@ export const PATIENT_DATA_TABLES: readonly PatientDataTable[] = [
         zip: row.zip,
         gender: row.gender,
         locale: row.locale,
+        time_zone: row.timeZone,
         profile_completed_at: iso(row.profileCompletedAt),
         created_at: iso(row.createdAt),
         updated_at: iso(row.updatedAt),
@@ -122,6 +123,8 @@ export const PATIENT_DATA_TABLES: readonly PatientDataTable[] = [
           state: null,
           zip: null,
           gender: null,
+          // Where the patient lives, roughly: personal data like the address.
+          timeZone: null,
           profileCompletedAt: null,
           updatedAt: now,
         })

@@ -30,6 +30,9 @@ export const PROFILE_FIELDS = [
   "gender",
 ] as const;
 export type ProfileField = (typeof PROFILE_FIELDS)[number];
+/** /my-profile's form: the profile fields and the time zone the patient's times are shown in. */
+export const MY_PROFILE_FIELDS = [...PROFILE_FIELDS, "time_zone"] as const;
+export type MyProfileField = (typeof MY_PROFILE_FIELDS)[number];
 
 /** The label of each gender option (the API value stays the option list's exact spelling). */
 export const GENDER_LABELS: Readonly<Record<Gender, TranslationKey>> = {

@@ -7,6 +7,7 @@ import {
   profileFields,
   registerRequest,
   resetPasswordRequest,
+  timeZoneSchema,
 } from "@ambercare/contracts/auth";
 import { secondFactorCode, totpCode } from "@ambercare/contracts/second-factor";
 import { z } from "zod";
@@ -60,6 +61,9 @@ function todayIso(): string {
 export const profileForm = profileFields.extend({
   date_of_birth: isoDateSchema.refine((value) => value <= todayIso(), { params: { kind: "future" } }),
 });
+
+/** /my-profile: the profile and the time zone ("" when the patient has not chosen one: kept as it is). */
+export const myProfileForm = profileForm.extend({ time_zone: z.union([z.literal(""), timeZoneSchema]) });
 
 /** The code step of a login: a code of the app or a recovery code. */
 export const secondFactorLoginForm = z.object({ code: secondFactorCode });

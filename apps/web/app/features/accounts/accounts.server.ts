@@ -191,11 +191,14 @@ export async function completeProfile(
   return (await userApi(request, user).accounts.completeProfile({ body })).data;
 }
 
-/** Updates the profile (update-user succeeds only with 200; anything else is an error). */
+/**
+ * Updates the profile (update-user succeeds only with 200; anything else is an error), and the time
+ * zone when one is given.
+ */
 export async function updateProfile(
   request: Request,
   user: SessionUser & { account?: User },
-  profile: ProfileInput,
+  profile: ProfileInput & { time_zone?: string },
 ): Promise<User> {
   const body = { user_id: careUserId(user), ...profile, address_line2: profile.address_line2 ?? "" };
   return (await userApi(request, user).accounts.updateUser({ body })).data;

@@ -4,10 +4,10 @@ import {
   VISIT_NOTE_MAX_LENGTH,
   type VisitNotes,
 } from "@ambercare/contracts/console";
-import { intlTag } from "@ambercare/contracts/locales";
 import { type MutableRefObject, useEffect, useId, useRef, useState } from "react";
 import { Form } from "react-router";
 import { useHydrated } from "#app/components/forms.tsx";
+import { useDateTime } from "#app/lib/date-time.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import {
   type AutosaveState,
@@ -17,18 +17,6 @@ import {
   type SoapText,
   soapTextOf,
 } from "./notes-autosave.ts";
-
-/** "14:02 UTC": the time of the last save, the same on the server and in the browser. */
-function useClock() {
-  const { i18n } = useTranslation();
-  const format = new Intl.DateTimeFormat(intlTag(i18n.language), {
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-    timeZone: "UTC",
-  });
-  return (iso: string) => `${format.format(new Date(iso))} UTC`;
-}
 
 /** One save of the notes through the console's resource route (the web server holds the token). */
 async function saveNotes(consultationId: string, text: SoapText, version: number): Promise<SaveOutcome> {
@@ -49,7 +37,7 @@ async function saveNotes(consultationId: string, text: SoapText, version: number
 
 function SaveState({ state, onRetry }: { state: AutosaveState; onRetry: () => void }) {
   const { t } = useTranslation();
-  const clock = useClock();
+  const clock = useDateTime("time");
   const text =
     state.status === "saving"
       ? t("console.visit.saving")

@@ -5,8 +5,8 @@ import { CANCEL_REASON_MAX_LENGTH, VISIT_SUMMARY_MAX_LENGTH } from "@ambercare/c
 import { type MutableRefObject, useEffect, useRef } from "react";
 import { Form, useSubmit } from "react-router";
 import { CheckboxField, SubmitButton, Textarea, translateMessage } from "#app/components/forms.tsx";
-import { useDateTime } from "#app/features/consultations/consultation-card.tsx";
 import { optionKey } from "#app/features/consultations/intake-form.ts";
+import { useDateTime } from "#app/lib/date-time.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
 import type { NotesAutosave } from "./notes-autosave.ts";

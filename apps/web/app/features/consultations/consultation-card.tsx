@@ -1,18 +1,7 @@
 import type { Consultation } from "@ambercare/contracts/consultation";
-import { intlTag } from "@ambercare/contracts/locales";
 import type { ReactNode } from "react";
+import { useDateTime } from "#app/lib/date-time.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
-
-/** A date and time in the page's language, in UTC so server and browser render the same text. */
-export function useDateTime() {
-  const { i18n } = useTranslation();
-  const format = new Intl.DateTimeFormat(intlTag(i18n.language), {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: "UTC",
-  });
-  return (iso: string) => `${format.format(new Date(iso))} UTC`;
-}
 
 /** One consultation: type, status, who it is for, provider and times; actions below. */
 export function ConsultationCard({

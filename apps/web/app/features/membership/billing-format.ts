@@ -1,19 +1,9 @@
-import { intlTag } from "@ambercare/contracts/locales";
 import { formatUsd } from "@ambercare/contracts/plans";
-import type { Locale } from "#app/lib/i18n.tsx";
 
 /**
- * Dates and amounts of the membership and billing pages, the same on the server and in the browser:
- * dates are read in UTC (the API's times are UTC), so the page does not change when it hydrates in
- * another time zone. Amounts keep the "$9" form of ADR 004 in both languages.
+ * Amounts and card brands of the membership and billing pages. Amounts keep the "$9" form of ADR 004
+ * in both languages; their dates are the patient's days (`useDateTime("date")`, date-time.ts).
  */
-
-export function formatDate(iso: string | null | undefined, locale: Locale): string {
-  if (!iso) return "";
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return "";
-  return new Intl.DateTimeFormat(intlTag(locale), { dateStyle: "long", timeZone: "UTC" }).format(date);
-}
 
 export function formatAmount(cents: number): string {
   return formatUsd(cents);

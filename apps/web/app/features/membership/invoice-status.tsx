@@ -1,5 +1,6 @@
 import type { Invoice } from "@ambercare/contracts/membership";
-import { formatAmount, formatDate } from "#app/features/membership/billing-format.ts";
+import { formatAmount } from "#app/features/membership/billing-format.ts";
+import { useDateTime } from "#app/lib/date-time.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 
 /**
@@ -9,12 +10,13 @@ import { useTranslation } from "#app/lib/i18n.tsx";
 export function useInvoiceStatus(): (
   invoice: Pick<Invoice, "status" | "refunded_at" | "refunded_amount_cents">,
 ) => string {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const day = useDateTime("date");
   return (invoice) =>
     invoice.refunded_at
       ? t("billing.invoiceRefunded", {
           amount: formatAmount(invoice.refunded_amount_cents ?? 0),
-          date: formatDate(invoice.refunded_at, i18n.language),
+          date: day(invoice.refunded_at),
         })
       : t(`billing.invoiceStatus.${invoice.status}`);
 }

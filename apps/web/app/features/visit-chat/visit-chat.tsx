@@ -7,7 +7,6 @@ import {
 import { VISIT_TYPING_TOPIC } from "@ambercare/contracts/live";
 import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from "react";
 import { translateMessage } from "#app/components/forms.tsx";
-import { useDateTime } from "#app/features/consultations/consultation-card.tsx";
 import { type LiveEvent, sendLiveFrame, useLiveEvents } from "#app/features/live/use-live-events.ts";
 import {
   AUTHOR_OF,
@@ -21,6 +20,7 @@ import {
   unacknowledgedUpTo,
   writeOutbox,
 } from "#app/features/visit-chat/visit-chat-thread.ts";
+import { useDateTime } from "#app/lib/date-time.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 

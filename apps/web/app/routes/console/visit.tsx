@@ -18,13 +18,13 @@ import {
   SignedNotes,
   StartForm,
 } from "#app/features/care-console/workspace.tsx";
-import { useDateTime } from "#app/features/consultations/consultation-card.tsx";
 import { IntakeAnswers } from "#app/features/consultations/intake-answers.tsx";
 import { useLiveRevalidation } from "#app/features/live/use-live-events.ts";
 import { visitChatApi } from "#app/features/visit-chat/visit-chat.server.ts";
 import { VisitChat } from "#app/features/visit-chat/visit-chat.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
+import { useDateTime } from "#app/lib/date-time.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";

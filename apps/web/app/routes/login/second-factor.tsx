@@ -101,8 +101,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     const logins = await completeSecondFactorLogin(pendingLoginToken, parsed.data.code, context);
     const redirectTo = safeRedirect(formData.get("redirectTo"), "/");
     const landing = await landingAfterLogin(request, logins, redirectTo);
-    return redirect(landing, {
-      headers: headersWithCookies([...loginCookies(logins, { secure }), clearPendingLoginCookie({ secure })]),
+    return redirect(landing.to, {
+      headers: headersWithCookies([
+        ...loginCookies(logins, { secure }),
+        clearPendingLoginCookie({ secure }),
+        ...landing.cookies,
+      ]),
     });
   } catch (error) {
     if (!isApiError(error)) throw error;

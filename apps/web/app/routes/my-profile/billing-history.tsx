@@ -2,11 +2,12 @@ import { Link, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { ErrorSummary } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
-import { formatAmount, formatDate } from "#app/features/membership/billing-format.ts";
+import { formatAmount } from "#app/features/membership/billing-format.ts";
 import { useInvoiceStatus } from "#app/features/membership/invoice-status.tsx";
 import { BILLING_ERROR_OPTIONS, listInvoices } from "#app/features/membership/membership.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
+import { useDateTime } from "#app/lib/date-time.ts";
 import { formError } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -40,7 +41,8 @@ function ReceiptLink({ id, number, className = "" }: { id: string; number: strin
 }
 
 export default function BillingHistoryPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const day = useDateTime("date");
   const { invoices, lookupError } = useLoaderData<typeof loader>();
   const status = useInvoiceStatus();
   return (
@@ -64,7 +66,7 @@ export default function BillingHistoryPage() {
                   <p className="font-semibold">{t(`billing.plans.${invoice.plan}`)}</p>
                   <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
                     <dt className="text-ink-muted">{t("billing.history.columns.date")}</dt>
-                    <dd>{formatDate(invoice.issued_at, i18n.language)}</dd>
+                    <dd>{day(invoice.issued_at)}</dd>
                     <dt className="text-ink-muted">{t("billing.history.columns.number")}</dt>
                     <dd className="whitespace-nowrap font-mono">{invoice.number}</dd>
                     <dt className="text-ink-muted">{t("billing.history.columns.amount")}</dt>
@@ -103,7 +105,7 @@ export default function BillingHistoryPage() {
               <tbody>
                 {invoices.map((invoice) => (
                   <tr key={invoice.id} className="border-border border-b">
-                    <td className="py-2 pr-4">{formatDate(invoice.issued_at, i18n.language)}</td>
+                    <td className="py-2 pr-4">{day(invoice.issued_at)}</td>
                     <td className="whitespace-nowrap py-2 pr-4 font-mono">{invoice.number}</td>
                     <td className="py-2 pr-4">{t(`billing.plans.${invoice.plan}`)}</td>
                     <td className="py-2 pr-4 text-right">{formatAmount(invoice.amount_cents)}</td>

@@ -1,5 +1,4 @@
 import { PASSWORD_MAX_LENGTH } from "@ambercare/contracts/account-limits";
-import { intlTag } from "@ambercare/contracts/locales";
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import {
@@ -23,6 +22,7 @@ import {
 } from "#app/features/communications/communications.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
+import { useDateTime } from "#app/lib/date-time.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import { errorsOf, type FormResult, formError, formSuccess, readFields, successOf } from "#app/lib/forms.ts";
@@ -89,18 +89,14 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, "healthData");
 const FORM_ID = "delete-account";
 
 export default function HealthDataPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { consents } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const errors = errorsOf(actionData);
   const saved = successOf(actionData);
   const consent = consents.optional_processing;
-  const recordedAt = consent.recorded_at
-    ? new Intl.DateTimeFormat(intlTag(i18n.language), {
-        dateStyle: "long",
-        timeZone: "UTC",
-      }).format(new Date(consent.recorded_at))
-    : null;
+  const day = useDateTime("date");
+  const recordedAt = consent.recorded_at ? day(consent.recorded_at) : null;
   return (
     <AccountPage page="healthData">
       <p className="mt-6 max-w-3xl text-ink">

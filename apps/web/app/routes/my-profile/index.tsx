@@ -6,20 +6,22 @@ import {
   ErrorSummary,
   NewPasswordFields,
   PasswordField,
+  SelectField,
   StatusMessage,
   SubmitButton,
 } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
 import {
   CHANGE_PASSWORD_FIELDS,
-  PROFILE_FIELDS,
-  type ProfileField,
+  MY_PROFILE_FIELDS,
+  type MyProfileField,
 } from "#app/features/accounts/account-fields.ts";
-import { changePasswordForm, profileForm } from "#app/features/accounts/account-forms.server.ts";
+import { changePasswordForm, myProfileForm } from "#app/features/accounts/account-forms.server.ts";
 import { changePassword, failureResult, updateProfile } from "#app/features/accounts/accounts.server.ts";
 import { ProfileFields, profileValues } from "#app/features/accounts/profile-fields.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
+import { isSecureRequest } from "#app/lib/env.server.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import {
   errorsOf,
@@ -31,23 +33,30 @@ import {
   successOf,
 } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
+import { chooseLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
-import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { headersWithCookies, requireRouteAccess } from "#app/lib/session.server.ts";
+import { readTimeZone, timeZoneCookie, timeZoneOptions } from "#app/lib/time-zone.server.ts";
 import type { Route } from "./+types/index";
 
 type ChangePasswordField = (typeof CHANGE_PASSWORD_FIELDS)[number];
 type ProfileAction =
-  | { intent: "profile"; result: FormResult<ProfileField> }
+  | { intent: "profile"; result: FormResult<MyProfileField> }
   | { intent: "password"; result: FormResult<ChangePasswordField> };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile");
   const { account } = user;
+  const { locale } = chooseLocale(request, { secure: isSecureRequest(request) });
+  // The zone the pages use: the profile's, else the browser's (saved with the profile).
+  const timeZone = account.time_zone ?? readTimeZone(request) ?? "";
+  const now = new Date();
   return {
     email: account.email,
     profileCompleted: account.profile_completed,
-    values: profileValues(account),
-    today: new Date().toISOString().slice(0, 10),
+    values: { ...profileValues(account), time_zone: timeZone },
+    timeZones: timeZoneOptions(locale, now, timeZone),
+    today: now.toISOString().slice(0, 10),
   };
 }
 
@@ -82,21 +91,29 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   }
 
-  const values = readFields(formData, PROFILE_FIELDS);
-  const parsed = profileForm.safeParse(values);
+  const values = readFields(formData, MY_PROFILE_FIELDS);
+  const parsed = myProfileForm.safeParse(values);
   if (!parsed.success) {
     const result = formError(values, issuesToFieldErrors(parsed.error.issues, values));
     return data<ProfileAction>({ intent: "profile", result }, { status: 400 });
   }
+  const { time_zone, ...profile } = parsed.data;
+  let saved: string | null;
   try {
-    await updateProfile(request, user, parsed.data);
+    saved = (await updateProfile(request, user, { ...profile, ...(time_zone ? { time_zone } : {}) }))
+      .time_zone;
   } catch (error) {
     if (!isApiError(error)) throw error;
     const failure = describeApiError(error);
     const result = failureResult(values, failure);
     return data<ProfileAction>({ intent: "profile", result }, { status: failure.status });
   }
-  return data<ProfileAction>({ intent: "profile", result: formSuccess({ key: "profile.saved" }) });
+  // The pages' times follow the saved zone from the next render on (the root data is read again).
+  const cookies = saved ? [timeZoneCookie(saved, { secure: isSecureRequest(request) })] : [];
+  return data<ProfileAction>(
+    { intent: "profile", result: formSuccess({ key: "profile.saved" }) },
+    cookies.length > 0 ? { headers: headersWithCookies(cookies) } : undefined,
+  );
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "myProfile");
@@ -106,7 +123,7 @@ const PASSWORD_FORM = "change-password";
 
 function ProfileSection() {
   const { t } = useTranslation();
-  const { email, profileCompleted, values, today } = useLoaderData<typeof loader>();
+  const { email, profileCompleted, values, timeZones, today } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const result = actionData?.intent === "profile" ? actionData.result : undefined;
   const errors = errorsOf(result);
@@ -126,7 +143,7 @@ function ProfileSection() {
       )}
       <div className="mt-6">
         <StatusMessage message={successOf(result)?.message} />
-        <ErrorSummary formId={PROFILE_FORM} result={errors} order={PROFILE_FIELDS} />
+        <ErrorSummary formId={PROFILE_FORM} result={errors} order={MY_PROFILE_FIELDS} />
         <Form method="post" noValidate className="flex flex-col gap-6">
           <input type="hidden" name="intent" value="profile" />
           <ProfileFields
@@ -135,6 +152,18 @@ function ProfileSection() {
             errors={errors?.fieldErrors}
             today={today}
           />
+          <div className="max-w-md">
+            <SelectField
+              formId={PROFILE_FORM}
+              name="time_zone"
+              label={t("profile.timeZone")}
+              hint={t("profile.timeZoneHint")}
+              optional
+              options={timeZones}
+              defaultValue={errors?.values?.time_zone ?? values.time_zone}
+              error={errors?.fieldErrors.time_zone}
+            />
+          </div>
           <div>
             <SubmitButton intent="profile" pendingLabel={t("profile.saving")}>
               {t("profile.save")}

@@ -8,7 +8,7 @@ import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { ErrorSummary, StatusMessage, SubmitButton } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
-import { formatAmount, formatCardBrand, formatDate } from "#app/features/membership/billing-format.ts";
+import { formatAmount, formatCardBrand } from "#app/features/membership/billing-format.ts";
 import {
   BILLING_ERROR_OPTIONS,
   changeInterval,
@@ -20,6 +20,7 @@ import { StartMembershipForm } from "#app/features/membership/membership.tsx";
 import { type StartResult, startMembership } from "#app/features/membership/membership-actions.server.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
+import { useDateTime } from "#app/lib/date-time.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import { type FormErrorResult, type FormMessage, formError, formSuccess } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
@@ -107,8 +108,8 @@ function Detail({ term, children }: { term: string; children: React.ReactNode })
 }
 
 function SubscriptionDetails({ subscription }: { subscription: Subscription }) {
-  const { t, i18n } = useTranslation();
-  const date = (iso: string | null) => formatDate(iso, i18n.language);
+  const { t } = useTranslation();
+  const date = useDateTime("date");
   const { status } = subscription;
   return (
     <dl className="mt-4">
@@ -160,10 +161,11 @@ function SubscriptionDetails({ subscription }: { subscription: Subscription }) {
 }
 
 function StatusExplanation({ subscription }: { subscription: Subscription }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const day = useDateTime("date");
   const values = {
-    date: formatDate(subscription.current_period_end, i18n.language),
-    next: formatDate(subscription.next_charge_at, i18n.language),
+    date: day(subscription.current_period_end),
+    next: day(subscription.next_charge_at),
   };
   return (
     <p className="mt-4 max-w-3xl text-ink">{t(`membership.manage.explain.${subscription.status}`, values)}</p>

@@ -1,15 +1,14 @@
 import { type ConsultationStatus, MESSAGE_MAX_LENGTH } from "@ambercare/contracts/consultation-limits";
-import { intlTag } from "@ambercare/contracts/locales";
 import { data, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { AccountPage } from "#app/components/page.tsx";
 import { TOPIC_LABELS } from "#app/features/communications/communication-fields.ts";
 import { supportMessages } from "#app/features/communications/communications.server.ts";
-import { useDateTime } from "#app/features/consultations/consultation-card.tsx";
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
 import { VisitChat } from "#app/features/visit-chat/visit-chat.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
+import { useDateTime } from "#app/lib/date-time.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
@@ -74,15 +73,10 @@ const CLOSED_NOTICES: Partial<Record<ConsultationStatus, TranslationKey>> = {
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "messages");
 
 export default function MessagesPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const when = useDateTime();
+  const sentOn = useDateTime("longDateTime");
   const { threads, selected, messages, support } = useLoaderData<typeof loader>();
-  const dateFormat = new Intl.DateTimeFormat(intlTag(i18n.language), {
-    dateStyle: "long",
-    // "long" names the zone; UTC gives the same text on the server and in the browser.
-    timeStyle: "long",
-    timeZone: "UTC",
-  });
   const result = useActionData<typeof action>();
   return (
     <AccountPage page="messages">
@@ -167,7 +161,7 @@ export default function MessagesPage() {
                   </h3>
                   <p className="text-ink-muted text-sm">
                     <time dateTime={entry.created_at}>
-                      {t("supportWidget.sentOn", { date: dateFormat.format(new Date(entry.created_at)) })}
+                      {t("supportWidget.sentOn", { date: sentOn(entry.created_at) })}
                     </time>
                   </p>
                   <p className="mt-2 whitespace-pre-wrap break-words text-ink">{entry.message}</p>

@@ -1,9 +1,10 @@
 import { Link, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { useHydrated } from "#app/components/forms.tsx";
-import { formatAmount, formatCardBrand, formatDate } from "#app/features/membership/billing-format.ts";
+import { formatAmount, formatCardBrand } from "#app/features/membership/billing-format.ts";
 import { useInvoiceStatus } from "#app/features/membership/invoice-status.tsx";
 import { getInvoice } from "#app/features/membership/membership.server.ts";
+import { useDateTime } from "#app/lib/date-time.ts";
 import { env } from "#app/lib/env.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -43,7 +44,7 @@ function Row({ term, children }: { term: string; children: React.ReactNode }) {
 }
 
 export default function ReceiptPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const status = useInvoiceStatus();
   const { invoice, patient, supportEmail } = useLoaderData<typeof loader>();
   const title = t("billing.receipt.title", { number: invoice.number });
@@ -51,7 +52,7 @@ export default function ReceiptPage() {
   const product = useProductName();
   const siteUrl = useRootData()?.siteUrl;
   const hydrated = useHydrated();
-  const date = (iso: string | null) => formatDate(iso, i18n.language);
+  const date = useDateTime("date");
   const period =
     invoice.period_start && invoice.period_end
       ? t("billing.receipt.periodValue", { start: date(invoice.period_start), end: date(invoice.period_end) })

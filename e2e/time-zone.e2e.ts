@@ -1,0 +1,127 @@
+import { randomUUID } from "node:crypto";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { fillProfile, newAccount, signUp, waitForHydration, waitForPath } from "./auth-helpers.ts";
+import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
+import { dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
+
+/**
+ * Times in the patient's time zone: a patient whose browser is in Seattle sees a consultation's time
+ * in Pacific time from the first page that shows it (the browser's zone, no change after hydration);
+ * after choosing Europe/Sofia on /my-profile the same time is shown in Sofia's.
+ */
+
+const baseUrl = inject("baseUrl");
+const apiUrl = inject("apiUrl");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A chat visit requested on the API for the member; answers when the API says it was created. */
+async function requestedVisit(patient: { email: string; password: string }): Promise<string> {
+  const login = await fetch(`${apiUrl}/api/v1/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: patient.email, password: patient.password }),
+  });
+  expect(login.status).toBe(200);
+  const { access_token } = (await login.json()) as { access_token: string };
+  const created = await fetch(`${apiUrl}/ambercare/create-consultation`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${access_token}` },
+    body: JSON.stringify({
+      idempotency_key: randomUUID(),
+      type: "chat",
+      provider_slug: null,
+      intake: {
+        patient: "self",
+        gender: "female",
+        race: "White",
+        ethnicity: "Not Hispanic or Latino",
+        state: "WA",
+        symptoms: ["Cough"],
+        symptoms_started_on: "2026-01-02",
+        recent_travel: false,
+        transport: [],
+      },
+      consents: { informed_consent: true, audio_video_recording: true, financial_communications: true },
+    }),
+  });
+  const body = (await created.json()) as { data: { created_at: string } };
+  expect(created.status, JSON.stringify(body)).toBe(201);
+  return body.data.created_at;
+}
+
+/** The time as the page should show it in `timeZone` ("Nov 24, 2026, 11:58 AM PST"), spaces plain. */
+function expected(instant: string, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-US", {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
+    timeZone,
+  })
+    .format(new Date(instant))
+    .replace(/\s/g, " ");
+}
+
+/** The "Requested" time of the only consultation on /my-profile/consultations, spaces plain. */
+async function requestedTime(page: Page): Promise<string> {
+  await page.goto(`${baseUrl}/my-profile/consultations`);
+  await waitForHydration(page);
+  const card = page.getByRole("article").first();
+  const text = await card
+    .locator("dt", { hasText: "Requested" })
+    .locator("xpath=following-sibling::dd[1]")
+    .innerText();
+  return text.replace(/\s/g, " ");
+}
+
+describe("times in the patient's time zone", () => {
+  it("shows a consultation in the browser's zone, then in the zone chosen on /my-profile", async () => {
+    const account = newAccount();
+    const { context, page, consoleErrors } = await openPage(browser, { timezoneId: "America/Los_Angeles" });
+    try {
+      await dismissPopupBeforehand(context);
+      await signUp(page, baseUrl, account);
+      await fillProfile(page);
+      await page.getByRole("button", { name: "Save and continue" }).click();
+      await waitForPath(page, "/my-profile");
+      await startTrial(page, baseUrl);
+      const createdAt = await requestedVisit(account);
+
+      const pacific = expected(createdAt, "America/Los_Angeles");
+      expect(pacific).toMatch(/ P[SD]T$/);
+      expect(await requestedTime(page)).toBe(pacific);
+
+      // The profile offers the browser's zone until the patient picks another.
+      await page.goto(`${baseUrl}/my-profile`);
+      await waitForHydration(page);
+      const zone = page.getByLabel("Time zone");
+      expect(await zone.inputValue()).toBe("America/Los_Angeles");
+      await expectNoAxeViolations(page);
+      await zone.selectOption("Europe/Sofia");
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await page.getByRole("status").filter({ hasText: "Your profile has been saved." }).waitFor();
+      expect(await page.getByLabel("Time zone").inputValue()).toBe("Europe/Sofia");
+
+      const sofia = expected(createdAt, "Europe/Sofia");
+      expect(sofia).toMatch(/ GMT\+[23]$/);
+      expect(await requestedTime(page)).toBe(sofia);
+      // The same on a page rendered afresh by the server (the zone is remembered, not just shown).
+      await page.reload();
+      await waitForHydration(page);
+      expect(await requestedTime(page)).toBe(sofia);
+      expect(unexpected(consoleErrors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * Time zones: a patient's times are shown in their own zone, an IANA name ("America/Los_Angeles")
+ * kept in the profile. Free of zod, so the pages' formatter can check a zone in the browser too.
+ */
+
+/** The zone a time is shown in while the patient's own is unknown: labelled, so never mistaken. */
+export const FALLBACK_TIME_ZONE = "UTC";
+
+/** The longest IANA name is 32 characters; the room left is for aliases a browser may report. */
+export const TIME_ZONE_MAX_LENGTH = 64;
+
+// Region/City names (and UTC, Etc/GMT+5): offsets such as "+05:00", which newer engines also accept,
+// are no place to live in and do not follow daylight saving time.
+const TIME_ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){0,2}$/;
+
+/** Whether `value` names a time zone this JavaScript engine knows (aliases such as Asia/Calcutta too). */
+export function isTimeZone(value: unknown): value is string {
+  if (typeof value !== "string" || value.length > TIME_ZONE_MAX_LENGTH || !TIME_ZONE_NAME.test(value)) {
+    return false;
+  }
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
