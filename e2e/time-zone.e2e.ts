@@ -123,5 +123,5 @@ describe("times in the patient's time zone", () => {
     } finally {
       await context.close();
     }
-  });
+  }, 180_000);
 });
