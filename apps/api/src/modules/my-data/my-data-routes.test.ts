@@ -65,6 +65,13 @@ afterAll(async () => {
 /** A patient with something in every table: a message, a consent, a list entry, a visit and a rating. */
 async function patientWithData(label: string): Promise<Patient> {
   const patient = await registerPatient(t.app, { first_name: label });
+  const zone = await t.app.inject({
+    method: "POST",
+    url: "/ambercare/update-user",
+    headers: bearer(patient.access_token),
+    payload: { user_id: patient.user_id, time_zone: "America/Los_Angeles" },
+  });
+  expect(zone.statusCode).toBe(200);
   const saved = await t.app.inject({
     method: "POST",
     url: "/ambercare/save-contact-entry",
@@ -160,7 +167,12 @@ describe("GET /ambercare/my-data/export", () => {
     );
     const { sections } = data;
     expect(sections.account).toEqual([
-      expect.objectContaining({ id: alice.user_id, email: alice.email, first_name: "Alice" }),
+      expect.objectContaining({
+        id: alice.user_id,
+        email: alice.email,
+        first_name: "Alice",
+        time_zone: "America/Los_Angeles",
+      }),
     ]);
     expect(sections.account![0]).not.toHaveProperty("password_hash");
     expect(sections.contact_entries!.map((row) => row.message)).toEqual(["Message of Alice"]);
@@ -383,6 +395,7 @@ describe("POST /ambercare/my-data/delete", () => {
       firstName: null,
       lastName: null,
       dateOfBirth: null,
+      timeZone: null,
     });
     const [closure] = await t.db.db
       .select()
