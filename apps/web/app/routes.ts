@@ -102,6 +102,8 @@ export default [
   route("visit-chat/:id/attachments/:documentId", "routes/visit-chat/attachment.ts"),
   // A video visit's call setup (ICE servers, role) for the device check and the call, either side.
   route("visit-call/:id", "routes/visit-call/setup.ts"),
+  // A video visit's call history (join, leave, rejoin) from the call screen of either side.
+  route("visit-call/:id/events", "routes/visit-call/events.ts"),
   // The console workspace's save-as-you-type of the notes (JSON) and the patient's documents (bytes).
   route("console/visits/:id/notes", "routes/console/visit-notes.ts"),
   route("console/visits/:id/documents/:documentId", "routes/console/visit-document.ts"),

@@ -48,8 +48,8 @@ const DOWNLOADS = ["/my-profile/medical-records/documents/:id"];
 /** A visit's chat for its component, for either side (the API checks whose visit it is). */
 const CHAT_RESOURCES = ["/visit-chat/:id", "/visit-chat/:id/attachments/:documentId"];
 /** The console workspace's notes saves and the patient's documents (under the workspace's rule). */
-/** A video visit's call setup for the device check and the call, either side (the API checks). */
-const CALL_RESOURCES = ["/visit-call/:id"];
+/** A video visit's call setup for the device check and the call, and its history, either side (the API checks). */
+const CALL_RESOURCES = ["/visit-call/:id", "/visit-call/:id/events"];
 const CONSOLE_RESOURCES = ["/console/visits/:id/notes", "/console/visits/:id/documents/:documentId"];
 const RESOURCES = [
   ...SEO_FILES,

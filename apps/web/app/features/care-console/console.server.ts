@@ -42,6 +42,10 @@ export function consoleApi(request: Request, user: SessionUser, context: Context
     async start(id: string): Promise<ConsoleVisit> {
       return (await api.start(byId(id), options)).data;
     },
+    /** Starts a video visit's call: an accepted visit begins, and the patient's waiting room rings. */
+    async startCall(id: string): Promise<ConsoleVisit> {
+      return (await api.startCall(byId(id), options)).data;
+    },
     async cancel(id: string, reason: string): Promise<void> {
       await api.cancel({ ...byId(id), body: { reason } }, options);
     },

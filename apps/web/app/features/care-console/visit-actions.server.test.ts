@@ -30,6 +30,7 @@ function fakeApi(failure?: ApiError) {
     calls,
     api: {
       start: step("start"),
+      startCall: step("startCall"),
       cancel: step("cancel"),
       complete: step("complete"),
       saveNotes: step("saveNotes"),
@@ -40,6 +41,24 @@ function fakeApi(failure?: ApiError) {
 }
 
 describe("the workspace's forms", () => {
+  it("start a video visit's call, and keep the API's refusal of a visit whose call is not open", async () => {
+    const { api, calls } = fakeApi();
+    expect(await runVisitAction(api, ID, formOf({ intent: "call" }))).toEqual({
+      status: 200,
+      ok: true,
+      form: "call",
+      message: { key: "videoCall.started" },
+    });
+    expect(calls).toEqual([["startCall", ID]]);
+    const closed = fakeApi(apiRefusal(409, "CALL_NOT_OPEN"));
+    expect(await runVisitAction(closed.api, ID, formOf({ intent: "call" }))).toMatchObject({
+      status: 409,
+      ok: false,
+      form: "call",
+      code: "CALL_NOT_OPEN",
+    });
+  });
+
   it("start, cancel with a reason, add an addendum and complete with the summary and the confirmation", async () => {
     const { api, calls } = fakeApi();
     expect(await runVisitAction(api, ID, formOf({ intent: "start" }))).toMatchObject({

@@ -13,7 +13,7 @@ export type VisitActionResult = {
   ok: boolean;
   message: FormMessage;
   /** Which form it answers, so the page shows the message and the kept text beside that form. */
-  form: "start" | "cancel" | "notes" | "complete" | "addendum";
+  form: "start" | "call" | "cancel" | "notes" | "complete" | "addendum";
   /** The text the clinician typed in that form, given back when it was not taken. */
   typed?: { reason?: string; summary?: string; addendum?: string; notes?: SoapText };
   /** A notes save that ran into newer notes: the newer text, shown beside the clinician's. */
@@ -30,13 +30,17 @@ export const soapTextFromForm = (form: FormData): SoapText =>
   Object.fromEntries(SOAP_PARTS.map((part) => [part, String(form.get(part) ?? "")])) as SoapText;
 
 /**
- * The workspace's forms, each with its `intent`: start, cancel (reason), notes (the four parts and
+ * The workspace's forms, each with its `intent`: start, call (a video visit's call: starts an
+ * accepted visit and rings the patient's waiting room), cancel (reason), notes (the four parts and
  * the version they were based on: the way without scripts), complete (summary and the signing
  * confirmation) and addendum (body). A refusal keeps what was typed; a stale notes save answers
  * with the newer notes so both texts can be shown.
  */
 export async function runVisitAction(
-  api: Pick<ConsoleApi, "start" | "cancel" | "complete" | "saveNotes" | "addAddendum" | "workspace">,
+  api: Pick<
+    ConsoleApi,
+    "start" | "startCall" | "cancel" | "complete" | "saveNotes" | "addAddendum" | "workspace"
+  >,
   id: string,
   form: FormData,
 ): Promise<VisitActionResult> {
@@ -82,6 +86,16 @@ export async function runVisitAction(
         {
           key: "console.visit.started",
         },
+      );
+    case "call":
+      return attempt(
+        "call",
+        {},
+        async () => {
+          await api.startCall(id);
+          return {};
+        },
+        { key: "videoCall.started" },
       );
     case "cancel": {
       const reason = field("reason");

@@ -2,10 +2,11 @@ import type { PastVisit, VisitNotes } from "@ambercare/contracts/console";
 import { SOAP_PARTS } from "@ambercare/contracts/console";
 import type { MedicalDocument } from "@ambercare/contracts/consultation";
 import { CANCEL_REASON_MAX_LENGTH, VISIT_SUMMARY_MAX_LENGTH } from "@ambercare/contracts/consultation-limits";
-import { type MutableRefObject, useEffect, useRef } from "react";
-import { Form, useSubmit } from "react-router";
+import { type MutableRefObject, useEffect, useRef, useState } from "react";
+import { Form, useFetcher, useSubmit } from "react-router";
 import { CheckboxField, SubmitButton, Textarea, translateMessage } from "#app/components/forms.tsx";
 import { optionKey } from "#app/features/consultations/intake-form.ts";
+import { type CallMedia, CallScreen, startCallMedia } from "#app/features/video-call/call-screen.tsx";
 import { useDateTime } from "#app/lib/date-time.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
@@ -89,6 +90,54 @@ export function StartForm() {
         {t("console.visit.start")}
       </SubmitButton>
     </Form>
+  );
+}
+
+/**
+ * A video visit's call on the clinician's side: "Start video call" (an accepted visit begins and
+ * the patient's waiting room rings; once under way it rings again) opens the call screen at once,
+ * the camera asked for from that click. The form posts to the workspace's action like its others,
+ * so without scripts the visit still starts; the call itself needs them.
+ */
+export function VideoCallPanel({ visitId, status }: { visitId: string; status: string }) {
+  const { t } = useTranslation();
+  const fetcher = useFetcher<{ ok: boolean; message: FormMessage; form: string }>();
+  const [media, setMedia] = useState<CallMedia | null>(null);
+  const refused = fetcher.data && !fetcher.data.ok ? fetcher.data : undefined;
+  useEffect(() => {
+    // The call could not start (the visit ended meanwhile): the screen closes, the reason shows.
+    if (refused) setMedia(null);
+  }, [refused]);
+  if (status !== "accepted" && status !== "in_progress") return null;
+  return (
+    <div className="flex flex-col gap-3">
+      {media ? (
+        <CallScreen consultationId={visitId} side="clinician" media={media} onLeave={() => setMedia(null)} />
+      ) : null}
+      <fetcher.Form
+        method="post"
+        onSubmit={() => {
+          if (!media) setMedia(startCallMedia());
+        }}
+      >
+        <input type="hidden" name="intent" value="call" />
+        <button
+          type="submit"
+          className={media ? "button-secondary" : "button-primary"}
+          disabled={fetcher.state !== "idle"}
+          data-testid="start-call"
+        >
+          {fetcher.state !== "idle"
+            ? t("videoCall.starting")
+            : status === "accepted" || !media
+              ? t("videoCall.start")
+              : t("videoCall.restart")}
+        </button>
+      </fetcher.Form>
+      <div aria-live="polite">
+        {fetcher.data ? <FormNote message={fetcher.data.message} ok={fetcher.data.ok} /> : null}
+      </div>
+    </div>
   );
 }
 

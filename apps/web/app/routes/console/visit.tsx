@@ -17,6 +17,7 @@ import {
   PatientDocuments,
   SignedNotes,
   StartForm,
+  VideoCallPanel,
 } from "#app/features/care-console/workspace.tsx";
 import { IntakeAnswers } from "#app/features/consultations/intake-answers.tsx";
 import { useLiveRevalidation } from "#app/features/live/use-live-events.ts";
@@ -141,9 +142,10 @@ export default function ConsoleVisitPage() {
       {result && (result.form === "start" || result.form === "complete") ? (
         <FormNote message={result.message} ok={result.ok} />
       ) : null}
-      {visit.status === "accepted" ? <StartForm /> : null}
+      {visit.status === "accepted" && visit.type !== "video" ? <StartForm /> : null}
       <div className="grid grid-cols-1 gap-6 laptop:grid-cols-2">
         <div className="flex min-w-0 flex-col gap-6">
+          {visit.type === "video" ? <VideoCallPanel visitId={visit.id} status={visit.status} /> : null}
           <Section id="intake-heading" title={t("console.visit.intakeHeading")}>
             <IntakeAnswers intake={intake} />
           </Section>

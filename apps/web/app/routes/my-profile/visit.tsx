@@ -12,6 +12,7 @@ import { consultationApi } from "#app/features/consultations/consultations.serve
 import { notify, playAcceptedTone, useNotificationChoice } from "#app/features/consultations/visit-alerts.ts";
 import { ProviderAvatar } from "#app/features/directory/directory.tsx";
 import { useLiveRevalidation } from "#app/features/live/use-live-events.ts";
+import { PatientVideoCall } from "#app/features/video-call/patient-call.tsx";
 import { VisitChat } from "#app/features/visit-chat/visit-chat.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { useDateTime } from "#app/lib/date-time.ts";
@@ -262,7 +263,16 @@ export default function VisitPage() {
             </SubmitButton>
           </Form>
         ) : null}
-        {withClinician ? <ChatRegion consultationId={consultation.id} messages={messages} /> : null}
+        {consultation.type === "video" ? (
+          // One place for the call whatever the status, so the page sees the visit end while in the
+          // call; beside the chat on a wide screen, above it on a phone.
+          <div className={withClinician ? "grid grid-cols-1 gap-6 laptop:grid-cols-[3fr_2fr]" : "contents"}>
+            <PatientVideoCall consultationId={consultation.id} status={status} />
+            {withClinician ? <ChatRegion consultationId={consultation.id} messages={messages} /> : null}
+          </div>
+        ) : withClinician ? (
+          <ChatRegion consultationId={consultation.id} messages={messages} />
+        ) : null}
         {status === "completed" ? <AfterVisit room={room} /> : null}
         {status === "canceled" || status === "expired" ? (
           <p className="text-ink">

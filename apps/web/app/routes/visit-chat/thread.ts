@@ -2,31 +2,14 @@ import { DOCUMENT_MAX_BYTES, MESSAGE_MAX_LENGTH } from "@ambercare/contracts/con
 import { data } from "react-router";
 import { visitChatApi } from "#app/features/visit-chat/visit-chat.server.ts";
 import type { ChatSide } from "#app/features/visit-chat/visit-chat-thread.ts";
-import { isApiError } from "#app/lib/api-client.server.ts";
-import { describeApiError } from "#app/lib/api-errors.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
-import { getUser } from "#app/lib/session.server.ts";
+import { isUuid, refusedForScripts, scriptSession } from "#app/lib/script-resource.server.ts";
 import type { Route } from "./+types/thread";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The side the page says it is on; the API refuses a token of the other side (403). */
 const sideOf = (value: string | null): ChatSide => (value === "clinician" ? "clinician" : "patient");
 
-function session(request: Request, id: string) {
-  if (!UUID.test(id)) throw data({ error: "not_found" }, { status: 404 });
-  const user = getUser(request);
-  // A resource of the page's scripts: a missing session is a 401 for them, not a login redirect.
-  if (!user) throw data({ error: "session_ended" }, { status: 401 });
-  return user;
-}
-
-/** A refused call as the chat shows it: the status and a translated message (the API's text never). */
-function refused(error: unknown) {
-  if (!isApiError(error) || error.status >= 500 || error.status === 0) throw error;
-  const { message } = describeApiError(error, { fallback: { key: "messages.errors.failed" } });
-  return data({ error: message, code: error.code ?? null }, { status: error.status });
-}
+const refused = (error: unknown) => refusedForScripts(error, "messages.errors.failed");
 
 /**
  * `GET /visit-chat/:id?side=…&after=N`: the visit's thread (after sequence number N) for the chat
@@ -34,7 +17,7 @@ function refused(error: unknown) {
  * the account's token, which never reaches the browser.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const user = session(request, params.id);
+  const user = scriptSession(request, params.id);
   const url = new URL(request.url);
   const after = url.searchParams.get("after");
   const chat = visitChatApi(request, user, context, sideOf(url.searchParams.get("side")));
@@ -55,7 +38,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
  * JSON: the stored message or file, or `{error}` with the API's status.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const user = session(request, params.id);
+  const user = scriptSession(request, params.id);
   const form = await readFormData(request);
   const chat = visitChatApi(request, user, context, sideOf(String(form.get("side") ?? "")));
   const field = (name: string) => String(form.get(name) ?? "");
@@ -65,13 +48,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         const body = field("body");
         const clientId = field("client_id");
         if (body.trim() === "") return data({ error: { key: "messages.errors.empty" } }, { status: 400 });
-        if (body.length > MESSAGE_MAX_LENGTH || !UUID.test(clientId)) {
+        if (body.length > MESSAGE_MAX_LENGTH || !isUuid(clientId)) {
           return data({ error: { key: "messages.errors.failed" } }, { status: 400 });
         }
         const attachments = form
           .getAll("attachment_id")
           .map(String)
-          .filter((id) => UUID.test(id));
+          .filter((id) => isUuid(id));
         const message = await chat.send(params.id, {
           body,
           client_id: clientId,
@@ -89,7 +72,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       }
       case "retract": {
         const messageId = field("message_id");
-        if (!UUID.test(messageId)) return data({ error: { key: "messages.errors.failed" } }, { status: 400 });
+        if (!isUuid(messageId)) return data({ error: { key: "messages.errors.failed" } }, { status: 400 });
         return { message: await chat.retract(params.id, messageId) };
       }
       case "upload": {
