@@ -1,17 +1,40 @@
 #!/usr/bin/env node
 // Lighthouse (mobile) on the built app, plus the gzip size of each page's initial JS and CSS.
-// Prints figures; it gates nothing. Usage: npm run lighthouse -w @ambercare/bench [-- /path …]
+// Prints figures; it gates nothing.
+// Usage: npm run lighthouse -w @ambercare/bench -- [/path …] [--runs 3] [--vs URL [--vs-pages /a,/b]]
+// Each page is measured `--runs` times (3), each run in a fresh Chromium, and the median and range
+// of each figure are printed. `--vs URL` measures a second site in the same run, page after page
+// (its pages by the same paths, or those `--vs-pages` lists, matched to ours in order), so both
+// meet the same machine load.
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { CHROMIUM_FLAGS, ensureChromium } from "../scripts/lib/chromium.mjs";
 import { buildWeb, freePort, startStack, webBuildExists } from "../scripts/lib/stack.mjs";
 
-const DEFAULT_PAGES = ["/", "/find-a-doctor", "/membership", "/login"];
-const pages = process.argv.slice(2).filter((a) => a.startsWith("/"));
+const DEFAULT_PAGES = ["/", "/find-a-doctor", "/membership", "/login", "/pricing-options"];
+const { values: options, positionals } = parseArgs({
+  options: {
+    runs: { type: "string", default: "3" },
+    vs: { type: "string" },
+    "vs-pages": { type: "string" },
+  },
+  allowPositionals: true,
+});
+const RUNS = Number(options.runs);
+if (!(Number.isInteger(RUNS) && RUNS >= 1))
+  throw new Error(`--runs takes a whole number ≥ 1, not "${options.runs}"`);
+const pages = positionals.length > 0 ? positionals : DEFAULT_PAGES;
+const vsPages = options["vs-pages"] ? options["vs-pages"].split(",").map((page) => page.trim()) : pages;
+if (options.vs && vsPages.length !== pages.length && options["vs-pages"]) {
+  console.log(
+    `--vs-pages names ${vsPages.length} pages for ${pages.length} of ours: matched in order, the rest alone`,
+  );
+}
 
 /** Static `import … from "x"`, `import "x"` and `export … from "x"` in a (minified) ES module. */
 const STATIC_IMPORT = /(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{},\s]+?\s*from\s*)?["'`]([^"'`]+\.js)["'`]/g;
@@ -60,6 +83,84 @@ async function initialAssetSizes(url) {
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+/** "median (min–max)" of one figure over the runs. */
+const spread = (values, format) =>
+  values.length === 1
+    ? format(values[0])
+    : `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})`;
+const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const millis = (ms) => `${Math.round(ms)} ms`;
+const whole = (n) => String(Math.round(n));
+
+/** One Lighthouse run of `url` in a Chromium of its own, closed afterwards. */
+async function lighthouseRun(url) {
+  const chrome = await chromeLauncher.launch({
+    chromePath: ensureChromium(),
+    chromeFlags: [...CHROMIUM_FLAGS],
+  });
+  try {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
+      formFactor: "mobile",
+      screenEmulation: { mobile: true, width: 412, height: 823, deviceScaleFactor: 1.75, disabled: false },
+    });
+    const lhr = result.lhr;
+    const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+    const numeric = (id) => lhr.audits[id]?.numericValue ?? Number.NaN;
+    return {
+      performance: score("performance"),
+      accessibility: score("accessibility"),
+      "best-practices": score("best-practices"),
+      seo: score("seo"),
+      lcp: numeric("largest-contentful-paint"),
+      tbt: numeric("total-blocking-time"),
+      cls: numeric("cumulative-layout-shift"),
+      mainThread: numeric("mainthread-work-breakdown"),
+      bootup: numeric("bootup-time"),
+      longTasks: lhr.audits["long-tasks"]?.details?.items?.length ?? Number.NaN,
+      failing: Object.values(lhr.audits)
+        .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === "binary")
+        .map((a) => a.id),
+    };
+  } finally {
+    await chrome.kill();
+  }
+}
+
+/** `RUNS` runs of one page, summed up as one row. */
+async function measurePage(site, url, path) {
+  const runs = [];
+  for (let run = 0; run < RUNS; run += 1) runs.push(await lighthouseRun(url));
+  const of = (key) => runs.map((run) => run[key]);
+  const failing = [...new Set(runs.flatMap((run) => run.failing))];
+  if (failing.length > 0) console.log(`${site} ${path}: audits not passed: ${failing.join(", ")}`);
+  const sizes = await initialAssetSizes(url).catch(() => null);
+  return {
+    site,
+    page: path,
+    performance: spread(of("performance"), whole),
+    accessibility: spread(of("accessibility"), whole),
+    "best-practices": spread(of("best-practices"), whole),
+    seo: spread(of("seo"), whole),
+    LCP: spread(of("lcp"), seconds),
+    TBT: spread(of("tbt"), millis),
+    CLS: spread(of("cls"), (n) => n.toFixed(3)),
+    "main thread": spread(of("mainThread"), seconds),
+    "script start-up": spread(of("bootup"), seconds),
+    "long tasks": spread(of("longTasks"), whole),
+    "JS gzip": sizes ? kb(sizes.jsGzip) : "–",
+    "CSS gzip": sizes ? kb(sizes.cssGzip) : "–",
+  };
+}
+
 if (!webBuildExists()) await buildWeb();
 const dataDir = mkdtempSync(join(tmpdir(), "ambercare-bench-"));
 const [port, apiPort] = [await freePort(), await freePort()];
@@ -73,45 +174,25 @@ const stack = await startStack({
     MAIL_TO_FILES: "true",
   },
 });
-const chrome = await chromeLauncher.launch({
-  chromePath: ensureChromium(),
-  chromeFlags: [...CHROMIUM_FLAGS],
-});
+const loadBefore = loadavg()[0];
 const rows = [];
 try {
-  for (const path of pages.length > 0 ? pages : DEFAULT_PAGES) {
-    const url = `${stack.webUrl}${path}`;
-    const result = await lighthouse(url, {
-      port: chrome.port,
-      output: "json",
-      logLevel: "error",
-      onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
-      formFactor: "mobile",
-      screenEmulation: { mobile: true, width: 412, height: 823, deviceScaleFactor: 1.75, disabled: false },
-    });
-    const lhr = result.lhr;
-    const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
-    const sizes = await initialAssetSizes(url);
-    const failing = Object.values(lhr.audits)
-      .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === "binary")
-      .map((a) => a.id);
-    rows.push({
-      page: path,
-      performance: score("performance"),
-      accessibility: score("accessibility"),
-      "best-practices": score("best-practices"),
-      seo: score("seo"),
-      LCP: lhr.audits["largest-contentful-paint"].displayValue,
-      TBT: lhr.audits["total-blocking-time"].displayValue,
-      CLS: lhr.audits["cumulative-layout-shift"].displayValue,
-      "JS gzip": kb(sizes.jsGzip),
-      "CSS gzip": kb(sizes.cssGzip),
-    });
-    if (failing.length > 0) console.log(`${path}: audits not passed: ${failing.join(", ")}`);
+  for (const [index, path] of pages.entries()) {
+    rows.push(await measurePage("Ambercare", `${stack.webUrl}${path}`, path));
+    const theirs = options.vs ? vsPages[index] : undefined;
+    if (theirs !== undefined)
+      rows.push(await measurePage(new URL(options.vs).host, new URL(theirs, options.vs).href, theirs));
+  }
+  if (options.vs) {
+    for (const theirs of vsPages.slice(pages.length)) {
+      rows.push(await measurePage(new URL(options.vs).host, new URL(theirs, options.vs).href, theirs));
+    }
   }
 } finally {
-  await chrome.kill();
   await stack.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
+console.log(
+  `lighthouse ${new Date().toISOString()}: Lighthouse mobile, ${RUNS} run(s) per page, each in a fresh Chromium; median (min–max); load average ${loadBefore.toFixed(1)} → ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`,
+);
 console.table(rows);

@@ -27,6 +27,7 @@ const {
   configureConnections,
   createSiteLiveRelay,
   precompressedFiles,
+  createPageCache,
 } = /** @type {any} */ (build.entry.module);
 getServiceSecrets();
 const production = env.NODE_ENV === "production";
@@ -144,6 +145,11 @@ app.use(express.static(join(BUILD_DIR, "client"), { maxAge: "1h", index: false, 
 // Pages, route data and the captcha: limited per visitor here, before they reach the API (ADR 025),
 // and every API call made while answering names the visitor (signed) so the API counts them too.
 app.use(visitorHandlers({ max: env.WEB_RATE_LIMIT_MAX }));
+// An anonymous visitor's page, rendered once every few seconds per language and address and sent
+// with each request's own nonce; never a page of a visitor with a session (ADR 045).
+if (env.PAGE_CACHE_SECONDS > 0) {
+  app.use(createPageCache({ maxAgeMs: env.PAGE_CACHE_SECONDS * 1000 }).handler);
+}
 app.use(
   createRequestHandler({
     build: withOutagePages(build),

@@ -23,6 +23,8 @@ export { env, getServiceSecrets } from "#app/lib/env.server.ts";
 export { createImageService } from "#app/lib/image-service.server.ts";
 // …the build it serves, whose pages show the 503 page when the API is down…
 export { withOutagePages } from "#app/lib/outage.server.ts";
+// …the short-lived cache of anonymous visitors' pages in front of React Router (ADR 045)…
+export { createPageCache } from "#app/lib/page-cache.server.ts";
 // Static files compressed at build time (ADR 038), for server.mjs.
 export { precompressedFiles } from "#app/lib/precompressed-files.server.ts";
 

@@ -86,7 +86,8 @@ export function visitorHandlers(options: EdgeLimiterOptions) {
   ];
 }
 
-function visitorLocale(headers: IncomingHttpHeaders): Locale {
+/** The language a visitor's pages are shown in, `?lang=` aside: the `lang` cookie, else Accept-Language. */
+export function visitorLocale(headers: IncomingHttpHeaders): Locale {
   const remembered = readCookie(headers.cookie, LANG_COOKIE);
   if (isLocale(remembered)) return remembered;
   return parseAcceptLanguage(headers["accept-language"]) ?? DEFAULT_LOCALE;

@@ -40,6 +40,11 @@ export const webEnvSchema = sharedEnvSchema.extend({
   /** Requests per minute one visitor may make of the pages, data and captcha (not assets or images). */
   WEB_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(100),
   /**
+   * Seconds an anonymous visitor's page is kept and shown again to the next such visitor of the
+   * same page and language (page-cache.server.ts); 0 renders every page for its request.
+   */
+  PAGE_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(3),
+  /**
    * The build id the site reports at /build-id.json (a change makes open pages load the next
    * page in full). Default: the build's own manifest version; set it to name a release instead.
    */
