@@ -55,7 +55,13 @@ export async function waitForHydration(page: Page): Promise<void> {
  * The form carries the site's captcha, which runs once React has hydrated the page: the helper waits
  * for that, and the form itself holds the submission until the captcha is solved.
  */
-export async function signUp(page: Page, baseUrl: string, account: Account): Promise<void> {
+export async function signUp(
+  page: Page,
+  baseUrl: string,
+  account: Account,
+  /** The DATA_DIR of the stack at `baseUrl` (its e-mails): the journeys' shared stack unless told. */
+  stackDataDir: string = inject("dataDir"),
+): Promise<void> {
   const since = Date.now();
   await page.goto(`${baseUrl}/sign-up`);
   await waitForHydration(page);
@@ -73,7 +79,7 @@ export async function signUp(page: Page, baseUrl: string, account: Account): Pro
   await page.waitForFunction(() => document.activeElement?.getAttribute("role") === "status");
   expect(await page.getByLabel("E-mail address", { exact: true }).inputValue()).toBe(account.email);
 
-  const dataDir = inject("dataDir");
+  const dataDir = stackDataDir;
   expect(dataDir, "E2E_DATA_DIR (the stack's DATA_DIR) is needed to read the e-mail").not.toBe("");
   const mail = await latestMail(dataDir, { template: "sign-up-confirmation", to: account.email, since });
   await page.goto(`${baseUrl}${linkIn(mail, "/sign-up/confirm")}`);

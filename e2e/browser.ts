@@ -13,8 +13,17 @@ import { CHROMIUM_FLAGS, ensureChromium } from "../scripts/lib/chromium.mjs";
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: ensureChromium(), args: [...CHROMIUM_FLAGS] });
+/**
+ * Chromium with a fake camera and microphone (a test pattern and a beep) that never asks for
+ * permission: only for the journeys of the video call, so no other journey gets media it did not ask for.
+ */
+export const FAKE_MEDIA_FLAGS = Object.freeze([
+  "--use-fake-device-for-media-stream",
+  "--use-fake-ui-for-media-stream",
+]);
+
+export async function launchBrowser(extraFlags: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: ensureChromium(), args: [...CHROMIUM_FLAGS, ...extraFlags] });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { DEMO_CLINICIAN } from "@ambercare/contracts/demo";
 import { Secret, TOTP } from "otpauth";
 import { expect } from "vitest";
@@ -60,4 +61,41 @@ export async function demoClinician(apiUrl: string) {
       return postJson(`${api}/care-team/visits/${visitId}/${step}`, body, token);
     },
   };
+}
+
+/**
+ * A visit the member requests with the demo clinician's provider (an adult with a cough in
+ * California), through the API with the member's own login; returns its id.
+ */
+export async function requestVisit(
+  apiUrl: string,
+  patient: { email: string; password: string },
+  type: "chat" | "video",
+): Promise<string> {
+  const session = await postJson(`${apiUrl}/api/v1/api/auth/login`, {
+    email: patient.email,
+    password: patient.password,
+  });
+  const created = await postJson(
+    `${apiUrl}/ambercare/create-consultation`,
+    {
+      idempotency_key: randomUUID(),
+      type,
+      provider_slug: "casey-carter-demo",
+      intake: {
+        patient: "self",
+        gender: "female",
+        race: "White",
+        ethnicity: "Not Hispanic or Latino",
+        state: "CA",
+        symptoms: ["Cough"],
+        symptoms_started_on: "2026-01-02",
+        recent_travel: false,
+        transport: [],
+      },
+      consents: { informed_consent: true, audio_video_recording: true, financial_communications: true },
+    },
+    String(session.access_token),
+  );
+  return (created.data as { id: string }).id;
 }

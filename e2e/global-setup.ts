@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { freePort, startStack, webBuildExists } from "../scripts/lib/stack.mjs";
-import { JOURNEY_WEB_ENV } from "./journey-env.ts";
+import { journeyStackEnv } from "./journey-env.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -30,16 +30,7 @@ export default async function setup(project: TestProject) {
   const [port, apiPort] = [await freePort(), await freePort()];
   const stack = await startStack({
     quiet: !process.env.E2E_VERBOSE,
-    env: {
-      PORT: String(port),
-      API_PORT: String(apiPort),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-      ...JOURNEY_WEB_ENV,
-      // One process each: a journey reads what it just wrote, and its failures name one server.
-      WEB_PROCESSES: "1",
-      API_PROCESSES: "1",
-    },
+    env: journeyStackEnv(port, apiPort, dataDir),
     // The built web app runs as in production; the API runs outside production so that journeys can
     // move its clock (POST /dev/clock/advance: trials ending, renewals) instead of waiting days.
     apiEnv: { NODE_ENV: "test" },

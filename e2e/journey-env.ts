@@ -4,3 +4,17 @@
  * on 127.0.0.1), far busier than a person, so the edge limit must not stop it.
  */
 export const JOURNEY_WEB_ENV = { TRUST_PROXY: "false", WEB_RATE_LIMIT_MAX: "100000" } as const;
+
+/** The environment of a journey stack on its own ports and data directory, one process each. */
+export function journeyStackEnv(port: number, apiPort: number, dataDir: string) {
+  return {
+    PORT: String(port),
+    API_PORT: String(apiPort),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    ...JOURNEY_WEB_ENV,
+    // One process each: a journey reads what it just wrote, and its failures name one server.
+    WEB_PROCESSES: "1",
+    API_PROCESSES: "1",
+  };
+}

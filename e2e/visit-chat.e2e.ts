@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { newAccount, signUp, waitForHydration } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
 import { dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
+import { requestVisit } from "./clinician-helpers.ts";
 
 /**
  * The visit chat on the patient's messages page: a member's chat visit accepted by the demo
@@ -62,35 +63,7 @@ async function clinicianToken(): Promise<string> {
 
 /** A chat visit of the member with the demo clinician's provider, accepted by the clinician. */
 async function acceptedChatVisit(patient: { email: string; password: string }, doctor: string) {
-  const login = await call("POST", `${apiUrl}/api/v1/api/auth/login`, null, {
-    email: patient.email,
-    password: patient.password,
-  });
-  expect(login.status).toBe(200);
-  const created = await call(
-    "POST",
-    `${apiUrl}/ambercare/create-consultation`,
-    login.json.access_token as string,
-    {
-      idempotency_key: randomUUID(),
-      type: "chat",
-      provider_slug: "casey-carter-demo",
-      intake: {
-        patient: "self",
-        gender: "female",
-        race: "White",
-        ethnicity: "Not Hispanic or Latino",
-        state: "CA",
-        symptoms: ["Cough"],
-        symptoms_started_on: "2026-01-02",
-        recent_travel: false,
-        transport: [],
-      },
-      consents: { informed_consent: true, audio_video_recording: true, financial_communications: true },
-    },
-  );
-  expect(created.status, JSON.stringify(created.json)).toBe(201);
-  const id = (created.json.data as { id: string }).id;
+  const id = await requestVisit(apiUrl, patient, "chat");
   const accepted = await call("POST", `${CONSOLE}/${id}/accept`, doctor);
   expect(accepted.status, JSON.stringify(accepted.json)).toBe(200);
   return id;
