@@ -1,34 +1,56 @@
+import type { Consultation } from "@ambercare/contracts/consultation";
+import { VISIT_STATUS_TOPIC } from "@ambercare/contracts/waiting-room";
 import { Link, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { PageHeading } from "#app/components/page.tsx";
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
+import { useLiveRevalidation } from "#app/features/live/use-live-events.ts";
+import { endedCallVisit } from "#app/features/video-call/ended-call.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
-import { lookup, useTranslation } from "#app/lib/i18n.tsx";
+import { lookup, type TFunction, useTranslation } from "#app/lib/i18n.tsx";
 import { getTranslations, requestLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/call-ended";
 
-/** A video visit that has had its call: under way (the call just closed) or completed. */
-const CALLED = new Set(["in_progress", "completed"]);
+/** What the page shows of the visit: no health data beyond whether it is completed and rated. */
+type EndedCall = {
+  id: string;
+  completed: boolean;
+  rated: boolean;
+  clinician: { name: string; credentials: string } | null;
+};
 
+const endedCall = (visit: Consultation): EndedCall => ({
+  id: visit.id,
+  completed: visit.status === "completed",
+  rated: visit.rated,
+  clinician: visit.provider ? { name: visit.provider.name, credentials: visit.provider.credentials } : null,
+});
+
+/**
+ * The patient's visits are read with the one list call the page made before (the API writes
+ * `consultation.list` to their access log: it has no read that is not logged). `?visit=` only
+ * chooses among them, so another patient's id finds nothing and is ignored.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireRouteAccess(request, "/call-ended");
-  let hadCall = false;
+  let visit: EndedCall | null = null;
   if (user) {
     try {
       const visits = await consultationApi(request, user, context).list();
-      hadCall = visits.some((visit) => visit.type === "video" && CALLED.has(visit.status));
+      const chosen = endedCallVisit(visits, new URL(request.url).searchParams.get("visit"));
+      visit = chosen ? endedCall(chosen) : null;
     } catch (error) {
       // Without the list the page cannot say a call ended: it says what it is for instead.
       if (!isApiError(error)) throw error;
     }
   }
-  if (hadCall) return { hadCall, loggedIn: true, title: null, description: null };
+  if (visit) return { visit, loggedIn: true, title: null, description: null };
   // The page's name in the head must not speak of a call either.
   const translations = getTranslations(requestLocale(request));
   return {
-    hadCall,
+    visit,
     loggedIn: user !== null,
     title: lookup(translations, "consultation.callEnded.noCall.title") ?? null,
     description: lookup(translations, "consultation.callEnded.noCall.description") ?? null,
@@ -48,8 +70,8 @@ export const meta: Route.MetaFunction = (args) =>
  */
 export default function CallEndedPage() {
   const { t } = useTranslation();
-  const { hadCall, loggedIn } = useLoaderData<typeof loader>();
-  if (!hadCall) {
+  const { visit, loggedIn } = useLoaderData<typeof loader>();
+  if (!visit) {
     return (
       <div className="page-container py-10 tablet:py-14">
         <div className="max-w-3xl">
@@ -78,13 +100,61 @@ export default function CallEndedPage() {
   return (
     <div className="page-container py-10 tablet:py-14">
       <PageHeading page="callEnded" />
-      <p className="mt-6 max-w-3xl text-ink">{t("consultation.callEnded.summary")}</p>
-      <p className="mt-6 flex flex-wrap gap-4">
-        <Link to="/my-profile/past-appointments" className="button-primary">
-          {t("consultation.callEnded.rate")}
-        </Link>
-        <Link to="/my-profile/medical-records" className="button-secondary">
+      {visit.completed ? <CompletedVisit visit={visit} /> : <SummaryPending visit={visit} />}
+      <p className="mt-6">
+        <Link to="/my-profile/medical-records" className="link">
           {t("consultation.callEnded.records")}
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+/** "Dr Casey Carter" for physicians, "Sam Lee, NP" for the other clinicians. */
+function clinicianName(t: TFunction, clinician: NonNullable<EndedCall["clinician"]>): string {
+  return clinician.credentials === "MD" || clinician.credentials === "DO"
+    ? t("visit.doctor", { name: clinician.name })
+    : `${clinician.name}, ${clinician.credentials}`;
+}
+
+/** The clinician completed the visit: its summary, and the rating prompt until the patient rated. */
+function CompletedVisit({ visit }: { visit: EndedCall }) {
+  const { t } = useTranslation();
+  return (
+    <div className="mt-6 flex max-w-3xl flex-col gap-4">
+      <p className="text-ink">{t("consultation.callEnded.completed")}</p>
+      <p className="flex flex-wrap gap-4">
+        <Link to={`/my-profile/consultations/${visit.id}`} className="button-primary">
+          {t("consultation.callEnded.readSummary")}
+        </Link>
+        {!visit.rated ? (
+          <Link to={`/my-profile/past-appointments#rate-${visit.id}`} className="button-secondary">
+            {visit.clinician
+              ? t("visit.rate", { name: clinicianName(t, visit.clinician) })
+              : t("consultation.callEnded.rate")}
+          </Link>
+        ) : null}
+      </p>
+      {visit.rated ? <p className="text-ink">{t("consultation.past.rated")}</p> : null}
+    </div>
+  );
+}
+
+/**
+ * The call is over but the clinician has not completed the visit yet: the summary and the rating
+ * prompt appear here when they do (the page re-reads itself on the visit's status event).
+ */
+function SummaryPending({ visit }: { visit: EndedCall }) {
+  const { t } = useTranslation();
+  useLiveRevalidation([VISIT_STATUS_TOPIC], (event) => event.payload.consultation_id === visit.id);
+  return (
+    <div className="mt-6 flex max-w-3xl flex-col gap-4">
+      <p role="status" className="text-ink" data-testid="call-ended-pending">
+        {t("consultation.callEnded.pending")}
+      </p>
+      <p>
+        <Link to={`/my-profile/consultations/${visit.id}`} className="button-secondary">
+          {t("consultation.callEnded.backToVisit")}
         </Link>
       </p>
     </div>

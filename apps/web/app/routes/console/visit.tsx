@@ -21,6 +21,7 @@ import {
 } from "#app/features/care-console/workspace.tsx";
 import { IntakeAnswers } from "#app/features/consultations/intake-answers.tsx";
 import { useLiveRevalidation } from "#app/features/live/use-live-events.ts";
+import { DeviceCheck } from "#app/features/video-call/device-check.tsx";
 import { visitChatApi } from "#app/features/visit-chat/visit-chat.server.ts";
 import { VisitChat } from "#app/features/visit-chat/visit-chat.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
@@ -143,6 +144,9 @@ export default function ConsoleVisitPage() {
         <FormNote message={result.message} ok={result.ok} />
       ) : null}
       {visit.status === "accepted" && visit.type !== "video" ? <StartForm /> : null}
+      {visit.type === "video" && visit.status === "accepted" ? (
+        <DeviceCheck visitId={visit.id} side="clinician" />
+      ) : null}
       <div className="grid grid-cols-1 gap-6 laptop:grid-cols-2">
         <div className="flex min-w-0 flex-col gap-6">
           {visit.type === "video" ? <VideoCallPanel visitId={visit.id} status={visit.status} /> : null}

@@ -12,6 +12,7 @@ import { consultationApi } from "#app/features/consultations/consultations.serve
 import { notify, playAcceptedTone, useNotificationChoice } from "#app/features/consultations/visit-alerts.ts";
 import { ProviderAvatar } from "#app/features/directory/directory.tsx";
 import { useLiveRevalidation } from "#app/features/live/use-live-events.ts";
+import { DeviceCheck } from "#app/features/video-call/device-check.tsx";
 import { PatientVideoCall } from "#app/features/video-call/patient-call.tsx";
 import { VisitChat } from "#app/features/visit-chat/visit-chat.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
@@ -255,6 +256,9 @@ export default function VisitPage() {
               <NotificationButton />
             </div>
           </div>
+        ) : null}
+        {consultation.type === "video" && (waiting || status === "accepted") ? (
+          <DeviceCheck visitId={consultation.id} side="patient" />
         ) : null}
         {CANCELABLE_STATUSES.includes(status) ? (
           <Form method="post" className="screen-only">
