@@ -42,6 +42,24 @@ async function videoOnlyProvider(): Promise<DirectoryProvider> {
   return provider;
 }
 
+/** A provider of the demo directory licensed in California who offers video visits, asked of the API. */
+async function videoProviderInCalifornia(): Promise<DirectoryProvider> {
+  const response = await fetch(`${apiUrl}/api/v1/api/provider?type=video&state=CA&per_page=1`);
+  expect(response.status).toBe(200);
+  const { data } = (await response.json()) as { data: DirectoryProvider[] };
+  if (!data[0]) throw new Error("the demo directory has no video provider licensed in California");
+  return data[0];
+}
+
+/** The page at 1280 px and at 320 px: no axe violation, nothing wider than the phone's screen. */
+async function expectAccessibleAtBothWidths(page: Page) {
+  await expectNoAxeViolations(page);
+  await page.setViewportSize({ width: 320, height: 800 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+  await expectNoAxeViolations(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
 /** Two-letter codes and English names of the states, as the state select lists them. */
 const STATE_NAMES: Record<string, string> = {
   CA: "California",
@@ -148,6 +166,74 @@ describe("consultations", () => {
         await waitForHydration(page);
         await expectNoAxeViolations(page);
       }
+      expect(unexpected(consoleErrors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("a new patient's pages say what they are for; a canceled request stays in the history, labelled", async () => {
+    const provider = await videoProviderInCalifornia();
+    const name = `${provider.name}, ${provider.credentials}`;
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      await dismissPopupBeforehand(context);
+      await signUp(page, baseUrl, newAccount());
+
+      // Before any visit: each page says what it is for and offers the next step.
+      const empty: Array<[string, string, string]> = [
+        ["/my-profile/consultations", "consultations-empty", "You have no current consultations."],
+        ["/my-profile/past-appointments", "past-appointments-empty", "No past appointments yet."],
+        ["/my-profile/messages", "messages-empty", "No messages yet"],
+        ["/my-profile/medical-records", "records-empty", "No visits yet."],
+      ];
+      for (const [path, testId, title] of empty) {
+        await page.goto(`${baseUrl}${path}`);
+        await waitForHydration(page);
+        const state = page.getByTestId(testId);
+        await state.getByRole("heading", { name: title }).waitFor();
+        expect((await state.textContent())?.length, path).toBeGreaterThan(title.length + 80);
+        expect(await state.getByRole("link", { name: "Request a visit" }).getAttribute("href"), path).toBe(
+          "/consultation/consult",
+        );
+        await expectAccessibleAtBothWidths(page);
+      }
+
+      // A video visit with a chosen provider, then canceled while it waits.
+      await startTrial(page, baseUrl);
+      await page.goto(`${baseUrl}/consultation/form?type=video&provider=${provider.slug}&state=CA`);
+      await waitForHydration(page);
+      await page.getByText(`Provider: ${name}.`).waitFor();
+      await fillIntakeForChild(page);
+      await page.getByRole("button", { name: "Request the visit" }).click();
+      await waitForPath(page, "/consultation/thank-you");
+
+      // Its thread is named by the type of visit and the provider, not by a date alone.
+      await page.goto(`${baseUrl}/my-profile/messages`);
+      const threads = page.getByRole("navigation", { name: "Consultation threads" });
+      await threads.getByRole("link", { name: new RegExp(`^Video visit · ${name}`) }).waitFor();
+      await expectAccessibleAtBothWidths(page);
+
+      await page.goto(`${baseUrl}/my-profile/consultations`);
+      await waitForHydration(page);
+      await page.getByRole("button", { name: "Cancel this request" }).click();
+      await page.getByRole("status").filter({ hasText: "The request was canceled." }).waitFor();
+      await page.getByTestId("consultations-empty").waitFor();
+      // The page says where the canceled request went, and it is there, shown as canceled.
+      await page.getByTestId("history-note").getByRole("link", { name: "Past appointments" }).click();
+      await waitForPath(page, "/my-profile/past-appointments");
+      const canceled = page.getByRole("article").filter({ hasText: "Video visit · Canceled" });
+      await canceled.waitFor();
+      expect(await canceled.textContent()).toContain(
+        "This visit did not take place: the request was canceled.",
+      );
+      expect(await canceled.textContent()).toContain(name);
+      expect(await canceled.getByRole("button", { name: "Rate this provider" }).count()).toBe(0);
+      await expectAccessibleAtBothWidths(page);
+
+      // Messages still holds its thread, now marked canceled.
+      await page.goto(`${baseUrl}/my-profile/messages`);
+      await threads.getByRole("link", { name: new RegExp(`^Video visit · ${name}.*Canceled$`) }).waitFor();
       expect(unexpected(consoleErrors)).toEqual([]);
     } finally {
       await context.close();

@@ -191,11 +191,62 @@ describe("find a doctor", () => {
     }
   });
 
+  it("lays a profile out for wide screens and says when a provider not on duty means being seen", async () => {
+    const offDuty = (await apiSearch({ available_today: "false", per_page: "1" })).data[0];
+    if (!offDuty) throw new Error("the demo directory has nobody off duty");
+    const { context, page, consoleErrors } = await openPage(browser, {
+      viewport: { width: 1280, height: 900 },
+    });
+    try {
+      await page.goto(`${baseUrl}/find-a-doctor/${offDuty.slug}`);
+      const card = page.getByTestId("provider-start");
+      await card.getByRole("heading", { level: 2, name: "Start a consultation" }).waitFor();
+      const note = card.getByTestId("not-on-duty");
+      const said = (await note.textContent()) ?? "";
+      expect(said).toContain(`${offDuty.name} is not on duty today.`);
+      expect(said).toContain("If you start a consultation");
+      // One of the three honest answers: a wait in minutes, nobody on duty yet, or the rule alone.
+      expect(said).toMatch(
+        /expect to be seen in about \d+ minutes|nobody can see you yet|then goes to any clinician on duty/,
+      );
+      expect(
+        await note.getByRole("link", { name: "See the doctors available today" }).getAttribute("href"),
+      ).toBe("/find-a-doctor?available_today=true");
+      // Wide: the start card in a side column beside the profile, its top level with the name.
+      const heading = await page.getByRole("heading", { level: 1 }).boundingBox();
+      const about = await page.getByRole("heading", { level: 2, name: "About" }).boundingBox();
+      const side = await card.boundingBox();
+      if (!heading || !about || !side) throw new Error("the profile is not laid out");
+      expect(side.x).toBeGreaterThan(640);
+      expect(side.x).toBeGreaterThan(about.x + about.width);
+      expect(side.y).toBeLessThan(heading.y + heading.height);
+      await expectNoAxeViolations(page);
+
+      // A phone: one column, the card after the name and before the details, nothing too wide.
+      await page.setViewportSize({ width: 320, height: 800 });
+      const narrowSide = await card.boundingBox();
+      const narrowAbout = await page.getByRole("heading", { level: 2, name: "About" }).boundingBox();
+      if (!narrowSide || !narrowAbout) throw new Error("the profile is not laid out");
+      expect(narrowSide.y).toBeLessThan(narrowAbout.y);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+      await expectNoAxeViolations(page);
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("offers a way out of an empty search", async () => {
     const { context, page } = await openPage(browser);
     try {
       await page.goto(`${baseUrl}/find-a-doctor?q=zzzzzz`);
       expect(await page.getByRole("heading", { name: "No doctors match this search" }).count()).toBe(1);
+      // Besides clearing the filters: a visit with whichever clinician is on duty.
+      expect(
+        await page
+          .getByRole("link", { name: "Request a visit with any available clinician" })
+          .getAttribute("href"),
+      ).toBe("/consultation/consult");
       await page.getByRole("main").getByRole("link", { name: "Clear filters" }).last().click();
       await page.waitForURL((url) => !url.searchParams.has("q"));
       await expect.poll(async () => (await cardNames(page)).length).toBe(20);

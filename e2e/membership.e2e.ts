@@ -382,6 +382,16 @@ describe("membership journey", () => {
     try {
       const account = await newPatient(page);
 
+      // Before any membership: billing history says what it is for and where to start.
+      await page.goto(`${baseUrl}/my-profile/billing-history`);
+      const empty = page.getByTestId("billing-empty");
+      await empty.getByText("You have no invoices yet.").waitFor();
+      expect(await empty.getByText(/printable receipt/).count()).toBe(1);
+      expect(await empty.getByRole("link", { name: "See pricing options" }).getAttribute("href")).toBe(
+        "/pricing-options",
+      );
+      await expectAccessible(page);
+
       // Start the trial with the success card.
       await page.goto(`${baseUrl}/membership-trial`);
       await page.getByLabel(/^Monthly/).check();
@@ -419,6 +429,14 @@ describe("membership journey", () => {
       expect(await done.getByText("Thank you for your feedback.").count()).toBe(1);
       await expectAccessible(page);
 
+      // Canceled during the trial: billing history says nothing will be charged.
+      await page.goto(`${baseUrl}/my-profile/billing-history`);
+      await page
+        .getByTestId("billing-trial")
+        .getByText(/nothing will be charged/)
+        .waitFor();
+      expect(await page.getByText(/^Your first charge/).count()).toBe(0);
+
       // Resume before the period ends.
       await page.goto(`${baseUrl}/my-profile/manage-subscription`);
       expect(await subscriptionStatus(page)).toBe("Canceled");
@@ -426,8 +444,18 @@ describe("membership journey", () => {
       await page.getByRole("status").filter({ hasText: "Your membership has been resumed." }).waitFor();
       await expect.poll(() => subscriptionStatus(page)).toBe("Free trial");
 
+      // A trial has no invoice: billing history shows the trial, its end and the first charge instead.
       await page.goto(`${baseUrl}/my-profile/billing-history`);
-      await page.getByText("You have no invoices yet.").waitFor();
+      const trial = page.getByTestId("billing-trial");
+      await trial.getByRole("heading", { level: 2, name: "Your free trial" }).waitFor();
+      expect(await trial.getByText(/runs until \w+ \d{1,2}, \d{4}\./).count()).toBe(1);
+      expect(
+        await trial
+          .getByText(/^Your first charge: \$9 on \w+ \d{1,2}, \d{4}, unless you cancel before\.$/)
+          .count(),
+      ).toBe(1);
+      expect(await page.getByText("You have no invoices yet.").count()).toBe(0);
+      await expectAccessible(page);
 
       // The trial ends: the API's clock moves 7 days and an hour on; the first $9 is charged. The
       // session's tokens expired with that jump (5 h), so the patient logs in again.

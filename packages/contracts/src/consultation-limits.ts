@@ -20,6 +20,13 @@ export type ConsultationStatus = (typeof CONSULTATION_STATUSES)[number];
  */
 export const CANCELABLE_STATUSES: readonly ConsultationStatus[] = Object.freeze(["requested", "accepted"]);
 
+/**
+ * A request that chose a provider is that provider's alone for this many minutes; then every
+ * clinician who may take it sees it too, so a busy or absent provider does not keep the patient
+ * waiting until the request expires. The provider's page tells the patient so.
+ */
+export const CHOSEN_PROVIDER_MINUTES = 5;
+
 /** Who changed a visit's status: the patient, a clinician, or Ambercare itself (the expiry job). */
 export const VISIT_ACTOR_KINDS = Object.freeze(["patient", "clinician", "system"] as const);
 export type VisitActorKind = (typeof VISIT_ACTOR_KINDS)[number];

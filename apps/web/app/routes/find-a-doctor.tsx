@@ -1,5 +1,6 @@
 import { PROVIDER_QUERY_MAX_LENGTH } from "@ambercare/contracts/provider-limits";
 import { data, Form, Link, redirect, useLocation } from "react-router";
+import { EmptyState } from "#app/components/empty-state.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { Notice, PageHeading } from "#app/components/page.tsx";
 import {
@@ -260,24 +261,34 @@ function Results({ search }: { search: Route.ComponentProps["loaderData"]["searc
         ) : null}
       </div>
       {providers.length === 0 ? (
-        <div className="mt-6 rounded-lg border border-border bg-surface-muted p-5">
-          <h3 className="font-bold text-ink text-lg">{t("directory.empty.title")}</h3>
+        <div className="mt-6">
           {total > 0 ? (
-            <>
-              <p className="mt-2 text-ink">{t("directory.empty.pastEnd", { page, pages: pageCount })}</p>
-              <p className="mt-3">
+            <EmptyState
+              title={t("directory.empty.title")}
+              action={
                 <Link to={`/find-a-doctor${pageOneSearch(location.search)}`} className="link">
                   {t("directory.empty.firstPage")}
                 </Link>
-              </p>
-            </>
+              }
+            >
+              <p>{t("directory.empty.pastEnd", { page, pages: pageCount })}</p>
+            </EmptyState>
           ) : (
-            <>
-              <p className="mt-2 text-ink">{t("directory.empty.text")}</p>
-              <p className="mt-3">
-                <ClearFilters />
-              </p>
-            </>
+            <EmptyState
+              title={t("directory.empty.title")}
+              testId="directory-empty"
+              action={
+                <>
+                  <ClearFilters />
+                  <Link to="/consultation/consult" className="link">
+                    {t("directory.empty.anyClinician")}
+                  </Link>
+                </>
+              }
+            >
+              <p>{t("directory.empty.text")}</p>
+              <p className="mt-2">{t("directory.empty.purpose")}</p>
+            </EmptyState>
           )}
         </div>
       ) : (

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { CreateConsultationRequest } from "@ambercare/contracts/consultation";
+import { CHOSEN_PROVIDER_MINUTES } from "@ambercare/contracts/consultation-limits";
 import { invoicesResponse } from "@ambercare/contracts/membership";
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import { consultations, invoices, providerLicenses, providers } from "@ambercare/db/schema";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHOSEN_PROVIDER_MINUTES, type ClinicianActor } from "#api/modules/consultations/visit-service.ts";
+import type { ClinicianActor } from "#api/modules/consultations/visit-service.ts";
 import { createManualClock } from "#api/platform/clock.ts";
 import {
   bearer,

@@ -16,6 +16,7 @@ import {
 } from "@ambercare/contracts/consultation";
 import {
   CANCEL_REASON_MAX_LENGTH,
+  CHOSEN_PROVIDER_MINUTES,
   type ConsultationStatus,
   VISIT_SUMMARY_MAX_LENGTH,
 } from "@ambercare/contracts/consultation-limits";
@@ -47,13 +48,6 @@ import { createVisitNotesRepository } from "#api/modules/consultations/visit-not
 import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
 import type { Clock } from "#api/platform/clock.ts";
 import { AppError } from "#api/platform/errors.ts";
-
-/**
- * A request that chose a provider is that provider's alone for this many minutes; then every
- * clinician who may take it sees it too, so a busy or absent provider does not keep the patient
- * waiting until the request expires (30 minutes by default).
- */
-export const CHOSEN_PROVIDER_MINUTES = 5;
 
 /** How many expiries and settlements one run handles; the next run takes the rest. */
 const BATCH = 100;

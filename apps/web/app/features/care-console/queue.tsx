@@ -2,6 +2,7 @@ import type { ConsoleVisit, DutyStatus, QueuedVisit } from "@ambercare/contracts
 import { QUEUE_TOPIC } from "@ambercare/contracts/console";
 import { useEffect, useId, useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
+import { EmptyState } from "#app/components/empty-state.tsx";
 import { useHydrated } from "#app/components/forms.tsx";
 import { optionKey } from "#app/features/consultations/intake-form.ts";
 import { type LiveState, useLiveRevalidation } from "#app/features/live/use-live-events.ts";
@@ -76,17 +77,34 @@ function symptomsText(t: T, visit: QueuedVisit): string {
 
 const CELL = "border-border border-b px-3 py-2 text-left align-top";
 
-/** The requests this clinician may accept, oldest first, each with one Accept form. */
-export function QueueTable({ queue }: { queue: readonly QueuedVisit[] }) {
+/**
+ * The requests this clinician may accept, oldest first, each with one Accept form. Empty, it says
+ * which requests will appear and what to do meanwhile: go on duty, or see to the visits accepted.
+ */
+export function QueueTable({ queue, onDuty }: { queue: readonly QueuedVisit[]; onDuty: boolean }) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const sinceRead = useMsSinceRead(queue);
   const accepting = navigation.state !== "idle" ? navigation.formData?.get("id") : undefined;
   if (queue.length === 0) {
     return (
-      <p className="text-ink-muted" data-testid="queue-empty">
-        {t("console.queue.empty")}
-      </p>
+      <EmptyState
+        title={t("console.queue.empty")}
+        testId="queue-empty"
+        action={
+          onDuty ? (
+            <a href="#my-visits-title" className="link">
+              {t("console.queue.emptyMyVisits")}
+            </a>
+          ) : (
+            <a href="#duty-title" className="link">
+              {t("console.queue.emptyGoOnDuty")}
+            </a>
+          )
+        }
+      >
+        <p>{t(onDuty ? "console.queue.emptyOnDuty" : "console.queue.emptyOffDuty")}</p>
+      </EmptyState>
     );
   }
   return (

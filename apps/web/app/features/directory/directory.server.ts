@@ -1,4 +1,5 @@
 import { type Provider, providerListQuery } from "@ambercare/contracts/provider";
+import { PER_PAGE_MAX } from "@ambercare/contracts/provider-limits";
 import { AVAILABILITY_TODAY_COOKIE_MAX_AGE_S, SESSION_COOKIES } from "@ambercare/contracts/session";
 import { fetchSpecializations } from "#app/features/directory/specializations.server.ts";
 import { publicApi, visitorHeaders } from "#app/lib/api.server.ts";
@@ -154,6 +155,36 @@ export async function fetchProvider(
     if (error.status === 404) return null;
     console.warn(`provider page: ${error.message}`);
     return "unavailable";
+  }
+}
+
+/**
+ * The shortest wait a new request can expect right now with any provider whose clinician is on
+ * duty (only they have an expected wait), other than `exceptSlug`: what a patient choosing a
+ * provider who is not on duty can expect, since after the chosen provider's first minutes any
+ * clinician on duty may take the request. `null`: nobody is on duty; "unknown": the API failed.
+ */
+export async function shortestOnDutyWait(
+  exceptSlug: string,
+  locale: Locale,
+  context?: { clientIp?: string },
+): Promise<number | null | "unknown"> {
+  try {
+    const { data, meta } = await publicApi().directory.searchProviders(
+      { query: { available_today: "true", per_page: String(PER_PAGE_MAX), lang: locale } },
+      { headers: visitorHeaders(context) },
+    );
+    const waits = data
+      .filter((provider) => provider.slug !== exceptSlug && provider.expected_wait_minutes !== null)
+      .map((provider) => provider.expected_wait_minutes as number);
+    if (waits.length > 0) return Math.min(...waits);
+    // More providers are available than one page holds: one on duty may be among the rest, so the
+    // page must not say that nobody is.
+    return meta.total > data.length ? "unknown" : null;
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    console.warn(`provider page: ${error.message}`);
+    return "unknown";
   }
 }
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import {
   activeFilterCount,
   FiltersDisclosure,
+  NotOnDutyNote,
   Pagination,
   ProviderCard,
   ProviderRating,
@@ -105,5 +106,25 @@ describe("the directory's pieces", () => {
       </FiltersDisclosure>,
     );
     expect(none).not.toContain("active filter");
+  });
+
+  it("tell a patient when they can expect to be seen by a provider who is not on duty", () => {
+    const offDuty = { ...provider, available_today: false };
+    const others = render(<NotOnDutyNote provider={offDuty} othersWait={12} />);
+    expect(others).toContain("Ana Petrova is not on duty today.");
+    expect(others).toContain("your request waits 5 minutes for Ana Petrova");
+    expect(others).toContain("expect to be seen in about 12 minutes");
+    // Nobody but the chosen provider may take it in its first minutes: never sooner than that.
+    expect(render(<NotOnDutyNote provider={offDuty} othersWait={1} />)).toContain("in about 5 minutes");
+    const nobody = render(<NotOnDutyNote provider={offDuty} othersWait={null} />);
+    expect(nobody).toContain("no other clinician is on duty right now, so nobody can see you yet");
+    expect(nobody).toContain("it expires and any payment for it is refunded");
+    const unknown = render(<NotOnDutyNote provider={offDuty} othersWait="unknown" />);
+    expect(unknown).toContain("then goes to any clinician on duty");
+    expect(unknown).not.toContain("nobody can see you yet");
+    expect(others).toContain('href="/find-a-doctor?available_today=true"');
+    expect(render(<NotOnDutyNote provider={offDuty} othersWait={12} />, "bg")).toContain(
+      "очаквайте да ви приемат след около 12 минути",
+    );
   });
 });

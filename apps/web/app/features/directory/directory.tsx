@@ -1,3 +1,4 @@
+import { CHOSEN_PROVIDER_MINUTES } from "@ambercare/contracts/consultation-limits";
 import type { Provider } from "@ambercare/contracts/provider";
 import { type ReactNode, useEffect, useRef } from "react";
 import { Link } from "react-router";
@@ -106,6 +107,42 @@ export function AvailableToday({ provider }: { provider: Provider }) {
     </div>
   ) : (
     <p className="text-ink-muted text-sm">{t("directory.card.notAvailableToday")}</p>
+  );
+}
+
+/**
+ * What happens after "Start a consultation" with a provider who is not on duty: the request is
+ * theirs alone for its first minutes, then any clinician on duty licensed in the patient's state may
+ * take it. `othersWait` is the shortest expected wait with another provider on duty (null: nobody
+ * is on duty; "unknown": it could not be found out), so the patient knows when to expect a clinician.
+ */
+export function NotOnDutyNote({
+  provider,
+  othersWait,
+}: {
+  provider: Provider;
+  othersWait: number | null | "unknown";
+}) {
+  const { t } = useTranslation();
+  const values = { name: provider.name, chosen: CHOSEN_PROVIDER_MINUTES };
+  return (
+    <div className="flex flex-col gap-2 text-ink" data-testid="not-on-duty">
+      <p>
+        {othersWait === "unknown"
+          ? t("directory.provider.notOnDuty.unknown", values)
+          : othersWait === null
+            ? t("directory.provider.notOnDuty.nobody", values)
+            : t("directory.provider.notOnDuty.others", {
+                ...values,
+                minutes: Math.max(CHOSEN_PROVIDER_MINUTES, othersWait),
+              })}
+      </p>
+      <p>
+        <Link to="/find-a-doctor?available_today=true" className="link">
+          {t("directory.provider.notOnDuty.availableDoctors")}
+        </Link>
+      </p>
+    </div>
   );
 }
 

@@ -94,7 +94,7 @@ export default function ConsoleQueuePage() {
               {t("console.queue.count", { count: queue.length })}
             </p>
           </div>
-          <QueueTable queue={queue} />
+          <QueueTable queue={queue} onDuty={duty.on_duty} />
         </section>
         <div className="flex flex-col gap-8">
           <section

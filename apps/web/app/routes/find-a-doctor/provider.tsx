@@ -2,10 +2,11 @@ import type { ReactNode } from "react";
 import { data, Link } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { Notice } from "#app/components/page.tsx";
-import { fetchProvider } from "#app/features/directory/directory.server.ts";
+import { fetchProvider, shortestOnDutyWait } from "#app/features/directory/directory.server.ts";
 import {
   AvailableToday,
   ConsultationTypes,
+  NotOnDutyNote,
   ProviderAvatar,
   ProviderRating,
 } from "#app/features/directory/directory.tsx";
@@ -32,6 +33,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     provider,
     languages: provider.languages.map((code) => languageNames.of(code) ?? code),
+    // Off duty, the page says when another clinician on duty could take the request instead.
+    othersWait: provider.available_today ? null : await shortestOnDutyWait(provider.slug, locale, context),
   };
 }
 
@@ -73,23 +76,39 @@ export default function ProviderPage({ loaderData }: Route.ComponentProps) {
       </div>
     );
   }
-  const { provider, languages } = loaderData;
+  const { provider, languages, othersWait } = loaderData;
   const name = `${provider.name}, ${provider.credentials}`;
   return (
     <div className="page-container py-10 tablet:py-14">
       {back}
-      <div className="mt-6 flex flex-col gap-6 tablet:flex-row tablet:items-start">
-        <ProviderAvatar provider={provider} size="lg" />
-        <div className="min-w-0 max-w-3xl">
-          <h1 className="font-bold text-3xl text-ink tablet:text-4xl">{name}</h1>
-          <p className="mt-2 text-ink-muted text-lg">
-            {provider.specializations.map((specialization) => specialization.name).join(", ")}
-          </p>
-          <div className="mt-3 flex flex-col gap-2">
-            <ProviderRating rating={provider.rating} />
-            <AvailableToday provider={provider} />
+      {/*
+        Wide screens: the profile on the left, the card to start a consultation in a side column
+        that stays in view. Phones: one column, the card right after the name, before the details.
+      */}
+      <div className="mt-6 grid gap-x-12 gap-y-8 laptop:grid-cols-[minmax(0,1fr)_22rem] laptop:items-start">
+        <div className="flex flex-col gap-6 tablet:flex-row tablet:items-start">
+          <ProviderAvatar provider={provider} size="lg" />
+          <div className="min-w-0">
+            <h1 className="font-bold text-3xl text-ink tablet:text-4xl">{name}</h1>
+            <p className="mt-2 text-ink-muted text-lg">
+              {provider.specializations.map((specialization) => specialization.name).join(", ")}
+            </p>
+            <div className="mt-3">
+              <ProviderRating rating={provider.rating} />
+            </div>
           </div>
-          <p className="mt-6">
+        </div>
+        <aside
+          aria-labelledby="provider-start"
+          className="flex flex-col gap-4 rounded-lg border-2 border-border bg-surface p-5 laptop:sticky laptop:top-6 laptop:col-start-2 laptop:row-span-2 laptop:row-start-1"
+          data-testid="provider-start"
+        >
+          <h2 id="provider-start" className="font-bold text-ink text-xl">
+            {t("directory.provider.startHeading")}
+          </h2>
+          <AvailableToday provider={provider} />
+          {provider.available_today ? null : <NotOnDutyNote provider={provider} othersWait={othersWait} />}
+          <p>
             <Link
               to={`/consultation/consult?provider=${encodeURIComponent(provider.slug)}`}
               className="button-primary"
@@ -98,48 +117,48 @@ export default function ProviderPage({ loaderData }: Route.ComponentProps) {
               {t("directory.provider.consult")}
             </Link>
           </p>
+        </aside>
+        <div className="grid min-w-0 max-w-3xl gap-6 laptop:col-start-1">
+          <Fact title={t("directory.provider.about")}>
+            <p>{provider.bio}</p>
+          </Fact>
+          <Fact title={t("directory.provider.credentials")}>
+            <p>{t(`directory.provider.credentialNames.${provider.credentials}`)}</p>
+          </Fact>
+          <Fact title={t("directory.provider.offers")}>
+            <ConsultationTypes provider={provider} />
+          </Fact>
+          <Fact title={t("directory.provider.specializations")}>
+            <ul className="flex flex-wrap gap-x-4 gap-y-1">
+              {provider.specializations.map((specialization) => (
+                <li key={specialization.slug}>
+                  <Link to={`/find-a-doctor?specialization=${specialization.slug}`} className="link">
+                    {specialization.name}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </Fact>
+          <Fact title={t("directory.provider.conditions")}>
+            <ul className="grid gap-1 mobile-l:grid-cols-2">
+              {provider.conditions.map((condition) => (
+                <li key={condition.slug}>{condition.name}</li>
+              ))}
+            </ul>
+          </Fact>
+          <Fact title={t("directory.provider.licences")}>
+            <ul className="grid gap-1 mobile-l:grid-cols-2">
+              {provider.states.map((code) => (
+                <li key={code}>
+                  {nameOf(code)} ({code})
+                </li>
+              ))}
+            </ul>
+          </Fact>
+          <Fact title={t("directory.provider.languages")}>
+            <p>{languages.join(", ")}</p>
+          </Fact>
         </div>
-      </div>
-      <div className="mt-10 grid max-w-3xl gap-6">
-        <Fact title={t("directory.provider.about")}>
-          <p>{provider.bio}</p>
-        </Fact>
-        <Fact title={t("directory.provider.credentials")}>
-          <p>{t(`directory.provider.credentialNames.${provider.credentials}`)}</p>
-        </Fact>
-        <Fact title={t("directory.provider.offers")}>
-          <ConsultationTypes provider={provider} />
-        </Fact>
-        <Fact title={t("directory.provider.specializations")}>
-          <ul className="flex flex-wrap gap-x-4 gap-y-1">
-            {provider.specializations.map((specialization) => (
-              <li key={specialization.slug}>
-                <Link to={`/find-a-doctor?specialization=${specialization.slug}`} className="link">
-                  {specialization.name}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </Fact>
-        <Fact title={t("directory.provider.conditions")}>
-          <ul className="grid gap-1 mobile-l:grid-cols-2">
-            {provider.conditions.map((condition) => (
-              <li key={condition.slug}>{condition.name}</li>
-            ))}
-          </ul>
-        </Fact>
-        <Fact title={t("directory.provider.licences")}>
-          <ul className="grid gap-1 mobile-l:grid-cols-2">
-            {provider.states.map((code) => (
-              <li key={code}>
-                {nameOf(code)} ({code})
-              </li>
-            ))}
-          </ul>
-        </Fact>
-        <Fact title={t("directory.provider.languages")}>
-          <p>{languages.join(", ")}</p>
-        </Fact>
       </div>
     </div>
   );

@@ -1,10 +1,16 @@
 import { Link, useLoaderData } from "react-router";
+import { EmptyState } from "#app/components/empty-state.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { ErrorSummary } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
 import { formatAmount } from "#app/features/membership/billing-format.ts";
 import { useInvoiceStatus } from "#app/features/membership/invoice-status.tsx";
-import { BILLING_ERROR_OPTIONS, listInvoices } from "#app/features/membership/membership.server.ts";
+import {
+  BILLING_ERROR_OPTIONS,
+  listInvoices,
+  lookupSubscription,
+} from "#app/features/membership/membership.server.ts";
+import { inFreeTrial, TrialSummary } from "#app/features/membership/trial-summary.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
 import { useDateTime } from "#app/lib/date-time.ts";
@@ -14,14 +20,30 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/billing-history";
 
-/** The patient's invoices, newest first (the API's order), each with a printable receipt. */
+/**
+ * The patient's invoices, newest first (the API's order), each with a printable receipt; and a free
+ * trial, which has no invoice yet, with its end and first charge.
+ */
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/billing-history");
+  // The trial is extra information: a failed lookup of it leaves the invoices as they are.
+  const trial = lookupSubscription(request, user).then(
+    (subscription) => (inFreeTrial(subscription) ? subscription : null),
+    (error: unknown) => {
+      if (!isApiError(error)) throw error;
+      return null;
+    },
+  );
   try {
-    return { invoices: await listInvoices(request, user), lookupError: null };
+    const [invoices, subscription] = await Promise.all([listInvoices(request, user), trial]);
+    return { invoices, trial: subscription, lookupError: null };
   } catch (error) {
     if (!isApiError(error)) throw error;
-    return { invoices: [], lookupError: describeApiError(error, BILLING_ERROR_OPTIONS).message };
+    return {
+      invoices: [],
+      trial: await trial,
+      lookupError: describeApiError(error, BILLING_ERROR_OPTIONS).message,
+    };
   }
 }
 
@@ -43,20 +65,34 @@ function ReceiptLink({ id, number, className = "" }: { id: string; number: strin
 export default function BillingHistoryPage() {
   const { t } = useTranslation();
   const day = useDateTime("date");
-  const { invoices, lookupError } = useLoaderData<typeof loader>();
+  const { invoices, trial, lookupError } = useLoaderData<typeof loader>();
   const status = useInvoiceStatus();
   return (
     <AccountPage page="billingHistory">
-      <div className="mt-8">
+      <div className="mt-8 flex flex-col gap-6">
+        {trial ? <TrialSummary subscription={trial} /> : null}
         {lookupError ? (
           <ErrorSummary formId="billing" result={formError({}, {}, lookupError)} order={[] as const} />
         ) : invoices.length === 0 ? (
-          <p className="text-ink">
-            {t("billing.history.empty")}{" "}
-            <Link to="/pricing-options" className="link">
-              {t("billing.history.pricingLink")}
-            </Link>
-          </p>
+          trial ? null : (
+            <EmptyState
+              title={t("billing.history.empty")}
+              headingLevel={2}
+              testId="billing-empty"
+              action={
+                <>
+                  <Link to="/pricing-options" className="button-primary">
+                    {t("billing.history.pricingLink")}
+                  </Link>
+                  <Link to="/one-time-visit" className="link">
+                    {t("billing.history.oneTimeLink")}
+                  </Link>
+                </>
+              }
+            >
+              <p>{t("billing.history.emptyText")}</p>
+            </EmptyState>
+          )
         ) : (
           <>
             {/* Phones: one card per invoice; wider screens: a table to compare them. */}

@@ -1,10 +1,12 @@
 import { CANCELABLE_STATUSES } from "@ambercare/contracts/consultation-limits";
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
+import { EmptyState } from "#app/components/empty-state.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { StatusMessage, SubmitButton, translateMessage } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
 import { ConsultationCard } from "#app/features/consultations/consultation-card.tsx";
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
+import { currentVisits } from "#app/features/consultations/visit-history.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
@@ -13,12 +15,10 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/consultations";
 
-const CURRENT = new Set(["requested", "accepted", "in_progress"]);
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/consultations");
   const all = await consultationApi(request, user, context).list();
-  return { consultations: all.filter((c) => CURRENT.has(c.status)) };
+  return { consultations: currentVisits(all) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -53,12 +53,22 @@ export default function ConsultationsPage() {
         ) : null}
         <h2 className="font-bold text-2xl text-ink">{t("consultation.list.currentHeading")}</h2>
         {consultations.length === 0 ? (
-          <p className="text-ink">
-            {t("consultation.list.none")}{" "}
-            <Link to="/consultation/consult" className="link">
-              {t("consultation.list.request")}
-            </Link>
-          </p>
+          <EmptyState
+            title={t("consultation.list.none")}
+            testId="consultations-empty"
+            action={
+              <>
+                <Link to="/consultation/consult" className="button-primary">
+                  {t("consultation.list.request")}
+                </Link>
+                <Link to="/find-a-doctor" className="link">
+                  {t("consultation.list.findDoctor")}
+                </Link>
+              </>
+            }
+          >
+            <p>{t("consultation.list.emptyText")}</p>
+          </EmptyState>
         ) : (
           consultations.map((consultation) => (
             <ConsultationCard key={consultation.id} consultation={consultation}>
@@ -84,6 +94,13 @@ export default function ConsultationsPage() {
             </ConsultationCard>
           ))
         )}
+        {/* A visit that ends (completed, canceled or expired) leaves this list: say where it went. */}
+        <p className="text-ink" data-testid="history-note">
+          {t("consultation.list.historyNote")}{" "}
+          <Link to="/my-profile/past-appointments" className="link">
+            {t("pages.pastAppointments.title")}
+          </Link>
+        </p>
       </div>
     </AccountPage>
   );

@@ -1,6 +1,7 @@
 import type { ConsultationDetail } from "@ambercare/contracts/consultation";
 import { DOCUMENT_MAX_BYTES } from "@ambercare/contracts/consultation-limits";
-import { data, Form, useActionData, useLoaderData } from "react-router";
+import { data, Form, Link, useActionData, useLoaderData } from "react-router";
+import { EmptyState } from "#app/components/empty-state.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { StatusMessage, SubmitButton, translateMessage } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
@@ -92,7 +93,24 @@ export default function MedicalRecordsPage() {
             </h2>
             <PrintButton label={t("records.print")} />
           </div>
-          {records.length === 0 ? <p className="text-ink">{t("records.noVisits")}</p> : null}
+          {records.length === 0 ? (
+            <EmptyState
+              title={t("records.noVisits")}
+              testId="records-empty"
+              action={
+                <>
+                  <Link to="/consultation/consult" className="button-primary">
+                    {t("consultation.list.request")}
+                  </Link>
+                  <a href="#records-documents" className="link">
+                    {t("records.addDocument")}
+                  </a>
+                </>
+              }
+            >
+              <p>{t("records.emptyText")}</p>
+            </EmptyState>
+          ) : null}
           {records.map((record) => (
             <Record key={record.id} record={record} />
           ))}

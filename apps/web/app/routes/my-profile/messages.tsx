@@ -1,5 +1,6 @@
 import { type ConsultationStatus, MESSAGE_MAX_LENGTH } from "@ambercare/contracts/consultation-limits";
 import { data, Link, useActionData, useLoaderData } from "react-router";
+import { EmptyState } from "#app/components/empty-state.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { AccountPage } from "#app/components/page.tsx";
 import { TOPIC_LABELS } from "#app/features/communications/communication-fields.ts";
@@ -86,7 +87,17 @@ export default function MessagesPage() {
           {t("messages.consultationsHeading")}
         </h2>
         {threads.length === 0 ? (
-          <p className="text-ink">{t("messages.noThreads")}</p>
+          <EmptyState
+            title={t("messages.emptyTitle")}
+            testId="messages-empty"
+            action={
+              <Link to="/consultation/consult" className="button-primary">
+                {t("consultation.list.request")}
+              </Link>
+            }
+          >
+            <p>{t("messages.noThreads")}</p>
+          </EmptyState>
         ) : (
           <div className="grid gap-6 laptop:grid-cols-[16rem_1fr]">
             <nav aria-label={t("messages.threadsLabel")}>
@@ -102,7 +113,16 @@ export default function MessagesPage() {
                           : "text-ink hover:bg-surface-muted"
                       }`}
                     >
-                      {t(`consultation.types.${thread.type}`)} · {when(thread.created_at)}
+                      {/* Named by what the visit was and with whom; the date and status tell two apart. */}
+                      <span className="block">
+                        {t(`consultation.types.${thread.type}`)} ·{" "}
+                        {thread.provider
+                          ? `${thread.provider.name}, ${thread.provider.credentials}`
+                          : t("messages.noProvider")}
+                      </span>
+                      <span className="block text-sm">
+                        {when(thread.created_at)} · {t(`consultation.statuses.${thread.status}`)}
+                      </span>
                     </Link>
                   </li>
                 ))}

@@ -1,5 +1,6 @@
 import { RATING_COMMENT_MAX_LENGTH } from "@ambercare/contracts/provider-limits";
 import { data, Form, Link, useActionData, useLoaderData } from "react-router";
+import { EmptyState } from "#app/components/empty-state.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import {
   SelectField,
@@ -11,6 +12,7 @@ import {
 import { AccountPage } from "#app/components/page.tsx";
 import { ConsultationCard } from "#app/features/consultations/consultation-card.tsx";
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
+import { pastVisits } from "#app/features/consultations/visit-history.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
@@ -22,7 +24,7 @@ import type { Route } from "./+types/past-appointments";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/past-appointments");
   const all = await consultationApi(request, user, context).list();
-  return { consultations: all.filter((c) => c.status === "completed") };
+  return { consultations: pastVisits(all) };
 }
 
 type RateResult = { consultation: string; ok: boolean; message: FormMessage };
@@ -68,8 +70,45 @@ export default function PastAppointmentsPage() {
     <AccountPage page="pastAppointments">
       <div className="mt-8 flex flex-col gap-4">
         <StatusMessage message={result?.ok ? result.message : undefined} />
-        {consultations.length === 0 ? <p className="text-ink">{t("consultation.past.none")}</p> : null}
+        {consultations.length === 0 ? (
+          <EmptyState
+            title={t("consultation.past.none")}
+            headingLevel={2}
+            testId="past-appointments-empty"
+            action={
+              <>
+                <Link to="/consultation/consult" className="button-primary">
+                  {t("consultation.list.request")}
+                </Link>
+                <Link to="/my-profile/consultations" className="link">
+                  {t("pages.consultations.title")}
+                </Link>
+              </>
+            }
+          >
+            <p>{t("consultation.past.emptyText")}</p>
+          </EmptyState>
+        ) : null}
         {consultations.map((consultation) => {
+          if (consultation.status !== "completed") {
+            // Canceled or expired: it did not take place, so no summary, record or rating.
+            return (
+              <ConsultationCard key={consultation.id} consultation={consultation}>
+                <p className="mt-4 text-ink">
+                  {t(
+                    consultation.status === "expired"
+                      ? "consultation.past.expiredNote"
+                      : "consultation.past.canceledNote",
+                  )}
+                </p>
+                <p className="mt-2">
+                  <Link to="/consultation/consult" className="link">
+                    {t("consultation.past.requestAgain")}
+                  </Link>
+                </p>
+              </ConsultationCard>
+            );
+          }
           const formId = `rate-${consultation.id}`;
           const failed =
             result && !result.ok && result.consultation === consultation.id ? result.message : undefined;
