@@ -238,7 +238,7 @@ describe("consultations", () => {
     } finally {
       await context.close();
     }
-  });
+  }, 180_000);
 
   it("a member waits for a chat visit in the waiting room, which follows the clinician live to the summary and the rating", async () => {
     const account = newAccount();

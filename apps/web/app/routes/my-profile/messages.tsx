@@ -96,7 +96,8 @@ export default function MessagesPage() {
               </Link>
             }
           >
-            <p>{t("messages.noThreads")}</p>
+            <p>{t("messages.emptyText")}</p>
+            <p className="mt-2">{t("messages.noThreads")}</p>
           </EmptyState>
         ) : (
           <div className="grid gap-6 laptop:grid-cols-[16rem_1fr]">

@@ -70,10 +70,10 @@ export default function PastAppointmentsPage() {
     <AccountPage page="pastAppointments">
       <div className="mt-8 flex flex-col gap-4">
         <StatusMessage message={result?.ok ? result.message : undefined} />
+        <h2 className="font-bold text-2xl text-ink">{t("consultation.past.listHeading")}</h2>
         {consultations.length === 0 ? (
           <EmptyState
             title={t("consultation.past.none")}
-            headingLevel={2}
             testId="past-appointments-empty"
             action={
               <>
