@@ -5,7 +5,7 @@ import type { ConsultationStatus } from "@ambercare/contracts/consultation-limit
  * Which of the patient's visits each page of My profile lists. Consultations holds what may still
  * happen (a request waiting, an accepted or running visit); Past appointments holds every visit
  * that is over, however it ended — completed, canceled, or expired with nobody to take it — so a
- * visit never disappears from the patient's history (ADR 045).
+ * visit never disappears from the patient's history (ADR 046).
  */
 const CURRENT: readonly ConsultationStatus[] = ["requested", "accepted", "in_progress"];
 const OVER: readonly ConsultationStatus[] = ["completed", "canceled", "expired"];
