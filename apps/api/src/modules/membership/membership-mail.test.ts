@@ -170,6 +170,23 @@ describe("membership e-mails with the demo processor", () => {
     expect(receipt.html).toContain("Сума: $49.00 (USD)");
   });
 
+  it("a receipt writes its date in the patient's time zone", async () => {
+    const p = await registerPatient(t.app);
+    // UTC+14: the API's clock (noon UTC or later) is already the next day there.
+    const zone = await post(p, "/ambercare/update-user", {
+      user_id: p.user_id,
+      time_zone: "Pacific/Kiritimati",
+    });
+    expect(zone.statusCode).toBe(200);
+    const id = await checkout(p, "/ambercare/visit-checkout/", { plan: "ppv_chat" });
+    expect((await pay(p, id)).statusCode).toBe(200);
+    const [receipt] = await received(p);
+    const day = (timeZone: string) =>
+      new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeZone }).format(clock.now());
+    expect(day("Pacific/Kiritimati")).not.toBe(day("UTC"));
+    expect(receipt!.text).toContain(`Paid on: ${day("Pacific/Kiritimati")}`);
+  });
+
   it("a failed renewal says what to do and when the card is tried again, in both languages", async () => {
     const en = await registerPatient(t.app);
     const bg = await registerPatient(t.app, { locale: "bg" });

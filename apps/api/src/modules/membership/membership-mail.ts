@@ -1,6 +1,7 @@
 import type { Locale } from "@ambercare/contracts/locales";
 import { type BillingInterval, chargeForInterval } from "@ambercare/contracts/membership-constants";
 import type { PlanKey } from "@ambercare/contracts/plans";
+import { FALLBACK_TIME_ZONE, isTimeZone } from "@ambercare/contracts/time-zone";
 import type { Database } from "@ambercare/db/client";
 import type { FastifyBaseLogger } from "fastify";
 import type {
@@ -374,7 +375,7 @@ export function createMembershipMailer(deps: {
       const mail = renderMembershipMail(patient.locale, notice, {
         productName: deps.productName,
         firstName: patient.firstName,
-        timeZone: "UTC",
+        timeZone: isTimeZone(patient.timeZone) ? patient.timeZone : FALLBACK_TIME_ZONE,
         links: {
           membership: `${deps.webUrl}/my-profile/manage-subscription`,
           billingHistory:
