@@ -16,7 +16,12 @@ import {
 } from "#app/features/video-call/call-connection.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { type CallQuality, type QualitySample, qualityBetween, sampleOf } from "./call-quality.ts";
-import { mediaConstraints, readDevicePreferences, saveDevicePreferences } from "./device-preferences.ts";
+import {
+  mediaConstraints,
+  readDevicePreferences,
+  saveDevicePreferences,
+  sendToSpeaker,
+} from "./device-preferences.ts";
 import { openMedia } from "./media-problem.ts";
 import { MediaProblem } from "./media-problem.tsx";
 
@@ -187,7 +192,11 @@ export function CallScreen({
   }, [consultationId, side, attempt]);
 
   useEffect(() => {
-    if (remoteVideo.current) remoteVideo.current.srcObject = remoteStream;
+    const video = remoteVideo.current;
+    if (!video) return;
+    video.srcObject = remoteStream;
+    // The other side is heard through the speaker chosen in the device check.
+    void sendToSpeaker(video, readDevicePreferences().audioOutput);
   }, [remoteStream]);
   useEffect(() => {
     if (localVideo.current) localVideo.current.srcObject = localStream;

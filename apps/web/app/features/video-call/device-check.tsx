@@ -13,10 +13,12 @@ import {
   toneWav,
 } from "./device-check.ts";
 import {
+  canChooseSpeaker,
   type DevicePreferences,
   mediaConstraints,
   readDevicePreferences,
   saveDevicePreferences,
+  sendToSpeaker,
 } from "./device-preferences.ts";
 import { mediaAccessProblem, openMedia } from "./media-problem.ts";
 import { MediaProblem } from "./media-problem.tsx";
@@ -83,10 +85,6 @@ async function listDevices(): Promise<Devices> {
     all.filter((device) => device.kind === kind && device.deviceId !== "");
   return { videoInput: of("videoinput"), audioInput: of("audioinput"), audioOutput: of("audiooutput") };
 }
-
-/** Whether this browser lets a page send sound to a chosen output (Chrome, Edge, Firefox 116+). */
-const canChooseSpeaker = () =>
-  typeof HTMLMediaElement !== "undefined" && "setSinkId" in HTMLMediaElement.prototype;
 
 function DeviceCheckBody({ visitId, side }: { visitId: string; side: Side }) {
   const { t } = useTranslation();
@@ -338,11 +336,7 @@ function SpeakerTest({ outputs }: { outputs: MediaDeviceInfo[] }) {
     audio.onended = () => done("played");
     setState("playing");
     try {
-      if (choosable && speaker) {
-        await (audio as HTMLAudioElement & { setSinkId(id: string): Promise<void> })
-          .setSinkId(speaker)
-          .catch(() => {}); // a speaker unplugged since: the system's output plays it
-      }
+      await sendToSpeaker(audio, speaker);
       await audio.play();
     } catch {
       done("failed");

@@ -70,3 +70,18 @@ export function mediaConstraints(preferences: DevicePreferences): MediaStreamCon
       : { width: { ideal: 1280 }, height: { ideal: 720 } },
   };
 }
+
+/** Whether this browser lets a page send sound to a chosen output (Chrome, Edge, Firefox 116+). */
+export const canChooseSpeaker = () =>
+  typeof HTMLMediaElement !== "undefined" && "setSinkId" in HTMLMediaElement.prototype;
+
+/**
+ * Plays the element's sound through the chosen speaker where the browser can choose one. A speaker
+ * unplugged since, or a choice refused, leaves the system's output: the sound is never lost for it.
+ */
+export async function sendToSpeaker(element: HTMLMediaElement, speaker: string | undefined): Promise<void> {
+  if (!speaker || !canChooseSpeaker()) return;
+  await (element as HTMLMediaElement & { setSinkId(id: string): Promise<void> })
+    .setSinkId(speaker)
+    .catch(() => {});
+}
