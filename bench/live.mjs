@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run live -w @ambercare/bench -- [--pairs 200] [--seconds 30] [--think-ms 1000]`
+// `npm run live -w @ambercare/bench -- [--pairs 200] [--seconds 30] [--think-ms 1000] [--calls 20]`
 // Message delivery latency of the visit chat: `--pairs` patients each in a chat visit with their own
 // clinician, all at once, on a throwaway PostgreSQL cluster — first with one API process, then with
 // two (the patient's socket and calls on one, the clinician's on the other, so every message crosses
@@ -9,6 +9,16 @@
 //
 // The accounts, providers, clinicians (second factor on) and visits are written straight into the
 // database before the run, with their sessions' tokens: the run measures the chat, not sign-ups.
+//
+// Then the video call's setup time: `--calls` video visits one after another on the stack the browser
+// journeys run (built web app, PGlite), in one Chromium with a fake camera and microphone, the demo
+// clinician in one context and a new member in another, driven as the video journey drives them
+// (e2e/video-call-steps.ts). Each call is a fresh visit: the patient requests it, the clinician
+// accepts it and presses "Start video call" in the workspace, the patient's waiting room rings and
+// the patient presses "Join the call". Measured in the pages (Date.now() of the press, and of the
+// first `framesDecoded` of the other side's video, polled every 20 ms): start → the patient's first
+// frame, start → the clinician's first frame, and join → the patient's first frame (the start →
+// join part is the patient's own time). Prints p50/p95/min/max. `--pairs 0` or `--calls 0` skips a part.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -21,32 +31,51 @@ import { accessTokens, clinicians, consultations, providers, users } from "@ambe
 import { WebSocket } from "ws";
 import { enableKnownSecondFactor } from "../apps/api/src/modules/accounts/second-factor-service.ts";
 import { generateToken, hashToken } from "../apps/api/src/modules/accounts/tokens.ts";
+import { waitForPath } from "../e2e/account-steps.ts";
+import { launchBrowser } from "../e2e/browser-contexts.ts";
+import { journeyStackEnv } from "../e2e/journey-env.ts";
+import {
+  firstRemoteFrameAt,
+  openVideoVisit,
+  signedInSides,
+  startAndJoin,
+  VIDEO_CALL_BROWSER_FLAGS,
+} from "../e2e/video-call-steps.ts";
 import { startThrowawayPostgres } from "../scripts/lib/postgres.mjs";
-import { freePort, startApiInstance, throwawaySecrets } from "../scripts/lib/stack.mjs";
+import {
+  freePort,
+  startApiInstance,
+  startStack,
+  throwawaySecrets,
+  webBuildExists,
+} from "../scripts/lib/stack.mjs";
 
 const { values: options } = parseArgs({
   options: {
     pairs: { type: "string", default: "200" },
     seconds: { type: "string", default: "30" },
     "think-ms": { type: "string", default: "1000" },
+    calls: { type: "string", default: "20" },
     verbose: { type: "boolean", default: false },
   },
 });
 const PAIRS = Number(options.pairs);
 const SECONDS = Number(options.seconds);
 const THINK_MS = Number(options["think-ms"]);
+const CALLS = Number(options.calls);
 /** How long after the run a message may still arrive before it counts as lost. */
 const GRACE_MS = 10_000;
 const PRODUCT = "ambercare";
 const secrets = throwawaySecrets("livebench");
-const dataDir = mkdtempSync(join(tmpdir(), "ambercare-bench-live-"));
 
-const postgres = await startThrowawayPostgres();
-if (!postgres) {
-  console.error("bench/live needs PostgreSQL's server binaries (Debian: apt-get install postgresql)");
+if (CALLS > 0 && !webBuildExists()) {
+  console.error("The call timing needs the built web app: run `npm run build` first (or pass --calls 0).");
   process.exit(1);
 }
+/** The throwaway PostgreSQL cluster of the chat part (set while it runs). */
+let postgres;
 
+let chatDataDir = "";
 const apiEnv = (port) => ({
   ...secrets,
   API_PORT: String(port),
@@ -55,7 +84,7 @@ const apiEnv = (port) => ({
   MAIL_TO_FILES: "true",
   // Every call of the run comes from one address: the limit per address must not be what is measured.
   RATE_LIMIT_MAX: "100000000",
-  DATA_DIR: dataDir,
+  DATA_DIR: chatDataDir,
 });
 
 /** Writes the pairs: a patient, a provider with its clinician, and a chat visit in progress. */
@@ -170,6 +199,11 @@ function openSocket(apiUrl, token, onMessageEvent) {
 
 const pause = () => new Promise((r) => setTimeout(r, THINK_MS * (0.5 + Math.random())));
 
+/** The value at quantile `q` of ascending `sorted` (nearest rank below), NaN when empty. */
+function quantile(sorted, q) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}
+
 async function run(instances, pairs) {
   const apis = [];
   try {
@@ -252,8 +286,7 @@ async function run(instances, pairs) {
       .filter((m) => m.deliveredAt !== undefined)
       .map((m) => m.deliveredAt - m.sentAt)
       .sort((a, b) => a - b);
-    const at = (q) =>
-      latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
+    const at = (q) => quantile(latencies, q);
     return {
       instances,
       load,
@@ -271,34 +304,155 @@ async function run(instances, pairs) {
   }
 }
 
-const results = [];
-try {
-  // The first instance migrates and seeds the empty database; the pairs are written after it.
-  const first = await startApiInstance({
-    env: apiEnv(await freePort()),
-    name: "setup",
-    quiet: !options.verbose,
-  });
-  await first.stop();
-  const pairs = await seedPairs();
-  results.push(await run(1, pairs));
-  results.push(await run(2, pairs));
-} finally {
-  postgres.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+/** Both runs of the chat part, on a throwaway PostgreSQL cluster. */
+async function chatRuns() {
+  postgres = await startThrowawayPostgres();
+  if (!postgres) {
+    console.error("bench/live needs PostgreSQL's server binaries (Debian: apt-get install postgresql)");
+    process.exit(1);
+  }
+  chatDataDir = mkdtempSync(join(tmpdir(), "ambercare-bench-live-"));
+  const results = [];
+  try {
+    // The first instance migrates and seeds the empty database; the pairs are written after it.
+    const first = await startApiInstance({
+      env: apiEnv(await freePort()),
+      name: "setup",
+      quiet: !options.verbose,
+    });
+    await first.stop();
+    const pairs = await seedPairs();
+    results.push(await run(1, pairs));
+    results.push(await run(2, pairs));
+  } finally {
+    postgres.stop();
+    rmSync(chatDataDir, { recursive: true, force: true });
+  }
+  return results;
 }
 
-const ms = (n) => (Number.isNaN(n) ? "–" : `${Math.round(n)} ms`);
-console.log(
-  `\nlive ${new Date().toISOString().slice(0, 10)}: ${PAIRS} chat pairs for ${SECONDS} s each, pause ${THINK_MS} ms ± 50 %, PostgreSQL`,
-);
-console.log(
-  "| API processes | load avg before → after | messages sent | failed sends | delivered | lost | p50 | p95 | p99 |",
-);
-console.log("|---|---|---|---|---|---|---|---|---|");
-for (const r of results) {
-  console.log(
-    `| ${r.instances} | ${r.load.toFixed(1)} → ${r.after.toFixed(1)} | ${r.sent} | ${r.failedSends} | ${r.delivered} | ${r.lost} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.p99)} |`,
-  );
+/**
+ * Arms a clock in the page for the next press of the button whose text or label holds `name`:
+ * Date.now() when its click reaches the window, before any of the page's own handlers.
+ */
+async function armPressClock(page, name) {
+  await page.evaluate((buttonName) => {
+    window.__benchPressedAt = undefined;
+    const listener = (event) => {
+      const button = event.target instanceof Element ? event.target.closest("button") : null;
+      const label = `${button?.getAttribute("aria-label") ?? ""} ${button?.textContent ?? ""}`;
+      if (!label.includes(buttonName)) return;
+      window.__benchPressedAt = Date.now();
+      window.removeEventListener("click", listener, true);
+    };
+    window.addEventListener("click", listener, true);
+  }, name);
+  return async () => {
+    const at = await page.evaluate(() => window.__benchPressedAt);
+    if (typeof at !== "number") throw new Error(`the press of "${name}" was not seen`);
+    return at;
+  };
 }
-process.exit(results.some((r) => r.lost > 0 || r.failedSends > 0) ? 1 : 0);
+
+/** `--calls` video calls one after another, each in a fresh visit; the times of every call. */
+async function callTimings() {
+  const dataDir = mkdtempSync(join(tmpdir(), "ambercare-bench-calls-"));
+  const [port, apiPort] = [await freePort(), await freePort()];
+  const load = loadavg()[0];
+  const timings = [];
+  let failed = 0;
+  const stack = await startStack({
+    quiet: !options.verbose,
+    env: journeyStackEnv(port, apiPort, dataDir),
+    // Outside production as in the journeys: the demo clinician's second-factor code is computed by
+    // the API's clock (GET /dev/clock).
+    apiEnv: { NODE_ENV: "test" },
+  });
+  const browser = await launchBrowser(VIDEO_CALL_BROWSER_FLAGS);
+  try {
+    const site = stack.webUrl;
+    const sides = await signedInSides(browser, site, stack.apiUrl, dataDir);
+    for (let call = 1; call <= CALLS; call++) {
+      let visitId;
+      try {
+        visitId = await openVideoVisit(sides, site, stack.apiUrl);
+        const started = await armPressClock(sides.doctor, "Start video call");
+        const joined = await armPressClock(sides.patient, "Join the call");
+        const frames = Promise.all([firstRemoteFrameAt(sides.patient), firstRemoteFrameAt(sides.doctor)]);
+        // Kept from becoming an unhandled rejection should the steps below fail first.
+        frames.catch(() => {});
+        await startAndJoin(sides.patient, sides.doctor);
+        const [patientFrame, clinicianFrame] = await frames;
+        const [startAt, joinAt] = [await started(), await joined()];
+        const timing = {
+          startToPatient: patientFrame - startAt,
+          startToClinician: clinicianFrame - startAt,
+          joinToPatient: patientFrame - joinAt,
+        };
+        timings.push(timing);
+        if (options.verbose) console.log(`call ${call}: ${JSON.stringify(timing)}`);
+        await sides.doctor.getByRole("button", { name: "Leave the call" }).click();
+        await waitForPath(sides.patient, "/call-ended");
+      } catch (error) {
+        failed += 1;
+        console.error(`call ${call} failed: ${error instanceof Error ? error.message : error}`);
+      } finally {
+        if (visitId) {
+          await sides.clinician
+            .step(visitId, "complete", { summary: "Video call timing of the live benchmark." })
+            .catch((error) => console.error(`call ${call}: the visit was not completed: ${error.message}`));
+        }
+      }
+    }
+    await sides.close();
+  } finally {
+    await browser.close();
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const sorted = (key) => timings.map((t) => t[key]).sort((a, b) => a - b);
+  return {
+    load,
+    after: loadavg()[0],
+    calls: timings.length,
+    failed,
+    measures: [
+      ["“Start video call” → the patient's first frame", sorted("startToPatient")],
+      ["“Start video call” → the clinician's first frame", sorted("startToClinician")],
+      ["“Join the call” → the patient's first frame", sorted("joinToPatient")],
+    ],
+  };
+}
+
+const results = PAIRS > 0 ? await chatRuns() : [];
+const calls = CALLS > 0 ? await callTimings() : null;
+
+const ms = (n) => (Number.isNaN(n) ? "–" : `${Math.round(n)} ms`);
+const today = new Date().toISOString().slice(0, 10);
+if (results.length > 0) {
+  console.log(
+    `\nlive ${today}: ${PAIRS} chat pairs for ${SECONDS} s each, pause ${THINK_MS} ms ± 50 %, PostgreSQL`,
+  );
+  console.log(
+    "| API processes | load avg before → after | messages sent | failed sends | delivered | lost | p50 | p95 | p99 |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|");
+  for (const r of results) {
+    console.log(
+      `| ${r.instances} | ${r.load.toFixed(1)} → ${r.after.toFixed(1)} | ${r.sent} | ${r.failedSends} | ${r.delivered} | ${r.lost} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.p99)} |`,
+    );
+  }
+}
+if (calls) {
+  console.log(
+    `\nlive ${today}: ${calls.calls} of ${CALLS} video calls one after another (${calls.failed} failed), PGlite, one Chromium with a fake camera and microphone; load avg before → after ${calls.load.toFixed(1)} → ${calls.after.toFixed(1)}`,
+  );
+  console.log("| measure | p50 | p95 | min | max |");
+  console.log("|---|---|---|---|---|");
+  for (const [name, sorted] of calls.measures) {
+    console.log(
+      `| ${name} | ${ms(quantile(sorted, 0.5))} | ${ms(quantile(sorted, 0.95))} | ${ms(sorted[0] ?? Number.NaN)} | ${ms(sorted.at(-1) ?? Number.NaN)} |`,
+    );
+  }
+}
+process.exit(results.some((r) => r.lost > 0 || r.failedSends > 0) || (calls?.failed ?? 0) > 0 ? 1 : 0);

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from "playwright-core";
-import { waitForPath } from "./auth-helpers.ts";
+import { waitForPath } from "./account-steps.ts";
 
 /** Journeys that pay on the demo checkout page (/checkout/{id}; docs/decisions/015). */
 

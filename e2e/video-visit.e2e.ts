@@ -3,26 +3,27 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEMO_CLINICIAN } from "@ambercare/contracts/demo";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort, startStack } from "../scripts/lib/stack.mjs";
-import { type Account, login, newAccount, signUp, waitForHydration, waitForPath } from "./auth-helpers.ts";
-import { expectNoAxeViolations, FAKE_MEDIA_FLAGS, launchBrowser, openPage } from "./browser.ts";
-import { dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
-import { demoClinician, demoCode, requestVisit } from "./clinician-helpers.ts";
+import { waitForHydration, waitForPath } from "./auth-helpers.ts";
+import { expectNoAxeViolations, launchBrowser } from "./browser.ts";
 import { journeyStackEnv } from "./journey-env.ts";
+import {
+  bothSides,
+  type Flow,
+  inboundMedia,
+  startAndJoin,
+  VIDEO_CALL_BROWSER_FLAGS,
+} from "./video-call-steps.ts";
 
 /**
  * A video visit in two Chromium contexts with fake cameras and microphones: the clinician starts
  * the call from the console, the patient's waiting room rings, the patient joins, and on both sides
  * the other's video is decoded and its sound has energy; a reload of the patient's page rejoins.
  * With the relay forced (CALL_ICE_TRANSPORT_POLICY=relay) through a local coturn, stopping coturn
- * and starting it again on the same port brings the frames back through an ICE restart.
- *
- * How the journey reads the media: an init script of the journey's own (never part of the app)
- * keeps every RTCPeerConnection the page creates in `window.__journeyPeers`, and `getStats()` of
- * the newest open one gives the inbound video's `framesDecoded` and the audio's `totalAudioEnergy`.
+ * and starting it again on the same port brings the frames back through an ICE restart. How the
+ * journey reads the media: video-call-steps.ts.
  */
 
 const baseUrl = inject("baseUrl");
@@ -30,52 +31,11 @@ const apiUrl = inject("apiUrl");
 let browser: Browser;
 
 beforeAll(async () => {
-  // Host candidates as plain addresses: Chromium hides them behind mDNS names, which need multicast
-  // the test machine may not have (the relay case needs no host candidate).
-  browser = await launchBrowser([...FAKE_MEDIA_FLAGS, "--disable-features=WebRtcHideLocalIpsWithMdns"]);
+  browser = await launchBrowser(VIDEO_CALL_BROWSER_FLAGS);
 });
 afterAll(async () => {
   await browser?.close();
 });
-
-function keepPeerConnections(context: BrowserContext) {
-  return context.addInitScript(() => {
-    const Original = window.RTCPeerConnection;
-    const peers: RTCPeerConnection[] = [];
-    (window as unknown as { __journeyPeers: RTCPeerConnection[] }).__journeyPeers = peers;
-    window.RTCPeerConnection = class extends Original {
-      constructor(configuration?: RTCConfiguration) {
-        super(configuration);
-        peers.push(this);
-      }
-    } as typeof RTCPeerConnection;
-  });
-}
-
-type Flow = { frames: number; energy: number; relayed: boolean };
-
-/** The newest open peer connection's inbound media, summed. */
-function inboundMedia(page: Page): Promise<Flow | null> {
-  return page.evaluate(async () => {
-    const peers = (window as unknown as { __journeyPeers?: RTCPeerConnection[] }).__journeyPeers ?? [];
-    const peer = peers.filter((candidate) => candidate.connectionState !== "closed").at(-1);
-    if (!peer) return null;
-    const stats = await peer.getStats();
-    const flow = { frames: 0, energy: 0, relayed: false };
-    const candidates = new Map<string, string>();
-    let pairLocal: string | null = null;
-    stats.forEach((stat) => {
-      if (stat.type === "inbound-rtp" && stat.kind === "video") flow.frames += stat.framesDecoded ?? 0;
-      if (stat.type === "inbound-rtp" && stat.kind === "audio") flow.energy += stat.totalAudioEnergy ?? 0;
-      if (stat.type === "local-candidate") candidates.set(stat.id, stat.candidateType);
-      if (stat.type === "candidate-pair" && stat.nominated && stat.state === "succeeded") {
-        pairLocal = stat.localCandidateId;
-      }
-    });
-    flow.relayed = pairLocal !== null && candidates.get(pairLocal) === "relay";
-    return flow;
-  });
-}
 
 /** Waits until the other side's video keeps being decoded and its sound has energy. */
 async function expectMediaFlowing(page: Page, timeout = 30_000): Promise<Flow> {
@@ -94,61 +54,9 @@ async function expectMediaFlowing(page: Page, timeout = 30_000): Promise<Flow> {
   return (await inboundMedia(page)) as Flow;
 }
 
-/** A video visit of the member with the demo clinician's provider, accepted by the clinician. */
-async function acceptedVideoVisit(api: string, patient: Account): Promise<string> {
-  const id = await requestVisit(api, patient, "video");
-  await (await demoClinician(api)).step(id, "accept");
-  return id;
-}
-
-/** Both sides in their own context: the clinician in the visit's workspace, the patient in its page. */
-async function bothSides(site: string, api: string, dataDir: string) {
-  const account = newAccount();
-  const patientSide = await openPage(browser);
-  const clinicianSide = await openPage(browser);
-  await keepPeerConnections(patientSide.context);
-  await keepPeerConnections(clinicianSide.context);
-  const patient = patientSide.page;
-  const doctor = clinicianSide.page;
-  // The clinician's browser logs in first: a second-factor code is taken once, and the API login
-  // that accepts the visit below takes the next one when this one is used.
-  await login(doctor, site, DEMO_CLINICIAN, { expectPath: "/login/second-factor" });
-  await doctor.getByLabel("Code from your authenticator app").fill(await demoCode(api));
-  await doctor.getByRole("button", { name: "Log in", exact: true }).click();
-  await waitForPath(doctor, "/console");
-  await dismissPopupBeforehand(patientSide.context);
-  await signUp(patient, site, account, dataDir);
-  await startTrial(patient, site);
-  const visitId = await acceptedVideoVisit(api, account);
-
-  await doctor.goto(`${site}/console/visits/${visitId}`);
-  await waitForHydration(doctor);
-  await patient.goto(`${site}/my-profile/consultations/${visitId}`);
-  await waitForHydration(patient);
-  return {
-    patient,
-    doctor,
-    visitId,
-    close: async () => {
-      await patientSide.context.close();
-      await clinicianSide.context.close();
-    },
-  };
-}
-
-/** The clinician starts the call; the patient's waiting room rings and the patient joins. */
-async function startAndJoin(patient: Page, doctor: Page) {
-  await doctor.getByRole("button", { name: "Start video call" }).click();
-  await doctor.getByTestId("call-screen").waitFor();
-  const ring = patient.getByRole("alert").filter({ hasText: "Your clinician is calling." });
-  await ring.waitFor();
-  await ring.getByRole("button", { name: "Join the call" }).click();
-  await patient.getByTestId("call-screen").waitFor();
-}
-
 describe("a video visit, both sides", () => {
   it("rings the waiting room, carries video and sound both ways, and rejoins after the patient's reload", async () => {
-    const sides = await bothSides(baseUrl, apiUrl, inject("dataDir"));
+    const sides = await bothSides(browser, baseUrl, apiUrl, inject("dataDir"));
     const { patient, doctor } = sides;
     try {
       await startAndJoin(patient, doctor);
@@ -243,7 +151,7 @@ describe("a video visit through the relay", () => {
       });
       let sides: Awaited<ReturnType<typeof bothSides>> | undefined;
       try {
-        sides = await bothSides(stack.webUrl, stack.apiUrl, dataDir);
+        sides = await bothSides(browser, stack.webUrl, stack.apiUrl, dataDir);
         const { patient, doctor } = sides;
         await startAndJoin(patient, doctor);
         expect((await expectMediaFlowing(patient)).relayed).toBe(true);
