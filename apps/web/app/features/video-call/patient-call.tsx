@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { useLiveEvents } from "#app/features/live/use-live-events.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
+import { callInvitation, joinedBefore, rememberJoined } from "./call-invitation.ts";
 import { type CallMedia, CallScreen, playRingTone, startCallMedia } from "./call-screen.tsx";
 
 /** Where the patient goes when the call is over (its content is the call-ended page's). */
@@ -12,8 +13,8 @@ const CALL_ENDED = "/call-ended";
 /**
  * The patient's side of a video visit in the visit page: the waiting room rings when the clinician
  * starts the call (`visit.call.ring`: shown, read out and, after a first gesture on the page, a
- * short tone) and Join opens the call; a visit already under way (a reload mid-call) offers to
- * rejoin at once. When the clinician hangs up or completes the visit, the patient is taken to the
+ * short tone) and Join opens the call; a visit already under way asks to join too (the page may
+ * have connected after the ring), or to rejoin when this tab joined before (a reload mid-call). When the clinician hangs up or completes the visit, the patient is taken to the
  * call-ended page.
  */
 export function PatientVideoCall({
@@ -28,6 +29,9 @@ export function PatientVideoCall({
   const [ringing, setRinging] = useState(false);
   const [media, setMedia] = useState<CallMedia | null>(null);
   const previousStatus = useRef(status);
+  // Read after hydration: the server cannot know what this tab did.
+  const [joined, setJoined] = useState(false);
+  useEffect(() => setJoined(joinedBefore(consultationId)), [consultationId]);
 
   useLiveEvents([VISIT_CALL_RING_TOPIC], (event) => {
     if ((event.payload as CallRingEvent).consultation_id !== consultationId || media) return;
@@ -59,11 +63,15 @@ export function PatientVideoCall({
 
   const join = () => {
     setRinging(false);
+    rememberJoined(consultationId);
+    setJoined(true);
     // Asked for from the click itself: a phone's browser then lets the call's sound play.
     setMedia(startCallMedia());
   };
 
-  if (!ringing && status !== "in_progress") return null;
+  const invitation = callInvitation({ status, ringing, joinedBefore: joined });
+  if (invitation === "none") return null;
+  const calling = invitation === "calling";
   return (
     <div
       role="alert"
@@ -71,11 +79,11 @@ export function PatientVideoCall({
       data-testid="call-ring"
     >
       <p className="font-semibold text-ink text-xl">
-        {ringing ? t("videoCall.ring.calling") : t("videoCall.ring.inProgress")}
+        {calling ? t("videoCall.ring.calling") : t("videoCall.ring.inProgress")}
       </p>
       <div>
         <button type="button" className="button-primary" onClick={join} data-testid="call-join">
-          {ringing ? t("videoCall.ring.join") : t("videoCall.ring.rejoin")}
+          {calling ? t("videoCall.ring.join") : t("videoCall.ring.rejoin")}
         </button>
       </div>
     </div>
