@@ -3,7 +3,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { login, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
-import { demoCode } from "./clinician-helpers.ts";
+import { enterDemoCode } from "./clinician-helpers.ts";
 
 /**
  * Both sides of live care: the demo clinician logs in with the password and a TOTP code and lands on
@@ -26,9 +26,7 @@ describe("the care console", () => {
     const { context, page, consoleErrors } = await openPage(browser);
     try {
       await login(page, baseUrl, DEMO_CLINICIAN, { expectPath: "/login/second-factor" });
-      await page.getByLabel("Code from your authenticator app").fill(await demoCode(apiUrl));
-      await page.getByRole("button", { name: "Log in", exact: true }).click();
-      await waitForPath(page, "/console");
+      await enterDemoCode(page, apiUrl);
       // The URL changes a moment before the new page renders: wait for its heading, then read the title.
       await page.getByRole("heading", { level: 1, name: "Care console" }).waitFor();
       // Requests other journeys left waiting lead the title with their count: "(2) Care console | Ambercare".

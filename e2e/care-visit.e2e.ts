@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { login, newAccount, signUp, waitForHydration, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
 import { dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
-import { demoCode } from "./clinician-helpers.ts";
+import { enterDemoCode } from "./clinician-helpers.ts";
 
 /**
  * A chat visit with a real clinician on the other side, in two browser contexts: the patient
@@ -69,9 +69,7 @@ describe("a chat visit, both sides", () => {
 
       // The clinician logs in with the code, goes on duty, and keeps the console open.
       await login(doctor, baseUrl, DEMO_CLINICIAN, { expectPath: "/login/second-factor" });
-      await doctor.getByLabel("Code from your authenticator app").fill(await demoCode(apiUrl));
-      await doctor.getByRole("button", { name: "Log in", exact: true }).click();
-      await waitForPath(doctor, "/console");
+      await enterDemoCode(doctor, apiUrl);
       await waitForHydration(doctor);
       const goOn = doctor.getByRole("button", { name: "Go on duty" });
       if ((await goOn.count()) > 0) await goOn.click();

@@ -1,9 +1,9 @@
 import { DEMO_CLINICIAN } from "@ambercare/contracts/demo";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { login, newAccount, signUp, waitForHydration, waitForPath } from "./account-steps.ts";
+import { login, newAccount, signUp, waitForHydration } from "./account-steps.ts";
 import { FAKE_MEDIA_FLAGS, openPage } from "./browser-contexts.ts";
 import { dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
-import { demoClinician, demoCode, requestVisit } from "./clinician-helpers.ts";
+import { demoClinician, enterDemoCode, requestVisit } from "./clinician-helpers.ts";
 
 /**
  * The two sides of a video visit in their own browser contexts, for the video journey and the call
@@ -107,9 +107,7 @@ export async function signedInSides(browser: Browser, site: string, api: string,
   // The clinician's browser logs in first: a second-factor code is taken once, and the API login
   // below takes the next one when this one is used.
   await login(doctor, site, DEMO_CLINICIAN, { expectPath: "/login/second-factor" });
-  await doctor.getByLabel("Code from your authenticator app").fill(await demoCode(api));
-  await doctor.getByRole("button", { name: "Log in", exact: true }).click();
-  await waitForPath(doctor, "/console");
+  await enterDemoCode(doctor, api);
   await dismissPopupBeforehand(patientSide.context);
   await signUp(patient, site, account, dataDir);
   await startTrial(patient, site);
