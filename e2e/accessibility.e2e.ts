@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { expectNoAxeViolations, launchBrowser, openPage } from "./browser.ts";
+import { expectNoAxeViolations, launchBrowser, sharedTab } from "./browser.ts";
 import { PUBLIC_ROUTES } from "./spec-routes.ts";
 
 /**
@@ -23,16 +23,11 @@ const VIEWPORTS = [
 ] as const;
 
 describe.each(VIEWPORTS)("axe-core at $name", (viewport) => {
+  // A first-time visitor's tab: the cookie banner stays on every page until it is answered.
+  const tab = sharedTab(() => browser, { viewport: { width: viewport.width, height: viewport.height } });
   it.each(PUBLIC_ROUTES.map((route) => route.path))("%s has no violations", async (path) => {
-    const { context, page } = await openPage(browser, {
-      viewport: { width: viewport.width, height: viewport.height },
-    });
-    try {
-      const response = await page.goto(`${baseUrl}${path}`);
-      expect(response?.status()).toBe(200);
-      await expectNoAxeViolations(page);
-    } finally {
-      await context.close();
-    }
+    const response = await tab.page.goto(`${baseUrl}${path}`);
+    expect(response?.status()).toBe(200);
+    await expectNoAxeViolations(tab.page);
   });
 });

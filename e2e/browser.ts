@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { Page } from "playwright-core";
-import { expect } from "vitest";
-import { takeLoggedErrors, unexpected } from "./browser-contexts.ts";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect } from "vitest";
+import { type ContextOptions, openPage, takeLoggedErrors, unexpected } from "./browser-contexts.ts";
 
 export {
   type ContextOptions,
@@ -13,6 +13,34 @@ export {
   takeLoggedErrors,
   unexpected,
 } from "./browser-contexts.ts";
+
+/**
+ * One anonymous visitor's tab for the tests of the enclosing `describe` that only read pages: it goes
+ * from page to page instead of opening a context per test, which costs Chromium about as much as a
+ * page's checks. Call in a `describe` body; `page` is there once its tests run.
+ */
+export function sharedTab(browser: () => Browser, options: ContextOptions = {}) {
+  let opened: Awaited<ReturnType<typeof openPage>> | undefined;
+  beforeAll(async () => {
+    opened = await openPage(browser(), options);
+  });
+  afterAll(async () => {
+    await opened?.context.close();
+  });
+  const tab = () => {
+    if (!opened) throw new Error("sharedTab's page is there only while its describe's tests run");
+    return opened;
+  };
+  return {
+    get page(): Page {
+      return tab().page;
+    },
+    /** The console errors the tab logged since the last call. */
+    takeConsoleErrors(): string[] {
+      return tab().consoleErrors.splice(0);
+    },
+  };
+}
 
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");

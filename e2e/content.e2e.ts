@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { waitForHydration } from "./auth-helpers.ts";
-import { expectNoAxeViolations, launchBrowser, openPage } from "./browser.ts";
+import { expectNoAxeViolations, launchBrowser, openPage, sharedTab } from "./browser.ts";
 
 /**
  * The public site's content (ADR 009) in real Chromium: every content page in English and
@@ -114,20 +114,21 @@ describe("every content page in both languages", () => {
   const descriptions: Record<Lang, Map<string, string>> = { en: new Map(), bg: new Map() };
 
   for (const lang of LANGS) {
-    it.each(CONTENT_PAGES)(
-      `%s (${lang}) has its h1, description, canonical, hreflang, Open Graph, and no axe violations`,
-      async (path) => {
-        const { context, page, consoleErrors } = await openPage(browser);
-        try {
-          await visit(page, path, lang);
-          descriptions[lang].set(path, await expectDiscoverable(page, path, lang));
-          await expectNoAxeViolations(page);
-          expect(consoleErrors).toEqual([]);
-        } finally {
-          await context.close();
-        }
-      },
-    );
+    describe(lang, () => {
+      const tab = sharedTab(() => browser);
+      // axe-core checks the English pages in accessibility.e2e.ts (every public route, 1280 and 320 px).
+      const axe = lang === "bg" ? ", and no axe violations" : "";
+      it.each(CONTENT_PAGES)(
+        `%s (${lang}) has its h1, description, canonical, hreflang, Open Graph${axe}`,
+        async (path) => {
+          tab.takeConsoleErrors();
+          await visit(tab.page, path, lang);
+          descriptions[lang].set(path, await expectDiscoverable(tab.page, path, lang));
+          if (lang === "bg") await expectNoAxeViolations(tab.page);
+          expect(tab.takeConsoleErrors()).toEqual([]);
+        },
+      );
+    });
   }
 
   it.each(LANGS)(
@@ -180,11 +181,12 @@ describe("every content page in both languages", () => {
 
 describe("legal pages", () => {
   for (const lang of LANGS) {
-    it.each(LEGAL_PAGES)(
-      `%s (${lang}) shows its effective date and a table of contents whose links jump to the headings`,
-      async (path) => {
-        const { context, page } = await openPage(browser, { viewport: { width: 1280, height: 800 } });
-        try {
+    describe(lang, () => {
+      const tab = sharedTab(() => browser, { viewport: { width: 1280, height: 800 } });
+      it.each(LEGAL_PAGES)(
+        `%s (${lang}) shows its effective date and a table of contents whose links jump to the headings`,
+        async (path) => {
+          const page = tab.page;
           await visit(page, path, lang);
           const time = page.getByRole("main").locator("header time");
           expect(await time.getAttribute("datetime")).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -226,11 +228,9 @@ describe("legal pages", () => {
               )
               .toBe(true);
           }
-        } finally {
-          await context.close();
-        }
-      },
-    );
+        },
+      );
+    });
   }
 
   it("marks the non-discrimination taglines with their language, right to left for Arabic and Farsi", async () => {

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { expectNoAxeViolations, launchBrowser, openPage } from "./browser.ts";
+import { expectNoAxeViolations, launchBrowser, openPage, sharedTab } from "./browser.ts";
 import { PROTECTED_ROUTES, PUBLIC_ROUTES } from "./spec-routes.ts";
 
 const baseUrl = inject("baseUrl");
@@ -22,32 +22,27 @@ async function expectLayout(page: Page, layout: "main" | "soon") {
 }
 
 describe("every route of the site as an anonymous visitor", () => {
+  const tab = sharedTab(() => browser);
+
   it.each(PUBLIC_ROUTES)("$path answers 200 with its title and the $layout layout", async (route) => {
-    const { context, page, consoleErrors } = await openPage(browser);
-    try {
-      const response = await page.goto(`${baseUrl}${route.path}`);
-      expect(response?.status()).toBe(200);
-      expect(new URL(page.url()).pathname).toBe(route.path);
-      expect(await page.title()).toBe(route.title);
-      expect(await page.getByRole("heading", { level: 1 }).count()).toBe(1);
-      await expectLayout(page, route.layout);
-      expect(consoleErrors).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    const page = tab.page;
+    tab.takeConsoleErrors();
+    const response = await page.goto(`${baseUrl}${route.path}`);
+    expect(response?.status()).toBe(200);
+    expect(new URL(page.url()).pathname).toBe(route.path);
+    expect(await page.title()).toBe(route.title);
+    expect(await page.getByRole("heading", { level: 1 }).count()).toBe(1);
+    await expectLayout(page, route.layout);
+    expect(tab.takeConsoleErrors()).toEqual([]);
   });
 
   it.each(PROTECTED_ROUTES)("%s sends the visitor to /login and keeps the return path", async (path) => {
-    const { context, page } = await openPage(browser);
-    try {
-      await page.goto(`${baseUrl}${path}`);
-      const url = new URL(page.url());
-      expect(url.pathname).toBe("/login");
-      expect(url.searchParams.get("redirectTo")).toBe(path);
-      expect(await page.title()).toBe("Log in | Ambercare");
-    } finally {
-      await context.close();
-    }
+    const page = tab.page;
+    await page.goto(`${baseUrl}${path}`);
+    const url = new URL(page.url());
+    expect(url.pathname).toBe("/login");
+    expect(url.searchParams.get("redirectTo")).toBe(path);
+    expect(await page.title()).toBe("Log in | Ambercare");
   });
 
   it("redirects unknown paths to /", async () => {
