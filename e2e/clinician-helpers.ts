@@ -51,8 +51,9 @@ export async function enterDemoCode(page: Page, apiUrl: string): Promise<void> {
     if (outcome === "in") return;
     if (outcome === "no answer")
       throw new Error("the second-factor form neither logged in nor refused the code");
-    // A fresh form for the next code: the refused one keeps its error until it is sent again.
-    if (index < attempts.length - 1) await page.reload();
+    // A fresh form for the next code: the refused one keeps its error until it is sent again. A GET,
+    // not a reload: a form sent before the page hydrated was a real POST, which a reload would repeat.
+    if (index < attempts.length - 1) await page.goto(page.url());
   }
   throw new Error("the demo clinician's code was refused three steps in a row");
 }
