@@ -49,16 +49,20 @@ export function inboundMedia(page: Page): Promise<Flow | null> {
     const stats = await peer.getStats();
     const flow = { frames: 0, energy: 0, relayed: false };
     const candidates = new Map<string, string>();
-    let pairLocal: string | null = null;
+    const pairs = new Map<string, string>();
+    // The pair the media uses is the transport's selected one: a pair's `nominated` and `state` are
+    // the ICE checks' view, which for a moment may name no pair while media already flows.
+    let selectedPair: string | null = null;
     stats.forEach((stat) => {
       if (stat.type === "inbound-rtp" && stat.kind === "video") flow.frames += stat.framesDecoded ?? 0;
       if (stat.type === "inbound-rtp" && stat.kind === "audio") flow.energy += stat.totalAudioEnergy ?? 0;
       if (stat.type === "local-candidate") candidates.set(stat.id, stat.candidateType);
-      if (stat.type === "candidate-pair" && stat.nominated && stat.state === "succeeded") {
-        pairLocal = stat.localCandidateId;
-      }
+      if (stat.type === "candidate-pair") pairs.set(stat.id, stat.localCandidateId);
+      if (stat.type === "transport" && stat.selectedCandidatePairId)
+        selectedPair = stat.selectedCandidatePairId;
     });
-    flow.relayed = pairLocal !== null && candidates.get(pairLocal) === "relay";
+    const local = selectedPair === null ? undefined : pairs.get(selectedPair);
+    flow.relayed = local !== undefined && candidates.get(local) === "relay";
     return flow;
   });
 }
