@@ -10,17 +10,23 @@ import type { Page } from "playwright-core";
  * (node:assert checks): the benchmarks drive the same steps.
  */
 
-/** The demo clinician's code by the API's clock (other journeys move it), `stepsAhead` steps on. */
-export async function demoCode(apiUrl: string, stepsAhead = 0): Promise<string> {
+const STEP_MS = 30_000;
+
+/** The API's clock (GET /dev/clock): other journeys move it. */
+async function apiNow(apiUrl: string): Promise<number> {
   const response = await fetch(`${apiUrl}/dev/clock`);
-  const now = Date.parse(((await response.json()) as { data: { now: string } }).data.now);
+  return Date.parse(((await response.json()) as { data: { now: string } }).data.now);
+}
+
+/** The demo clinician's code by the API's clock, `stepsAhead` steps on. */
+export async function demoCode(apiUrl: string, stepsAhead = 0): Promise<string> {
   const totp = new TOTP({
     secret: Secret.fromBase32(DEMO_CLINICIAN.totp_secret),
     algorithm: "SHA1",
     digits: 6,
-    period: 30,
+    period: STEP_MS / 1000,
   });
-  return totp.generate({ timestamp: now + stepsAhead * 30_000 });
+  return totp.generate({ timestamp: (await apiNow(apiUrl)) + stepsAhead * STEP_MS });
 }
 
 /**
@@ -30,11 +36,17 @@ export async function demoCode(apiUrl: string, stepsAhead = 0): Promise<string> 
  * the next step's is tried, and failing that, the one after once the API's clock reaches its window.
  */
 export async function enterDemoCode(page: Page, apiUrl: string): Promise<void> {
-  const attempts = [0, 1, 2];
-  for (const [index, stepsAhead] of attempts.entries()) {
-    if (stepsAhead === 2) await untilNextStep(apiUrl);
-    const code = await demoCode(apiUrl, Math.min(stepsAhead, 1));
-    await page.getByLabel("Code from your authenticator app").fill(code);
+  const attempts = [
+    { stepsAhead: 0, waitForNextStep: false },
+    { stepsAhead: 1, waitForNextStep: false },
+    { stepsAhead: 1, waitForNextStep: true },
+  ];
+  for (const [index, { stepsAhead, waitForNextStep }] of attempts.entries()) {
+    if (waitForNextStep) {
+      const now = await apiNow(apiUrl);
+      await new Promise((resolve) => setTimeout(resolve, STEP_MS - (now % STEP_MS) + 250));
+    }
+    await page.getByLabel("Code from your authenticator app").fill(await demoCode(apiUrl, stepsAhead));
     await page.getByRole("button", { name: "Log in", exact: true }).click();
     // The waiter that loses the race times out later: caught, so that it fails nothing.
     const outcome = await Promise.race([
@@ -55,14 +67,7 @@ export async function enterDemoCode(page: Page, apiUrl: string): Promise<void> {
     // not a reload: a form sent before the page hydrated was a real POST, which a reload would repeat.
     if (index < attempts.length - 1) await page.goto(page.url());
   }
-  throw new Error("the demo clinician's code was refused three steps in a row");
-}
-
-/** Waits until the API's clock enters the next 30-second step of the code. */
-async function untilNextStep(apiUrl: string): Promise<void> {
-  const response = await fetch(`${apiUrl}/dev/clock`);
-  const now = Date.parse(((await response.json()) as { data: { now: string } }).data.now);
-  await new Promise((resolve) => setTimeout(resolve, 30_000 - (now % 30_000) + 250));
+  throw new Error("the demo clinician's code was refused three times");
 }
 
 async function postJson(url: string, body: unknown, token?: string) {
