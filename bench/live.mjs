@@ -176,7 +176,7 @@ async function seedPairs() {
   return pairs;
 }
 
-/** A live socket that has resumed (the server answered the ping sent after the resume). */
+/** A live socket that has resumed (the server answered the resume). */
 function openSocket(apiUrl, token, onMessageEvent) {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(`${apiUrl.replace(/^http/, "ws")}/api/v1/api/live`, {
@@ -185,11 +185,10 @@ function openSocket(apiUrl, token, onMessageEvent) {
     socket.on("error", reject);
     socket.on("open", () => {
       socket.send(JSON.stringify({ type: "resume", after: null }));
-      socket.send(JSON.stringify({ type: "ping" }));
     });
     socket.on("message", (data) => {
       const frame = JSON.parse(data.toString());
-      if (frame.type === "pong") resolve(socket);
+      if (frame.type === "resumed") resolve(socket);
       else if (frame.topic === "visit.message" && frame.payload?.change === "created") {
         onMessageEvent(frame.payload.message_id, performance.now());
       }

@@ -26,8 +26,24 @@ export type LivePingFrame = { type: "ping" };
 
 /** Server → client answers other than events. */
 export type LivePongFrame = { type: "pong" };
+/**
+ * The answer to `resume`, sent once the connection's starting point is set and before any event:
+ * from here on every event after that point reaches the page. A page re-reads its data only after
+ * this frame, never on the socket's `open`: an event committed between a re-read done at `open` and
+ * the server setting the starting point would otherwise reach neither (the missed call ring).
+ */
+export type LiveResumedFrame = {
+  type: "resumed";
+  /** The id the connection starts after: the page's own `after`, or the latest event when it had none. */
+  after: number;
+};
 export type LiveErrorFrame = { type: "error"; code: LiveErrorCode; frame_type?: string };
-export type LiveServerFrame = LiveEventFrame | LiveRelayFrame | LivePongFrame | LiveErrorFrame;
+export type LiveServerFrame =
+  | LiveEventFrame
+  | LiveRelayFrame
+  | LivePongFrame
+  | LiveResumedFrame
+  | LiveErrorFrame;
 
 export const LIVE_ERROR_CODES = Object.freeze({
   /** Not JSON, not an object, or no `type`. */

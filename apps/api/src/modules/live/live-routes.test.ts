@@ -43,9 +43,7 @@ const as = (user: { access_token: string }) => ({ authorization: `Bearer ${user.
 const open = async (user: { access_token: string }, after: number | null = null) => {
   const client = await openLiveClient(url, as(user));
   client.send({ type: "resume", after });
-  // The ping's answer proves the resume before it has been handled (frames are handled in order).
-  client.send({ type: "ping" });
-  expect(await client.next()).toEqual({ type: "pong" });
+  expect(await client.next()).toMatchObject({ type: "resumed" });
   return client;
 };
 
@@ -156,10 +154,31 @@ describe("resume", () => {
       ),
     );
     published.push(...(await during).flat());
+    expect(await client.next()).toEqual({ type: "resumed", after: before[0] });
     const received = [];
     for (let i = 0; i < published.length; i++) received.push(((await client.next()) as { id: number }).id);
     expect(received).toEqual([...published].sort((a, b) => a - b));
     expect(await client.quietFor(200)).toEqual([]);
+    await client.close();
+  });
+
+  it("answers a resume once its starting point is set: every event after it arrives, none before", async () => {
+    // The page re-reads its data on this answer, so an event is either in that re-read (at or before
+    // `after`) or sent to the page; publishing while the resume is handled must not lose one between.
+    await t.app.live.publish([alice.user_id], "visit.status", { n: -1 });
+    const client = await openLiveClient(url, as(alice));
+    client.send({ type: "resume", after: null });
+    const racing = await Promise.all(
+      Array.from({ length: 10 }, (_, n) => t.app.live.publish([alice.user_id], "visit.status", { n })),
+    );
+    const answer = (await client.next()) as { type: string; after: number };
+    expect(answer).toEqual({ type: "resumed", after: expect.any(Number) });
+    const [afterAnswer] = await t.app.live.publish([alice.user_id], "visit.status", { n: 10 });
+    const expected = [...racing.flat().filter((id) => id > answer.after), afterAnswer];
+    const received = [];
+    for (const _ of expected) received.push(((await client.next()) as { id: number }).id);
+    expect(received).toEqual(expected);
+    expect(await client.quietFor(150)).toEqual([]);
     await client.close();
   });
 

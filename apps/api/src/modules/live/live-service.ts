@@ -192,7 +192,10 @@ export function createLiveService(deps: {
      */
     onMessage: registerHandler,
 
-    /** A new connection of `userId`; nothing is delivered until its client sends `resume`. */
+    /**
+     * A new connection of `userId`; nothing is delivered until its client sends `resume`, which is
+     * answered `{type:"resumed"}` once the starting point is set.
+     */
     connect(
       userId: string,
       send: (frame: LiveServerFrame | Record<string, unknown>) => void,
@@ -226,6 +229,8 @@ export function createLiveService(deps: {
             resumed = true;
             const after = parsed.data.after ?? (await repository.latestId(userId));
             pump.cursor = after;
+            // Before any event: the page re-reads on this frame, and every event after `after` follows.
+            pump.send({ type: "resumed", after });
             wake(pump);
             return;
           }

@@ -3,8 +3,9 @@ import { LIVE_CLOSE_CODES, LIVE_WEB_PATH, type LiveServerFrame } from "@ambercar
 /**
  * The page's live events connection (ADR 033): one WebSocket per tab to `/live` on the site, shared
  * by every component that listens. It resumes from the last event it saw after every reconnect
- * (the server replays what was missed, in order), reconnects with exponential back-off and jitter,
- * and finds a dead link by its own pings going unanswered. Loaded only by pages that use it.
+ * (the server replays what was missed, in order) and is "connected" only once the server answers
+ * that it has resumed. It reconnects with exponential back-off and jitter, and finds a dead link by
+ * its own pings going unanswered. Loaded only by pages that use it.
  */
 
 export type LiveState = "connecting" | "connected" | "reconnecting" | "offline";
@@ -151,6 +152,10 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
   };
 
   const deliver = (frame: LiveServerFrame) => {
+    if ("type" in frame && frame.type === "resumed") {
+      setState("connected");
+      return;
+    }
     if (!("topic" in frame) || typeof frame.topic !== "string") return;
     if (!("id" in frame)) {
       // Relayed, never stored: only for now, and without a place in the order of events.
@@ -173,7 +178,8 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     const current = options.openSocket(options.url);
     socket = current;
     current.onopen = () => {
-      setState("connected");
+      // Not "connected" yet: that waits for the server's `resumed`, after which no event can be
+      // missed, so what a page re-reads on "connected" is never older than what it is sent next.
       current.send(JSON.stringify({ type: "resume", after: lastEventId }));
       scheduleHeartbeat();
     };
