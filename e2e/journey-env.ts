@@ -5,7 +5,14 @@
  */
 export const JOURNEY_WEB_ENV = { TRUST_PROXY: "false", WEB_RATE_LIMIT_MAX: "100000" } as const;
 
-/** The environment of a journey stack on its own ports and data directory, one process each. */
+/**
+ * The environment of a journey stack on its own ports and data directory, one process each. The
+ * API's general limit per address is lifted for the same reason as the edge's: a journey's patient,
+ * its clinician and the test's own API calls are all one address, 127.0.0.1. A video-call round
+ * (`bench/live --calls`) makes about 65 API calls for both sides, so at one call every 12 s the
+ * two people together passed the 300 a minute meant for one, and the pages they were shown were
+ * honest 429s: a missing "Start video call", a ring not answered, a call without frames.
+ */
 export function journeyStackEnv(port: number, apiPort: number, dataDir: string) {
   return {
     PORT: String(port),
@@ -13,6 +20,7 @@ export function journeyStackEnv(port: number, apiPort: number, dataDir: string) 
     DATA_DIR: dataDir,
     LOG_LEVEL: "warn",
     ...JOURNEY_WEB_ENV,
+    RATE_LIMIT_MAX: "100000",
     // One process each: a journey reads what it just wrote, and its failures name one server.
     WEB_PROCESSES: "1",
     API_PROCESSES: "1",
