@@ -71,6 +71,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     stringRoutes: strings.routes,
     env: getPublicEnv(),
     user: { isLoggedIn: user !== null, isSubscribed: subscription.flags?.isSubscribed ?? null },
+    // Only a logged-in page shows times in the visitor's zone: the anonymous page cache shares one
+    // page across zones (page-cache.server.ts).
     ...(user ? { timeZone: pageTimeZone(request) } : {}),
     siteUrl: siteUrl(request),
     buildId: context.buildId ?? null,

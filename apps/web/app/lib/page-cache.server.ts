@@ -16,8 +16,10 @@ import { TIME_ZONE_COOKIE } from "#app/lib/time-zone.ts";
  *   site does not know, means the page is rendered for that request alone.
  * - The key is everything the HTML depends on for such a visitor: the language (the `lang` cookie,
  *   else Accept-Language), the address with its query string (`?lang=` included), the analytics
- *   choice, the time zone times are shown in, the host and protocol (canonical addresses), and whether the visitor is a crawler
- *   (which gets the whole page at once).
+ *   choice, the host and protocol (canonical addresses), and whether the visitor is a crawler (which
+ *   gets the whole page at once). Not the `tz` cookie: only a logged-in page shows times in the
+ *   visitor's zone (the root loader gives a zone to those alone), so visitors of every zone share
+ *   one entry.
  * - Only a 200 HTML answer without `Set-Cookie` is stored: an answer that sets a cookie was made for
  *   its visitor. The Content-Security-Policy and every other header the server adds per request are
  *   not stored.
@@ -95,7 +97,6 @@ export function pageCacheKey(req: CacheRequest): string | null {
   return [
     visitorLocale(req.headers),
     cookies[CONSENT_COOKIE] ?? "",
-    cookies[TIME_ZONE_COOKIE] ?? "",
     req.protocol,
     req.headers.host ?? "",
     userAgent && isbot(userAgent) ? "crawler" : "browser",
