@@ -74,7 +74,8 @@ export function IdleWarning({ idleMinutes }: { idleMinutes: number }) {
         type="button"
         className="button-primary mt-3"
         onClick={() => {
-          void revalidator.revalidate();
+          // An interrupted re-read rejects (AbortError); the one that interrupted it renews as well.
+          revalidator.revalidate().catch(() => undefined);
           setRenewals((count) => count + 1);
         }}
       >
