@@ -2,6 +2,7 @@ import type { CallIceCandidate, CallSignal, CallSignalEvent } from "@ambercare/c
 import { describe, expect, it } from "vitest";
 import {
   type CallPeer,
+  CONNECT_STALL_MS,
   createCallConnection,
   createDescriptionAssembler,
   DISCONNECTED_GRACE_MS,
@@ -365,6 +366,44 @@ describe("the call's connection", () => {
     call.peer().become("failed");
     expect(call.peer().restarts).toBe(1);
     expect(call.phases.at(-1)).toBe("reconnecting");
+  });
+
+  it("starts afresh when a negotiated connection stalls short of connected (ICE up, DTLS not)", async () => {
+    const call = setup(false);
+    call.connection.join();
+    // The other side is not there yet: a connection waiting for its offer is no stall.
+    call.clock.advance(CONNECT_STALL_MS.impolite * 3);
+    expect(call.peers).toHaveLength(1);
+    call.peer().onnegotiationneeded?.({});
+    await settle();
+    await call.description("answer", "answer-sdp");
+    call.peer().become("connecting");
+    call.clock.advance(CONNECT_STALL_MS.impolite - 1);
+    expect(call.peers).toHaveLength(1);
+    call.clock.advance(1);
+    // A new connection and hello: the other side starts afresh with it.
+    expect(call.peers).toHaveLength(2);
+    expect(call.peers[0]?.closed).toBe(true);
+    expect(kinds(call.sent).at(-1)).toBe("hello");
+  });
+
+  it("leaves a connection that came up, and the polite side waits longer before starting afresh", async () => {
+    const impolite = setup(false);
+    impolite.connection.join();
+    impolite.peer().onnegotiationneeded?.({});
+    await settle();
+    await impolite.description("answer", "answer-sdp");
+    impolite.peer().become("connected");
+    impolite.clock.advance(CONNECT_STALL_MS.polite * 3);
+    expect(impolite.peers).toHaveLength(1);
+
+    const polite = setup(true);
+    polite.connection.join();
+    await polite.description("offer", "offer-from-clinician");
+    polite.clock.advance(CONNECT_STALL_MS.impolite);
+    expect(polite.peers).toHaveLength(1);
+    polite.clock.advance(CONNECT_STALL_MS.polite - CONNECT_STALL_MS.impolite);
+    expect(polite.peers).toHaveLength(2);
   });
 
   it("takes fresh TURN credentials into the running connection and every later one", async () => {

@@ -72,6 +72,13 @@ export const DISCONNECTED_GRACE_MS = 3_000;
 export const RESTART_RETRY_MS = 5_000;
 /** The least time between two full rejoins after a negotiation that went wrong. */
 export const REJOIN_MIN_INTERVAL_MS = 5_000;
+/**
+ * How long a connection whose negotiation is done may stay short of `connected` before this side
+ * starts afresh: ICE can succeed while the encryption handshake behind it (DTLS) stalls, and the
+ * browser retries that only slowly (the journeys saw 30 s and more through a relay). The polite side
+ * waits longer, so the two do not start afresh at the same moment.
+ */
+export const CONNECT_STALL_MS = { impolite: 10_000, polite: 14_000 } as const;
 /** Descriptions being joined at once; older unfinished ones are dropped. */
 const PARTIAL_LIMIT = 8;
 
@@ -147,6 +154,8 @@ export function createCallConnection(options: CallConnectionOptions): CallConnec
   let iceServers = options.iceServers;
   let phase: CallPhase = "connecting";
   let everConnected = false;
+  /** The connection that reached `connected` (its later restarts are not stalls: ICE restart covers them). */
+  let everConnectedPeer: CallPeer | null = null;
   let media = { muted: false, cameraOff: false };
   let localReconnecting = false;
   const assembler = createDescriptionAssembler();
@@ -156,6 +165,7 @@ export function createCallConnection(options: CallConnectionOptions): CallConnec
   let ignoreOffer = false;
   let settingRemoteAnswer = false;
   let restartTimer: unknown = null;
+  let stallTimer: unknown = null;
   let lastRejoin = Number.NEGATIVE_INFINITY;
   /** Signals are applied one at a time: a candidate never overtakes the description before it. */
   let queue: Promise<void> = Promise.resolve();
@@ -177,6 +187,23 @@ export function createCallConnection(options: CallConnectionOptions): CallConnec
   const stopRestartTimer = () => {
     if (restartTimer !== null) clearTimer(restartTimer);
     restartTimer = null;
+  };
+
+  const stopStallTimer = () => {
+    if (stallTimer !== null) clearTimer(stallTimer);
+    stallTimer = null;
+  };
+
+  /** Once both descriptions are in place, the connection has CONNECT_STALL_MS to come up. */
+  const watchForStall = (current: CallPeer) => {
+    if (stallTimer !== null || everConnectedPeer === current) return;
+    stallTimer = setTimer(
+      () => {
+        stallTimer = null;
+        if (current === peer && current.connectionState !== "connected") recover();
+      },
+      polite ? CONNECT_STALL_MS.polite : CONNECT_STALL_MS.impolite,
+    );
   };
 
   const sendDescription = (current: CallPeer) => {
@@ -206,6 +233,8 @@ export function createCallConnection(options: CallConnectionOptions): CallConnec
     const state = current.connectionState;
     if (state === "connected") {
       stopRestartTimer();
+      stopStallTimer();
+      everConnectedPeer = current;
       const recovered = localReconnecting;
       localReconnecting = false;
       setPhase("connected");
@@ -270,6 +299,7 @@ export function createCallConnection(options: CallConnectionOptions): CallConnec
 
   function dropPeer() {
     stopRestartTimer();
+    stopStallTimer();
     const old = peer;
     peer = null;
     if (!old) return;
@@ -331,6 +361,7 @@ export function createCallConnection(options: CallConnectionOptions): CallConnec
         if (current === peer) sendDescription(current);
       }
       await flushCandidates(current);
+      if (current === peer) watchForStall(current);
     } catch {
       settingRemoteAnswer = false;
       if (current === peer) recover();
