@@ -74,8 +74,7 @@ export function IdleWarning({ idleMinutes }: { idleMinutes: number }) {
         type="button"
         className="button-primary mt-3"
         onClick={() => {
-          // An interrupted re-read rejects (AbortError); the one that interrupted it renews as well.
-          revalidator.revalidate().catch(() => undefined);
+          void revalidator.revalidate();
           setRenewals((count) => count + 1);
         }}
       >

@@ -52,18 +52,6 @@ describe("a live page's re-read", () => {
     forgetShown(key);
   });
 
-  it("lets an interrupted re-read go, counting no failure", async () => {
-    const key = "visit:d";
-    rememberShown(key, { status: "accepted" });
-    const interrupted = new DOMException("signal is aborted without reason", "AbortError");
-    expect(isPassingFailure(interrupted)).toBe(false);
-    await expect(loadOrKeep(key, failing(interrupted))).rejects.toBe(interrupted);
-    expect(await loadOrKeep(key, failing(new TypeError("Failed to fetch")))).toMatchObject({
-      refreshFailures: 1,
-    });
-    forgetShown(key);
-  });
-
   it("lets the page's real answers through: redirects, 401, 403, 404", async () => {
     const key = "visit:b";
     rememberShown(key, { status: "accepted" });

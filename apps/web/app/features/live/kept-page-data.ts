@@ -1,6 +1,5 @@
 import { useEffect, useRef } from "react";
 import { isRouteErrorResponse, type ShouldRevalidateFunctionArgs, useRevalidator } from "react-router";
-import { rereadPage } from "#app/features/live/use-live-events.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { keepInUseInterval, reportSessionUse } from "#app/lib/session-use.ts";
 
@@ -53,8 +52,6 @@ export function forgetShown(key: string): void {
 
 /** Whether `error` from a re-read is a passing failure rather than the page's real answer. */
 export function isPassingFailure(error: unknown): boolean {
-  // An interrupted re-read (a newer one replaced it): React Router drops its result anyway.
-  if (error instanceof Error && error.name === "AbortError") return false;
   if (error instanceof Response) return PASSING_STATUSES.has(error.status);
   if (isRouteErrorResponse(error)) return PASSING_STATUSES.has(error.status);
   // A thrown loader error reaches the browser as an Error (its message hidden in production); so
@@ -113,13 +110,13 @@ export function useKeptPageData(key: string, data: Kept<object>, keepInUse = fal
   }, [key, data, failures]);
   useEffect(() => {
     if (!keepInUse) return;
-    const timer = setInterval(() => rereadPage(revalidateRef.current), keepInUseInterval(idleMinutes));
+    const timer = setInterval(() => void revalidateRef.current(), keepInUseInterval(idleMinutes));
     return () => clearInterval(timer);
   }, [keepInUse, idleMinutes]);
   useEffect(() => () => forgetShown(key), [key]);
   useEffect(() => {
     if (failures === 0) return;
-    const timer = setTimeout(() => rereadPage(revalidateRef.current), retryDelay(failures));
+    const timer = setTimeout(() => void revalidateRef.current(), retryDelay(failures));
     return () => clearTimeout(timer);
   }, [failures]);
   return failures > 0;

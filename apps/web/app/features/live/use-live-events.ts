@@ -52,16 +52,6 @@ export function sendLiveFrame(frame: { type: string } & Record<string, unknown>)
 }
 
 /**
- * Re-reads the page's data. A re-read started while another is under way interrupts it, and React
- * Router then rejects the first one's promise with an AbortError: that is no failure (the newer
- * re-read answers for both), so it is not left to become an uncaught error. A failed re-read is the
- * page's to show (kept-page-data.ts, or its error page).
- */
-export function rereadPage(revalidate: () => Promise<void>): void {
-  revalidate().catch(() => undefined);
-}
-
-/**
  * Re-reads the page's data on each live event of `topics` that `concerns` the page, and once each
  * time the link (re)opens: the socket resumes from "now", so a change between the page's render and
  * the connection (or during an outage) would otherwise be missed. Never polls.
@@ -72,11 +62,11 @@ export function useLiveRevalidation(
 ): LiveState {
   const revalidator = useRevalidator();
   const state = useLiveEvents(topics, (event) => {
-    if (concerns(event)) rereadPage(revalidator.revalidate);
+    if (concerns(event)) void revalidator.revalidate();
   });
   const wasConnected = useRef(false);
   useEffect(() => {
-    if (state === "connected" && !wasConnected.current) rereadPage(revalidator.revalidate);
+    if (state === "connected" && !wasConnected.current) void revalidator.revalidate();
     wasConnected.current = state === "connected";
   }, [state, revalidator]);
   return state;
