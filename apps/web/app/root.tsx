@@ -13,7 +13,6 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { useHydrated } from "#app/components/hydrated.ts";
 import { PlatformClient } from "#app/components/platform-client.tsx";
 import { SupportWidget } from "#app/features/communications/support-widget.tsx";
-import { isRereadOfSamePage } from "#app/features/live/kept-page-data.ts";
 import { sessionSubscription } from "#app/features/membership/membership.server.ts";
 import { analyticsState, getPublicEnv, isSecureRequest } from "#app/lib/env.server.ts";
 import { createI18n, DEFAULT_LOCALE, I18nProvider, type Locale } from "#app/lib/i18n.tsx";
@@ -93,12 +92,16 @@ const SESSION_PATHS = new Set(["/login", "/logout", "/sign-up"]);
  * (a live event's, the idle warning's): nothing of the root's changes then, and a root that failed
  * to load for a moment would take the page, and a call in it, down with it (kept-page-data.ts).
  */
-export function shouldRevalidate(args: ShouldRevalidateFunctionArgs): boolean {
-  const { currentUrl, nextUrl, formMethod, defaultShouldRevalidate } = args;
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs): boolean {
   if (formMethod && formMethod !== "GET") return defaultShouldRevalidate;
   const nextLang = nextUrl.searchParams.get("lang");
   if (nextLang !== null && nextLang !== currentUrl.searchParams.get("lang")) return true;
-  if (isRereadOfSamePage(args)) return false;
+  if (currentUrl.href === nextUrl.href) return false;
   if (!hasStringsFor(document.documentElement.lang as Locale, nextUrl.pathname)) return true;
   return SESSION_PATHS.has(nextUrl.pathname);
 }

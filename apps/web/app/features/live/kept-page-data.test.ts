@@ -4,7 +4,6 @@ import {
   FIRST_RETRY_MS,
   forgetShown,
   isPassingFailure,
-  isRereadOfSamePage,
   LAST_RETRY_MS,
   loadOrKeep,
   rememberShown,
@@ -105,20 +104,5 @@ describe("keeping the session in use", () => {
     stopSecond();
     reportSessionUse();
     expect(heard).toEqual(["first", "second", "second"]);
-  });
-});
-
-describe("a re-read of the same page", () => {
-  const at = (href: string) => new URL(href, "http://site.test");
-  it("is the same URL without a form; the root and layouts skip it", () => {
-    const visit = at("/my-profile/consultations/c1");
-    expect(isRereadOfSamePage({ currentUrl: visit, nextUrl: at("/my-profile/consultations/c1") })).toBe(true);
-    expect(isRereadOfSamePage({ currentUrl: visit, nextUrl: visit, formMethod: "POST" })).toBe(false);
-    expect(isRereadOfSamePage({ currentUrl: visit, nextUrl: at("/my-profile/consultations/c2") })).toBe(
-      false,
-    );
-    expect(
-      isRereadOfSamePage({ currentUrl: visit, nextUrl: at("/my-profile/consultations/c1?lang=bg") }),
-    ).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { isRouteErrorResponse, type ShouldRevalidateFunctionArgs, useRevalidator } from "react-router";
+import { isRouteErrorResponse, useRevalidator } from "react-router";
 import { useRootData } from "#app/lib/root-data.ts";
 import { keepInUseInterval, reportSessionUse } from "#app/lib/session-use.ts";
 
@@ -26,19 +26,6 @@ export type Kept<T> = T & {
 
 /** What each open page last showed, by page key (a route and its visit id). */
 const shown = new Map<string, { data: object; failures: number }>();
-
-/**
- * A re-read of the page shown, without a form: a live event's, a reconnect's, the idle warning's.
- * The root and the layouts skip it (their `shouldRevalidate`): what they return cannot change then,
- * and one of them failing for a moment would replace the page (and a call in it) with the error page.
- */
-export function isRereadOfSamePage({
-  currentUrl,
-  nextUrl,
-  formMethod,
-}: Pick<ShouldRevalidateFunctionArgs, "currentUrl" | "nextUrl" | "formMethod">): boolean {
-  return !formMethod && currentUrl.href === nextUrl.href;
-}
 
 /** Marks `data` as what the page under `key` shows now (the hook does it on each render). */
 export function rememberShown(key: string, data: object): void {

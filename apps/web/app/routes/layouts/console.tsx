@@ -3,7 +3,6 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { LanguageSwitch } from "#app/components/language-switch.tsx";
 import { Logo } from "#app/components/logo.tsx";
 import { ProgressBar } from "#app/components/progress-bar.tsx";
-import { isRereadOfSamePage } from "#app/features/live/kept-page-data.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/console";
@@ -22,8 +21,14 @@ export async function loader({ request }: Route.LoaderArgs) {
  * own loader runs then, so that a layout that failed to load for a moment cannot take the page, and a
  * call in it, down with it (kept-page-data.ts). The page's loader checks the session itself.
  */
-export function shouldRevalidate(args: ShouldRevalidateFunctionArgs): boolean {
-  return isRereadOfSamePage(args) ? false : args.defaultShouldRevalidate;
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs): boolean {
+  if (!formMethod && currentUrl.href === nextUrl.href) return false;
+  return defaultShouldRevalidate;
 }
 
 /** Skip link, a header that says who is logged in and as which provider, the page. */
