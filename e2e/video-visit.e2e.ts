@@ -40,40 +40,18 @@ afterAll(async () => {
 /** Waits until the other side's video keeps being decoded and its sound has energy. */
 async function expectMediaFlowing(page: Page, timeout = 30_000): Promise<Flow> {
   let first: Flow | null = null;
-  let last: Flow | null = null;
   await expect
     .poll(
       async () => {
         const flow = await inboundMedia(page);
-        last = flow;
         if (!flow || flow.frames === 0) return false;
         first ??= flow;
         return flow.frames > first.frames + 10 && flow.energy > 0;
       },
       { timeout, interval: 250 },
     )
-    .toBe(true)
-    .catch(async (error: Error) => {
-      // Which side, which state: what a failed run needs to be understood.
-      throw new Error(`${error.message}\nlast flow ${JSON.stringify(last)}; now ${await callState(page)}`);
-    });
+    .toBe(true);
   return (await inboundMedia(page)) as Flow;
-}
-
-/** The page's peer connections' states and what its call screen says. */
-async function callState(page: Page): Promise<string> {
-  const peers = await page
-    .evaluate(() =>
-      ((window as unknown as { __journeyPeers?: RTCPeerConnection[] }).__journeyPeers ?? []).map(
-        (peer) => `${peer.connectionState}/${peer.iceConnectionState}/${peer.signalingState}`,
-      ),
-    )
-    .catch(() => ["(page gone)"]);
-  const status = await page
-    .getByTestId("call-status")
-    .allTextContents()
-    .catch(() => []);
-  return `${page.url()} peers [${peers.join(", ")}] status ${JSON.stringify(status)}`;
 }
 
 describe("a video visit, both sides", () => {

@@ -9,7 +9,6 @@ import {
   rememberShown,
   retryDelay,
 } from "#app/features/live/kept-page-data.ts";
-import { keepInUseInterval, onSessionUse, reportSessionUse } from "#app/lib/session-use.ts";
 
 /** What React Router's serverLoader throws for a loader that threw `data(null, { status })`. */
 async function thrownBy(status: number): Promise<unknown> {
@@ -83,26 +82,5 @@ describe("a live page's re-read", () => {
       LAST_RETRY_MS,
       LAST_RETRY_MS,
     ]);
-  });
-});
-
-describe("keeping the session in use", () => {
-  it("re-reads every 5 minutes, and three times per idle timeout when that is shorter", () => {
-    expect(keepInUseInterval(30)).toBe(5 * 60_000);
-    expect(keepInUseInterval(15)).toBe(5 * 60_000);
-    expect(keepInUseInterval(3)).toBe(60_000);
-    expect(keepInUseInterval(6)).toBe(2 * 60_000);
-  });
-
-  it("tells every listener of a use, and no longer once it has unsubscribed", () => {
-    const heard: string[] = [];
-    const stopFirst = onSessionUse(() => heard.push("first"));
-    const stopSecond = onSessionUse(() => heard.push("second"));
-    reportSessionUse();
-    stopFirst();
-    reportSessionUse();
-    stopSecond();
-    reportSessionUse();
-    expect(heard).toEqual(["first", "second", "second"]);
   });
 });

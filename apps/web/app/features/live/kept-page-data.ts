@@ -1,7 +1,5 @@
 import { useEffect, useRef } from "react";
 import { isRouteErrorResponse, useRevalidator } from "react-router";
-import { useRootData } from "#app/lib/root-data.ts";
-import { keepInUseInterval, reportSessionUse } from "#app/lib/session-use.ts";
 
 /**
  * A live page (a visit, on either side) keeps showing what it has when one of its re-reads fails for
@@ -75,31 +73,15 @@ export function retryDelay(failures: number): number {
  * Registers the page's data under `key` for `loadOrKeep` while the page is shown, and, while the
  * data is kept after a failure, re-reads it again with a growing wait. Returns whether the page
  * shows kept data (to say so).
- *
- * `keepInUse`: the page is open for a reason the session must outlast — the patient waits for their
- * clinician, the visit (and its call) is under way — so it re-reads itself every few minutes
- * (keepInUseInterval), which uses the session on the server. Every re-read that works is reported
- * (session-use.ts), so the idle warning does not reload a call or a waiting room the server still
- * counts as in use; a page left open for no such reason still ends its session when idle.
  */
-export function useKeptPageData(key: string, data: Kept<object>, keepInUse = false): boolean {
+export function useKeptPageData(key: string, data: Kept<object>): boolean {
   const failures = data.refreshFailures ?? 0;
   const { revalidate } = useRevalidator();
   const revalidateRef = useRef(revalidate);
   revalidateRef.current = revalidate;
-  const idleMinutes = useRootData()?.env.sessionIdleMinutes ?? 30;
-  const firstData = useRef(data);
   useEffect(() => {
-    if (failures !== 0) return;
-    rememberShown(key, data);
-    // The first data came with the page (a navigation, which the idle warning counts already).
-    if (data !== firstData.current) reportSessionUse();
+    if (failures === 0) rememberShown(key, data);
   }, [key, data, failures]);
-  useEffect(() => {
-    if (!keepInUse) return;
-    const timer = setInterval(() => void revalidateRef.current(), keepInUseInterval(idleMinutes));
-    return () => clearInterval(timer);
-  }, [keepInUse, idleMinutes]);
   useEffect(() => () => forgetShown(key), [key]);
   useEffect(() => {
     if (failures === 0) return;

@@ -110,11 +110,7 @@ export default function ConsoleVisitPage() {
   const when = useDateTime();
   const loaded = useLoaderData<typeof clientLoader>();
   const { workspace, messages } = loaded;
-  const kept = useKeptPageData(
-    keptKey(workspace.visit.id),
-    loaded,
-    workspace.visit.status === "accepted" || workspace.visit.status === "in_progress",
-  );
+  const kept = useKeptPageData(keptKey(workspace.visit.id), loaded);
   const answer = useActionData<typeof action>();
   const autosaveRef = useRef<NotesAutosave | null>(null);
   const { visit, intake, documents, past_visits: pastVisits, notes } = workspace;

@@ -70,9 +70,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return { ok: true, message: { key: "consultation.list.canceled" } as FormMessage };
 }
 
-/** While the visit is in one of these, the page keeps the session in use (kept-page-data.ts). */
-const IN_USE_STATUSES: readonly string[] = ["requested", "accepted", "in_progress"];
-
 /** The visit's chat is open from acceptance, and for follow-up questions after completion. */
 const WITH_CLINICIAN: readonly string[] = ["accepted", "in_progress"];
 
@@ -224,12 +221,7 @@ export default function VisitPage() {
   const { t } = useTranslation();
   const loaded = useLoaderData<typeof clientLoader>();
   const { room, messages } = loaded;
-  // Waiting for the clinician, or with them: the session must last as long as the visit does.
-  const kept = useKeptPageData(
-    keptKey(room.consultation.id),
-    loaded,
-    IN_USE_STATUSES.includes(room.consultation.status),
-  );
+  const kept = useKeptPageData(keptKey(room.consultation.id), loaded);
   const result = useActionData<typeof action>();
   const hydrated = useHydrated();
   const { pathname } = useLocation();
