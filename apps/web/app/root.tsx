@@ -87,10 +87,8 @@ const SESSION_PATHS = new Set(["/login", "/logout", "/sign-up"]);
 /**
  * The root loader carries the strings of the page's routes, so it runs again only when something
  * it returns can change or is missing: a form submission (login, logout…), a `?lang=` switch, a
- * visit to a session page, or a page whose routes' strings the browser has not received yet (they
- * come in the same request as the page's data). Not on a re-read of the same URL without a form
- * (a live event's, the idle warning's): nothing of the root's changes then, and a root that failed
- * to load for a moment would take the page, and a call in it, down with it (kept-page-data.ts).
+ * visit to a session page, a page whose routes' strings the browser has not received yet (they
+ * come in the same request as the page's data), or an explicit revalidation of the same URL.
  */
 export function shouldRevalidate({
   currentUrl,
@@ -101,7 +99,7 @@ export function shouldRevalidate({
   if (formMethod && formMethod !== "GET") return defaultShouldRevalidate;
   const nextLang = nextUrl.searchParams.get("lang");
   if (nextLang !== null && nextLang !== currentUrl.searchParams.get("lang")) return true;
-  if (currentUrl.href === nextUrl.href) return false;
+  if (currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
   if (!hasStringsFor(document.documentElement.lang as Locale, nextUrl.pathname)) return true;
   return SESSION_PATHS.has(nextUrl.pathname);
 }

@@ -20,8 +20,6 @@ import {
   VideoCallPanel,
 } from "#app/features/care-console/workspace.tsx";
 import { IntakeAnswers } from "#app/features/consultations/intake-answers.tsx";
-import { KeptDataNotice } from "#app/features/live/kept-data-notice.tsx";
-import { loadOrKeep, useKeptPageData } from "#app/features/live/kept-page-data.ts";
 import { useLiveRevalidation } from "#app/features/live/use-live-events.ts";
 import { DeviceCheck } from "#app/features/video-call/device-check.tsx";
 import { visitChatApi } from "#app/features/visit-chat/visit-chat.server.ts";
@@ -54,13 +52,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     : [];
   return data({ workspace, messages }, { headers: { "Cache-Control": "private, no-store" } });
 }
-
-/** A re-read that fails for a moment keeps the workspace, and its call, as it was (kept-page-data.ts). */
-export async function clientLoader({ params, serverLoader }: Route.ClientLoaderArgs) {
-  return loadOrKeep(keptKey(params.id), serverLoader);
-}
-
-const keptKey = (visitId: string) => `console-visit:${visitId}`;
 
 type ChatResult = { chat: true; ok: boolean; message?: FormMessage; body?: string };
 
@@ -108,9 +99,7 @@ function Section({ id, title, children }: { id: string; title: string; children:
 export default function ConsoleVisitPage() {
   const { t } = useTranslation();
   const when = useDateTime();
-  const loaded = useLoaderData<typeof clientLoader>();
-  const { workspace, messages } = loaded;
-  const kept = useKeptPageData(keptKey(workspace.visit.id), loaded);
+  const { workspace, messages } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const autosaveRef = useRef<NotesAutosave | null>(null);
   const { visit, intake, documents, past_visits: pastVisits, notes } = workspace;
@@ -151,7 +140,6 @@ export default function ConsoleVisitPage() {
           {t("consultation.card.requested")}: {when(visit.created_at)}
         </p>
       </div>
-      {kept ? <KeptDataNotice message={t("console.visit.refreshFailed")} /> : null}
       {result && (result.form === "start" || result.form === "complete") ? (
         <FormNote message={result.message} ok={result.ok} />
       ) : null}

@@ -1,4 +1,4 @@
-import { Form, Outlet, type ShouldRevalidateFunctionArgs, useLoaderData } from "react-router";
+import { Form, Outlet, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { LanguageSwitch } from "#app/components/language-switch.tsx";
 import { Logo } from "#app/components/logo.tsx";
@@ -14,21 +14,6 @@ import type { Route } from "./+types/console";
 export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireRouteAccess(request, "/console");
   return { clinician: user.clinician };
-}
-
-/**
- * Who is logged in does not change on a re-read of the same page (a live event's): only the page's
- * own loader runs then, so that a layout that failed to load for a moment cannot take the page, and a
- * call in it, down with it (kept-page-data.ts). The page's loader checks the session itself.
- */
-export function shouldRevalidate({
-  currentUrl,
-  nextUrl,
-  formMethod,
-  defaultShouldRevalidate,
-}: ShouldRevalidateFunctionArgs): boolean {
-  if (!formMethod && currentUrl.href === nextUrl.href) return false;
-  return defaultShouldRevalidate;
 }
 
 /** Skip link, a header that says who is logged in and as which provider, the page. */

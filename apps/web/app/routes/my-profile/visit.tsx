@@ -11,8 +11,6 @@ import { ConsultationCard } from "#app/features/consultations/consultation-card.
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
 import { notify, playAcceptedTone, useNotificationChoice } from "#app/features/consultations/visit-alerts.ts";
 import { ProviderAvatar } from "#app/features/directory/directory.tsx";
-import { KeptDataNotice } from "#app/features/live/kept-data-notice.tsx";
-import { loadOrKeep, useKeptPageData } from "#app/features/live/kept-page-data.ts";
 import { useLiveRevalidation } from "#app/features/live/use-live-events.ts";
 import { DeviceCheck } from "#app/features/video-call/device-check.tsx";
 import { PatientVideoCall } from "#app/features/video-call/patient-call.tsx";
@@ -47,13 +45,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     : [];
   return { room, messages };
 }
-
-/** A re-read that fails for a moment keeps the page, and its call, as it was (kept-page-data.ts). */
-export async function clientLoader({ params, serverLoader }: Route.ClientLoaderArgs) {
-  return loadOrKeep(keptKey(params.consultationId), serverLoader);
-}
-
-const keptKey = (consultationId: string) => `visit:${consultationId}`;
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/consultations/:consultationId");
@@ -219,9 +210,7 @@ function AfterVisit({ room }: { room: Room }) {
 
 export default function VisitPage() {
   const { t } = useTranslation();
-  const loaded = useLoaderData<typeof clientLoader>();
-  const { room, messages } = loaded;
-  const kept = useKeptPageData(keptKey(room.consultation.id), loaded);
+  const { room, messages } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const hydrated = useHydrated();
   const { pathname } = useLocation();
@@ -258,7 +247,6 @@ export default function VisitPage() {
             </a>
           </p>
         ) : null}
-        {kept ? <KeptDataNotice message={t("visit.live.refreshFailed")} /> : null}
         {waiting && room.line ? <WaitingLine line={room.line} /> : null}
         {room.clinician && withClinician ? <AcceptedBy clinician={room.clinician} /> : null}
         {waiting && hydrated ? (
