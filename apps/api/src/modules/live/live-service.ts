@@ -194,7 +194,7 @@ export function createLiveService(deps: {
 
     /**
      * A new connection of `userId`; nothing is delivered until its client sends `resume`, which is
-     * answered `{type:"resumed"}` once the starting point is set.
+     * answered `{type:"resumed", after}` once the starting point is set (`after`: the id it starts after).
      */
     connect(
       userId: string,
