@@ -7,7 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort, startStack } from "../scripts/lib/stack.mjs";
 import { waitForHydration, waitForPath } from "./auth-helpers.ts";
-import { expectNoAxeViolations, launchBrowser } from "./browser.ts";
+import { expectNoAxeViolations, launchBrowser, takeLoggedErrors, unexpected } from "./browser.ts";
 import { journeyStackEnv } from "./journey-env.ts";
 import {
   bothSides,
@@ -87,13 +87,34 @@ describe("a video visit, both sides", () => {
       await expectMediaFlowing(patient);
       await expectMediaFlowing(doctor);
 
+      // The patient's network drops for a moment, and the page's re-read on reconnecting fails (the
+      // API throttling or restarting): the call goes on, the page says it will try again, and does.
+      const pageData = /\/my-profile\/consultations\/[^/]+\/data$/;
+      await patient.route(pageData, (route) =>
+        route.fulfill({ status: 503, contentType: "application/json", body: '{"error":"unavailable"}' }),
+      );
+      await patient.context().setOffline(true);
+      await patient
+        .getByText("You are offline: this page updates again when the connection returns.")
+        .waitFor();
+      await patient.context().setOffline(false);
+      const notice = patient.getByTestId("refresh-failed-notice");
+      await notice.filter({ hasText: "We could not update this page just now" }).waitFor();
+      await expectMediaFlowing(patient);
+      await expectMediaFlowing(doctor);
+      expect(await patient.getByTestId("call-screen").isVisible()).toBe(true);
+      await patient.unroute(pageData);
+      await notice.waitFor({ state: "detached", timeout: 15_000 });
+      // The refused re-reads are the browser's failed resources; nothing else may have been logged.
+      expect(unexpected(takeLoggedErrors()).filter((error) => !/status of 503/.test(error))).toEqual([]);
+
       // The clinician hangs up: the patient is taken to the call-ended page.
       await doctor.getByRole("button", { name: "Leave the call" }).click();
       await waitForPath(patient, "/call-ended");
     } finally {
       await sides.close();
     }
-  }, 150_000);
+  }, 180_000);
 });
 
 describe("a video visit through the relay", () => {

@@ -107,6 +107,9 @@ export default [
   // The console workspace's save-as-you-type of the notes (JSON) and the patient's documents (bytes).
   route("console/visits/:id/notes", "routes/console/visit-notes.ts"),
   route("console/visits/:id/documents/:documentId", "routes/console/visit-document.ts"),
+  // What either side's visit page shows, as JSON, for the page's own re-reads on live events (ADR 047).
+  route("my-profile/consultations/:consultationId/data", "routes/my-profile/visit-data.ts"),
+  route("console/visits/:id/data", "routes/console/visit-data.ts"),
   // Unknown paths redirect to /.
   route("*", "routes/catch-all.tsx"),
 ] satisfies RouteConfig;

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { matchPath, useLocation, useRevalidator } from "react-router";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { ROUTE_ACCESS, ROUTE_PATHS } from "#app/lib/route-access.ts";
+import { onSessionUse } from "#app/lib/session-use.ts";
 
 /** The warning comes this long before the session ends. */
 export const IDLE_WARNING_MS = 2 * 60_000;
@@ -36,6 +37,9 @@ export function IdleWarning({ idleMinutes }: { idleMinutes: number }) {
   const stay = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   const guarded = isProtectedPath(location.pathname);
+
+  // A use of the session without a navigation (a live page's re-read, a call) counts like one.
+  useEffect(() => onSessionUse(() => setRenewals((count) => count + 1)), []);
 
   // Restarts on every page load and every renewal: both used the session on the server.
   // biome-ignore lint/correctness/useExhaustiveDependencies: location.key and renewals restart the timers.

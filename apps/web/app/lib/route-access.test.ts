@@ -47,10 +47,12 @@ const FORM_RESOURCES = [
 const DOWNLOADS = ["/my-profile/medical-records/documents/:id"];
 /** A visit's chat for its component, for either side (the API checks whose visit it is). */
 const CHAT_RESOURCES = ["/visit-chat/:id", "/visit-chat/:id/attachments/:documentId"];
-/** The console workspace's notes saves and the patient's documents (under the workspace's rule). */
 /** A video visit's call setup for the device check and the call, and its history, either side (the API checks). */
 const CALL_RESOURCES = ["/visit-call/:id", "/visit-call/:id/events"];
+/** The console workspace's notes saves and the patient's documents (under the workspace's rule). */
 const CONSOLE_RESOURCES = ["/console/visits/:id/notes", "/console/visits/:id/documents/:documentId"];
+/** Either side's visit page data for its live re-reads (under the page's own rule). */
+const LIVE_PAGE_DATA = ["/my-profile/consultations/:consultationId/data", "/console/visits/:id/data"];
 const RESOURCES = [
   ...SEO_FILES,
   ...FORM_RESOURCES,
@@ -58,6 +60,7 @@ const RESOURCES = [
   ...CHAT_RESOURCES,
   ...CALL_RESOURCES,
   ...CONSOLE_RESOURCES,
+  ...LIVE_PAGE_DATA,
 ];
 const PAGES = ALL.filter((route) => route.path !== CATCH_ALL && !RESOURCES.includes(route.path));
 

@@ -7,6 +7,7 @@ import {
   createDescriptionAssembler,
   DISCONNECTED_GRACE_MS,
   RESTART_RETRY_MS,
+  setupRefreshDelay,
 } from "#app/features/video-call/call-connection.ts";
 
 /**
@@ -27,7 +28,7 @@ class FakePeer implements CallPeer {
   restarts = 0;
   closed = false;
   offers = 0;
-  constructor(readonly configuration: RTCConfiguration) {}
+  constructor(public configuration: RTCConfiguration) {}
   addTrack(track: MediaStreamTrack) {
     this.tracks.push(track);
     return { track } as unknown as RTCRtpSender;
@@ -59,6 +60,12 @@ class FakePeer implements CallPeer {
   }
   restartIce() {
     this.restarts += 1;
+  }
+  getConfiguration() {
+    return this.configuration;
+  }
+  setConfiguration(configuration: RTCConfiguration) {
+    this.configuration = configuration;
   }
   close() {
     this.closed = true;
@@ -399,6 +406,21 @@ describe("the call's connection", () => {
     expect(polite.peers).toHaveLength(2);
   });
 
+  it("takes fresh TURN credentials into the running connection and every later one", async () => {
+    const call = setup(false);
+    call.connection.join();
+    call.peer().become("connected");
+    const fresh = [{ urls: ["turn:127.0.0.1:3479"], username: "u2", credential: "c2" }];
+    call.connection.setIceServers(fresh);
+    expect(call.peer().configuration).toEqual({ iceServers: fresh, iceTransportPolicy: "relay" });
+    call.peer().become("failed");
+    expect(call.peer().restarts).toBe(1);
+    // A rejoin (a new socket) builds its connection with them too.
+    call.connection.join();
+    expect(call.peers).toHaveLength(2);
+    expect(call.peer().configuration).toEqual({ iceServers: fresh, iceTransportPolicy: "relay" });
+  });
+
   it("shows the other side's media state, and its departure", async () => {
     const call = setup(true);
     call.connection.join();
@@ -441,5 +463,15 @@ describe("the call's connection", () => {
     expect(call.phases.at(-1)).toBe("reconnecting");
     call.peer().become("connected");
     expect(call.history).toEqual(["join", "reconnect"]);
+  });
+});
+
+describe("the refresh of TURN credentials", () => {
+  it("asks again when three quarters of their life has gone, never sooner than 30 s, and not without TURN", () => {
+    const now = Date.parse("2026-11-25T10:00:00Z");
+    expect(setupRefreshDelay("2026-11-25T11:00:00Z", now)).toBe(45 * 60_000);
+    expect(setupRefreshDelay("2026-11-25T10:00:20Z", now)).toBe(30_000);
+    expect(setupRefreshDelay("2026-11-25T09:00:00Z", now)).toBe(30_000);
+    expect(setupRefreshDelay(null, now)).toBeNull();
   });
 });

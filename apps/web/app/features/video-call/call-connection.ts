@@ -25,6 +25,8 @@ export type CallPeer = {
   setRemoteDescription(description: RTCSessionDescriptionInit): Promise<void>;
   addIceCandidate(candidate: CallIceCandidate | null): Promise<void>;
   restartIce(): void;
+  getConfiguration(): RTCConfiguration;
+  setConfiguration(configuration: RTCConfiguration): void;
   close(): void;
 };
 
@@ -134,6 +136,11 @@ export type CallConnection = {
   replaceTrack(track: MediaStreamTrack): Promise<void>;
   /** Hangs up: `bye` to the other side, the connection closed. */
   leave(): void;
+  /**
+   * New ICE servers (fresh TURN credentials): used by the current connection's next ICE restart and
+   * by every later connection. A long call would otherwise restart with expired credentials.
+   */
+  setIceServers(servers: RTCIceServer[]): void;
 };
 
 export function createCallConnection(options: CallConnectionOptions): CallConnection {
@@ -144,6 +151,7 @@ export function createCallConnection(options: CallConnectionOptions): CallConnec
   const { polite } = options;
 
   let peer: CallPeer | null = null;
+  let iceServers = options.iceServers;
   let phase: CallPhase = "connecting";
   let everConnected = false;
   /** The connection that reached `connected` (its later restarts are not stalls: ICE restart covers them). */
@@ -253,7 +261,7 @@ export function createCallConnection(options: CallConnectionOptions): CallConnec
   const newPeer = () => {
     dropPeer();
     const current = options.createPeer({
-      iceServers: options.iceServers,
+      iceServers,
       iceTransportPolicy: options.iceTransportPolicy,
     });
     peer = current;
@@ -427,6 +435,15 @@ export function createCallConnection(options: CallConnectionOptions): CallConnec
       media = { ...next };
       sendMedia();
     },
+    setIceServers(servers) {
+      iceServers = servers;
+      if (!peer || peer.connectionState === "closed") return;
+      try {
+        peer.setConfiguration({ ...peer.getConfiguration(), iceServers: servers });
+      } catch {
+        // A browser that refuses the change keeps the old servers until the next connection.
+      }
+    },
     async replaceTrack(track) {
       const sender = peer?.getSenders().find((candidate) => candidate.track?.kind === track.kind);
       await sender?.replaceTrack(track);
@@ -448,4 +465,13 @@ function candidateJson(candidate: RTCIceCandidate | CallIceCandidate): CallIceCa
   if (candidate.sdpMLineIndex !== undefined) json.sdpMLineIndex = candidate.sdpMLineIndex;
   if (candidate.usernameFragment !== undefined) json.usernameFragment = candidate.usernameFragment;
   return json;
+}
+
+/**
+ * When to ask for fresh TURN credentials: when three quarters of their life has gone, so an ICE
+ * restart late in a long call still has valid ones (at least 30 s from now). Null without TURN.
+ */
+export function setupRefreshDelay(expiresAt: string | null, now = Date.now()): number | null {
+  if (!expiresAt) return null;
+  return Math.max(30_000, Math.floor((Date.parse(expiresAt) - now) * 0.75));
 }

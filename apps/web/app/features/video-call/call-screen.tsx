@@ -13,8 +13,10 @@ import {
   type CallPhase,
   createCallConnection,
   type RemoteMedia,
+  setupRefreshDelay,
 } from "#app/features/video-call/call-connection.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
+import { reportSessionUse } from "#app/lib/session-use.ts";
 import { type CallQuality, type QualitySample, qualityBetween, sampleOf } from "./call-quality.ts";
 import {
   mediaConstraints,
@@ -50,6 +52,14 @@ export function playRingTone(): void {
 }
 
 const QUALITY_INTERVAL_MS = 2_000;
+/** A failed refresh of the call's set-up is tried again this much later. */
+const SETUP_RETRY_MS = 60_000;
+
+/** The call's set-up for this page (ICE servers with fresh TURN credentials), or null. */
+async function fetchCallSetup(consultationId: string, side: string): Promise<CallSetup | null> {
+  const response = await fetch(`/visit-call/${consultationId}?side=${side}`, { credentials: "same-origin" });
+  return response.ok ? ((await response.json()) as { setup: CallSetup }).setup : null;
+}
 
 function recordHistory(consultationId: string, side: CallSide, event: "join" | "leave" | "reconnect") {
   const body = new FormData();
@@ -119,11 +129,10 @@ export function CallScreen({
     let stopped = false;
     let stream: MediaStream | null = null;
     let stopLive: (() => void) | undefined;
+    let refreshTimer: ReturnType<typeof setTimeout> | undefined;
     const run = async () => {
       const [setupAnswer, opened] = await Promise.all([
-        fetch(`/visit-call/${consultationId}?side=${side}`, { credentials: "same-origin" }).then(
-          async (response) => (response.ok ? ((await response.json()) as { setup: CallSetup }).setup : null),
-        ),
+        fetchCallSetup(consultationId, side),
         mediaRef.current.stream.then(
           (value) => value,
           (problem: unknown) => {
@@ -159,6 +168,18 @@ export function CallScreen({
         onHistory: (event) => recordHistory(consultationId, side, event),
       });
       connectionRef.current = connection;
+      const refreshSetup = (delay: number | null) => {
+        if (delay === null) return;
+        refreshTimer = setTimeout(async () => {
+          const next = await fetchCallSetup(consultationId, side).catch(() => null);
+          if (stopped) return;
+          if (!next) return refreshSetup(SETUP_RETRY_MS);
+          connection.setIceServers(next.ice_servers);
+          reportSessionUse();
+          refreshSetup(setupRefreshDelay(next.credentials_expire_at));
+        }, delay);
+      };
+      refreshSetup(setupRefreshDelay(setupAnswer.credentials_expire_at));
       const stopEvents = live.subscribe([VISIT_CALL_SIGNAL], (event) => {
         const payload = event.payload as CallSignalEvent;
         if (payload.consultation_id === consultationId) connection.receive(payload);
@@ -184,6 +205,7 @@ export function CallScreen({
     void run();
     return () => {
       stopped = true;
+      clearTimeout(refreshTimer);
       stopLive?.();
       connectionRef.current?.leave();
       connectionRef.current = null;

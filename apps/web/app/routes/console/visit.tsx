@@ -1,9 +1,9 @@
-import type { Message } from "@ambercare/contracts/consultation";
 import { MESSAGE_MAX_LENGTH } from "@ambercare/contracts/consultation-limits";
 import { VISIT_STATUS_TOPIC } from "@ambercare/contracts/waiting-room";
 import { type ReactNode, useEffect, useRef } from "react";
 import { data, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { CHAT_STATUSES } from "#app/features/care-console/chat-statuses.ts";
 import { consoleApi } from "#app/features/care-console/console.server.ts";
 import type { NotesAutosave } from "#app/features/care-console/notes-autosave.ts";
 import { SoapNotesEditor } from "#app/features/care-console/soap-notes.tsx";
@@ -19,8 +19,13 @@ import {
   StartForm,
   VideoCallPanel,
 } from "#app/features/care-console/workspace.tsx";
+import { readWorkspacePage } from "#app/features/care-console/workspace-page.server.ts";
 import { IntakeAnswers } from "#app/features/consultations/intake-answers.tsx";
-import { useLiveRevalidation } from "#app/features/live/use-live-events.ts";
+import {
+  RefreshFailedNotice,
+  revalidateForOwnForms,
+  useLivePageData,
+} from "#app/features/live/live-page-data.tsx";
 import { DeviceCheck } from "#app/features/video-call/device-check.tsx";
 import { visitChatApi } from "#app/features/visit-chat/visit-chat.server.ts";
 import { VisitChat } from "#app/features/visit-chat/visit-chat.tsx";
@@ -31,13 +36,9 @@ import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { orNotFound } from "#app/lib/not-found.server.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import { usStateName } from "#app/lib/us-state-names.ts";
 import type { Route } from "./+types/visit";
-
-/** The chat takes messages from acceptance on, and after completion for follow-up questions. */
-const CHAT_STATUSES: readonly string[] = ["accepted", "in_progress", "completed"];
 
 /**
  * /console/visits/:id: the workspace of a visit the clinician accepted: the intake, the patient's
@@ -46,12 +47,12 @@ const CHAT_STATUSES: readonly string[] = ["accepted", "in_progress", "completed"
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = await requireRouteAccess(request, "/console/visits/:id");
-  const workspace = await orNotFound(() => consoleApi(request, user, context).workspace(params.id));
-  const messages: Message[] = CHAT_STATUSES.includes(workspace.visit.status)
-    ? await visitChatApi(request, user, context, "clinician").messages(params.id)
-    : [];
-  return data({ workspace, messages }, { headers: { "Cache-Control": "private, no-store" } });
+  const page = await readWorkspacePage(request, user, context, params.id);
+  return data(page, { headers: { "Cache-Control": "private, no-store" } });
 }
+
+/** The page keeps itself up to date (useLivePageData); the router reads it again for its own forms. */
+export const shouldRevalidate = revalidateForOwnForms;
 
 type ChatResult = { chat: true; ok: boolean; message?: FormMessage; body?: string };
 
@@ -99,7 +100,19 @@ function Section({ id, title, children }: { id: string; title: string; children:
 export default function ConsoleVisitPage() {
   const { t } = useTranslation();
   const when = useDateTime();
-  const { workspace, messages } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  // The patient may cancel, or another tab of this clinician move the visit on: read it again.
+  // While the visit is open, also every few minutes: a long call keeps the session.
+  const {
+    data: { workspace, messages },
+    refreshFailed,
+  } = useLivePageData(
+    loaded,
+    `/console/visits/${loaded.workspace.visit.id}/data`,
+    [VISIT_STATUS_TOPIC],
+    (event) => event.payload.consultation_id === loaded.workspace.visit.id,
+    loaded.workspace.visit.status === "accepted" || loaded.workspace.visit.status === "in_progress",
+  );
   const answer = useActionData<typeof action>();
   const autosaveRef = useRef<NotesAutosave | null>(null);
   const { visit, intake, documents, past_visits: pastVisits, notes } = workspace;
@@ -112,8 +125,6 @@ export default function ConsoleVisitPage() {
   };
   const open = visit.status === "accepted" || visit.status === "in_progress";
   const type = t(`consultation.types.${visit.type}`);
-  // The patient may cancel, or another tab of this clinician move the visit on: read it again.
-  useLiveRevalidation([VISIT_STATUS_TOPIC], (event) => event.payload.consultation_id === visit.id);
   useEffect(() => {
     // The summary draft kept for a reload is done with once the visit is over.
     if (!open) clearSummaryDraft(visit.id);
@@ -140,6 +151,7 @@ export default function ConsoleVisitPage() {
           {t("consultation.card.requested")}: {when(visit.created_at)}
         </p>
       </div>
+      <RefreshFailedNotice message={refreshFailed ? t("console.visit.refreshFailed") : null} />
       {result && (result.form === "start" || result.form === "complete") ? (
         <FormNote message={result.message} ok={result.ok} />
       ) : null}

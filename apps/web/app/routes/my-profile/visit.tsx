@@ -10,8 +10,13 @@ import { PrintButton } from "#app/components/print-button.tsx";
 import { ConsultationCard } from "#app/features/consultations/consultation-card.tsx";
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
 import { notify, playAcceptedTone, useNotificationChoice } from "#app/features/consultations/visit-alerts.ts";
+import { readVisitPage, type VisitPageData } from "#app/features/consultations/visit-page.server.ts";
 import { ProviderAvatar } from "#app/features/directory/directory.tsx";
-import { useLiveRevalidation } from "#app/features/live/use-live-events.ts";
+import {
+  RefreshFailedNotice,
+  revalidateForOwnForms,
+  useLivePageData,
+} from "#app/features/live/live-page-data.tsx";
 import { DeviceCheck } from "#app/features/video-call/device-check.tsx";
 import { PatientVideoCall } from "#app/features/video-call/patient-call.tsx";
 import { VisitChat } from "#app/features/visit-chat/visit-chat.tsx";
@@ -21,7 +26,6 @@ import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { orNotFound } from "#app/lib/not-found.server.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/visit";
 import visitStyles from "./visit.css?url";
@@ -37,14 +41,11 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: visi
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/consultations/:consultationId");
-  const api = consultationApi(request, user, context);
-  const room = await orNotFound(() => api.waitingRoom(params.consultationId));
-  // The thread opens when a clinician accepts: before that there is nothing to read.
-  const messages = WITH_CLINICIAN.includes(room.consultation.status)
-    ? await api.messages(room.consultation.id)
-    : [];
-  return { room, messages };
+  return readVisitPage(request, user, context, params.consultationId);
 }
+
+/** The page keeps itself up to date (useLivePageData); the router reads it again for its own forms. */
+export const shouldRevalidate = revalidateForOwnForms;
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { user } = await requireRouteAccess(request, "/my-profile/consultations/:consultationId");
@@ -60,9 +61,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   return { ok: true, message: { key: "consultation.list.canceled" } as FormMessage };
 }
-
-/** The visit's chat is open from acceptance, and for follow-up questions after completion. */
-const WITH_CLINICIAN: readonly string[] = ["accepted", "in_progress"];
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "visit");
 
@@ -86,11 +84,20 @@ function useStatusSentence(room: Room): string {
   return t(`visit.status.${status}`);
 }
 
-/** Re-reads the page's data on this visit's status events and after each (re)connection. */
-function useLiveVisit(consultationId: string) {
-  return useLiveRevalidation(
+/** Statuses in which the page keeps the session in use: the patient waits, or the visit is under way. */
+const UNDER_WAY: readonly string[] = ["requested", "accepted", "in_progress"];
+
+/**
+ * The page's data, read again on this visit's status events and after each (re)connection; while
+ * the visit waits or runs, also every few minutes, so a long wait or call keeps the session.
+ */
+function useLiveVisit(consultationId: string, loaderData: VisitPageData) {
+  return useLivePageData(
+    loaderData,
+    `/my-profile/consultations/${consultationId}/data`,
     [VISIT_STATUS_TOPIC],
     (event) => event.payload.consultation_id === consultationId,
+    UNDER_WAY.includes(loaderData.room.consultation.status),
   );
 }
 
@@ -210,14 +217,18 @@ function AfterVisit({ room }: { room: Room }) {
 
 export default function VisitPage() {
   const { t } = useTranslation();
-  const { room, messages } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  const {
+    data: { room, messages },
+    live,
+    refreshFailed,
+  } = useLiveVisit(loaded.room.consultation.id, loaded);
   const result = useActionData<typeof action>();
   const hydrated = useHydrated();
   const { pathname } = useLocation();
   const { consultation } = room;
   const status = consultation.status;
   const sentence = useStatusSentence(room);
-  const live = useLiveVisit(consultation.id);
   useAcceptedAlert(room, sentence);
   const waiting = status === "requested";
   const withClinician = status === "accepted" || status === "in_progress";
@@ -247,6 +258,7 @@ export default function VisitPage() {
             </a>
           </p>
         ) : null}
+        <RefreshFailedNotice message={refreshFailed ? t("visit.live.refreshFailed") : null} />
         {waiting && room.line ? <WaitingLine line={room.line} /> : null}
         {room.clinician && withClinician ? <AcceptedBy clinician={room.clinician} /> : null}
         {waiting && hydrated ? (

@@ -1,0 +1,30 @@
+import type { Message } from "@ambercare/contracts/consultation";
+import type { WaitingRoom } from "@ambercare/contracts/waiting-room";
+import { consultationApi } from "#app/features/consultations/consultations.server.ts";
+import { orNotFound } from "#app/lib/not-found.server.ts";
+import type { SessionUser } from "#app/lib/session.server.ts";
+
+/** The visit's chat is open from acceptance, and for follow-up questions after completion. */
+const WITH_CLINICIAN: readonly string[] = ["accepted", "in_progress"];
+
+export type VisitPageData = { room: WaitingRoom; messages: Message[] };
+
+/**
+ * What a patient's visit page shows (routes/my-profile/visit.tsx), for its loader and for the page's
+ * own re-reads (routes/my-profile/visit-data.ts): the waiting room and, once a clinician accepted,
+ * the thread. A visit that is not this patient's is the site's 404.
+ */
+export async function readVisitPage(
+  request: Request,
+  user: SessionUser,
+  context: { clientIp?: string } | undefined,
+  id: string,
+): Promise<VisitPageData> {
+  const api = consultationApi(request, user, context);
+  const room = await orNotFound(() => api.waitingRoom(id));
+  // The thread opens when a clinician accepts: before that there is nothing to read.
+  const messages = WITH_CLINICIAN.includes(room.consultation.status)
+    ? await api.messages(room.consultation.id)
+    : [];
+  return { room, messages };
+}
