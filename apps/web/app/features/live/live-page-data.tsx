@@ -21,11 +21,16 @@ export const LAST_RETRY_MS = 60_000;
 /** What a re-read's answer means for the page. */
 export type ReadOutcome = "data" | "retry" | "reload";
 
-/** `data` for a 2xx, `reload` for the page's real answer (401, 403, 404, a redirect), else `retry`. */
+/**
+ * `data` for a 2xx; `retry` for a passing failure (408, 429, 5xx); `reload` for the page's real answer
+ * (401, 403, 404, any other 4xx, a redirect), which the page's own load shows.
+ */
 export function outcomeOf(response: Pick<Response, "ok" | "status" | "type">): ReadOutcome {
   if (response.type === "opaqueredirect") return "reload";
   if (response.ok) return "data";
-  return response.status === 401 || response.status === 403 || response.status === 404 ? "reload" : "retry";
+  // 408 and 429 say "not now"; any other 4xx is an answer that trying again would not change.
+  const passing = response.status === 408 || response.status === 429 || response.status >= 500;
+  return passing || response.status === 0 ? "retry" : "reload";
 }
 
 /** The wait before the next try after `failures` failed re-reads in a row: 3 s doubling to a minute. */
@@ -135,6 +140,8 @@ export function createPageDataReader<T>(options: PageDataReaderOptions<T>): Page
     read,
     supersede() {
       generation += 1;
+      // A read under way may carry a change the router's load missed: read once more after it.
+      if (running) again = true;
       // The router's load worked: the page is up to date, and no try is pending.
       if (retryTimer !== null) {
         clearTimer(retryTimer);
@@ -166,8 +173,8 @@ export type LivePageData<T> = {
  * The data of a live page, read again from `url` (a JSON resource route answering what the page's
  * loader does) on each live event of `topics` that `concerns` the page and each time the live link
  * (re)opens: the socket resumes from "now", so a change between the render and the connection (or
- * during an outage) would otherwise be missed. While `keepInUse` (a patient waiting, a visit under
- * way) it also reads every few minutes, so the session stays in use (lib/session-use.ts) though
+ * during an outage) would otherwise be missed. While `keepInUse` says so of the data shown (a patient
+ * waiting, a visit under way) it also reads every few minutes, so the session stays in use (lib/session-use.ts) though
  * nobody types or clicks. Each read that works counts as a use of the session for the idle warning.
  */
 export function useLivePageData<T>(
@@ -175,7 +182,7 @@ export function useLivePageData<T>(
   url: string,
   topics: readonly string[],
   concerns: (event: LiveEvent) => boolean,
-  keepInUse: boolean,
+  keepInUse: (data: T) => boolean,
 ): LivePageData<T> {
   const [fetched, setFetched] = useState<{ data: T; after: T } | null>(null);
   const [failures, setFailures] = useState(0);
@@ -198,6 +205,9 @@ export function useLivePageData<T>(
     return () => {
       reader.stop();
       readerRef.current = null;
+      // Another visit's page (the same component, a new URL) starts from its own loader's data.
+      setFetched(null);
+      setFailures(0);
     };
   }, [url]);
 
@@ -216,13 +226,15 @@ export function useLivePageData<T>(
     wasConnected.current = live === "connected";
   }, [live]);
 
+  const data = fetched && fetched.after === loaderData ? fetched.data : loaderData;
+  // Decided on what the page shows: a visit that ended while the page was open lets the session go.
+  const inUse = keepInUse(data);
   useEffect(() => {
-    if (!keepInUse) return;
+    if (!inUse) return;
     const timer = setInterval(() => readerRef.current?.read(), keepInUseInterval(idleMinutes));
     return () => clearInterval(timer);
-  }, [keepInUse, idleMinutes]);
+  }, [inUse, idleMinutes]);
 
-  const data = fetched && fetched.after === loaderData ? fetched.data : loaderData;
   return { data, live, refreshFailed: failures > 0 && live !== "offline" };
 }
 

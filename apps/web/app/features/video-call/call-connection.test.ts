@@ -7,6 +7,7 @@ import {
   createDescriptionAssembler,
   DISCONNECTED_GRACE_MS,
   RESTART_RETRY_MS,
+  SETUP_REFRESH_FALLBACK_MS,
   setupRefreshDelay,
 } from "#app/features/video-call/call-connection.ts";
 
@@ -471,7 +472,9 @@ describe("the refresh of TURN credentials", () => {
     const now = Date.parse("2026-11-25T10:00:00Z");
     expect(setupRefreshDelay("2026-11-25T11:00:00Z", now)).toBe(45 * 60_000);
     expect(setupRefreshDelay("2026-11-25T10:00:20Z", now)).toBe(30_000);
-    expect(setupRefreshDelay("2026-11-25T09:00:00Z", now)).toBe(30_000);
     expect(setupRefreshDelay(null, now)).toBeNull();
+    // A clock ahead of the server's, or an unreadable time: every 5 minutes, not every 30 s.
+    expect(setupRefreshDelay("2026-11-25T09:00:00Z", now)).toBe(SETUP_REFRESH_FALLBACK_MS);
+    expect(setupRefreshDelay("not a time", now)).toBe(SETUP_REFRESH_FALLBACK_MS);
   });
 });

@@ -473,5 +473,12 @@ function candidateJson(candidate: RTCIceCandidate | CallIceCandidate): CallIceCa
  */
 export function setupRefreshDelay(expiresAt: string | null, now = Date.now()): number | null {
   if (!expiresAt) return null;
-  return Math.max(30_000, Math.floor((Date.parse(expiresAt) - now) * 0.75));
+  const left = Date.parse(expiresAt) - now;
+  // A time this device's clock cannot place (unreadable, or already past by its clock): ask again
+  // in 5 minutes rather than every 30 s for the whole call.
+  if (!Number.isFinite(left) || left <= 0) return SETUP_REFRESH_FALLBACK_MS;
+  return Math.max(30_000, Math.floor(left * 0.75));
 }
+
+/** When the credentials' expiry cannot be placed on this device's clock. */
+export const SETUP_REFRESH_FALLBACK_MS = 5 * 60_000;

@@ -111,7 +111,7 @@ export default function ConsoleVisitPage() {
     `/console/visits/${loaded.workspace.visit.id}/data`,
     [VISIT_STATUS_TOPIC],
     (event) => event.payload.consultation_id === loaded.workspace.visit.id,
-    loaded.workspace.visit.status === "accepted" || loaded.workspace.visit.status === "in_progress",
+    (data) => data.workspace.visit.status === "accepted" || data.workspace.visit.status === "in_progress",
   );
   const answer = useActionData<typeof action>();
   const autosaveRef = useRef<NotesAutosave | null>(null);

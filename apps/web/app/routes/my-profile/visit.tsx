@@ -97,7 +97,7 @@ function useLiveVisit(consultationId: string, loaderData: VisitPageData) {
     `/my-profile/consultations/${consultationId}/data`,
     [VISIT_STATUS_TOPIC],
     (event) => event.payload.consultation_id === consultationId,
-    UNDER_WAY.includes(loaderData.room.consultation.status),
+    (data) => UNDER_WAY.includes(data.room.consultation.status),
   );
 }
 
