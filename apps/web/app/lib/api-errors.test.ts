@@ -9,7 +9,8 @@ import {
   type ErrorField,
   type ErrorRule,
 } from "#app/lib/api-errors.ts";
-import { FORM_FIELDS, ownFieldMessage } from "#app/lib/forms.ts";
+import { ownFieldMessage } from "#app/lib/field-messages.ts";
+import { FORM_FIELDS } from "#app/lib/forms.ts";
 import { createI18n, lookup } from "#app/lib/i18n.tsx";
 import bg from "#app/locales/bg.json";
 import en from "#app/locales/en.json";

@@ -1,6 +1,7 @@
 import { TOO_MANY_LOGIN_ATTEMPTS } from "@ambercare/contracts/auth";
 import { type ErrorCode, isErrorCode } from "@ambercare/contracts/error-codes";
-import { type FormMessage, type IssueKind, ownFieldMessage } from "#app/lib/forms.ts";
+import { ownFieldMessage } from "#app/lib/field-messages.ts";
+import type { FormMessage, IssueKind } from "#app/lib/forms.ts";
 import type { TranslationKey } from "#app/lib/i18n.tsx";
 
 /**

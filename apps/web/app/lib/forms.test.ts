@@ -14,15 +14,8 @@ import {
   resetPasswordForm,
   signUpForm,
 } from "#app/features/accounts/account-forms.server.ts";
-import {
-  type FieldErrors,
-  type FormMessage,
-  fieldMessage,
-  formError,
-  issuesToFieldErrors,
-  readFields,
-  safeValues,
-} from "#app/lib/forms.ts";
+import { fieldMessage, issuesToFieldErrors } from "#app/lib/field-messages.ts";
+import { type FieldErrors, type FormMessage, formError, readFields, safeValues } from "#app/lib/forms.ts";
 import { createI18n, lookup } from "#app/lib/i18n.tsx";
 import bg from "#app/locales/bg.json";
 import en from "#app/locales/en.json";

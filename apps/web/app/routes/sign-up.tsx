@@ -25,6 +25,7 @@ import { captchaFailure, captchaOf } from "#app/features/communications/communic
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
+import { issuesToFieldErrors } from "#app/lib/field-messages.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import {
   errorsOf,
@@ -32,7 +33,6 @@ import {
   type FormResult,
   formError,
   formSuccess,
-  issuesToFieldErrors,
   readFields,
   successOf,
 } from "#app/lib/forms.ts";

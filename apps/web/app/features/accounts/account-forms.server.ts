@@ -15,7 +15,7 @@ import { z } from "zod";
 /**
  * The schemas of the account forms, built from the API's own schemas in packages/contracts so the
  * page and the API agree on every rule. Actions validate with these (fields in account-fields.ts);
- * `forms.ts` turns the issues into translated messages. Server-only to keep zod (~20 KB gzip) out of
+ * `field-messages.ts` turns the issues into translated messages. Server-only to keep zod (~20 KB gzip) out of
  * the pages' JavaScript: the forms are checked on submission, with or without JavaScript.
  */
 

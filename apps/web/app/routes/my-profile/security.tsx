@@ -22,16 +22,9 @@ import {
 import { SecondFactorCodeField } from "#app/features/accounts/second-factor-fields.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
+import { issuesToFieldErrors } from "#app/lib/field-messages.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
-import {
-  errorsOf,
-  type FormResult,
-  formError,
-  formSuccess,
-  issuesToFieldErrors,
-  readFields,
-  successOf,
-} from "#app/lib/forms.ts";
+import { errorsOf, type FormResult, formError, formSuccess, readFields, successOf } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
