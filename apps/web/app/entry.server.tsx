@@ -1,10 +1,10 @@
-import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
+import { ReactFlushedStream } from "#app/lib/html-stream.server.ts";
 import { NonceProvider } from "#app/lib/nonce.ts";
 import { OUTAGE_RETRY_AFTER_SECONDS } from "#app/lib/outage.server.ts";
 
@@ -69,7 +69,7 @@ export default function handleRequest(
         nonce: nonce || undefined,
         [readyOption]() {
           shellRendered = true;
-          const body = new PassThrough({
+          const body = new ReactFlushedStream({
             final(callback) {
               clearTimeout(timeoutId);
               timeoutId = undefined;
