@@ -5,6 +5,7 @@ import {
 } from "@ambercare/contracts/waiting-room";
 import type { Executor } from "@ambercare/db/client";
 import { sql } from "drizzle-orm";
+import type { Clock } from "#api/platform/clock.ts";
 
 /**
  * The wait a new request can expect with each provider whose clinician is on duty (ADR 039),
@@ -58,4 +59,53 @@ export async function expectedWaits(
     waits.set(row.provider_id, Math.min(ceiling, Math.max(1, minutes)));
   }
   return waits;
+}
+
+/**
+ * How long the directory reuses a provider's expected wait: as long as its own copy of who is on
+ * duty may be stale (DIRECTORY_CHECK_INTERVAL_MS, ADR 019). Asked on every search that shows an
+ * on-duty provider, the query above made each such search a database read, where the directory
+ * itself answers from memory; an estimate in minutes loses nothing by being 5 s old.
+ */
+export const EXPECTED_WAIT_REUSE_MS = 5_000;
+
+type WaitsReader = (providerIds: readonly string[]) => Promise<Map<string, number>>;
+
+/**
+ * `read` (expectedWaits bound to a database) with each provider's answer reused for `reuseMs` on
+ * `clock`: the providers not known or known for longer are read together in one query, and searches
+ * that need a provider while it is being read wait for that read instead of starting another.
+ */
+export function reusedExpectedWaits(
+  read: WaitsReader,
+  clock: Clock,
+  reuseMs = EXPECTED_WAIT_REUSE_MS,
+): WaitsReader {
+  /** null: the provider has no wait (off duty, or no clinician account). */
+  const known = new Map<string, { minutes: number | null; at: number }>();
+  const reading = new Map<string, Promise<void>>();
+  return async (providerIds) => {
+    const now = clock.now().getTime();
+    const stale = providerIds.filter((id) => {
+      const entry = known.get(id);
+      return (!entry || now - entry.at >= reuseMs) && !reading.has(id);
+    });
+    if (stale.length > 0) {
+      const reads = read(stale)
+        .then((waits) => {
+          for (const id of stale) known.set(id, { minutes: waits.get(id) ?? null, at: now });
+        })
+        .finally(() => {
+          for (const id of stale) reading.delete(id);
+        });
+      for (const id of stale) reading.set(id, reads);
+    }
+    await Promise.all(providerIds.map((id) => reading.get(id)));
+    const waits = new Map<string, number>();
+    for (const id of providerIds) {
+      const minutes = known.get(id)?.minutes;
+      if (minutes !== undefined && minutes !== null) waits.set(id, minutes);
+    }
+    return waits;
+  };
 }

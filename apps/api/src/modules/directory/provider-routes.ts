@@ -7,7 +7,7 @@ import {
   providerSlugParams,
 } from "@ambercare/contracts/provider";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { expectedWaits } from "#api/modules/care-team/expected-wait.ts";
+import { expectedWaits, reusedExpectedWaits } from "#api/modules/care-team/expected-wait.ts";
 import { createProviderRepository } from "#api/modules/directory/provider-repository.ts";
 import { createProviderService } from "#api/modules/directory/provider-service.ts";
 
@@ -16,9 +16,12 @@ import { createProviderService } from "#api/modules/directory/provider-service.t
  * detail view `GET /api/provider/{slug}` for a shareable provider page.
  */
 export const providerRoutes: FastifyPluginAsyncZod = async (app) => {
-  const service = createProviderService(createProviderRepository(app.db.db), app.providerDirectory, (ids) =>
-    expectedWaits(app.db.db, ids, app.clock.now(), app.config.VISIT_ACCEPT_TIMEOUT * 60_000),
+  // Each on-duty provider's wait is read at most every few seconds, whatever the searches.
+  const waits = reusedExpectedWaits(
+    (ids) => expectedWaits(app.db.db, ids, app.clock.now(), app.config.VISIT_ACCEPT_TIMEOUT * 60_000),
+    app.clock,
   );
+  const service = createProviderService(createProviderRepository(app.db.db), app.providerDirectory, waits);
 
   app.get(
     "/api/provider",

@@ -1,0 +1,18 @@
+import { mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { freePort, startStack } from "../scripts/lib/stack.mjs";
+const dataDir = mkdtempSync(join(tmpdir(), "p-"));
+const profDir = mkdtempSync(join(tmpdir(), "prof-"));
+const port = await freePort(), apiPort = await freePort();
+const prof = process.argv[2] === "prof";
+const stack = await startStack({ env: { PORT: String(port), API_PORT: String(apiPort), DATA_DIR: dataDir, LOG_LEVEL: "warn", MAIL_TO_FILES: "true", RATE_LIMIT_MAX: "10000000", CLUSTER_PROCESSES: "1" }, apiNodeFlags: prof ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [], quiet: true });
+const url = `http://127.0.0.1:${apiPort}/api/v1/api/provider?specialization=dermatology&state=CA`;
+const r0 = await fetch(url); const body = await r0.json(); console.log(r0.status, body.data.length, "with wait", body.data.filter((p) => p.expected_wait_minutes !== null).length);
+await autocannon({ url, connections: 32, duration: 2 });
+const result = await autocannon({ url, connections: 32, duration: 8, headers: { "accept-encoding": "gzip, deflate, br" } });
+console.log("req/s", result.requests.average, "p99", result.latency.p99, "non2xx", result.non2xx);
+await stack.stop();
+await new Promise((r) => setTimeout(r, 1500));
+console.log(profDir);
