@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import type { ErrorBody } from "@ambercare/contracts/error-codes";
 import type { DbHandle } from "@ambercare/db/client";
-import helmet from "@fastify/helmet";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import websocket from "@fastify/websocket";
@@ -79,6 +78,7 @@ import type { FetchLike } from "#api/platform/http-client.ts";
 import { REDACT_PATHS, serializeError, serializeRequest } from "#api/platform/logging.ts";
 import { createMailer, type Mailer } from "#api/platform/mail/mailer.ts";
 import { rateLimitPlugin } from "#api/platform/rate-limit.ts";
+import { securityHeadersPlugin } from "#api/platform/security-headers.ts";
 import { visitorPlugin } from "#api/platform/visitor.ts";
 import { careApi } from "#api/surfaces/care-api.ts";
 import { mainApi } from "#api/surfaces/main-api.ts";
@@ -189,7 +189,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   });
 
   // 1. External plugins.
-  await app.register(helmet, {
+  await app.register(securityHeadersPlugin, {
     // The API serves JSON and the /docs UI (same-origin scripts only). It is plain HTTP behind
     // the proxy that terminates TLS, so asking browsers to upgrade subresources would break /docs.
     // No page may frame the API or its /docs (clickjacking), not even one of its own origin.
