@@ -29,6 +29,13 @@ export async function demoCode(apiUrl: string, stepsAhead = 0): Promise<string> 
   return totp.generate({ timestamp: (await apiNow(apiUrl)) + stepsAhead * STEP_MS });
 }
 
+/** This step's code, the next step's, then the next step's again once its window has come. */
+const SECOND_FACTOR_ATTEMPTS = [
+  { stepsAhead: 0, waitForNextStep: false },
+  { stepsAhead: 1, waitForNextStep: false },
+  { stepsAhead: 1, waitForNextStep: true },
+] as const;
+
 /**
  * On /login/second-factor, logs the demo clinician in with its current code and waits for the
  * console. A code is taken once, and every journey logs this one account in (in the browser and
@@ -36,11 +43,7 @@ export async function demoCode(apiUrl: string, stepsAhead = 0): Promise<string> 
  * the next step's is tried, and failing that, the one after once the API's clock reaches its window.
  */
 export async function enterDemoCode(page: Page, apiUrl: string): Promise<void> {
-  const attempts = [
-    { stepsAhead: 0, waitForNextStep: false },
-    { stepsAhead: 1, waitForNextStep: false },
-    { stepsAhead: 1, waitForNextStep: true },
-  ];
+  const attempts = SECOND_FACTOR_ATTEMPTS;
   for (const [index, { stepsAhead, waitForNextStep }] of attempts.entries()) {
     if (waitForNextStep) {
       const now = await apiNow(apiUrl);
@@ -88,9 +91,15 @@ export async function demoClinician(apiUrl: string) {
     email: DEMO_CLINICIAN.email,
     password: DEMO_CLINICIAN.password,
   });
-  // A code is taken once: when another journey just used this one, the next step's is accepted too.
+  // A code is taken once: when another journey just used this one, the next step's is accepted too;
+  // when both were taken, the next step's is tried again once the API's clock reaches its window
+  // (as enterDemoCode does in the browser).
   let token = "";
-  for (const stepsAhead of [0, 1]) {
+  for (const { stepsAhead, waitForNextStep } of SECOND_FACTOR_ATTEMPTS) {
+    if (waitForNextStep) {
+      const now = await apiNow(apiUrl);
+      await new Promise((resolve) => setTimeout(resolve, STEP_MS - (now % STEP_MS) + 250));
+    }
     const response = await fetch(`${api}/auth/login/second-factor`, {
       method: "POST",
       headers: { "content-type": "application/json" },
