@@ -225,6 +225,7 @@ describe("a chat visit, both sides", () => {
 
       // The visit has left the clinician's visits.
       await doctor.goto(`${baseUrl}/console`);
+      await waitForHydration(doctor);
       await doctor.getByRole("button", { name: "Go off duty" }).click();
       await doctor.getByText("You are off duty: patients do not see you as available.").waitFor();
       expect(await doctor.locator(`[data-visit-id="${visitId}"]`).count()).toBe(0);

@@ -3,7 +3,6 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { LanguageSwitch } from "#app/components/language-switch.tsx";
 import { Logo } from "#app/components/logo.tsx";
 import { ProgressBar } from "#app/components/progress-bar.tsx";
-import { revalidateForOwnForms } from "#app/features/live/live-page-data.tsx";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/console";
@@ -16,13 +15,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { user } = await requireRouteAccess(request, "/console");
   return { clinician: user.clinician };
 }
-
-/**
- * Not after another route's form posted from a console page (the cookie banner): the layout's
- * loader asks the API who the clinician is, and a failure there would replace the page, and a
- * video call on it, with the error page (ADR 047).
- */
-export const shouldRevalidate = revalidateForOwnForms;
 
 /** Skip link, a header that says who is logged in and as which provider, the page. */
 export default function ConsoleLayout() {
