@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Plugin } from "vite";
+import { pickStrings } from "./app/lib/pick-strings.ts";
 
 /**
  * Which strings each route's page can show, found at build time from its source (ADR 042).
@@ -17,9 +18,15 @@ import type { Plugin } from "vite";
  *   keeps `pages.<name>` for every identifier-like literal of the same files that names a page.
  * A key built any other way is not found: the browser journeys fail on the missing string
  * (i18n.tsx reports it), and the page-strings journey checks every page in both languages.
+ *
+ * A part loaded on demand (the support panel, the consent banner, the idle warning) can carry its
+ * own strings instead: a module that imports `virtual:ambercare/own-strings` gets, in every
+ * language, the strings of its own module graph, and the routes' walks stop at it. Its strings then
+ * arrive with its chunk, when it is needed, not in every page's HTML (`OwnStrings`, i18n.tsx).
  */
 export const ROUTE_STRINGS_MODULE_ID = "virtual:ambercare/route-strings";
 export const ROUTE_TREE_MODULE_ID = "virtual:ambercare/route-tree";
+export const OWN_STRINGS_MODULE_ID = "virtual:ambercare/own-strings";
 
 const APP_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "app");
 
@@ -35,7 +42,14 @@ export type RouteConfigLike = {
 /** The route tree both sides match a URL against (React Router's `matchRoutes`). */
 export type RouteTreeNode = { id: string; path?: string; index?: boolean; children?: RouteTreeNode[] };
 
-type Scan = { keys: Set<string>; prefixes: Set<string>; names: Set<string>; imports: string[] };
+type Scan = {
+  keys: Set<string>;
+  prefixes: Set<string>;
+  names: Set<string>;
+  imports: string[];
+  /** The module imports its own strings (OWN_STRINGS_MODULE_ID): another module's walk stops here. */
+  ownStrings: boolean;
+};
 
 /**
  * The fields of a page's node (`pages.<name>.<field>`) that only the page itself shows: its meta
@@ -61,9 +75,16 @@ function scanFile(file: string, cache: Map<string, Scan>): Scan {
   const cached = cache.get(file);
   if (cached) return cached;
   const source = readFileSync(file, "utf8");
-  const scan: Scan = { keys: new Set(), prefixes: new Set(), names: new Set(), imports: [] };
+  const scan: Scan = {
+    keys: new Set(),
+    prefixes: new Set(),
+    names: new Set(),
+    imports: [],
+    ownStrings: false,
+  };
   cache.set(file, scan);
   for (const [, specifier = ""] of source.matchAll(IMPORT_PATTERN)) {
+    if (specifier === OWN_STRINGS_MODULE_ID) scan.ownStrings = true;
     const target = resolveImport(file, specifier);
     if (target) scan.imports.push(target);
   }
@@ -135,6 +156,8 @@ export function stringsOfModule(
     if (seen.has(file)) continue;
     seen.add(file);
     const scan = scanFile(file, cache);
+    // A part with its own strings brings them itself, whoever imports it.
+    if (scan.ownStrings && file !== entry) continue;
     for (const key of scan.keys) keys.add(key);
     for (const prefix of scan.prefixes) prefixes.add(prefix);
     for (const name of scan.names) names.add(name);
@@ -210,8 +233,29 @@ function loadReference(): unknown {
 }
 
 /**
- * `virtual:ambercare/route-strings` (route id → key paths, for the server) and
- * `virtual:ambercare/route-tree` (the routes' ids and paths, for both sides).
+ * The strings of `file`'s own module graph in every language of app/locales, as the module
+ * `virtual:ambercare/own-strings` gives that file: `{ en: {…}, bg: {…} }`.
+ */
+export function ownStringsOf(file: string, appDir: string = APP_DIR): Record<string, unknown> {
+  const localesDir = resolve(appDir, "locales");
+  const tables = Object.fromEntries(
+    readdirSync(localesDir)
+      .filter((name) => name.endsWith(".json"))
+      .map((name) => [
+        name.slice(0, -".json".length),
+        JSON.parse(readFileSync(resolve(localesDir, name), "utf8")),
+      ]),
+  );
+  const paths = stringsOfModule(file, tables.en, { serverModules: false });
+  return Object.fromEntries(
+    Object.entries(tables).map(([locale, table]) => [locale, pickStrings(table, paths)]),
+  );
+}
+
+/**
+ * `virtual:ambercare/route-strings` (route id → key paths, for the server),
+ * `virtual:ambercare/route-tree` (the routes' ids and paths, for both sides) and
+ * `virtual:ambercare/own-strings` (the importing module's own strings, every language).
  */
 export function ambercareRouteStrings(routes: RouteConfigLike[]): Plugin {
   const ids = new Map<string, () => unknown>([
@@ -220,10 +264,16 @@ export function ambercareRouteStrings(routes: RouteConfigLike[]): Plugin {
   ]);
   return {
     name: "ambercare-route-strings",
-    resolveId(id) {
+    resolveId(id, importer) {
+      if (id === OWN_STRINGS_MODULE_ID && importer)
+        return `\0${OWN_STRINGS_MODULE_ID}?${importer.replace(/\?.*$/, "")}`;
       return id === ROUTE_STRINGS_MODULE_ID || id === ROUTE_TREE_MODULE_ID ? `\0${id}` : undefined;
     },
     load(id) {
+      const ownPrefix = `\0${OWN_STRINGS_MODULE_ID}?`;
+      if (id.startsWith(ownPrefix)) {
+        return `export default JSON.parse(${JSON.stringify(JSON.stringify(ownStringsOf(id.slice(ownPrefix.length))))});\n`;
+      }
       const make = ids.get(id);
       if (!make) return undefined;
       return `export default JSON.parse(${JSON.stringify(JSON.stringify(make()))});\n`;

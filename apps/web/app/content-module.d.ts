@@ -15,3 +15,9 @@ declare module "virtual:ambercare/route-tree" {
   const routeTree: import("../vite-plugin-route-strings.ts").RouteTreeNode[];
   export default routeTree;
 }
+
+/** The importing module's own strings in every language (vite-plugin-route-strings.ts, ADR 042). */
+declare module "virtual:ambercare/own-strings" {
+  const ownStrings: import("#app/lib/i18n.tsx").OwnStringTable;
+  export default ownStrings;
+}

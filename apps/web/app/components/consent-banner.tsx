@@ -1,6 +1,7 @@
+import ownStrings from "virtual:ambercare/own-strings";
 import { useEffect, useId, useRef } from "react";
 import { useFetcher } from "react-router";
-import { useTranslation } from "#app/lib/i18n.tsx";
+import { OwnStrings, useTranslation } from "#app/lib/i18n.tsx";
 
 /**
  * The analytics consent banner (ADR 017). Shown only when an analytics script is
@@ -9,6 +10,15 @@ import { useTranslation } from "#app/lib/i18n.tsx";
  * after the page. Works without JavaScript (a plain POST to /cookie-consent that comes back).
  */
 export function ConsentBanner() {
+  // Loaded only where analytics is configured: its strings come with its chunk (ADR 042).
+  return (
+    <OwnStrings strings={ownStrings}>
+      <ConsentQuestion />
+    </OwnStrings>
+  );
+}
+
+function ConsentQuestion() {
   const { t } = useTranslation();
   const fetcher = useFetcher({ key: "cookie-consent" });
   const titleId = useId();
@@ -42,6 +52,14 @@ export function ConsentBanner() {
  * banner reappears, focus moves to it so keyboard users are not left behind.
  */
 export function CookiePreferencesButton({ className }: { className: string }) {
+  return (
+    <OwnStrings strings={ownStrings}>
+      <CookiePreferencesForm className={className} />
+    </OwnStrings>
+  );
+}
+
+function CookiePreferencesForm({ className }: { className: string }) {
   const { t } = useTranslation();
   const fetcher = useFetcher({ key: "cookie-consent" });
   const asked = useRef(false);

@@ -1,6 +1,7 @@
+import ownStrings from "virtual:ambercare/own-strings";
 import { useEffect, useId, useRef, useState } from "react";
 import { matchPath, useLocation, useRevalidator } from "react-router";
-import { useTranslation } from "#app/lib/i18n.tsx";
+import { OwnStrings, useTranslation } from "#app/lib/i18n.tsx";
 import { ROUTE_ACCESS, ROUTE_PATHS } from "#app/lib/route-access.ts";
 import { onSessionUse } from "#app/lib/session-use.ts";
 
@@ -29,6 +30,15 @@ export function isProtectedPath(pathname: string): boolean {
  * to /login, so no health data stays on screen.
  */
 export function IdleWarning({ idleMinutes }: { idleMinutes: number }) {
+  // Only a logged-in visitor's pages load it: its strings come with its chunk (ADR 042).
+  return (
+    <OwnStrings strings={ownStrings}>
+      <IdleTimer idleMinutes={idleMinutes} />
+    </OwnStrings>
+  );
+}
+
+function IdleTimer({ idleMinutes }: { idleMinutes: number }) {
   const { t } = useTranslation();
   const location = useLocation();
   const revalidator = useRevalidator();

@@ -7,6 +7,7 @@ import {
   interpolate,
   isLocale,
   lookup,
+  OwnStrings,
   type Translations,
   useTranslation,
 } from "#app/lib/i18n.tsx";
@@ -61,5 +62,27 @@ describe("the translation runtime", () => {
       </I18nProvider>,
     );
     expect(html).toBe('<p lang="bg">Намерете лекар</p>');
+  });
+
+  it("renders a part loaded on demand with its own strings in the page's language, the rest from the page", () => {
+    function Panel() {
+      const { t } = useTranslation();
+      return (
+        <p>
+          {t("supportWidget.send")} · {t("nav.findADoctor")}
+        </p>
+      );
+    }
+    const own = { en: { supportWidget: { send: "Send" } }, bg: { supportWidget: { send: "Изпрати" } } };
+    const html = renderToString(
+      <I18nProvider i18n={createI18n("bg", { nav: { findADoctor: "Намерете лекар" } })}>
+        <OwnStrings strings={own}>
+          <Panel />
+        </OwnStrings>
+      </I18nProvider>,
+    );
+    expect(html).toBe("<p>Изпрати<!-- --> · <!-- -->Намерете лекар</p>");
+    const fallback = createI18n("en", {}, (key) => `page:${key}`);
+    expect(fallback.t("nav.findADoctor")).toBe("page:nav.findADoctor");
   });
 });

@@ -1,5 +1,5 @@
 import { DEFAULT_LOCALE, type Locale } from "@ambercare/contracts/locales";
-import { createContext, type ReactNode, useContext } from "react";
+import { createContext, type ReactNode, useContext, useMemo } from "react";
 import type en from "#app/locales/en.json";
 
 /**
@@ -59,10 +59,15 @@ function reportMissing(key: string): void {
 }
 
 /**
- * A translator for one locale. A missing key returns the key itself (the locale parity test keeps
- * that from happening); `values.count` picks the `_one`/`_other`… form by the locale's plural rules.
+ * A translator for one locale. A missing key is asked of `fallback` when there is one, else returns
+ * the key itself (the locale parity test keeps that from happening); `values.count` picks the
+ * `_one`/`_other`… form by the locale's plural rules.
  */
-export function createI18n(locale: Locale, translations: DeepPartial<Translations>): I18n {
+export function createI18n(
+  locale: Locale,
+  translations: DeepPartial<Translations>,
+  fallback?: TFunction,
+): I18n {
   let plurals: Intl.PluralRules | undefined;
   const t: TFunction = (key, values) => {
     let text: string | undefined;
@@ -74,6 +79,7 @@ export function createI18n(locale: Locale, translations: DeepPartial<Translation
     }
     text ??= lookup(translations, key);
     if (text === undefined) {
+      if (fallback) return fallback(key, values);
       reportMissing(key);
       return key;
     }
@@ -85,6 +91,22 @@ export function createI18n(locale: Locale, translations: DeepPartial<Translation
 const I18nContext = createContext<I18n>(createI18n(DEFAULT_LOCALE, {}));
 
 export function I18nProvider({ i18n, children }: { i18n: I18n; children: ReactNode }) {
+  return <I18nContext.Provider value={i18n}>{children}</I18nContext.Provider>;
+}
+
+/** A module's own strings in every language, as `virtual:ambercare/own-strings` gives them. */
+export type OwnStringTable = Readonly<Record<string, DeepPartial<Translations>>>;
+
+/**
+ * Renders a part loaded on demand with the strings that came in its own chunk (ADR 042): they are
+ * not in the page's strings, and every key they lack is the page's.
+ */
+export function OwnStrings({ strings, children }: { strings: OwnStringTable; children: ReactNode }) {
+  const page = useContext(I18nContext);
+  const i18n = useMemo(
+    () => createI18n(page.language, strings[page.language] ?? {}, page.t),
+    [page, strings],
+  );
   return <I18nContext.Provider value={i18n}>{children}</I18nContext.Provider>;
 }
 

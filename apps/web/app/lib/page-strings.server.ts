@@ -2,36 +2,13 @@ import routeStrings from "virtual:ambercare/route-strings";
 import type { Locale, Translations } from "#app/lib/i18n.tsx";
 import { getTranslations } from "#app/lib/locale.server.ts";
 import { rememberStrings, routeIdsOf } from "#app/lib/page-strings.ts";
+import { pickStrings } from "#app/lib/pick-strings.ts";
 
 /**
  * The strings of a set of routes, per language, as the JSON text every answer sends: built once
  * per set, then shared by every answer.
  */
 const subsets = new Map<string, { json: string; translations: Translations }>();
-
-/** The parts of `table` the key paths name; a path inside another one adds nothing. */
-function pick(table: unknown, paths: Iterable<string>): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
-  const kept: string[] = [];
-  for (const path of [...paths].sort((a, b) => a.length - b.length)) {
-    if (kept.some((outer) => path.startsWith(`${outer}.`))) continue;
-    kept.push(path);
-    const parts = path.split(".");
-    let source: unknown = table;
-    let target = result;
-    for (const [index, part] of parts.entries()) {
-      if (source === null || typeof source !== "object") break;
-      source = (source as Record<string, unknown>)[part];
-      if (source === undefined) break;
-      if (index === parts.length - 1) target[part] = source;
-      else {
-        target[part] ??= {};
-        target = target[part] as Record<string, unknown>;
-      }
-    }
-  }
-  return result;
-}
 
 /**
  * The strings (in `locale`) of the routes `pathname` shows, as JSON text (`json`, what the root
@@ -46,7 +23,7 @@ export function stringsForPath(
   let subset = subsets.get(cacheKey);
   if (!subset) {
     const paths = new Set(routes.flatMap((id) => routeStrings[id] ?? []));
-    const translations = pick(getTranslations(locale), paths) as Translations;
+    const translations = pickStrings(getTranslations(locale), paths) as Translations;
     const json = JSON.stringify(translations);
     // The server renders with the object it built: it never parses its own text.
     rememberStrings(json, translations);

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import routeStrings from "virtual:ambercare/route-strings";
 import { describe, expect, it } from "vitest";
 import { lookup } from "#app/lib/i18n.tsx";
@@ -6,7 +7,7 @@ import { routeIdsOf, stringsOf } from "#app/lib/page-strings.ts";
 import bg from "#app/locales/bg.json";
 import en from "#app/locales/en.json";
 import routes from "#app/routes.ts";
-import { routeId } from "../../vite-plugin-route-strings.ts";
+import { ownStringsOf, routeId } from "../../vite-plugin-route-strings.ts";
 
 function leaves(node: unknown, prefix = ""): string[] {
   if (typeof node === "string") return [prefix];
@@ -49,6 +50,28 @@ describe("the strings each route's page uses", () => {
     expect(shell).not.toContain("pages.about");
     expect(shell).not.toContain("pages.about.description");
     expect(routeStrings["routes/about"]).toContain("pages.about");
+  });
+
+  it("leaves the strings of parts loaded on demand to their own chunks, and page names to the pages that show them", () => {
+    const home = routeIdsOf("/").flatMap((id) => routeStrings[id] ?? []);
+    const covers = (key: string) => home.some((path) => key === path || key.startsWith(`${path}.`));
+    // The support panel, the consent banner, the idle warning and the membership offer bring their own.
+    for (const key of ["supportWidget.send", "consent.accept", "idle.stay", "membership.popup.title"])
+      expect(covers(key), key).toBe(false);
+    // The support widget's button is on every page.
+    expect(covers("supportWidget.open")).toBe(true);
+    // Every page's head reads lib/seo.ts; the /sitemap page alone names every page.
+    expect(covers("pages.lostDevice.title")).toBe(false);
+    expect(routeStrings["routes/sitemap"]).toContain("pages.lostDevice.title");
+
+    const panel = ownStringsOf(
+      fileURLToPath(new URL("../features/communications/support-panel.tsx", import.meta.url)),
+    );
+    expect(Object.keys(panel).sort()).toEqual(["bg", "en"]);
+    expect(lookup(panel.en, "supportWidget.send")).toBe(en.supportWidget.send);
+    expect(lookup(panel.bg, "supportWidget.send")).toBe(bg.supportWidget.send);
+    expect(lookup(panel.bg, "captcha.working")).toBe(bg.captcha.working);
+    expect(leaves(panel.bg).sort()).toEqual(leaves(panel.en).sort());
   });
 
   it("matches a URL to its routes as the router does (the root first)", () => {

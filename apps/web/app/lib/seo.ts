@@ -1,11 +1,13 @@
 import { intlTag } from "@ambercare/contracts/locales";
-import { LOCALES, type Locale, type Translations } from "#app/lib/i18n.tsx";
+import { LOCALES, type Locale } from "#app/lib/i18n.tsx";
 import type { RoutePath } from "#app/lib/route-access.ts";
 
 /**
  * How search engines and the /sitemap page see each page route, in one table beside the
- * access table (route-access.ts): its page name, whether it may be indexed, and its group on the
- * /sitemap page (`null`: not listed there, with the reason next to it).
+ * access table (route-access.ts): whether it may be indexed, and its group on the /sitemap page
+ * (`null`: not listed there, with the reason next to it). Each route's page name is in
+ * sitemap-pages.ts: every page's head reads this module, and a page named here would bring its
+ * title into every page's strings (ADR 042).
  *
  * - `index: false` pages get `<meta name="robots" content="noindex">` (pageMeta in meta.ts) and
  *   stay out of /sitemap.xml: account pages, steps inside a flow (thank-you pages…), /logout.
@@ -15,92 +17,84 @@ import type { RoutePath } from "#app/lib/route-access.ts";
 export type SitemapGroup = "care" | "membership" | "company" | "legal" | "account";
 export const SITEMAP_GROUPS: readonly SitemapGroup[] = ["care", "membership", "company", "legal", "account"];
 
-export type RouteSeo = Readonly<{
-  page: keyof Translations["pages"];
-  index: boolean;
-  group: SitemapGroup | null;
-}>;
+export type RouteSeo = Readonly<{ index: boolean; group: SitemapGroup | null }>;
 
-const page = (p: RouteSeo["page"], group: SitemapGroup | null, index = true): RouteSeo => ({
-  page: p,
-  index,
-  group,
-});
+const page = (group: SitemapGroup | null, index = true): RouteSeo => ({ index, group });
 
 /** In the order the /sitemap page lists them within each group. */
 export const ROUTE_SEO = Object.freeze({
-  "/find-a-doctor": page("findADoctor", "care"),
-  "/specializations": page("specializations", "care"),
-  "/conditions-we-see": page("conditionsWeSee", "care"),
+  "/find-a-doctor": page("care"),
+  "/specializations": page("care"),
+  "/conditions-we-see": page("care"),
   // Each provider's profile is public and indexed; the /sitemap page lists the search, not them.
-  "/find-a-doctor/:page": page("providerProfile", null),
+  "/find-a-doctor/:page": page(null),
   // Login required; listed so patients find it, but a crawler only sees the login page.
-  "/consultation/form": page("consultationForm", "care", false),
-  "/pricing-options": page("pricingOptions", "membership"),
-  "/membership": page("membership", "membership"),
-  "/membership-trial": page("membershipTrial", "membership"),
-  "/one-time-visit": page("oneTimeVisit", "membership"),
-  "/": page("home", "company"),
-  "/about": page("about", "company"),
-  "/careers": page("careers", "company"),
+  "/consultation/form": page("care", false),
+  "/pricing-options": page("membership"),
+  "/membership": page("membership"),
+  "/membership-trial": page("membership"),
+  "/one-time-visit": page("membership"),
+  "/": page("company"),
+  "/about": page("company"),
+  "/careers": page("company"),
   // Each opening is indexed (/sitemap.xml lists them); the /sitemap page lists them under Careers.
-  "/careers/:page": page("careerOpening", null),
-  "/blog": page("blog", "company"),
+  "/careers/:page": page(null),
+  "/blog": page("company"),
   // No posts yet: any /blog/<slug> shows "coming soon", which must not be indexed under many names.
-  "/blog/:page": page("blogPost", null, false),
-  "/medical-providers": page("medicalProviders", "company"),
-  "/frequently-asked-questions": page("faq", "company"),
-  "/contact-us": page("contactUs", "company"),
-  "/miscellaneous": page("miscellaneous", "company"),
+  "/blog/:page": page(null, false),
+  "/medical-providers": page("company"),
+  "/frequently-asked-questions": page("company"),
+  "/contact-us": page("company"),
+  "/miscellaneous": page("company"),
   // The page itself: not a link to itself.
-  "/sitemap": page("sitemap", null),
-  "/privacy-policy": page("privacyPolicy", "legal"),
-  "/terms-of-use": page("termsOfUse", "legal"),
-  "/disclaimer": page("disclaimer", "legal"),
-  "/informed-consent": page("informedConsent", "legal"),
-  "/audio-video-recording-consent-in-ehrs": page("audioVideoRecordingConsent", "legal"),
-  "/patient-consent-for-financial-communications": page("financialCommunicationsConsent", "legal"),
-  "/non-discrimination-notice": page("nonDiscriminationNotice", "legal"),
-  "/ada-policy": page("adaPolicy", "legal"),
-  "/washington-consumer-health-data-privacy-notice": page("washingtonHealthDataNotice", "legal"),
+  "/sitemap": page(null),
+  "/privacy-policy": page("legal"),
+  "/terms-of-use": page("legal"),
+  "/disclaimer": page("legal"),
+  "/informed-consent": page("legal"),
+  "/audio-video-recording-consent-in-ehrs": page("legal"),
+  "/patient-consent-for-financial-communications": page("legal"),
+  "/non-discrimination-notice": page("legal"),
+  "/ada-policy": page("legal"),
+  "/washington-consumer-health-data-privacy-notice": page("legal"),
   // Patients search for "Ambercare log in" / "sign up": these two are the account pages worth finding.
-  "/login": page("login", "account"),
-  "/sign-up": page("signUp", "account"),
-  "/forgot-password": page("forgotPassword", "account", false),
-  "/my-profile": page("myProfile", "account", false),
-  "/unsubscribe": page("unsubscribe", "account", false),
+  "/login": page("account"),
+  "/sign-up": page("account"),
+  "/forgot-password": page("account", false),
+  "/my-profile": page("account", false),
+  "/unsubscribe": page("account", false),
   // Reached from an e-mailed link or after closing an account: not pages to land on.
-  "/confirm-subscription": page("confirmSubscription", null, false),
-  "/account-deleted": page("accountDeleted", null, false),
+  "/confirm-subscription": page(null, false),
+  "/account-deleted": page(null, false),
   // Steps of a flow, reached from the step before (or an e-mailed link): not pages to land on.
-  "/almost-there": page("almostThere", null, false),
-  "/reset-password": page("resetPassword", null, false),
-  "/login/second-factor": page("secondFactorLogin", null, false),
-  "/login/lost-device": page("lostDevice", null, false),
-  "/sign-up/confirm": page("confirmSignUp", null, false),
-  "/call-ended": page("callEnded", null, false),
-  "/consultation/consult": page("consult", null, false),
-  "/consultation/thank-you": page("consultationThankYou", null, false),
-  "/thank-you-for-ordering": page("thankYouForOrdering", null, false),
-  "/thank-you-for-subscribing": page("thankYouForSubscribing", null, false),
+  "/almost-there": page(null, false),
+  "/reset-password": page(null, false),
+  "/login/second-factor": page(null, false),
+  "/login/lost-device": page(null, false),
+  "/sign-up/confirm": page(null, false),
+  "/call-ended": page(null, false),
+  "/consultation/consult": page(null, false),
+  "/consultation/thank-you": page(null, false),
+  "/thank-you-for-ordering": page(null, false),
+  "/thank-you-for-subscribing": page(null, false),
   // An action, not a page.
-  "/logout": page("logout", null, false),
+  "/logout": page(null, false),
   // Inside My profile: reached from its navigation.
-  "/cancel-subscription": page("cancelSubscription", null, false),
-  "/my-profile/billing-history": page("billingHistory", null, false),
-  "/my-profile/billing-history/:invoiceId": page("receipt", null, false),
+  "/cancel-subscription": page(null, false),
+  "/my-profile/billing-history": page(null, false),
+  "/my-profile/billing-history/:invoiceId": page(null, false),
   // The demo payment provider's hosted checkout: a step of a flow.
-  "/checkout/:checkoutId": page("checkout", null, false),
-  "/my-profile/consultations": page("consultations", null, false),
-  "/my-profile/consultations/:consultationId": page("visit", null, false),
-  "/my-profile/manage-subscription": page("manageSubscription", null, false),
-  "/my-profile/medical-records": page("medicalRecords", null, false),
-  "/my-profile/messages": page("messages", null, false),
-  "/my-profile/past-appointments": page("pastAppointments", null, false),
-  "/my-profile/health-data": page("healthData", null, false),
-  "/my-profile/security": page("security", null, false),
-  "/console": page("console", null, false),
-  "/console/visits/:id": page("consoleVisit", null, false),
+  "/checkout/:checkoutId": page(null, false),
+  "/my-profile/consultations": page(null, false),
+  "/my-profile/consultations/:consultationId": page(null, false),
+  "/my-profile/manage-subscription": page(null, false),
+  "/my-profile/medical-records": page(null, false),
+  "/my-profile/messages": page(null, false),
+  "/my-profile/past-appointments": page(null, false),
+  "/my-profile/health-data": page(null, false),
+  "/my-profile/security": page(null, false),
+  "/console": page(null, false),
+  "/console/visits/:id": page(null, false),
 } satisfies Record<RoutePath, RouteSeo>);
 
 /** Paths robots.txt asks crawlers to stay out of: personal pages and actions. */

@@ -8,6 +8,7 @@ import { pageMeta } from "#app/lib/meta.ts";
 import type { RoutePath } from "#app/lib/route-access.ts";
 import { ROUTE_SEO, SITEMAP_GROUPS } from "#app/lib/seo.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { SITEMAP_PAGE_NAMES } from "#app/lib/sitemap-pages.ts";
 import type { Route } from "./+types/sitemap";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -24,7 +25,7 @@ const GROUPS = SITEMAP_GROUPS.map((group) => ({
   group,
   links: (Object.entries(ROUTE_SEO) as Array<[RoutePath, (typeof ROUTE_SEO)[RoutePath]]>)
     .filter(([, seo]) => seo.group === group)
-    .map(([to, seo]) => ({ to, page: seo.page })),
+    .map(([to]) => ({ to, page: SITEMAP_PAGE_NAMES[to] })),
 }));
 
 export default function SitemapPage({ loaderData }: Route.ComponentProps) {

@@ -1,3 +1,4 @@
+import ownStrings from "virtual:ambercare/own-strings";
 import { CAPTCHA_ACTIONS, CONTACT_MESSAGE_MAX_LENGTH } from "@ambercare/contracts/communications-constants";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
@@ -5,7 +6,7 @@ import { EmailField, ErrorSummary, StatusMessage, Textarea } from "#app/componen
 import { CaptchaField } from "#app/features/communications/captcha-field.tsx";
 import { SUPPORT_FIELDS, type SupportField } from "#app/features/communications/communication-fields.ts";
 import { errorsOf, type FormResult, successOf } from "#app/lib/forms.ts";
-import { useTranslation } from "#app/lib/i18n.tsx";
+import { OwnStrings, useTranslation } from "#app/lib/i18n.tsx";
 
 export type SupportPanelProps = { loggedIn: boolean; onClose: () => void };
 
@@ -16,7 +17,16 @@ const FORM_ID = "support";
  * corner with a message, the e-mail for the reply (a logged-in patient's own address is used), and
  * the captcha. Focus starts in the message; Esc and the Close button close it.
  */
-export function SupportPanel({ loggedIn, onClose }: SupportPanelProps) {
+export function SupportPanel(props: SupportPanelProps) {
+  // Its strings (the form's, the captcha's) come with this chunk, on the first hover (ADR 042).
+  return (
+    <OwnStrings strings={ownStrings}>
+      <SupportDialog {...props} />
+    </OwnStrings>
+  );
+}
+
+function SupportDialog({ loggedIn, onClose }: SupportPanelProps) {
   const { t } = useTranslation();
   const fetcher = useFetcher<FormResult<SupportField>>({ key: "support-widget" });
   const titleId = useId();

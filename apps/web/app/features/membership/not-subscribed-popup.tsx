@@ -1,95 +1,23 @@
-import { TRIAL_DAYS } from "@ambercare/contracts/membership-constants";
-import { formatUsd, PLANS } from "@ambercare/contracts/plans";
-import { NOT_SUBSCRIBED_POPUP_DELAY_MS } from "@ambercare/contracts/timing";
-import { useEffect, useId, useRef } from "react";
-import { Link, useLocation } from "react-router";
-import {
-  POPUP_DISMISSED_KEY,
-  shouldOfferSubscription,
-} from "#app/features/membership/not-subscribed-popup-rules.ts";
-import { useTranslation } from "#app/lib/i18n.tsx";
+import { type ComponentType, lazy, Suspense } from "react";
 import { useRootData } from "#app/lib/root-data.ts";
 
-function wasDismissed(): boolean {
-  try {
-    return sessionStorage.getItem(POPUP_DISMISSED_KEY) === "true";
-  } catch {
-    // Storage can be blocked; then the popup simply shows again on the next page.
-    return false;
-  }
-}
+// Only a logged-in patient without a membership is offered one: everyone else's pages load neither
+// the dialog nor its strings (ADR 042).
+const NotSubscribedDialog = lazy<ComponentType>(() =>
+  import("#app/features/membership/not-subscribed-dialog.tsx").then(
+    (m) => ({ default: m.NotSubscribedDialog }),
+    // Without its code there is no offer; the page works as before.
+    () => ({ default: () => null }),
+  ),
+);
 
-function rememberDismissal(): void {
-  try {
-    sessionStorage.setItem(POPUP_DISMISSED_KEY, "true");
-  } catch {
-    // See wasDismissed.
-  }
-}
-
-/**
- * The not-subscribed popup: a logged-in patient without a membership is offered one
- * NOT_SUBSCRIBED_POPUP_DELAY_MS after arriving on a page outside the excluded prefixes.
- *
- * A native modal <dialog> (showModal): the page behind becomes inert, so focus stays inside; Esc
- * closes it; the browser returns focus to where it was. It sits in the top layer, so opening it moves
- * nothing on the page. Closing it in any way counts as a dismissal for the rest of the browser
- * session (sessionStorage), so it does not come back on every page.
- */
+/** The membership offer of the main layouts, for the patients it is meant for. */
 export function NotSubscribedPopup() {
-  const { t } = useTranslation();
   const root = useRootData();
-  const { pathname } = useLocation();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const textId = useId();
-  const isLoggedIn = root?.user.isLoggedIn ?? false;
-  const isSubscribed = root?.user.isSubscribed ?? null;
-  const candidate = isLoggedIn && isSubscribed === false;
-
-  useEffect(() => {
-    if (!shouldOfferSubscription({ isLoggedIn, isSubscribed, pathname, dismissed: wasDismissed() })) return;
-    const timer = window.setTimeout(() => {
-      const element = dialog.current;
-      if (element && !element.open && !wasDismissed()) element.showModal();
-    }, NOT_SUBSCRIBED_POPUP_DELAY_MS);
-    return () => {
-      window.clearTimeout(timer);
-      // Leaving the page (Subscribe Now, or any navigation) takes the popup with it.
-      if (dialog.current?.open) dialog.current.close();
-    };
-  }, [isLoggedIn, isSubscribed, pathname]);
-
-  if (!candidate) return null;
+  if (!(root?.user.isLoggedIn && root.user.isSubscribed === false)) return null;
   return (
-    <dialog
-      ref={dialog}
-      aria-labelledby={titleId}
-      aria-describedby={textId}
-      onClose={rememberDismissal}
-      className="m-auto w-[calc(100%-2rem)] max-w-md rounded-lg border border-border bg-surface p-6 text-ink shadow-xl backdrop:bg-ink/60"
-    >
-      <h2 id={titleId} className="font-bold text-2xl">
-        {t("membership.popup.title")}
-      </h2>
-      <p id={textId} className="mt-3 text-ink-muted">
-        {t("membership.popup.text", {
-          amount: formatUsd(PLANS.subscription_monthly.priceCents),
-          days: TRIAL_DAYS,
-        })}
-      </p>
-      <div className="mt-6 flex flex-col gap-3 mobile-l:flex-row">
-        <Link
-          to="/my-profile/manage-subscription"
-          className="button-primary"
-          onClick={() => dialog.current?.close()}
-        >
-          {t("membership.popup.subscribe")}
-        </Link>
-        <button type="button" className="button-secondary" onClick={() => dialog.current?.close()}>
-          {t("membership.popup.dismiss")}
-        </button>
-      </div>
-    </dialog>
+    <Suspense fallback={null}>
+      <NotSubscribedDialog />
+    </Suspense>
   );
 }
