@@ -15,7 +15,6 @@ let browser: Browser;
 type ApiProvider = {
   slug: string;
   name: string;
-  bio: string;
   states: string[];
   specializations: Array<{ slug: string; name: string }>;
 };
@@ -393,10 +392,14 @@ describe("in Bulgarian", () => {
       await expect.poll(() => main.innerText()).toContain(dermatology?.name);
       expect(await main.innerText()).toContain(dermatology?.description);
 
-      const [provider] = (await apiSearch({ specialization: "dermatology", lang: "bg" })).data;
-      expect(provider?.bio).toMatch(/[\u0400-\u04FF]/);
-      await page.goto(`${baseUrl}/find-a-doctor/${provider?.slug}?lang=bg`);
-      await expect.poll(() => main.innerText()).toContain(provider?.bio);
+      const [found] = (await apiSearch({ specialization: "dermatology", lang: "bg" })).data;
+      // A search answers with result cards; the bio is on the provider's own answer.
+      const detail = await fetch(`${apiUrl}/api/v1/api/provider/${found?.slug}?lang=bg`);
+      expect(detail.status).toBe(200);
+      const provider = ((await detail.json()) as { data: ApiProvider & { bio: string } }).data;
+      expect(provider.bio).toMatch(/[\u0400-\u04FF]/);
+      await page.goto(`${baseUrl}/find-a-doctor/${provider.slug}?lang=bg`);
+      await expect.poll(() => main.innerText()).toContain(provider.bio);
       expect(await main.innerText()).toContain("Дерматология");
       expect(consoleErrors).toEqual([]);
     } finally {

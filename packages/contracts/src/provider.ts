@@ -117,7 +117,15 @@ export const provider = z
   .strict();
 export type Provider = z.infer<typeof provider>;
 
-export const providerListResponse = listEnvelope(provider);
+/**
+ * A search result: what a result card shows. The bio, the conditions and the languages are read on
+ * the provider's own page (`GET /api/provider/{slug}`); a page of 20 full providers was most of a
+ * search's answer and of the time spent writing it.
+ */
+export const providerCard = provider.omit({ bio: true, conditions: true, languages: true });
+export type ProviderCard = z.infer<typeof providerCard>;
+
+export const providerListResponse = listEnvelope(providerCard);
 export type ProviderListResponse = z.infer<typeof providerListResponse>;
 export const providerResponse = dataEnvelope(provider);
 export type ProviderResponse = z.infer<typeof providerResponse>;

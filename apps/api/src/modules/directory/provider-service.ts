@@ -1,5 +1,10 @@
 import { LOCALES, type Locale } from "@ambercare/contracts/locales";
-import type { Provider, ProviderListQuery, ProviderListResponse } from "@ambercare/contracts/provider";
+import type {
+  Provider,
+  ProviderCard,
+  ProviderListQuery,
+  ProviderListResponse,
+} from "@ambercare/contracts/provider";
 import { type PROVIDER_CREDENTIALS, PROVIDER_ERRORS } from "@ambercare/contracts/provider";
 import type {
   CatalogueItem,
@@ -33,9 +38,10 @@ const LANGUAGES = Object.fromEntries(LOCALES.map((lang) => [lang, languageOf(lan
 /** The wait a new request can expect, by provider id, for those whose clinician is on duty. */
 export type ExpectedWaits = (providerIds: readonly string[]) => Promise<Map<string, number>>;
 
-function toProvider(entry: DirectoryEntry, lang: Locale, waits: Map<string, number>): Provider {
+/** A search result: what its card shows. */
+function toCard(entry: DirectoryEntry, lang: Locale, waits: Map<string, number>): ProviderCard {
   const { row } = entry;
-  const { collator, name } = LANGUAGES[lang];
+  const { name } = LANGUAGES[lang];
   return {
     id: row.id,
     slug: row.slug,
@@ -45,16 +51,25 @@ function toProvider(entry: DirectoryEntry, lang: Locale, waits: Map<string, numb
     // The check constraint providers_credentials_known guarantees the value.
     credentials: row.credentials as Credentials,
     photo: row.photoPath,
-    bio: translated(row.translations, "bio", row.bioEn, lang),
     specializations: entry.specializations.map(name),
-    conditions: entry.conditions.map(name).sort((a, b) => collator.compare(a.name, b.name)),
     states: entry.states,
-    languages: row.languages,
     offers_chat: row.offersChat,
     offers_video: row.offersVideo,
     available_today: row.availableToday,
     expected_wait_minutes: row.availableToday ? (waits.get(row.id) ?? null) : null,
     rating: { average: Number(row.ratingAverage), count: row.ratingCount },
+  };
+}
+
+/** The provider's page: the card and the rest. */
+function toProvider(entry: DirectoryEntry, lang: Locale, waits: Map<string, number>): Provider {
+  const { row } = entry;
+  const { collator, name } = LANGUAGES[lang];
+  return {
+    ...toCard(entry, lang, waits),
+    bio: translated(row.translations, "bio", row.bioEn, lang),
+    conditions: entry.conditions.map(name).sort((a, b) => collator.compare(a.name, b.name)),
+    languages: row.languages,
   };
 }
 
@@ -110,7 +125,7 @@ export function createProviderService(
       }
       const waits = await waitsOf(found.entries);
       return {
-        data: found.entries.map((entry) => toProvider(entry, query.lang, waits)),
+        data: found.entries.map((entry) => toCard(entry, query.lang, waits)),
         meta: { page: query.page, per_page: query.per_page, total: found.total },
       };
     },

@@ -1,4 +1,4 @@
-import { type Provider, providerListQuery } from "@ambercare/contracts/provider";
+import { type Provider, type ProviderCard, providerListQuery } from "@ambercare/contracts/provider";
 import { PER_PAGE_MAX } from "@ambercare/contracts/provider-limits";
 import { AVAILABILITY_TODAY_COOKIE_MAX_AGE_S, SESSION_COOKIES } from "@ambercare/contracts/session";
 import { fetchSpecializations } from "#app/features/directory/specializations.server.ts";
@@ -38,7 +38,7 @@ export type DirectorySearch =
   | {
       status: "ok";
       values: SearchValues;
-      providers: Provider[];
+      providers: ProviderCard[];
       total: number;
       page: number;
       perPage: number;

@@ -1,5 +1,5 @@
 import { CHOSEN_PROVIDER_MINUTES } from "@ambercare/contracts/consultation-limits";
-import type { Provider } from "@ambercare/contracts/provider";
+import type { Provider, ProviderCard as SearchResult } from "@ambercare/contracts/provider";
 import { type ReactNode, useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { Image } from "#app/components/image.tsx";
@@ -71,7 +71,7 @@ export function ProviderRating({ rating }: { rating: Provider["rating"] }) {
   );
 }
 
-export function ConsultationTypes({ provider }: { provider: Provider }) {
+export function ConsultationTypes({ provider }: { provider: SearchResult }) {
   const { t } = useTranslation();
   const types = [
     provider.offers_chat ? t("directory.types.chat") : null,
@@ -91,7 +91,7 @@ export function ConsultationTypes({ provider }: { provider: Provider }) {
   );
 }
 
-export function AvailableToday({ provider }: { provider: Provider }) {
+export function AvailableToday({ provider }: { provider: SearchResult }) {
   const { t } = useTranslation();
   return provider.available_today ? (
     <div className="text-sm">
@@ -147,7 +147,7 @@ export function NotOnDutyNote({
 }
 
 /** One provider in the results: name (the link to the profile), rating and the facts to choose by. */
-export function ProviderCard({ provider }: { provider: Provider }) {
+export function ProviderCard({ provider }: { provider: SearchResult }) {
   const { t } = useTranslation();
   const headingId = `provider-${provider.slug}`;
   return (
