@@ -25,7 +25,7 @@ import { type RootData, useRootData } from "#app/lib/root-data.ts";
 import { siteUrl } from "#app/lib/seo.server.ts";
 import { getUser, headersWithCookies } from "#app/lib/session.server.ts";
 import { pageTimeZone } from "#app/lib/time-zone.server.ts";
-import { TIME_ZONE_SCRIPT } from "#app/lib/time-zone.ts";
+import { timeZoneScript } from "#app/lib/time-zone.ts";
 // Only the error texts ship in the bundle, for the rare page whose root loader failed.
 import { errors as fallbackErrors } from "#app/locales/en.json";
 import type { Route } from "./+types/root";
@@ -129,12 +129,12 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content={THEME_COLORS.primary} />
-        {/* Before anything else: the browser's time zone for the server's next render. */}
+        {/* Before anything else: the browser's time zone for the server's next render (at once on a logged-in page, else when a form is sent). */}
         <script
           nonce={nonce || undefined}
           suppressHydrationWarning
-          // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of this build (time-zone.server.ts), no input
-          dangerouslySetInnerHTML={{ __html: TIME_ZONE_SCRIPT }}
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: one of two constant scripts of this build (time-zone.ts), no input
+          dangerouslySetInnerHTML={{ __html: timeZoneScript(root?.user.isLoggedIn ? "now" : "on-submit") }}
         />
         <Meta />
         <Links />

@@ -1,3 +1,4 @@
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { formatDateTime, usableTimeZone } from "#app/lib/date-time.ts";
 import {
@@ -6,7 +7,7 @@ import {
   timeZoneCookie,
   timeZoneOptions,
 } from "#app/lib/time-zone.server.ts";
-import { TIME_ZONE_SCRIPT } from "#app/lib/time-zone.ts";
+import { timeZoneScript } from "#app/lib/time-zone.ts";
 
 // ICU separates "1:30" and "AM" with a narrow no-break space in some versions: compare the words.
 const spaced = (text: string) => text.replace(/\s/g, " ");
@@ -75,7 +76,52 @@ describe("the tz cookie", () => {
     expect(timeZoneCookie("Europe/Sofia", { secure: true })).toBe(
       "tz=Europe%2FSofia; Path=/; Max-Age=34560000; SameSite=Lax; Secure",
     );
-    expect(TIME_ZONE_SCRIPT).toContain("resolvedOptions().timeZone");
+  });
+
+  /** Runs a page's zone script with a browser's globals; answers its cookie and how it got there. */
+  function runScript(when: "now" | "on-submit", cookie = "") {
+    const listeners: Array<{ type: string; listener: () => void; options: unknown }> = [];
+    let zonesRead = 0;
+    const page = {
+      document: { cookie },
+      location: { protocol: "https:" },
+      Intl: {
+        DateTimeFormat: () => {
+          zonesRead += 1;
+          return { resolvedOptions: () => ({ timeZone: "Europe/Sofia" }) };
+        },
+      },
+      addEventListener: (type: string, listener: () => void, options: unknown) =>
+        listeners.push({ type, listener, options }),
+    };
+    runInNewContext(timeZoneScript(when), page);
+    return { page, listeners, zonesRead: () => zonesRead };
+  }
+
+  it("reads the browser's zone at once on a logged-in page, and only when a form is sent on the others", () => {
+    const now = runScript("now");
+    expect(now.zonesRead()).toBe(1);
+    expect(now.page.document.cookie).toBe(
+      "tz=Europe%2FSofia; Path=/; Max-Age=34560000; SameSite=Lax; Secure",
+    );
+    expect(now.listeners).toEqual([]);
+
+    const later = runScript("on-submit");
+    expect(later.zonesRead()).toBe(0);
+    expect(later.page.document.cookie).toBe("");
+    expect(later.listeners).toHaveLength(1);
+    expect(later.listeners[0]).toMatchObject({ type: "submit", options: { capture: true, once: true } });
+    later.listeners[0]?.listener();
+    expect(later.zonesRead()).toBe(1);
+    expect(later.page.document.cookie).toContain("tz=Europe%2FSofia");
+
+    // A zone already set (the profile's) is left alone either way.
+    for (const when of ["now", "on-submit"] as const) {
+      const set = runScript(when, "lang=bg; tz=America%2FNew_York");
+      expect(set.zonesRead()).toBe(0);
+      expect(set.listeners).toEqual([]);
+      expect(set.page.document.cookie).toBe("lang=bg; tz=America%2FNew_York");
+    }
   });
 
   it("sends the profile's zone to the browser at login and gives an empty profile the browser's", async () => {
