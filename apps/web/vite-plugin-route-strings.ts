@@ -19,10 +19,11 @@ import { pickStrings } from "./app/lib/pick-strings.ts";
  * A key built any other way is not found: the browser journeys fail on the missing string
  * (i18n.tsx reports it), and the page-strings journey checks every page in both languages.
  *
- * A part loaded on demand (the support panel, the consent banner, the idle warning) can carry its
- * own strings instead: a module that imports `virtual:ambercare/own-strings` gets, in every
- * language, the strings of its own module graph, and the routes' walks stop at it. Its strings then
- * arrive with its chunk, when it is needed, not in every page's HTML (`OwnStrings`, i18n.tsx).
+ * A part loaded on demand (the support panel, the consent banner, the idle warning, the membership
+ * offer) can carry its own strings instead: a module that imports `virtual:ambercare/own-strings`
+ * gets, in every language, the strings of its own module graph, and the routes' walks stop at it.
+ * Its strings then arrive with its chunk, when it is needed, not in every page's HTML
+ * (`withOwnStrings`, i18n.tsx).
  */
 export const ROUTE_STRINGS_MODULE_ID = "virtual:ambercare/route-strings";
 export const ROUTE_TREE_MODULE_ID = "virtual:ambercare/route-tree";

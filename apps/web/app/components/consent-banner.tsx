@@ -1,7 +1,10 @@
 import ownStrings from "virtual:ambercare/own-strings";
 import { useEffect, useId, useRef } from "react";
 import { useFetcher } from "react-router";
-import { OwnStrings, useTranslation } from "#app/lib/i18n.tsx";
+import { useTranslation, withOwnStrings } from "#app/lib/i18n.tsx";
+
+// Loaded only where analytics is configured: its strings come with its chunk (ADR 042).
+export const ConsentBanner = withOwnStrings(ownStrings, ConsentQuestion);
 
 /**
  * The analytics consent banner (ADR 017). Shown only when an analytics script is
@@ -9,15 +12,6 @@ import { OwnStrings, useTranslation } from "#app/lib/i18n.tsx";
  * Not modal: the page stays usable, and the banner is a labelled region that keyboard users reach
  * after the page. Works without JavaScript (a plain POST to /cookie-consent that comes back).
  */
-export function ConsentBanner() {
-  // Loaded only where analytics is configured: its strings come with its chunk (ADR 042).
-  return (
-    <OwnStrings strings={ownStrings}>
-      <ConsentQuestion />
-    </OwnStrings>
-  );
-}
-
 function ConsentQuestion() {
   const { t } = useTranslation();
   const fetcher = useFetcher({ key: "cookie-consent" });
@@ -47,18 +41,12 @@ function ConsentQuestion() {
   );
 }
 
+export const CookiePreferencesButton = withOwnStrings(ownStrings, CookiePreferencesForm);
+
 /**
  * "Cookie preferences" in the footer: forgets the choice, so the banner asks again. After the
  * banner reappears, focus moves to it so keyboard users are not left behind.
  */
-export function CookiePreferencesButton({ className }: { className: string }) {
-  return (
-    <OwnStrings strings={ownStrings}>
-      <CookiePreferencesForm className={className} />
-    </OwnStrings>
-  );
-}
-
 function CookiePreferencesForm({ className }: { className: string }) {
   const { t } = useTranslation();
   const fetcher = useFetcher({ key: "cookie-consent" });

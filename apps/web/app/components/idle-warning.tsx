@@ -1,7 +1,7 @@
 import ownStrings from "virtual:ambercare/own-strings";
 import { useEffect, useId, useRef, useState } from "react";
 import { matchPath, useLocation, useRevalidator } from "react-router";
-import { OwnStrings, useTranslation } from "#app/lib/i18n.tsx";
+import { useTranslation, withOwnStrings } from "#app/lib/i18n.tsx";
 import { ROUTE_ACCESS, ROUTE_PATHS } from "#app/lib/route-access.ts";
 import { onSessionUse } from "#app/lib/session-use.ts";
 
@@ -23,21 +23,15 @@ export function isProtectedPath(pathname: string): boolean {
   return PROTECTED_PATHS.some((path) => matchPath(path, pathname) !== null);
 }
 
+// Only a logged-in visitor's pages load it: its strings come with its chunk (ADR 042).
+export const IdleWarning = withOwnStrings(ownStrings, IdleTimer);
+
 /**
  * On pages with the patient's data, warns before an idle session ends (SESSION_IDLE_MINUTES). "Stay
  * signed in" loads the page's data again, which uses the session and so starts its time again. When
  * the time is up the page reloads: the server no longer accepts the session and sends the visitor
  * to /login, so no health data stays on screen.
  */
-export function IdleWarning({ idleMinutes }: { idleMinutes: number }) {
-  // Only a logged-in visitor's pages load it: its strings come with its chunk (ADR 042).
-  return (
-    <OwnStrings strings={ownStrings}>
-      <IdleTimer idleMinutes={idleMinutes} />
-    </OwnStrings>
-  );
-}
-
 function IdleTimer({ idleMinutes }: { idleMinutes: number }) {
   const { t } = useTranslation();
   const location = useLocation();

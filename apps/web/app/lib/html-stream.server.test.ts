@@ -1,4 +1,4 @@
-import { gunzipSync } from "node:zlib";
+import { createGzip, gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { ReactFlushedStream } from "#app/lib/html-stream.server.ts";
 
@@ -54,7 +54,6 @@ describe("the page's HTML stream", () => {
 
   it("gives the compression one flush for a page rendered at once, which compresses as one piece", async () => {
     // What compression() does on each flush: zlib's full flush, which forgets what came before.
-    const { createGzip } = await import("node:zlib");
     // The page's strings repeat its markup (ADR 042): the second half says again what the first said.
     let seed = 7;
     const words = Array.from({ length: 600 }, () => {
@@ -81,7 +80,6 @@ describe("the page's HTML stream", () => {
     await done;
     const sent = Buffer.concat(out);
     expect(gunzipSync(sent).toString()).toBe(html);
-    const { gzipSync } = await import("node:zlib");
     expect(sent.length).toBeLessThan(gzipSync(html).length + 64);
   });
 });

@@ -10,6 +10,7 @@ import {
   OwnStrings,
   type Translations,
   useTranslation,
+  withOwnStrings,
 } from "#app/lib/i18n.tsx";
 
 function Greeting() {
@@ -82,6 +83,14 @@ describe("the translation runtime", () => {
       </I18nProvider>,
     );
     expect(html).toBe("<p>Изпрати<!-- --> · <!-- -->Намерете лекар</p>");
+    const Wrapped = withOwnStrings(own, Panel);
+    expect(
+      renderToString(
+        <I18nProvider i18n={createI18n("bg", { nav: { findADoctor: "Намерете лекар" } })}>
+          <Wrapped />
+        </I18nProvider>,
+      ),
+    ).toBe(html);
     const fallback = createI18n("en", {}, (key) => `page:${key}`);
     expect(fallback.t("nav.findADoctor")).toBe("page:nav.findADoctor");
   });

@@ -1,5 +1,5 @@
 import { DEFAULT_LOCALE, type Locale } from "@ambercare/contracts/locales";
-import { createContext, type ReactNode, useContext, useMemo } from "react";
+import { type ComponentType, createContext, type ReactNode, useContext, useMemo } from "react";
 import type en from "#app/locales/en.json";
 
 /**
@@ -108,6 +108,20 @@ export function OwnStrings({ strings, children }: { strings: OwnStringTable; chi
     [page, strings],
   );
   return <I18nContext.Provider value={i18n}>{children}</I18nContext.Provider>;
+}
+
+/** `Component` rendered with its own strings: `export const Panel = withOwnStrings(ownStrings, Dialog)`. */
+export function withOwnStrings<Props extends object>(
+  strings: OwnStringTable,
+  Component: ComponentType<Props>,
+): ComponentType<Props> {
+  return function WithOwnStrings(props: Props) {
+    return (
+      <OwnStrings strings={strings}>
+        <Component {...props} />
+      </OwnStrings>
+    );
+  };
 }
 
 /** `const { t, i18n } = useTranslation()`, as in react-i18next. */

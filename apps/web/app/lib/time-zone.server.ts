@@ -7,7 +7,7 @@ import { TIME_ZONE_COOKIE, TIME_ZONE_COOKIE_MAX_AGE_S } from "#app/lib/time-zone
 /**
  * Which time zone a page's times are shown in. The server has no browser zone, so it is carried in
  * the `tz` cookie: set by the page's first script from the browser's zone when there is none yet
- * (TIME_ZONE_SCRIPT), and by the server to the profile's zone at login and when the patient changes
+ * (timeZoneScript, time-zone.ts), and by the server to the profile's zone at login and when the patient changes
  * it on /my-profile. The profile remembers it; the cookie brings it to every server render, so the
  * first paint already has the right times and hydration finds the same text.
  */

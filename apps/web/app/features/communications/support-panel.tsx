@@ -6,26 +6,20 @@ import { EmailField, ErrorSummary, StatusMessage, Textarea } from "#app/componen
 import { CaptchaField } from "#app/features/communications/captcha-field.tsx";
 import { SUPPORT_FIELDS, type SupportField } from "#app/features/communications/communication-fields.ts";
 import { errorsOf, type FormResult, successOf } from "#app/lib/forms.ts";
-import { OwnStrings, useTranslation } from "#app/lib/i18n.tsx";
+import { useTranslation, withOwnStrings } from "#app/lib/i18n.tsx";
 
 export type SupportPanelProps = { loggedIn: boolean; onClose: () => void };
 
 const FORM_ID = "support";
+
+// Its strings (the form's, the captcha's) come with this chunk, on the first hover (ADR 042).
+export const SupportPanel = withOwnStrings(ownStrings, SupportDialog);
 
 /**
  * The support widget's panel (loaded on demand by support-widget.tsx): a non-modal dialog in the
  * corner with a message, the e-mail for the reply (a logged-in patient's own address is used), and
  * the captcha. Focus starts in the message; Esc and the Close button close it.
  */
-export function SupportPanel(props: SupportPanelProps) {
-  // Its strings (the form's, the captcha's) come with this chunk, on the first hover (ADR 042).
-  return (
-    <OwnStrings strings={ownStrings}>
-      <SupportDialog {...props} />
-    </OwnStrings>
-  );
-}
-
 function SupportDialog({ loggedIn, onClose }: SupportPanelProps) {
   const { t } = useTranslation();
   const fetcher = useFetcher<FormResult<SupportField>>({ key: "support-widget" });

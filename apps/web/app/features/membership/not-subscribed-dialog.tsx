@@ -8,7 +8,7 @@ import {
   POPUP_DISMISSED_KEY,
   shouldOfferSubscription,
 } from "#app/features/membership/not-subscribed-popup-rules.ts";
-import { OwnStrings, useTranslation } from "#app/lib/i18n.tsx";
+import { useTranslation, withOwnStrings } from "#app/lib/i18n.tsx";
 import { useRootData } from "#app/lib/root-data.ts";
 
 function wasDismissed(): boolean {
@@ -28,6 +28,8 @@ function rememberDismissal(): void {
   }
 }
 
+export const NotSubscribedDialog = withOwnStrings(ownStrings, MembershipOffer);
+
 /**
  * The not-subscribed popup (loaded by not-subscribed-popup.tsx for a logged-in patient without a
  * membership, with its strings in its own chunk): a membership is offered
@@ -38,14 +40,6 @@ function rememberDismissal(): void {
  * nothing on the page. Closing it in any way counts as a dismissal for the rest of the browser
  * session (sessionStorage), so it does not come back on every page.
  */
-export function NotSubscribedDialog() {
-  return (
-    <OwnStrings strings={ownStrings}>
-      <MembershipOffer />
-    </OwnStrings>
-  );
-}
-
 function MembershipOffer() {
   const { t } = useTranslation();
   const root = useRootData();
@@ -55,7 +49,6 @@ function MembershipOffer() {
   const textId = useId();
   const isLoggedIn = root?.user.isLoggedIn ?? false;
   const isSubscribed = root?.user.isSubscribed ?? null;
-  const candidate = isLoggedIn && isSubscribed === false;
 
   useEffect(() => {
     if (!shouldOfferSubscription({ isLoggedIn, isSubscribed, pathname, dismissed: wasDismissed() })) return;
@@ -70,7 +63,6 @@ function MembershipOffer() {
     };
   }, [isLoggedIn, isSubscribed, pathname]);
 
-  if (!candidate) return null;
   return (
     <dialog
       ref={dialog}
