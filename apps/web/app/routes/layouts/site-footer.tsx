@@ -3,20 +3,18 @@ import { Link } from "react-router";
 import { LanguageSwitch } from "#app/components/language-switch.tsx";
 import { Logo } from "#app/components/logo.tsx";
 import { COMPANY_LINKS, LEGAL_LINKS } from "#app/components/site-links.ts";
+import { NewsletterForm } from "#app/features/communications/newsletter-form.tsx";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { useProductName, useRootData } from "#app/lib/root-data.ts";
 
-// Not part of the first paint's JavaScript: the server renders them in place, and their code loads
-// while the page hydrates (the consent module only where analytics is configured).
-// A chunk that cannot load (offline, replaced by a new build) leaves its place empty rather than
-// failing the page.
+// The newsletter form hydrates with the page: its captcha must be running before a visitor can
+// press "Subscribe", or the press posts the form without it. (A lazy form left a window in which
+// the server's copy was on screen but not yet live; the chunk is shared with the coming-soon page
+// anyway, so loading it later saved nothing.)
+// The consent button is not part of the first paint's JavaScript, and loads only where analytics
+// is configured; a chunk that cannot load (offline, replaced by a new build) leaves its place
+// empty rather than failing the page.
 const nothing = { default: () => null };
-const NewsletterForm = lazy<ComponentType<{ variant: "footer" }>>(() =>
-  import("#app/features/communications/newsletter-form.tsx").then(
-    (m) => ({ default: m.NewsletterForm }),
-    () => nothing,
-  ),
-);
 const CookiePreferencesButton = lazy<ComponentType<{ className: string }>>(() =>
   import("#app/components/consent-banner.tsx").then(
     (m) => ({ default: m.CookiePreferencesButton }),
@@ -91,9 +89,7 @@ export function SiteFooter() {
       </div>
       <div className="border-border border-t">
         <div className="page-container max-w-xl py-6">
-          <Suspense fallback={null}>
-            <NewsletterForm variant="footer" />
-          </Suspense>
+          <NewsletterForm variant="footer" />
         </div>
       </div>
       <div className="border-border border-t">
