@@ -2,6 +2,7 @@ import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { HydrationProvider } from "#app/components/hydrated.ts";
 import { navigationInstrumentation } from "#app/lib/build-update.ts";
 import { guardRouteModules, reloadAfterChunkError } from "#app/lib/chunk-reload.ts";
 
@@ -21,7 +22,9 @@ startTransition(() => {
   hydrateRoot(
     document,
     <StrictMode>
-      <HydratedRouter instrumentations={instrumentations} />
+      <HydrationProvider>
+        <HydratedRouter instrumentations={instrumentations} />
+      </HydrationProvider>
     </StrictMode>,
   );
 });

@@ -1,4 +1,4 @@
-import { type Ref, useCallback, useState } from "react";
+import { type Ref, startTransition, useCallback, useMemo, useState } from "react";
 import {
   type ImageFit,
   type ImageModifiers,
@@ -67,12 +67,18 @@ export function Image({
   imgClassName = "",
   ref,
 }: ImageProps) {
-  const urls = responsiveImage({ src, width, height, sizes, format, quality, fit, sourceWidth });
+  // Computed once per image, not again in the re-renders that follow hydration.
+  const urls = useMemo(
+    () => responsiveImage({ src, width, height, sizes, format, quality, fit, sourceWidth }),
+    [src, width, height, sizes, format, quality, fit, sourceWidth],
+  );
   const [loaded, setLoaded] = useState(false);
   // An image can finish before hydration, when React was not listening yet: check on mount too.
   const mainRef = useCallback(
     (img: HTMLImageElement | null) => {
-      if (img?.complete && img.naturalWidth > 1) setLoaded(true);
+      // An image that loaded before hydration: a transition, because a state update in a ref callback
+      // would otherwise be rendered synchronously inside hydration's commit (one long task).
+      if (img?.complete && img.naturalWidth > 1) startTransition(() => setLoaded(true));
       if (typeof ref === "function") ref(img);
       else if (ref) ref.current = img;
     },
