@@ -163,10 +163,14 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   const root = useRootData();
+  // Mounted after hydration, not rendered by the server: it shows nothing until a warning is due,
+  // and a lazy part in the server's HTML would hold the hydration flag back until its chunk has
+  // loaded (ADR 048).
+  const hydrated = useHydrated();
   return (
     <>
       <Outlet />
-      {root?.user.isLoggedIn ? (
+      {hydrated && root?.user.isLoggedIn ? (
         <Suspense fallback={null}>
           <IdleWarning idleMinutes={root.env.sessionIdleMinutes} />
         </Suspense>

@@ -1,4 +1,5 @@
 import { type ComponentType, lazy, Suspense } from "react";
+import { useHydrated } from "#app/components/hydrated.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 
 // Only a logged-in patient without a membership is offered one: everyone else's pages load neither
@@ -14,7 +15,10 @@ const NotSubscribedDialog = lazy<ComponentType>(() =>
 /** The membership offer of the main layouts, for the patients it is meant for. */
 export function NotSubscribedPopup() {
   const root = useRootData();
-  if (!(root?.user.isLoggedIn && root.user.isSubscribed === false)) return null;
+  // Mounted after hydration: the dialog opens from an effect anyway, and a lazy part in the
+  // server's HTML would hold the hydration flag back until its chunk has loaded (ADR 048).
+  const hydrated = useHydrated();
+  if (!(hydrated && root?.user.isLoggedIn && root.user.isSubscribed === false)) return null;
   return (
     <Suspense fallback={null}>
       <NotSubscribedDialog />
