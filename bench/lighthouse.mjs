@@ -113,6 +113,17 @@ async function lighthouseRun(url) {
       screenEmulation: { mobile: true, width: 412, height: 823, deviceScaleFactor: 1.75, disabled: false },
     });
     const lhr = result.lhr;
+    // A run that could not measure (no paint seen, a page error, a trace Chromium cut short) has
+    // no figures; say why rather than printing a silent NaN.
+    const problems = [
+      ...(lhr.runtimeError ? [`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`] : []),
+      ...Object.values(lhr.audits)
+        .filter((a) => a.errorMessage)
+        .map((a) => `${a.id}: ${a.errorMessage}`),
+    ];
+    if (problems.length > 0) {
+      console.error(`lighthouse: ${url}: ${problems.slice(0, 3).join("; ")}`);
+    }
     const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
     const numeric = (id) => lhr.audits[id]?.numericValue ?? Number.NaN;
     return {
