@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ETHNICITIES, GENDERS, RACES, RELATIONSHIPS, TEMPERATURE_LOCATIONS, TRANSPORTS } from "./options.ts";
-import { formatUsd, PLAN_BY_INTERVAL, PLAN_KEYS, PLANS } from "./plans.ts";
+import { CURRENCY, formatUsd, PLAN_BY_INTERVAL, PLAN_KEYS, PLANS } from "./plans.ts";
 import {
   FLT_USER_ID_COOKIE_MAX_AGE_S,
   isFullyLoggedIn,
@@ -76,6 +76,23 @@ describe("plans and prices", () => {
   it("formats whole dollars without cents", () => {
     expect(formatUsd(2900)).toBe("$29");
     expect(formatUsd(950)).toBe("$9.50");
+    expect(formatUsd(123_456_705)).toBe("$1,234,567.05");
+    expect(formatUsd(-500)).toBe("-$5");
+  });
+
+  it("writes every amount as the en-US currency format would", () => {
+    const intl = (cents: number) =>
+      new Intl.NumberFormat("en-US", {
+        style: "currency",
+        currency: CURRENCY,
+        minimumFractionDigits: cents % 100 === 0 ? 0 : 2,
+      }).format(cents / 100);
+    const amounts = [
+      0, 1, 9, 10, 99, 100, 101, 950, 2900, 10_800, 99_999, 100_000, 123_456, 1_000_000_00, -1, -2900,
+      -123_456,
+    ];
+    for (let cents = 0; cents < 250_000; cents += 997) amounts.push(cents);
+    for (const cents of amounts) expect(formatUsd(cents), String(cents)).toBe(intl(cents));
   });
 });
 
