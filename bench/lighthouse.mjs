@@ -126,7 +126,11 @@ async function lighthouseRun(url) {
     }
     const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
     const numeric = (id) => lhr.audits[id]?.numericValue ?? Number.NaN;
+    const measured =
+      !lhr.runtimeError &&
+      ["largest-contentful-paint", "total-blocking-time"].every((id) => Number.isFinite(numeric(id)));
     return {
+      measured,
       performance: score("performance"),
       accessibility: score("accessibility"),
       "best-practices": score("best-practices"),
@@ -146,10 +150,25 @@ async function lighthouseRun(url) {
   }
 }
 
-/** `RUNS` runs of one page, summed up as one row. */
+/** Runs that may end without figures, on top of `RUNS`, before a page is summed up with fewer. */
+const SPARE_RUNS = 2;
+
+/**
+ * `RUNS` measured runs of one page, summed up as one row. A run without figures (Lighthouse's own
+ * advice for a trace it could not read, NO_NAVSTART and the like, is to run it again) is repeated,
+ * at most `SPARE_RUNS` times, and left out of the medians.
+ */
 async function measurePage(site, url, path) {
   const runs = [];
-  for (let run = 0; run < RUNS; run += 1) runs.push(await lighthouseRun(url));
+  let unmeasured = 0;
+  while (runs.length < RUNS && unmeasured <= SPARE_RUNS) {
+    const run = await lighthouseRun(url);
+    if (run.measured) runs.push(run);
+    else unmeasured += 1;
+  }
+  if (unmeasured > 0)
+    console.log(`${site} ${path}: ${unmeasured} run(s) without figures left out, ${runs.length} measured`);
+  if (runs.length === 0) return { site, page: path, performance: "no run measured" };
   const of = (key) => runs.map((run) => run[key]);
   const failing = [...new Set(runs.flatMap((run) => run.failing))];
   if (failing.length > 0) console.log(`${site} ${path}: audits not passed: ${failing.join(", ")}`);

@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { deferModuleBootstrap, PAINT_WAIT_FALLBACK_MS } from "#app/lib/deferred-bootstrap.ts";
+import {
+  deferModuleBootstrap,
+  PAINT_WAIT_FALLBACK_MS,
+  PRELOADS_PER_TASK,
+} from "#app/lib/deferred-bootstrap.ts";
 
 // React Router 7.18's inline module script for a page of three routes (lazy route discovery), as
 // `<Scripts>` writes it.
@@ -58,6 +62,10 @@ function run(script: string, { hidden = false, entryTypes = ["paint", "largest-c
     events.push(`import ${url}`);
     return Promise.resolve({ url });
   };
+  const wait = (callback: () => void, ms: number) => {
+    events.push(`timer ${ms}`);
+    return setTimeout(callback, ms);
+  };
   // `import(` is syntax, not a function: the test swaps it for one it can watch.
   const body = script.replaceAll("import(", "load(");
   const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
@@ -69,8 +77,9 @@ function run(script: string, { hidden = false, entryTypes = ["paint", "largest-c
     "PerformanceObserver",
     "requestAnimationFrame",
     "load",
+    "setTimeout",
     body,
-  )(window, document, FakePerformanceObserver, (cb: () => void) => setTimeout(cb, 16), load);
+  )(window, document, FakePerformanceObserver, (cb: () => void) => setTimeout(cb, 16), load, wait);
   return { imported, preloaded, observers, events, window, done };
 }
 
@@ -94,7 +103,7 @@ describe("deferModuleBootstrap", () => {
   it("loads nothing before the largest contentful paint, then preloads every module and imports in order", async () => {
     const page = run(deferModuleBootstrap(ROUTER_SCRIPT, PRELOADS) ?? "");
     await vi.advanceTimersByTimeAsync(PAINT_WAIT_FALLBACK_MS - 1);
-    expect(page.events).toEqual([]);
+    expect(page.events).toEqual([`timer ${PAINT_WAIT_FALLBACK_MS}`]);
     expect(page.observers.map((o) => o.options)).toEqual([
       { type: "largest-contentful-paint", buffered: true },
     ]);
@@ -114,13 +123,36 @@ describe("deferModuleBootstrap", () => {
       "/assets/entry.client-E0.js",
     ]);
     // Preloads first, so the modules download in parallel rather than one after another.
-    expect(page.events.findIndex((e) => e.startsWith("import"))).toBe(3);
+    expect(page.events.filter((e) => !e.startsWith("timer")).findIndex((e) => e.startsWith("import"))).toBe(
+      3,
+    );
     expect(page.window.__reactRouterRouteModules).toEqual({
       root: { url: "/assets/root-A1.js" },
       "routes/layouts/main": { url: "/assets/main-B2.js" },
       "routes/home": { url: "/assets/home-C3.js" },
     });
     expect(page.window.__reactRouterManifest).toMatchObject({ version: "1" });
+  });
+
+  it(`adds the preloads ${PRELOADS_PER_TASK} per task, before the first import`, async () => {
+    const many = Array.from({ length: 2 * PRELOADS_PER_TASK + 1 }, (_, i) => `/assets/chunk-${i}.js`);
+    const page = run(deferModuleBootstrap(ROUTER_SCRIPT, many) ?? "");
+    page.observers[0]?.callback();
+    await vi.runAllTimersAsync();
+    await page.done;
+    const afterPaint = page.events.slice(page.events.indexOf(`preload ${many[0]}`));
+    const tasks = afterPaint
+      .slice(
+        0,
+        afterPaint.findIndex((e) => e.startsWith("import")),
+      )
+      .join(",")
+      .split(",timer 0,")
+      .map((task) => task.split(",").length);
+    expect(tasks).toEqual([PRELOADS_PER_TASK, PRELOADS_PER_TASK, 1]);
+    expect(page.preloaded.map((link) => link.href)).toEqual(many);
+    expect(afterPaint.filter((e) => e.startsWith("preload"))).toHaveLength(many.length);
+    expect(page.imported).toHaveLength(4);
   });
 
   it("waits for the first paint where largest-contentful-paint is unknown", async () => {
