@@ -6,7 +6,7 @@ import { ambercareContent } from "./vite-plugin-content.ts";
 import { platformPlugin } from "./vite-plugin-platform.ts";
 import { ambercareRouteStrings } from "./vite-plugin-route-strings.ts";
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   // ambercareContent: content/**.md rendered to sanitised HTML at build time (virtual:ambercare/content).
   // platformPlugin: offline pages and the service worker (/sw.js) from the client build (ADR 011).
   // ambercareRouteStrings: which locale strings each route's page uses (ADR 042), found from the source.
@@ -20,5 +20,17 @@ export default defineConfig({
   build: {
     // Keep every asset a file under /assets: the CSP allows data: images only, and files cache forever.
     assetsInlineLimit: 0,
+    // React DOM is a chunk of its own in the browser build, not part of the client entry: the page's
+    // bootstrap then runs it in a task of its own before the entry, whose task starts hydration
+    // (ADR 013). One file more, the same bytes.
+    rolldownOptions: isSsrBuild
+      ? {}
+      : {
+          output: {
+            codeSplitting: {
+              groups: [{ name: "react-dom", test: /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/ }],
+            },
+          },
+        },
   },
-});
+}));

@@ -34,7 +34,10 @@ type Observer = { callback: () => void; options: { type: string; buffered: boole
  * Runs a rewritten script with stand-ins for the browser: `import()` records the URL, the
  * PerformanceObserver is fired by the test, links are collected from `document.head.append`.
  */
-function run(script: string, { hidden = false, entryTypes = ["paint", "largest-contentful-paint"] } = {}) {
+function run(
+  script: string,
+  { hidden = false, entryTypes = ["paint", "largest-contentful-paint"], failingOnce = [] as string[] } = {},
+) {
   const imported: string[] = [];
   const preloaded: { rel: string; href: string }[] = [];
   const observers: Observer[] = [];
@@ -57,9 +60,11 @@ function run(script: string, { hidden = false, entryTypes = ["paint", "largest-c
       observers.push({ callback: () => this.callback({}, { disconnect: () => {} }), options });
     }
   }
+  const failures = new Set(failingOnce);
   const load = (url: string) => {
     imported.push(url);
     events.push(`import ${url}`);
+    if (failures.delete(url)) return Promise.reject(new TypeError(`Failed to fetch ${url}`));
     return Promise.resolve({ url });
   };
   const wait = (callback: () => void, ms: number) => {
@@ -117,6 +122,10 @@ describe("deferModuleBootstrap", () => {
       { rel: "modulepreload", href: "/assets/root-A1.js" },
     ]);
     expect(page.imported).toEqual([
+      // each preloaded module but the entry, one at a time…
+      "/assets/chunk-R.js",
+      "/assets/root-A1.js",
+      // …then React Router's imports, the entry last
       "/assets/root-A1.js",
       "/assets/main-B2.js",
       "/assets/home-C3.js",
@@ -152,7 +161,19 @@ describe("deferModuleBootstrap", () => {
     expect(tasks).toEqual([PRELOADS_PER_TASK, PRELOADS_PER_TASK, 1]);
     expect(page.preloaded.map((link) => link.href)).toEqual(many);
     expect(afterPaint.filter((e) => e.startsWith("preload"))).toHaveLength(many.length);
-    expect(page.imported).toHaveLength(4);
+    expect(page.imported).toHaveLength(many.length + 4);
+  });
+
+  it("leaves a module that fails to run early to React Router's own import of it", async () => {
+    const page = run(deferModuleBootstrap(ROUTER_SCRIPT, PRELOADS) ?? "", {
+      hidden: true,
+      failingOnce: ["/assets/root-A1.js"],
+    });
+    await vi.runAllTimersAsync();
+    await page.done;
+    expect(page.imported.filter((url) => url === "/assets/root-A1.js")).toHaveLength(2);
+    expect(page.imported.at(-1)).toBe("/assets/entry.client-E0.js");
+    expect(page.window.__reactRouterRouteModules).toMatchObject({ root: { url: "/assets/root-A1.js" } });
   });
 
   it("waits for the first paint where largest-contentful-paint is unknown", async () => {
@@ -163,7 +184,7 @@ describe("deferModuleBootstrap", () => {
     page.observers[0]?.callback();
     await vi.advanceTimersByTimeAsync(0);
     await page.done;
-    expect(page.imported).toHaveLength(4);
+    expect(page.imported).toHaveLength(6);
   });
 
   it("loads at once in a hidden tab, which does not paint", async () => {
@@ -171,7 +192,7 @@ describe("deferModuleBootstrap", () => {
     await vi.advanceTimersByTimeAsync(0);
     await page.done;
     expect(page.observers).toEqual([]);
-    expect(page.imported).toHaveLength(4);
+    expect(page.imported).toHaveLength(6);
   });
 
   it(`loads anyway after ${PAINT_WAIT_FALLBACK_MS} ms when no paint is reported`, async () => {
@@ -180,7 +201,7 @@ describe("deferModuleBootstrap", () => {
     expect(page.imported).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     await page.done;
-    expect(page.imported).toHaveLength(4);
+    expect(page.imported).toHaveLength(6);
   });
 
   it("keeps split route modules merged and side-effect imports in place", async () => {

@@ -9,7 +9,9 @@
  *   1. waits for the first (largest) contentful paint,
  *   2. then adds the same modulepreload links (so the modules still download in parallel), a few
  *      per task so that starting ~25 requests is no long task,
- *   3. then imports the route modules in their original order and the client entry, exactly as
+ *   3. then runs the preloaded modules one at a time, each in a task of its own (all but the client
+ *      entry, which hydrates as it runs),
+ *   4. then imports the route modules in their original order and the client entry, exactly as
  *      React Router would have.
  * The rest of React Router's script (the manifest, `window.__reactRouterRouteModules`, the entry
  * import) is kept as it is.
@@ -53,6 +55,8 @@ const NAMESPACE_IMPORT = new RegExp(
 );
 /** `import "/assets/manifest-….js";` (and the dev server's HMR runtime). */
 const SIDE_EFFECT_IMPORT = new RegExp(String.raw`import\s*(${STRING})\s*;`, "g");
+/** `import("/assets/entry.client-….js");`, the last statement: the client entry hydrates as it runs. */
+const ENTRY_IMPORT = new RegExp(String.raw`import\((${STRING})\);?\s*$`);
 /** React Router's script sets these globals after its imports; only the part before is rewritten. */
 const GLOBALS_START = "window.__reactRouter";
 
@@ -71,8 +75,11 @@ export function deferModuleBootstrap(source: string, preloadHrefs: readonly stri
     .replace(SIDE_EFFECT_IMPORT, (_, path: string) => `await import(${path});`);
   // Anything else still written as a static import would be fetched before the paint: leave it all.
   if (/\bimport\s*[^\s(]/.test(rewritten)) return null;
-  const preload = preloadHrefs.length
-    ? `const modulePreloads = ${JSON.stringify([...new Set(preloadHrefs)]).replaceAll("<", "\\u003c")};
+  const hrefs = [...new Set(preloadHrefs)];
+  const entryLiteral = ENTRY_IMPORT.exec(rest)?.[1];
+  const entry = entryLiteral === undefined ? null : (JSON.parse(entryLiteral) as string);
+  const preload = hrefs.length
+    ? `const modulePreloads = ${JSON.stringify(hrefs).replaceAll("<", "\\u003c")};
 for (let i = 0; i < modulePreloads.length; i++) {
   if (i > 0 && i % ${PRELOADS_PER_TASK} === 0) await new Promise((next) => setTimeout(next, 0));
   const link = document.createElement("link");
@@ -82,5 +89,15 @@ for (let i = 0; i < modulePreloads.length; i++) {
 }
 `
     : "";
-  return `${AWAIT_FIRST_PAINT}\n${preload}${rewritten}${rest}`;
+  // Every module but the entry is run on its own, in the order of the list, so that each one's
+  // top-level code is a task of its own rather than all of a route's modules in one. A failure is
+  // left to React Router's import of the same module below, which reports it as before.
+  const evaluate =
+    hrefs.length && entry !== null
+      ? `for (const href of modulePreloads) {
+  if (href !== ${JSON.stringify(entry).replaceAll("<", "\\u003c")}) await import(href).catch(() => {});
+}
+`
+      : "";
+  return `${AWAIT_FIRST_PAINT}\n${preload}${evaluate}${rewritten}${rest}`;
 }
