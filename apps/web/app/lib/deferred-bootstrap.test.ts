@@ -204,6 +204,23 @@ describe("deferModuleBootstrap", () => {
     expect(page.imported).toHaveLength(6);
   });
 
+  it("runs no module early where the script does more than import routes (the dev preamble)", async () => {
+    // The dev server's script runs its HMR client and React refresh preamble before any route.
+    const dev = `import "/@vite/client";
+window.__vite_plugin_react_preamble_installed__ = true;
+import * as route0 from "/app/root.tsx";
+  window.__reactRouterRouteModules = {"root":route0};
+
+import("/app/entry.client.tsx");`;
+    const page = run(deferModuleBootstrap(dev, ["/app/root.tsx", "/app/entry.client.tsx"]) ?? "", {
+      hidden: true,
+    });
+    await vi.runAllTimersAsync();
+    await page.done;
+    expect(page.imported).toEqual(["/@vite/client", "/app/root.tsx", "/app/entry.client.tsx"]);
+    expect(page.window.__vite_plugin_react_preamble_installed__).toBe(true);
+  });
+
   it("keeps split route modules merged and side-effect imports in place", async () => {
     const split = `import "/assets/manifest-1.js";
 import * as route0_clientLoader from "/assets/root-A1-loader.js";

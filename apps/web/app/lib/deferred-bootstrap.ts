@@ -92,8 +92,11 @@ for (let i = 0; i < modulePreloads.length; i++) {
   // Every module but the entry is run on its own, in the order of the list, so that each one's
   // top-level code is a task of its own rather than all of a route's modules in one. A failure is
   // left to React Router's import of the same module below, which reports it as before.
+  // Only a script of route imports alone: anything else before them (the dev server's React
+  // refresh preamble, a side-effect import) must run before any route module does.
+  const routeImportsOnly = imports.replace(NAMESPACE_IMPORT, "").replace(/[\s;]/g, "") === "";
   const evaluate =
-    hrefs.length && entry !== null
+    hrefs.length && entry !== null && routeImportsOnly
       ? `for (const href of modulePreloads) {
   if (href !== ${JSON.stringify(entry).replaceAll("<", "\\u003c")}) await import(href).catch(() => {});
 }
