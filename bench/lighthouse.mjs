@@ -128,6 +128,7 @@ async function lighthouseRun(url) {
     const numeric = (id) => lhr.audits[id]?.numericValue ?? Number.NaN;
     const measured =
       !lhr.runtimeError &&
+      lhr.categories.performance?.score != null &&
       ["largest-contentful-paint", "total-blocking-time"].every((id) => Number.isFinite(numeric(id)));
     return {
       measured,
@@ -162,7 +163,10 @@ async function measurePage(site, url, path) {
   const runs = [];
   let unmeasured = 0;
   while (runs.length < RUNS && unmeasured <= SPARE_RUNS) {
-    const run = await lighthouseRun(url);
+    const run = await lighthouseRun(url).catch((error) => {
+      console.error(`lighthouse: ${url}: ${error.message}`);
+      return { measured: false };
+    });
     if (run.measured) runs.push(run);
     else unmeasured += 1;
   }

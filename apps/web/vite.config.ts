@@ -20,15 +20,21 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: {
     // Keep every asset a file under /assets: the CSP allows data: images only, and files cache forever.
     assetsInlineLimit: 0,
-    // React DOM is a chunk of its own in the browser build, not part of the client entry: the page's
-    // bootstrap then runs it in a task of its own before the entry, whose task starts hydration
-    // (ADR 013). One file more, the same bytes.
+    // React DOM (with React and the scheduler it brings along) is a chunk of its own in the browser
+    // build, together with lib/react-dom-client.ts, through which the entry imports it: React DOM is
+    // CommonJS and runs when the first ES module importing it runs, so it now runs when its chunk
+    // does, in a task of its own before the client entry's, which only starts hydration (ADR 013).
     rolldownOptions: isSsrBuild
       ? {}
       : {
           output: {
             codeSplitting: {
-              groups: [{ name: "react-dom", test: /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/ }],
+              groups: [
+                {
+                  name: "react-dom",
+                  test: /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]|[\\/]app[\\/]lib[\\/]react-dom-client\.ts$/,
+                },
+              ],
             },
           },
         },

@@ -78,6 +78,7 @@ describe("plans and prices", () => {
     expect(formatUsd(950)).toBe("$9.50");
     expect(formatUsd(123_456_705)).toBe("$1,234,567.05");
     expect(formatUsd(-500)).toBe("-$5");
+    expect(formatUsd(-0)).toBe("$0");
   });
 
   it("writes every amount as the en-US currency format would", () => {
@@ -88,11 +89,13 @@ describe("plans and prices", () => {
         minimumFractionDigits: cents % 100 === 0 ? 0 : 2,
       }).format(cents / 100);
     const amounts = [
-      0, 1, 9, 10, 99, 100, 101, 950, 2900, 10_800, 99_999, 100_000, 123_456, 1_000_000_00, -1, -2900,
+      0, 1, 9, 10, 99, 100, 101, 950, 2900, 10_800, 99_999, 100_000, 123_456, 100_000_000, -1, -2900,
       -123_456,
     ];
     for (let cents = 0; cents < 250_000; cents += 997) amounts.push(cents);
     for (const cents of amounts) expect(formatUsd(cents), String(cents)).toBe(intl(cents));
+    for (const odd of [2900.4, Number.NaN, Number.POSITIVE_INFINITY, 1e21])
+      expect(formatUsd(odd), String(odd)).toBe(intl(odd));
   });
 });
 

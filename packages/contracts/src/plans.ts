@@ -75,8 +75,18 @@ export const PLAN_BY_INTERVAL: Readonly<Record<SubscriptionInterval, PlanKey>> =
  * every page with a price paid it while hydrating. A test keeps the output equal to Intl's.
  */
 export function formatUsd(cents: number): string {
-  const whole = Math.round(Math.abs(cents));
+  // Amounts are whole cents; anything else (no caller passes one) keeps Intl's own writing.
+  if (!Number.isSafeInteger(cents)) return intlUsd(cents);
+  const whole = Math.abs(cents);
   const dollars = String(Math.floor(whole / 100)).replace(/\B(?=(\d{3})+$)/g, ",");
   const rest = whole % 100;
   return `${cents < 0 && whole > 0 ? "-" : ""}$${dollars}${rest === 0 ? "" : `.${String(rest).padStart(2, "0")}`}`;
+}
+
+function intlUsd(cents: number): string {
+  return new Intl.NumberFormat("en-US", {
+    style: "currency",
+    currency: CURRENCY,
+    minimumFractionDigits: cents % 100 === 0 ? 0 : 2,
+  }).format(cents / 100);
 }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   deferModuleBootstrap,
+  evaluationOrder,
   PAINT_WAIT_FALLBACK_MS,
   PRELOADS_PER_TASK,
 } from "#app/lib/deferred-bootstrap.ts";
@@ -174,6 +175,45 @@ describe("deferModuleBootstrap", () => {
     expect(page.imported.filter((url) => url === "/assets/root-A1.js")).toHaveLength(2);
     expect(page.imported.at(-1)).toBe("/assets/entry.client-E0.js");
     expect(page.window.__reactRouterRouteModules).toMatchObject({ root: { url: "/assets/root-A1.js" } });
+  });
+
+  it("runs the entry's imports in order and each route's modules backwards, its module last", () => {
+    const hrefs = [
+      "/entry.js",
+      "/react.js",
+      "/router.js",
+      "/root-data.js",
+      "/root.js",
+      "/theme.js",
+      "/main.js",
+      "/footer.js",
+      "/newsletter-form.js",
+      "/page.js",
+      "/plans.js",
+      "/format.js",
+    ];
+    expect(evaluationOrder(hrefs, "/entry.js", ["/root.js", "/main.js", "/page.js"])).toEqual([
+      "/react.js",
+      "/router.js",
+      "/root-data.js",
+      "/theme.js",
+      "/root.js",
+      "/newsletter-form.js",
+      "/footer.js",
+      "/main.js",
+      "/format.js",
+      "/plans.js",
+      "/page.js",
+    ]);
+  });
+
+  it("adds every preload in one go in a hidden tab, whose timers the browser slows down", async () => {
+    const many = Array.from({ length: 3 * PRELOADS_PER_TASK }, (_, i) => `/assets/chunk-${i}.js`);
+    const page = run(deferModuleBootstrap(ROUTER_SCRIPT, many) ?? "", { hidden: true });
+    await vi.runAllTimersAsync();
+    await page.done;
+    expect(page.preloaded).toHaveLength(many.length);
+    expect(page.events.filter((e) => e.startsWith("timer"))).toEqual([]);
   });
 
   it("waits for the first paint where largest-contentful-paint is unknown", async () => {

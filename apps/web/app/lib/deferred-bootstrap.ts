@@ -9,8 +9,9 @@
  *   1. waits for the first (largest) contentful paint,
  *   2. then adds the same modulepreload links (so the modules still download in parallel), a few
  *      per task so that starting ~25 requests is no long task,
- *   3. then runs the preloaded modules one at a time, each in a task of its own (all but the client
- *      entry, which hydrates as it runs),
+ *   3. then runs the preloaded modules one at a time, dependencies first (`evaluationOrder`), so
+ *      that no route's modules run in one long task (all but the client entry, which hydrates as it
+ *      runs),
  *   4. then imports the route modules in their original order and the client entry, exactly as
  *      React Router would have.
  * The rest of React Router's script (the manifest, `window.__reactRouterRouteModules`, the entry
@@ -18,8 +19,9 @@
  */
 
 /**
- * Modulepreload links added per task. Each one starts a request (1–4 ms of main thread on a busy
- * core); the ~25 of a page in one task made a long task right after the paint.
+ * Modulepreload links added per task. Each one starts a request (0.2–1 ms of main thread on a
+ * desktop core, several times that on a phone); the ~25 of a page in one task made a long task
+ * right after the paint. A hidden tab, whose timers the browser slows down, adds them all at once.
  */
 export const PRELOADS_PER_TASK = 4;
 
@@ -61,6 +63,39 @@ const ENTRY_IMPORT = new RegExp(String.raw`import\((${STRING})\);?\s*$`);
 const GLOBALS_START = "window.__reactRouter";
 
 /**
+ * The order in which to run the preloaded modules one at a time, dependencies first as far as the
+ * list tells. React Router lists the entry's imports, then each route's module followed by the
+ * modules it imports that are not listed yet, each import before the modules it imports in turn.
+ * The entry's imports start with the shared libraries, which depend on nothing, and keep their
+ * order; a route's group is run backwards (its imports, last first, then the route module), so a
+ * route module no longer brings all of its imports into its own task. The entry is left out: it
+ * hydrates as it runs, after React Router has set its globals.
+ */
+export function evaluationOrder(
+  hrefs: readonly string[],
+  entry: string,
+  routeModules: readonly string[],
+): string[] {
+  const heads = new Set(routeModules);
+  const order: string[] = [];
+  let group: string[] = [];
+  let head: string | null = null;
+  const close = () => {
+    if (head === null || head === entry) order.push(...group);
+    else order.push(...group.reverse(), head);
+  };
+  for (const href of hrefs) {
+    if (href === entry || heads.has(href)) {
+      close();
+      group = [];
+      head = href;
+    } else group.push(href);
+  }
+  close();
+  return order.filter((href) => href !== entry);
+}
+
+/**
  * Rewrites React Router's inline module script as described above, or answers null when the script
  * does not have the expected shape (the caller then keeps React Router's own output unchanged).
  * `preloadHrefs` are the modules React Router would have preloaded, in its order.
@@ -81,7 +116,9 @@ export function deferModuleBootstrap(source: string, preloadHrefs: readonly stri
   const preload = hrefs.length
     ? `const modulePreloads = ${JSON.stringify(hrefs).replaceAll("<", "\\u003c")};
 for (let i = 0; i < modulePreloads.length; i++) {
-  if (i > 0 && i % ${PRELOADS_PER_TASK} === 0) await new Promise((next) => setTimeout(next, 0));
+  if (i > 0 && i % ${PRELOADS_PER_TASK} === 0 && document.visibilityState !== "hidden") {
+    await new Promise((next) => setTimeout(next, 0));
+  }
   const link = document.createElement("link");
   link.rel = "modulepreload";
   link.href = modulePreloads[i];
@@ -89,18 +126,19 @@ for (let i = 0; i < modulePreloads.length; i++) {
 }
 `
     : "";
-  // Every module but the entry is run on its own, in the order of the list, so that each one's
-  // top-level code is a task of its own rather than all of a route's modules in one. A failure is
-  // left to React Router's import of the same module below, which reports it as before.
   // Only a script of route imports alone: anything else before them (the dev server's React
   // refresh preamble, a side-effect import) must run before any route module does.
   const routeImportsOnly = imports.replace(NAMESPACE_IMPORT, "").replace(/[\s;]/g, "") === "";
-  const evaluate =
-    hrefs.length && entry !== null && routeImportsOnly
-      ? `for (const href of modulePreloads) {
-  if (href !== ${JSON.stringify(entry).replaceAll("<", "\\u003c")}) await import(href).catch(() => {});
-}
+  const routeModules = [...imports.matchAll(NAMESPACE_IMPORT)].map(
+    (match) => JSON.parse(match[2] ?? '""') as string,
+  );
+  const order = entry !== null && routeImportsOnly ? evaluationOrder(hrefs, entry, routeModules) : [];
+  // Each module but the entry is run on its own before React Router's imports, so that each one's
+  // top-level code is a task of its own rather than all of a route's modules in one. A failure is
+  // left to React Router's import of the same module below, which reports it as before.
+  const evaluate = order.length
+    ? `for (const i of ${JSON.stringify(order.map((href) => hrefs.indexOf(href)))}) await import(modulePreloads[i]).catch(() => {});
 `
-      : "";
+    : "";
   return `${AWAIT_FIRST_PAINT}\n${preload}${evaluate}${rewritten}${rest}`;
 }
