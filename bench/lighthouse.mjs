@@ -151,7 +151,7 @@ async function lighthouseRun(url) {
   }
 }
 
-/** Runs that may end without figures, on top of `RUNS`, before a page is summed up with fewer. */
+/** Runs on top of `RUNS` that replace runs without figures, before a page is summed up with fewer. */
 const SPARE_RUNS = 2;
 
 /**
@@ -162,7 +162,7 @@ const SPARE_RUNS = 2;
 async function measurePage(site, url, path) {
   const runs = [];
   let unmeasured = 0;
-  while (runs.length < RUNS && unmeasured <= SPARE_RUNS) {
+  while (runs.length < RUNS && runs.length + unmeasured < RUNS + SPARE_RUNS) {
     const run = await lighthouseRun(url).catch((error) => {
       console.error(`lighthouse: ${url}: ${error.message}`);
       return { measured: false };

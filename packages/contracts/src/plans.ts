@@ -80,7 +80,7 @@ export function formatUsd(cents: number): string {
   const whole = Math.abs(cents);
   const dollars = String(Math.floor(whole / 100)).replace(/\B(?=(\d{3})+$)/g, ",");
   const rest = whole % 100;
-  return `${cents < 0 && whole > 0 ? "-" : ""}$${dollars}${rest === 0 ? "" : `.${String(rest).padStart(2, "0")}`}`;
+  return `${cents < 0 ? "-" : ""}$${dollars}${rest === 0 ? "" : `.${String(rest).padStart(2, "0")}`}`;
 }
 
 function intlUsd(cents: number): string {

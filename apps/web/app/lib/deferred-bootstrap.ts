@@ -92,7 +92,7 @@ export function evaluationOrder(
     } else group.push(href);
   }
   close();
-  return order.filter((href) => href !== entry);
+  return order;
 }
 
 /**
