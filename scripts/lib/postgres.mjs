@@ -1,6 +1,6 @@
 // A throwaway PostgreSQL cluster on a loopback port for the DB test suite, when the server
 // binaries are installed (Debian: /usr/lib/postgresql/<version>/bin). Removed on stop().
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,7 +15,7 @@ export function findPostgresBin() {
   return versions.length > 0 ? join(base, versions[0], "bin") : null;
 }
 
-/** Returns { url, stop() } or null when no server binaries are installed. */
+/** Returns { url, shutDown(), startAgain(), stop() } or null when no server binaries are installed. */
 export async function startThrowawayPostgres() {
   const bin = findPostgresBin();
   if (!bin) return null;
@@ -36,6 +36,14 @@ export async function startThrowawayPostgres() {
     const result = spawnSync(command, args, { encoding: "utf8", uid, gid, cwd: dir });
     if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
   };
+  const asUserAsync = (command, args) =>
+    new Promise((resolve, reject) => {
+      execFile(command, args, { encoding: "utf8", uid, gid, cwd: dir }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`${command} failed: ${stderr || stdout || error.message}`));
+        else resolve();
+      });
+    });
+  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
   asUser(join(bin, "initdb"), ["-D", dataDir, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
   asUser(join(bin, "pg_ctl"), [
     "-D",
@@ -44,11 +52,31 @@ export async function startThrowawayPostgres() {
     join(dir, "server.log"),
     "-w",
     "-o",
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+    serverOptions,
     "start",
   ]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    /**
+     * Shuts the server down as an operator would (`-m fast`: every connection gets 57P01). Resolves
+     * once it is down; the event loop runs meanwhile, so a test's clients keep working.
+     */
+    shutDown() {
+      return asUserAsync(join(bin, "pg_ctl"), ["-D", dataDir, "-m", "fast", "-w", "stop"]);
+    },
+    /** Starts the server again after shutDown(), on the same port and data. */
+    startAgain() {
+      return asUserAsync(join(bin, "pg_ctl"), [
+        "-D",
+        dataDir,
+        "-l",
+        join(dir, "server.log"),
+        "-w",
+        "-o",
+        serverOptions,
+        "start",
+      ]);
+    },
     stop() {
       try {
         asUser(join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"]);

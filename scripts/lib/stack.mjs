@@ -127,9 +127,12 @@ export function processCounts(env) {
   return { web, api };
 }
 
-/** `node [flags] entry`, or the cluster launcher running `count` of them on one port. */
-function serverCommand(flags, entry, count) {
-  return count > 1 ? [...flags, CLUSTER, entry] : [...flags, entry];
+/**
+ * The cluster launcher running CLUSTER_PROCESSES of `node [flags] entry` on one port: also for one
+ * process, so that a process that dies is started again (scripts/lib/cluster.mjs).
+ */
+function serverCommand(flags, entry) {
+  return [...flags, CLUSTER, entry];
 }
 
 /** Stops the processes (SIGTERM, then SIGKILL after 5 s). */
@@ -202,7 +205,7 @@ export async function startStack({
   try {
     const api = spawn(
       process.execPath,
-      serverCommand(["--import", "tsx", ...apiNodeFlags], "src/server.ts", counts.api),
+      serverCommand(["--import", "tsx", ...apiNodeFlags], "src/server.ts"),
       {
         cwd: API_DIR,
         env: { ...childEnv, ...apiEnv, CLUSTER_PROCESSES: String(counts.api) },
@@ -214,7 +217,7 @@ export async function startStack({
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     await waitForHealth(`${apiUrl}/healthz`, api, "API", 120_000);
 
-    const web = spawn(process.execPath, serverCommand([], "server.mjs", counts.web), {
+    const web = spawn(process.execPath, serverCommand([], "server.mjs"), {
       cwd: WEB_DIR,
       env: { ...childEnv, CLUSTER_PROCESSES: String(counts.web) },
       stdio: ["ignore", "pipe", "pipe"],

@@ -37,7 +37,7 @@ try {
   db = await createDb({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
-    onError: (error) => app?.log.error({ err: error }, "idle database connection failed"),
+    onError: (error) => app?.log.warn({ err: error }, "a database connection failed"),
   });
   await runMigrations(db);
   // Only a fresh database is seeded: on a live one an operator may have edited the catalogue.

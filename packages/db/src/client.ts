@@ -57,8 +57,9 @@ export type CreateDbOptions = {
   /** Required when `databaseUrl` is unset. */
   dataDir?: string | undefined;
   /**
-   * Called when an idle pooled connection fails (PostgreSQL only), to log it. The pool always has
-   * a listener, because an unhandled pool "error" event would crash the process.
+   * Called when a pooled connection fails (PostgreSQL only), idle or lent out, to log it. The pool
+   * and each of its clients always have a listener, because an unhandled "error" event would
+   * crash the process.
    */
   onError?: (error: Error) => void;
   /** Pool size for PostgreSQL. */
@@ -113,6 +114,17 @@ function createPostgresHandle(connectionString: string, options: CreateDbOptions
   });
   pool.on("error", (error) => {
     options.onError?.(error);
+  });
+  // The pool listens for errors only on its idle clients: it takes its listener off a client it
+  // lends out (a transaction, the migration lock). A server that ends connections (a shutdown's
+  // 57P01, a restart) while a client is lent but between two queries makes that client emit
+  // "error" with nobody listening, which kills the process. Every client therefore keeps a listener
+  // of its own for its whole life; the query in flight still fails and is answered 503, and the
+  // pool drops the dead client when it is released.
+  pool.on("connect", (client) => {
+    client.on("error", (error) => {
+      options.onError?.(error);
+    });
   });
   const db = drizzleNodePg({ client: pool, schema });
   let closed: Promise<void> | undefined;
