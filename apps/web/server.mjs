@@ -28,6 +28,7 @@ const {
   createSiteLiveRelay,
   precompressedFiles,
   createPageCache,
+  refuseCrossSiteWrites,
 } = /** @type {any} */ (build.entry.module);
 getServiceSecrets();
 const production = env.NODE_ENV === "production";
@@ -142,6 +143,9 @@ app.use(
 app.use(precompressedFiles(join(BUILD_DIR, "client"), { maxAge: "1h" }));
 app.use(express.static(join(BUILD_DIR, "client"), { maxAge: "1h", index: false, redirect: false }));
 
+// Every request that changes something (a page's form, a chat message, the notes, an upload…) must
+// come from the site's own pages: one check in front of all routes, so no new action can forget it.
+app.use(refuseCrossSiteWrites({ siteOrigin: env.PUBLIC_URL }));
 // Pages, route data and the captcha: limited per visitor here, before they reach the API (ADR 025),
 // and every API call made while answering names the visitor (signed) so the API counts them too.
 app.use(visitorHandlers({ max: env.WEB_RATE_LIMIT_MAX }));

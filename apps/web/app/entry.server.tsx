@@ -12,6 +12,8 @@ import { OUTAGE_RETRY_AFTER_SECONDS } from "#app/lib/outage.server.ts";
 export { createSiteLiveRelay } from "#app/features/live/site-live-relay.server.ts";
 // …the timeouts of the connections it keeps open…
 export { configureConnections } from "#app/lib/connections.server.ts";
+// …the check that refuses a state-changing request sent by another site, in front of every route…
+export { refuseCrossSiteWrites } from "#app/lib/cross-site.server.ts";
 // …and the Content-Security-Policy it sends with each response's nonce.
 export { contentSecurityPolicy } from "#app/lib/csp.server.ts";
 // …the limit per visitor it puts in front of the pages, and the visitor every API call names (ADR 025).

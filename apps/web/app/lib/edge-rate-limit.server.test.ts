@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createEdgeLimiter, type EdgeRequest, type EdgeResponse } from "#app/lib/edge-rate-limit.server.ts";
+import type { EdgeRequest, EdgeResponse } from "#app/lib/edge-answers.server.ts";
+import { createEdgeLimiter } from "#app/lib/edge-rate-limit.server.ts";
 
 type Answer = {
   status?: number;

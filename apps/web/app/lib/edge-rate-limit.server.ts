@@ -1,18 +1,12 @@
-import type { IncomingHttpHeaders } from "node:http";
-import { readCookie } from "#app/lib/cookies.server.ts";
-import { escapeHtml } from "#app/lib/html.ts";
-import { DEFAULT_LOCALE, interpolate, isLocale, type Locale } from "#app/lib/i18n.tsx";
-import { getTranslations, LANG_COOKIE, parseAcceptLanguage } from "#app/lib/locale.server.ts";
+import {
+  type EdgeRequest,
+  type EdgeResponse,
+  sendEdgeAnswer,
+  visitorLocale,
+} from "#app/lib/edge-answers.server.ts";
+import { interpolate } from "#app/lib/i18n.tsx";
+import { getTranslations } from "#app/lib/locale.server.ts";
 import { runForVisitor } from "#app/lib/visitor.server.ts";
-
-/** The parts of an Express request and response the limiter uses (so tests need no server). */
-export type EdgeRequest = { ip?: string | undefined; headers: IncomingHttpHeaders; path: string };
-export type EdgeResponse = {
-  status(code: number): EdgeResponse;
-  set(headers: Record<string, string>): EdgeResponse;
-  type(type: string): EdgeResponse;
-  send(body: string): unknown;
-};
 
 export type EdgeLimiterOptions = {
   /** Requests per window per visitor (WEB_RATE_LIMIT_MAX). */
@@ -60,15 +54,13 @@ export function createEdgeLimiter(options: EdgeLimiterOptions) {
     }
     const locale = visitorLocale(req.headers);
     const t = getTranslations(locale).errors.tooManyRequests;
-    const message = interpolate(t.message, { seconds: waitS });
-    res
-      .status(429)
-      .set({ "Retry-After": String(waitS), "Cache-Control": "no-store", "Content-Language": locale });
-    if (wantsPage(req)) {
-      res.type("html").send(tooManyRequestsPage(locale, t.title, message));
-    } else {
-      res.type("json").send(JSON.stringify({ error: message }));
-    }
+    sendEdgeAnswer(req, res, {
+      status: 429,
+      locale,
+      title: t.title,
+      message: interpolate(t.message, { seconds: waitS }),
+      headers: { "Retry-After": String(waitS) },
+    });
   }
 
   return { handler, hit };
@@ -84,36 +76,4 @@ export function visitorHandlers(options: EdgeLimiterOptions) {
     limiter.handler,
     (req: EdgeRequest, _res: unknown, next: () => void) => runForVisitor(req.ip, next),
   ];
-}
-
-/** The language a visitor's pages are shown in, `?lang=` aside: the `lang` cookie, else Accept-Language. */
-export function visitorLocale(headers: IncomingHttpHeaders): Locale {
-  const remembered = readCookie(headers.cookie, LANG_COOKIE);
-  if (isLocale(remembered)) return remembered;
-  return parseAcceptLanguage(headers["accept-language"]) ?? DEFAULT_LOCALE;
-}
-
-/** A document request, not React Router's `.data` fetch or a script's JSON call. */
-function wantsPage(req: EdgeRequest): boolean {
-  return !req.path.endsWith(".data") && (req.headers.accept ?? "").includes("text/html");
-}
-
-/** A page of its own, with nothing to load: the visitor is being asked to wait, not to fetch more. */
-function tooManyRequestsPage(locale: Locale, title: string, message: string): string {
-  return `<!doctype html>
-<html lang="${locale}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-</head>
-<body>
-<main>
-<h1>${escapeHtml(title)}</h1>
-<p>${escapeHtml(message)}</p>
-</main>
-</body>
-</html>
-`;
 }

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 import { isbot } from "isbot";
 import { CONSENT_COOKIE } from "#app/lib/consent.ts";
 import { readCookies } from "#app/lib/cookies.server.ts";
-import { visitorLocale } from "#app/lib/edge-rate-limit.server.ts";
+import { visitorLocale } from "#app/lib/edge-answers.server.ts";
 import { LANG_COOKIE } from "#app/lib/locale.server.ts";
 import { TIME_ZONE_COOKIE } from "#app/lib/time-zone.ts";
 

@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { keepAlive, LIVE_CLOSE_CODES, LIVE_WEB_PATH } from "@ambercare/contracts/live";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
+import { originIsSite } from "#app/lib/cross-site.server.ts";
 
 /** The API refuses larger client frames too; the relay stops them before they cross. */
 const MAX_FRAME_BYTES = 16 * 1024;
@@ -35,19 +36,6 @@ function refuse(socket: Duplex, status: 401 | 403 | 404 | 502, reason: string): 
     socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   }
   socket.destroy();
-}
-
-function sameOrigin(request: IncomingMessage, siteOrigin: string | undefined): boolean {
-  const origin = request.headers.origin;
-  if (typeof origin !== "string") return false;
-  let given: URL;
-  try {
-    given = new URL(origin);
-  } catch {
-    return false;
-  }
-  if (siteOrigin) return given.origin === new URL(siteOrigin).origin;
-  return given.host === request.headers.host;
 }
 
 /**
@@ -89,7 +77,7 @@ export function createLiveRelay(options: LiveRelayOptions): LiveRelay {
       socket.on("error", () => socket.destroy());
       const path = new URL(request.url ?? "/", "http://relay.invalid").pathname;
       if (path !== LIVE_WEB_PATH) return refuse(socket, 404, "Not Found");
-      if (!sameOrigin(request, options.siteOrigin)) return refuse(socket, 403, "Forbidden");
+      if (!originIsSite(request.headers, options.siteOrigin)) return refuse(socket, 403, "Forbidden");
       const token = options.tokenOf(request.headers.cookie);
       if (!token) return refuse(socket, 401, "Unauthorized");
 
