@@ -45,16 +45,8 @@ export async function startThrowawayPostgres() {
     });
   const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
   asUser(join(bin, "initdb"), ["-D", dataDir, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
-  asUser(join(bin, "pg_ctl"), [
-    "-D",
-    dataDir,
-    "-l",
-    join(dir, "server.log"),
-    "-w",
-    "-o",
-    serverOptions,
-    "start",
-  ]);
+  const startArgs = ["-D", dataDir, "-l", join(dir, "server.log"), "-w", "-o", serverOptions, "start"];
+  asUser(join(bin, "pg_ctl"), startArgs);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     /**
@@ -66,16 +58,7 @@ export async function startThrowawayPostgres() {
     },
     /** Starts the server again after shutDown(), on the same port and data. */
     startAgain() {
-      return asUserAsync(join(bin, "pg_ctl"), [
-        "-D",
-        dataDir,
-        "-l",
-        join(dir, "server.log"),
-        "-w",
-        "-o",
-        serverOptions,
-        "start",
-      ]);
+      return asUserAsync(join(bin, "pg_ctl"), startArgs);
     },
     stop() {
       try {
