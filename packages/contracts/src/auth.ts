@@ -23,7 +23,9 @@ import { US_STATE_CODES } from "./us-states.ts";
  */
 
 export const emailSchema = textSchema().trim().toLowerCase().max(EMAIL_MAX_LENGTH).pipe(z.email());
-export const passwordSchema = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
+export const passwordSchema = textSchema().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
+/** A password typed to prove who one is (login, deletion, turning the second factor off). */
+export const currentPasswordSchema = textSchema().min(1).max(PASSWORD_MAX_LENGTH);
 const name = textSchema().trim().min(1).max(NAME_MAX_LENGTH);
 export const userIdSchema = z.uuid();
 /** `/…/:userId` in a path (get-user-details, is-subscribed, get-subscription). */
@@ -32,9 +34,7 @@ export const userIdParams = z.object({ userId: userIdSchema });
 /** A language of locales.ts: the language of a user's e-mail, or of the directory's texts. */
 export const localeSchema = z.enum(LOCALES);
 
-export const loginRequest = z
-  .object({ email: emailSchema, password: z.string().min(1).max(PASSWORD_MAX_LENGTH) })
-  .strict();
+export const loginRequest = z.object({ email: emailSchema, password: currentPasswordSchema }).strict();
 export type LoginRequest = z.infer<typeof loginRequest>;
 
 export const registerRequest = z
@@ -114,7 +114,7 @@ export type ConfirmEmailResponse = z.infer<typeof confirmEmailResponse>;
 export const changePasswordRequest = z
   .object({
     user_id: userIdSchema,
-    old_password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+    old_password: currentPasswordSchema,
     new_password: passwordSchema,
   })
   .strict();

@@ -35,8 +35,7 @@
  * unsubscribe/resubscribe body), /contact-us and /my-profile/messages (acknowledgement button).
  */
 import { z } from "zod";
-import { PASSWORD_MAX_LENGTH } from "./account-limits.ts";
-import { captchaField, emailSchema, localeSchema, userIdSchema } from "./auth.ts";
+import { captchaField, currentPasswordSchema, emailSchema, localeSchema, userIdSchema } from "./auth.ts";
 import {
   CONSENT_KEYS,
   CONTACT_MESSAGE_MAX_LENGTH,
@@ -206,9 +205,7 @@ export const consentsResponse = dataEnvelope(
 export type Consents = z.infer<typeof consentsResponse>["data"];
 
 /** The account's password, checked again before anything is erased. */
-export const deleteMyDataRequest = z
-  .object({ password: z.string().min(1).max(PASSWORD_MAX_LENGTH) })
-  .strict();
+export const deleteMyDataRequest = z.object({ password: currentPasswordSchema }).strict();
 
 export const accountDeletedResponse = dataEnvelope(
   z

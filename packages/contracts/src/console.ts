@@ -108,7 +108,7 @@ export const CONSOLE_ERRORS = Object.freeze({
   notesNotSigned: "Addenda are for signed notes: edit the notes until you sign them",
 });
 
-const noteText = z.string().max(VISIT_NOTE_MAX_LENGTH);
+const noteText = textSchema().max(VISIT_NOTE_MAX_LENGTH);
 
 /** The clinician's notes of a visit; `version` 0 means nothing was saved yet. */
 export const visitNotes = z

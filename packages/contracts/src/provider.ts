@@ -144,8 +144,7 @@ export const submitRatingRequest = z
     consultation_id: z.uuid(),
     stars: z.number().int().min(1).max(5),
     /** Optional; blank is the same as none. */
-    comment: z
-      .string()
+    comment: textSchema()
       .trim()
       .max(RATING_COMMENT_MAX_LENGTH)
       .nullish()

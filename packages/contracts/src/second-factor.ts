@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { PASSWORD_MAX_LENGTH } from "./account-limits.ts";
-import { loginResponse } from "./auth.ts";
+import { currentPasswordSchema, loginResponse } from "./auth.ts";
 import { dataEnvelope } from "./envelope.ts";
 import { textSchema } from "./text.ts";
 
@@ -78,10 +77,10 @@ export const confirmSecondFactorRequest = z.object({ code: totpCode }).strict();
 export const recoveryCodesResponse = dataEnvelope(z.object({ recovery_codes: z.array(z.string()) }).strict());
 
 export const disableSecondFactorRequest = z
-  .object({ password: z.string().min(1).max(PASSWORD_MAX_LENGTH), code: secondFactorCode })
+  .object({ password: currentPasswordSchema, code: secondFactorCode })
   .strict();
 export const lostDeviceResetRequest = z
-  .object({ token: opaqueToken, password: z.string().min(1).max(PASSWORD_MAX_LENGTH) })
+  .object({ token: opaqueToken, password: currentPasswordSchema })
   .strict();
 export const secondFactorDisabledResponse = dataEnvelope(
   z.object({ second_factor_disabled: z.literal(true) }).strict(),

@@ -464,6 +464,15 @@ describe("the visit notes", () => {
     const long = await save(first, id, { ...soap, plan: "x".repeat(20_001), version: 2 });
     expect(long.statusCode).toBe(400);
     expect(long.json()).toHaveProperty("error");
+    // Text PostgreSQL cannot store (a NUL, a lone surrogate) is a 400 with a code in every field,
+    // never a 500 nor a silent U+FFFD.
+    for (const field of ["subjective", "objective", "assessment", "plan"]) {
+      for (const bad of ["cough\u0000", "cough \ud800"]) {
+        const refused = await save(first, id, { ...soap, [field]: bad, version: 2 });
+        expect(refused.statusCode, `${field} ${JSON.stringify(bad)}: ${refused.body}`).toBe(400);
+        expect(refused.json()).toMatchObject({ error: expect.any(String), code: expect.any(String) });
+      }
+    }
   });
 
   it("are signed by completing the visit: later changes are refused and go in signed, timed addenda", async () => {

@@ -190,6 +190,8 @@ describe("POST /ambercare/submit-rating", () => {
     [{ stars: 4.5 }, "stars"],
     [{ stars: "5" }, "stars"],
     [{ stars: 5, comment: "x".repeat(1001) }, "comment"],
+    [{ stars: 5, comment: "kind\u0000" }, "comment"],
+    [{ stars: 5, comment: "kind \udc00" }, "comment"],
     [{ stars: 5, consultation_id: "not-a-uuid" }, "consultation_id"],
     [{ stars: 5, extra: true }, "extra"],
   ])("answers %j with 400 naming %s", async (fields, name) => {
