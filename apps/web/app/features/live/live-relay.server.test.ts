@@ -13,7 +13,7 @@ import {
   TEST_SERVICE_ACCOUNT,
   type TestApp,
 } from "@ambercare/api/src/test-support.ts";
-import { VISITOR_HEADER } from "@ambercare/contracts/visitor";
+import { VISITOR_HEADER, visitorHeaders } from "@ambercare/contracts/visitor";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { LiveRelay } from "#app/features/live/live-relay.server.ts";
 
@@ -115,5 +115,22 @@ describe("the live relay", () => {
     await vi.waitFor(() => expect(api.app.websocketServer.clients.size).toBe(1));
     for (const socket of api.app.websocketServer.clients) socket.terminate();
     expect((await page.closed).code).toBe(1011);
+  });
+
+  // Last: it spends the relay's visitor's budget at the API.
+  it("passes on the API's 429 when the visitor has spent its budget, not a 502", async () => {
+    const visitor = {
+      ...visitorHeaders(TEST_PUBLIC_API_TOKEN, "203.0.113.7"),
+      authorization: `Bearer ${patient.access_token}`,
+    };
+    let answer = 0;
+    for (let i = 0; i < 2_000 && answer !== 429; i += 1) {
+      answer = (await api.app.inject({ method: "GET", url: "/api/v1/api/live", headers: visitor }))
+        .statusCode;
+    }
+    expect(answer).toBe(429);
+    await expect(
+      openLiveClient(liveUrl, { origin: SITE, cookie: session(patient.access_token) }),
+    ).rejects.toEqual(new LiveRefusedError(429));
   });
 });

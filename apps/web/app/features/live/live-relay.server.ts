@@ -31,9 +31,17 @@ export type LiveRelay = {
   close(): void;
 };
 
-function refuse(socket: Duplex, status: 401 | 403 | 404 | 502, reason: string): void {
+function refuse(
+  socket: Duplex,
+  status: 401 | 403 | 404 | 429 | 502,
+  reason: string,
+  headers: Record<string, string> = {},
+): void {
   if (socket.writable) {
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    const extra = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("");
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\n${extra}Content-Length: 0\r\n\r\n`);
   }
   socket.destroy();
 }
@@ -93,12 +101,13 @@ export function createLiveRelay(options: LiveRelayOptions): LiveRelay {
         if (api.readyState !== WebSocket.OPEN) refuse(socket, 502, "Bad Gateway");
       });
       api.once("unexpected-response", (_req, response) => {
-        // The API refused the session's token (expired, revoked): so does the relay.
-        refuse(
-          socket,
-          response.statusCode === 401 ? 401 : 502,
-          response.statusCode === 401 ? "Unauthorized" : "Bad Gateway",
-        );
+        // The API refused the session's token (expired, revoked), or the visitor's rate: so does the
+        // relay, with the API's Retry-After, so the page waits instead of taking it for an outage.
+        if (response.statusCode === 401) refuse(socket, 401, "Unauthorized");
+        else if (response.statusCode === 429) {
+          const retryAfter = response.headers["retry-after"];
+          refuse(socket, 429, "Too Many Requests", retryAfter ? { "Retry-After": String(retryAfter) } : {});
+        } else refuse(socket, 502, "Bad Gateway");
         api.terminate();
       });
       socket.once("close", () => {
