@@ -39,6 +39,15 @@ describe("account schemas", () => {
     ).toBe(true);
   });
 
+  it("takes spaces inside a passphrase but not a password of spaces alone", () => {
+    const register = (password: string) =>
+      registerRequest.safeParse({ email: "a@b.co", password, first_name: "A", last_name: "B" });
+    expect(register(" quiet lantern ").success).toBe(true);
+    const blank = register(" ".repeat(8));
+    expect(blank.success).toBe(false);
+    expect(blank.error?.issues).toEqual([expect.objectContaining({ params: { kind: "required" } })]);
+  });
+
   it("accepts only real dates, US states and the spec's genders in a profile", () => {
     const profile = {
       user_id: userId,

@@ -23,7 +23,14 @@ import { US_STATE_CODES } from "./us-states.ts";
  */
 
 export const emailSchema = textSchema().trim().toLowerCase().max(EMAIL_MAX_LENGTH).pipe(z.email());
-export const passwordSchema = textSchema().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
+/** A new password: spaces may be part of a passphrase, but a password of spaces alone is none. */
+export const passwordSchema = textSchema()
+  .min(PASSWORD_MIN_LENGTH)
+  .max(PASSWORD_MAX_LENGTH)
+  .refine((value) => value.trim() !== "", {
+    message: "must not be only spaces",
+    params: { kind: "required" },
+  });
 /** A password typed to prove who one is (login, deletion, turning the second factor off). */
 export const currentPasswordSchema = textSchema().min(1).max(PASSWORD_MAX_LENGTH);
 const name = textSchema().trim().min(1).max(NAME_MAX_LENGTH);
