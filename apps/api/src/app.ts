@@ -77,7 +77,7 @@ import { healthRoutes } from "#api/platform/health-routes.ts";
 import type { FetchLike } from "#api/platform/http-client.ts";
 import { REDACT_PATHS, serializeError, serializeRequest } from "#api/platform/logging.ts";
 import { createMailer, type Mailer } from "#api/platform/mail/mailer.ts";
-import { rateLimitPlugin } from "#api/platform/rate-limit.ts";
+import { createKnownPeople, rateLimitPlugin } from "#api/platform/rate-limit.ts";
 import { securityHeadersPlugin } from "#api/platform/security-headers.ts";
 import { visitorPlugin } from "#api/platform/visitor.ts";
 import { careApi } from "#api/surfaces/care-api.ts";
@@ -204,10 +204,13 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     return payload;
   });
   await app.register(visitorPlugin, { secret: config.PUBLIC_API_TOKEN });
+  const people = createKnownPeople(clock);
   await app.register(rateLimitPlugin, {
     db: deps.db.db,
     clock,
     max: config.RATE_LIMIT_MAX,
+    addressMax: config.RATE_LIMIT_ADDRESS_MAX,
+    people,
   });
   await app.register(swagger, {
     openapi: {
@@ -271,6 +274,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
       },
       keyHash,
       idleTimeoutMs: config.SESSION_IDLE_MINUTES * 60_000,
+      onAuthenticated: people.remember,
     }),
   );
   app.decorate(

@@ -44,6 +44,7 @@ export const apiEnvSchema = sharedEnvSchema.extend({
    * names the visitor of each call with a signed header, so this counts visitors, not the web server.
    */
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(300),
+  RATE_LIMIT_ADDRESS_MAX: z.coerce.number().int().min(1).default(1800),
   /**
    * Seconds between the pings the API sends on each live WebSocket (ADR 033); a connection whose pong
    * has not come back by the next ping is closed. Proxies close idle connections after about a minute.

@@ -1,5 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { visitorHeaders } from "@ambercare/contracts/visitor";
-import { rateLimitBuckets } from "@ambercare/db/schema";
+import { rateLimitBuckets, users } from "@ambercare/db/schema";
 import { createTestDb, type TestDb } from "@ambercare/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock } from "#api/platform/clock.ts";
@@ -20,7 +21,7 @@ describe("rate limit", () => {
 
   it("answers 429 { error } past RATE_LIMIT_MAX per minute, until the window ends", async () => {
     const clock = createManualClock();
-    const t = await createTestApp({ db, env: { RATE_LIMIT_MAX: "3" }, clock });
+    const t = await createTestApp({ db, env: { RATE_LIMIT_MAX: "3", RATE_LIMIT_ADDRESS_MAX: "3" }, clock });
     try {
       const first = await t.app.inject({ method: "GET", url: URL });
       expect(first.statusCode).toBe(200);
@@ -51,7 +52,12 @@ describe("rate limit", () => {
 
   it("writes nothing to the database per request: the general limit is counted in memory", async () => {
     const clock = createManualClock(new Date("2025-01-15T00:00:00Z"));
-    const t = await createTestApp({ db, env: { RATE_LIMIT_MAX: "5" }, clock, seed: false });
+    const t = await createTestApp({
+      db,
+      env: { RATE_LIMIT_MAX: "5", RATE_LIMIT_ADDRESS_MAX: "5" },
+      clock,
+      seed: false,
+    });
     try {
       await db.db.delete(rateLimitBuckets);
       const statuses: number[] = [];
@@ -76,7 +82,12 @@ describe("rate limit", () => {
 
   it("counts each client address separately", async () => {
     const clock = createManualClock(new Date("2025-02-01T00:00:00Z"));
-    const t = await createTestApp({ db, env: { RATE_LIMIT_MAX: "1" }, clock, seed: false });
+    const t = await createTestApp({
+      db,
+      env: { RATE_LIMIT_MAX: "1", RATE_LIMIT_ADDRESS_MAX: "1" },
+      clock,
+      seed: false,
+    });
     try {
       const from = (remoteAddress: string) => t.app.inject({ method: "GET", url: URL, remoteAddress });
       expect((await from("192.0.2.10")).statusCode).toBe(200);
@@ -89,7 +100,12 @@ describe("rate limit", () => {
 
   it("counts the visitor the web server signs for, and ignores unsigned or forged visitors and X-Forwarded-For", async () => {
     const clock = createManualClock(new Date("2025-03-01T00:00:00Z"));
-    const t = await createTestApp({ db, env: { RATE_LIMIT_MAX: "1" }, clock, seed: false });
+    const t = await createTestApp({
+      db,
+      env: { RATE_LIMIT_MAX: "1", RATE_LIMIT_ADDRESS_MAX: "1" },
+      clock,
+      seed: false,
+    });
     try {
       const viaWeb = (visitor: string) =>
         t.app.inject({
@@ -132,7 +148,7 @@ describe("rate limit", () => {
     const clock = createManualClock(new Date("2025-04-01T00:00:00Z"));
     const t = await createTestApp({
       db,
-      env: { RATE_LIMIT_MAX: "1", TRUST_PROXY: "loopback" },
+      env: { RATE_LIMIT_MAX: "1", RATE_LIMIT_ADDRESS_MAX: "1", TRUST_PROXY: "loopback" },
       clock,
       seed: false,
     });
@@ -151,4 +167,58 @@ describe("rate limit", () => {
       await t.close();
     }
   });
+
+  it("counts a logged-in person by who they are: 200 patients behind one address, one of them hammering", async () => {
+    const clock = createManualClock(new Date("2025-05-01T00:00:00Z"));
+    const t = await createTestApp({
+      db,
+      env: { RATE_LIMIT_MAX: "30", RATE_LIMIT_ADDRESS_MAX: "300" },
+      clock,
+      seed: false,
+    });
+    try {
+      // A clinic's NAT: every call comes from one address, as the web server names it.
+      const visitor = visitorHeaders(TEST_PUBLIC_API_TOKEN, "198.51.100.20");
+      const rows = await db.db
+        .insert(users)
+        .values(
+          Array.from({ length: 200 }, (_, i) => ({
+            email: `nat-${i}-${randomUUID()}@example.org`,
+            passwordHash: "not-a-hash: these patients never log in with a password",
+          })),
+        )
+        .returning({ id: users.id });
+      const tokens = await Promise.all(
+        rows.map(async (row) => (await t.app.accounts.sessions.issue(row.id, "main")).access_token),
+      );
+      const me = (token: string) =>
+        t.app.inject({
+          method: "GET",
+          url: "/api/v1/api/auth/me",
+          headers: { ...visitor, authorization: `Bearer ${token}` },
+        });
+
+      // Each patient loads a few pages' worth of calls: 1 000 calls from the address, none refused.
+      const statuses: number[] = [];
+      for (let round = 0; round < 5; round += 1) {
+        for (const token of tokens) statuses.push((await me(token)).statusCode);
+      }
+      expect(statuses.filter((status) => status === 429)).toHaveLength(0);
+      expect(new Set(statuses)).toEqual(new Set([200]));
+
+      // One of them hammers: limited alone, at the person's budget…
+      const hammer = [];
+      for (let i = 0; i < 40; i += 1) hammer.push((await me(tokens[0]!)).statusCode);
+      expect(hammer.filter((status) => status === 429).length).toBeGreaterThan(0);
+      // …while the others go on.
+      for (const token of tokens.slice(1, 50)) expect((await me(token)).statusCode).toBe(200);
+
+      // Made-up tokens buy nothing: they are counted by the address, and refused past its bound.
+      const forged: number[] = [];
+      for (let i = 0; i < 400; i += 1) forged.push((await me(`forged-${randomUUID()}`)).statusCode);
+      expect(forged).toContain(429);
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
 });

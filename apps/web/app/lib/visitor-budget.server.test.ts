@@ -22,7 +22,9 @@ type Api = { close(): Promise<void>; origin: string; patientToken: string; publi
 
 async function startApi(): Promise<Api> {
   const support = await import("@ambercare/api/src/test-support.ts");
-  const t = await support.createTestApp({ env: { RATE_LIMIT_MAX: String(API_LIMIT) } });
+  const t = await support.createTestApp({
+    env: { RATE_LIMIT_MAX: String(API_LIMIT), RATE_LIMIT_ADDRESS_MAX: String(API_LIMIT) },
+  });
   const patient = await support.registerPatient(t.app);
   await t.app.listen({ port: 0, host: "127.0.0.1" });
   const { port } = t.app.server.address() as AddressInfo;

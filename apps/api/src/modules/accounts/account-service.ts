@@ -74,6 +74,8 @@ export type AccountServiceDeps = {
   loginLimits?: LoginThrottleLimits;
   /** How long a patient's session may go unused before it ends (SESSION_IDLE_MINUTES). */
   idleTimeoutMs?: number;
+  /** Told of each token that authenticates a person, so the general limit counts people apart. */
+  onAuthenticated?: (token: string, userId: string) => void;
 };
 
 /** The user as both APIs return it (userSchema): never the hash, never the service flag. */
@@ -156,6 +158,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     tokens,
     clock,
     ...(deps.idleTimeoutMs ? { idleTimeoutMs: deps.idleTimeoutMs } : {}),
+    ...(deps.onAuthenticated ? { onAuthenticated: deps.onAuthenticated } : {}),
   });
   const counters = createAttemptCounterRepository(db);
   const throttle = createLoginThrottle({

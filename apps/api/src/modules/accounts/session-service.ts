@@ -21,6 +21,8 @@ export function createSessionService(deps: {
   tokens: TokenRepository;
   clock: Clock;
   idleTimeoutMs?: number;
+  /** Told of each token that authenticates a person (not the service account): the rate limit's. */
+  onAuthenticated?: (token: string, userId: string) => void;
 }) {
   const idleTimeoutMs = deps.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   return {
@@ -56,6 +58,7 @@ export function createSessionService(deps: {
       const { lastUsedAt, ...owner } = found;
       if (now.getTime() - lastUsedAt.getTime() >= TOUCH_EVERY_MS)
         await deps.tokens.touchAccessToken(tokenHash, now);
+      if (!owner.isServiceAccount) deps.onAuthenticated?.(token, owner.userId);
       return { ...owner, tokenHash };
     },
 
