@@ -1,11 +1,26 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { CONTACT_SOURCES, CONTACT_TOPICS } from "@ambercare/contracts/communications-constants";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "@ambercare/contracts/locales";
+import { BILLING_INTERVALS } from "@ambercare/contracts/membership-constants";
+import { PLAN_KEYS } from "@ambercare/contracts/plans";
+import { CONSULTATION_TYPES } from "@ambercare/contracts/provider-limits";
 import { describe, expect, it } from "vitest";
+import {
+  contactAcknowledgement,
+  contactNotification,
+  dataDeletion,
+  listConfirmation,
+  listWelcome,
+} from "#api/modules/communications/communication-mail.ts";
+import { renderVisitMail, type VisitMailTemplate } from "#api/modules/consultations/visit-mail.ts";
+import { type MembershipNotice, renderMembershipMail } from "#api/modules/membership/membership-mail.ts";
 import { catalogueFile, fill, mailT } from "#api/platform/mail/mail-copy.ts";
+import { type MailTemplate, type RenderedMail, renderMail } from "#api/platform/mail/templates.ts";
 
 /**
  * The e-mail catalogues: every language says everything English says, with the same placeholders,
- * so no e-mail falls back to English or shows a `{{name}}`.
+ * so no e-mail falls back to English or shows a `{{name}}`; and every e-mail renders in every
+ * language.
  */
 
 type Tree = { [key: string]: unknown };
@@ -78,5 +93,118 @@ describe("fill", () => {
   it("throws on a placeholder without a value rather than mail it", () => {
     expect(() => fill("Hello {{firstName}},", {})).toThrow(/firstName/);
     expect(() => mailT("en")("common.signature")).toThrow(/productName/);
+  });
+});
+
+describe("every e-mail in every language", () => {
+  const link = "https://care.example.org/x?token=abc&y=1";
+  const productName = "Ambercare";
+  const at = new Date("2026-03-17T12:00:00Z");
+  const accountTemplates: MailTemplate[] = [
+    "password-reset",
+    "password-changed",
+    "welcome",
+    "second-factor-reset",
+    "second-factor-off",
+    "sign-up-confirmation",
+    "sign-up-attempt",
+    "clinician-invite",
+  ];
+  const visitTemplates: VisitMailTemplate[] = [
+    "visit-requested",
+    "visit-accepted",
+    "visit-expired",
+    "visit-canceled",
+    "visit-summary-ready",
+  ];
+  const notices: MembershipNotice[] = [
+    ...BILLING_INTERVALS.flatMap((interval): MembershipNotice[] => [
+      { template: "trial-started", userId: "u", firstChargeAt: at, interval },
+      { template: "renewal-failed", userId: "u", interval, retryAt: at },
+      { template: "renewal-failed", userId: "u", interval, retryAt: null },
+      { template: "membership-resumed", userId: "u", nextChargeAt: at, interval },
+      { template: "interval-changed", userId: "u", interval, fromDate: at },
+    ]),
+    { template: "membership-canceled", userId: "u", accessUntil: at },
+    { template: "membership-canceled", userId: "u", accessUntil: null },
+    ...PLAN_KEYS.map(
+      (plan): MembershipNotice => ({
+        template: "payment-received",
+        userId: "u",
+        invoice: {
+          plan,
+          seq: 7,
+          amountCents: 4900,
+          issuedAt: at,
+          paidAt: at,
+          periodStart: at,
+          periodEnd: at,
+          cardBrand: "visa",
+          cardLast4: "4242",
+        } as Extract<MembershipNotice, { template: "payment-received" }>["invoice"],
+      }),
+    ),
+  ];
+
+  function everyMail(locale: Locale): RenderedMail[] {
+    return [
+      ...accountTemplates.flatMap((template) =>
+        [null, "Ana"].map((firstName) => renderMail(template, locale, { productName, firstName, link })),
+      ),
+      ...CONTACT_TOPICS.map((topic) =>
+        contactAcknowledgement(locale, { productName, name: "Ana", topic, link }),
+      ),
+      listConfirmation(locale, { productName, link }),
+      listWelcome(locale, { productName, link, unsubscribeLink: link }),
+      dataDeletion(locale, { productName, firstName: null, link }),
+      ...visitTemplates.flatMap((template) =>
+        CONSULTATION_TYPES.flatMap((type) =>
+          [undefined, { kind: "refunded" as const, amountCents: 4900 }].map((moneyBack) =>
+            renderVisitMail(template, locale, {
+              productName,
+              firstName: "Ana",
+              type,
+              link,
+              ...(moneyBack ? { moneyBack } : {}),
+            }),
+          ),
+        ),
+      ),
+      ...notices.map((notice) =>
+        renderMembershipMail(locale, notice, {
+          productName,
+          firstName: "Ana",
+          timeZone: "UTC",
+          links: { membership: link, billingHistory: link },
+        }),
+      ),
+    ];
+  }
+
+  it.each(LOCALES)("renders each e-mail in %s with every placeholder filled", (locale) => {
+    const mails = everyMail(locale);
+    expect(mails.length).toBeGreaterThan(50);
+    for (const mail of mails) {
+      expect(`${mail.subject}\n${mail.text}\n${mail.html}`).not.toMatch(/\{\{|\}\}|undefined/);
+      expect(mail.html).toContain(`<html lang="${locale}">`);
+    }
+  });
+
+  it("writes the support team's notification in English, whatever the languages", () => {
+    for (const source of CONTACT_SOURCES) {
+      const mail = contactNotification({
+        productName,
+        entryId: "e-1",
+        name: "Ana",
+        email: "ana@example.org",
+        topic: "general",
+        segment: "patient",
+        source,
+        userId: null,
+        message: "Hi",
+      });
+      expect(mail.html).toContain('<html lang="en">');
+      expect(mail.text).toContain("Patient account: not logged in");
+    }
   });
 });
