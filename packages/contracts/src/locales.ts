@@ -2,7 +2,8 @@
  * The languages Ambercare speaks: the interface, the e-mails and the directory's texts. English is
  * the default and every other language is complete (no page or e-mail falls back to English).
  * Everything that depends on the list reads it from here, so adding a language is one entry below,
- * then whatever TypeScript asks for (its interface strings, e-mail texts and directory texts).
+ * then whatever TypeScript and the locale tests ask for: its interface strings, its e-mail catalogue
+ * (apps/api/src/platform/mail/locales/<locale>.json, ADR 053) and its directory texts.
  * No zod here: the browser bundle and the service worker import this module.
  */
 export const LOCALES = ["en", "bg"] as const;

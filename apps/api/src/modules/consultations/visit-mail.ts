@@ -1,16 +1,18 @@
 import type { Locale } from "@ambercare/contracts/locales";
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import type { Database } from "@ambercare/db/client";
+import { greeting, type MailT, mailT } from "#api/platform/mail/mail-copy.ts";
 import type { Mailer } from "#api/platform/mail/mailer.ts";
 import { type ParagraphMail, renderParagraphMail } from "#api/platform/mail/paragraph-mail.ts";
 import { mailRecipient } from "#api/platform/mail/recipient.ts";
 import type { RenderedMail } from "#api/platform/mail/templates.ts";
 
 /**
- * The patient's e-mails about a visit, in the patient's language. They name the type of visit and
- * what happened to the money, never the intake answers or a clinician's reason for canceling (e-mail
- * is not a place for health data, so the summary itself is never in one): the link leads to the
- * consultations page or the visit's page, behind the login.
+ * The patient's e-mails about a visit, in the patient's language (their words are in the e-mail
+ * catalogue, mail-copy.ts). They name the type of visit and what happened to the money, never the
+ * intake answers or a clinician's reason for canceling (e-mail is not a place for health data, so
+ * the summary itself is never in one): the link leads to the consultations page or the visit's
+ * page, behind the login.
  */
 
 export type VisitMailTemplate =
@@ -33,144 +35,64 @@ export type VisitMailVars = {
   moneyBack?: MoneyBack;
 };
 
-const TYPE_NAMES: Record<Locale, Record<ConsultationType, string>> = {
-  en: { chat: "chat consultation", video: "video consultation" },
-  bg: { chat: "консултация в чат", video: "видеоконсултация" },
-};
-
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
-type Copy = (vars: VisitMailVars, visit: string) => ParagraphMail;
-
-const greeting: Record<Locale, (firstName: string | null) => string> = {
-  en: (firstName) => (firstName ? `Hello ${firstName},` : "Hello,"),
-  bg: (firstName) => (firstName ? `Здравейте, ${firstName},` : "Здравейте,"),
-};
-
-function moneyBackLine(locale: Locale, moneyBack: MoneyBack | undefined): string {
-  if (locale === "bg") {
-    return moneyBack?.kind === "refunded"
-      ? `Върнахме Ви ${dollars(moneyBack.amountCents)} по картата, с която платихте. Според банката Ви сумата може да се появи след няколко дни; възстановяването се вижда и в историята на плащанията Ви.`
-      : "Консултацията беше покрита от членството Ви, затова няма какво да Ви върнем: не сте платили нищо отделно за нея.";
-  }
+/** What happened to the money of a visit that did not take place (no `moneyBack`: the membership's). */
+function moneyBackLine(t: MailT, moneyBack: MoneyBack | undefined): string {
   return moneyBack?.kind === "refunded"
-    ? `We have refunded ${dollars(moneyBack.amountCents)} to the card you paid with. Depending on your bank it may take a few days to appear; the refund also shows in your billing history.`
-    : "Your membership covered this consultation, so there is nothing to refund: you paid nothing extra for it.";
+    ? t("visit.refunded", { amount: dollars(moneyBack.amountCents) })
+    : t("visit.coveredByMembership");
 }
 
-const COPY: Record<VisitMailTemplate, Record<Locale, Copy>> = {
-  "visit-requested": {
-    en: (vars, visit) => ({
-      subject: `We received your ${visit} request — ${vars.productName}`,
-      paragraphs: [
-        greeting.en(vars.firstName),
-        `Your request for a ${visit} is in. A clinician licensed in your state will accept it shortly; we will e-mail you when that happens.`,
-        "If this is a medical emergency, call 911 or your local emergency number.",
-        `The ${vars.productName} team`,
-      ],
-      action: { label: "See your consultations", link: vars.link },
-    }),
-    bg: (vars, visit) => ({
-      subject: `Получихме заявката Ви за ${visit} — ${vars.productName}`,
-      paragraphs: [
-        greeting.bg(vars.firstName),
-        `Заявката Ви за ${visit} е приета. Лекар с право да практикува в щата Ви ще я поеме скоро; ще Ви пишем, когато това стане.`,
-        "Ако въпросът Ви е спешен медицински случай, обадете се на 911 или на местния спешен номер.",
-        `Екипът на ${vars.productName}`,
-      ],
-      action: { label: "Вижте консултациите си", link: vars.link },
-    }),
-  },
-  "visit-accepted": {
-    en: (vars, visit) => ({
-      subject: `A clinician accepted your ${visit} — ${vars.productName}`,
-      paragraphs: [
-        greeting.en(vars.firstName),
-        `A clinician has accepted your ${visit} and will start it soon. Keep the consultations page open to join when it begins.`,
-        `The ${vars.productName} team`,
-      ],
-      action: { label: "Open your consultations", link: vars.link },
-    }),
-    bg: (vars, visit) => ({
-      subject: `Лекар пое Вашата ${visit} — ${vars.productName}`,
-      paragraphs: [
-        greeting.bg(vars.firstName),
-        `Лекар пое Вашата ${visit} и скоро ще я започне. Дръжте страницата с консултациите отворена, за да се включите, когато започне.`,
-        `Екипът на ${vars.productName}`,
-      ],
-      action: { label: "Отворете консултациите си", link: vars.link },
-    }),
-  },
-  "visit-summary-ready": {
-    en: (vars, visit) => ({
-      subject: `Your visit summary is ready — ${vars.productName}`,
-      paragraphs: [
-        greeting.en(vars.firstName),
-        `Your ${visit} is complete, and your clinician's summary of it is ready to read. It also stays in your medical records, where you can print it.`,
-        "You can tell us how the visit went by rating your provider on the same page.",
-        `The ${vars.productName} team`,
-      ],
-      action: { label: "Read your visit summary", link: vars.link },
-    }),
-    bg: (vars, visit) => ({
-      subject: `Резюмето от прегледа Ви е готово — ${vars.productName}`,
-      paragraphs: [
-        greeting.bg(vars.firstName),
-        `Вашата ${visit} приключи и резюмето на лекаря е готово за четене. То остава и в медицинското Ви досие, откъдето можете да го отпечатате.`,
-        "На същата страница можете да оцените лекаря си и да ни кажете как е минал прегледът.",
-        `Екипът на ${vars.productName}`,
-      ],
-      action: { label: "Прочетете резюмето", link: vars.link },
-    }),
-  },
-  "visit-expired": {
-    en: (vars, visit) => ({
-      subject: `Your ${visit} request expired — ${vars.productName}`,
-      paragraphs: [
-        greeting.en(vars.firstName),
-        `We are sorry: no clinician could accept your ${visit} request in time, so it has expired.`,
-        moneyBackLine("en", vars.moneyBack),
-        "You can request a new consultation at any time.",
-        `The ${vars.productName} team`,
-      ],
-      action: { label: "See your consultations", link: vars.link },
-    }),
-    bg: (vars, visit) => ({
-      subject: `Заявката Ви за ${visit} изтече — ${vars.productName}`,
-      paragraphs: [
-        greeting.bg(vars.firstName),
-        `Съжаляваме: никой лекар не успя да поеме заявката Ви за ${visit} навреме и тя изтече.`,
-        moneyBackLine("bg", vars.moneyBack),
-        "Можете да заявите нова консултация по всяко време.",
-        `Екипът на ${vars.productName}`,
-      ],
-      action: { label: "Вижте консултациите си", link: vars.link },
-    }),
-  },
-  "visit-canceled": {
-    en: (vars, visit) => ({
-      subject: `Your ${visit} was canceled — ${vars.productName}`,
-      paragraphs: [
-        greeting.en(vars.firstName),
-        `We are sorry: the clinician had to cancel your ${visit}.`,
-        moneyBackLine("en", vars.moneyBack),
-        "You can request a new consultation at any time.",
-        `The ${vars.productName} team`,
-      ],
-      action: { label: "See your consultations", link: vars.link },
-    }),
-    bg: (vars, visit) => ({
-      subject: `Вашата ${visit} беше отменена — ${vars.productName}`,
-      paragraphs: [
-        greeting.bg(vars.firstName),
-        `Съжаляваме: лекарят трябваше да отмени Вашата ${visit}.`,
-        moneyBackLine("bg", vars.moneyBack),
-        "Можете да заявите нова консултация по всяко време.",
-        `Екипът на ${vars.productName}`,
-      ],
-      action: { label: "Вижте консултациите си", link: vars.link },
-    }),
-  },
+/** Each e-mail's strings; `t` fills the product's name and the visit's type (`{{visit}}`). */
+const COPY: Record<VisitMailTemplate, (t: MailT, vars: VisitMailVars) => ParagraphMail> = {
+  "visit-requested": (t, vars) => ({
+    subject: t("visit.requested.subject"),
+    paragraphs: [
+      greeting(t, vars.firstName),
+      t("visit.requested.inQueue"),
+      t("common.emergency"),
+      t("common.signature"),
+    ],
+    action: { label: t("visit.seeConsultations"), link: vars.link },
+  }),
+  "visit-accepted": (t, vars) => ({
+    subject: t("visit.accepted.subject"),
+    paragraphs: [greeting(t, vars.firstName), t("visit.accepted.startingSoon"), t("common.signature")],
+    action: { label: t("visit.accepted.action"), link: vars.link },
+  }),
+  "visit-summary-ready": (t, vars) => ({
+    subject: t("visit.summaryReady.subject"),
+    paragraphs: [
+      greeting(t, vars.firstName),
+      t("visit.summaryReady.complete"),
+      t("visit.summaryReady.rate"),
+      t("common.signature"),
+    ],
+    action: { label: t("visit.summaryReady.action"), link: vars.link },
+  }),
+  "visit-expired": (t, vars) => ({
+    subject: t("visit.expired.subject"),
+    paragraphs: [
+      greeting(t, vars.firstName),
+      t("visit.expired.sorry"),
+      moneyBackLine(t, vars.moneyBack),
+      t("visit.requestAgain"),
+      t("common.signature"),
+    ],
+    action: { label: t("visit.seeConsultations"), link: vars.link },
+  }),
+  "visit-canceled": (t, vars) => ({
+    subject: t("visit.canceled.subject"),
+    paragraphs: [
+      greeting(t, vars.firstName),
+      t("visit.canceled.sorry"),
+      moneyBackLine(t, vars.moneyBack),
+      t("visit.requestAgain"),
+      t("common.signature"),
+    ],
+    action: { label: t("visit.seeConsultations"), link: vars.link },
+  }),
 };
 
 export function renderVisitMail(
@@ -178,7 +100,9 @@ export function renderVisitMail(
   locale: Locale,
   vars: VisitMailVars,
 ): RenderedMail {
-  return renderParagraphMail(locale, COPY[template][locale](vars, TYPE_NAMES[locale][vars.type]));
+  const visit = mailT(locale)(`visit.types.${vars.type}`);
+  const t = mailT(locale, { productName: vars.productName, visit });
+  return renderParagraphMail(locale, COPY[template](t, vars));
 }
 
 export type VisitMailer = {

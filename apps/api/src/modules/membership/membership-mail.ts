@@ -1,6 +1,5 @@
-import type { Locale } from "@ambercare/contracts/locales";
+import { intlTag, type Locale } from "@ambercare/contracts/locales";
 import { type BillingInterval, chargeForInterval } from "@ambercare/contracts/membership-constants";
-import type { PlanKey } from "@ambercare/contracts/plans";
 import { FALLBACK_TIME_ZONE, isTimeZone } from "@ambercare/contracts/time-zone";
 import type { Database } from "@ambercare/db/client";
 import type { FastifyBaseLogger } from "fastify";
@@ -10,6 +9,7 @@ import type {
   SubscriptionRow,
 } from "#api/modules/membership/membership-repository.ts";
 import type { TransitionReason } from "#api/modules/membership/subscription-states.ts";
+import { greeting, type MailT, mailT } from "#api/platform/mail/mail-copy.ts";
 import type { Mailer } from "#api/platform/mail/mailer.ts";
 import { type ParagraphMail, renderParagraphMail } from "#api/platform/mail/paragraph-mail.ts";
 import { mailRecipient } from "#api/platform/mail/recipient.ts";
@@ -21,6 +21,8 @@ import type { RenderedMail } from "#api/platform/mail/templates.ts";
  * interval. The services collect these notices inside their transaction and send them only once it
  * has committed (sendAfterCommit): a payment that rolls back writes no e-mail, and an event that
  * repeats (a double submit, a replayed webhook) changes nothing the second time, so it mails nothing.
+ * Their words are in the e-mail catalogue (mail-copy.ts); amounts and invoice numbers are written
+ * the same in every language, dates in the patient's.
  */
 
 export type MembershipMailTemplate =
@@ -89,225 +91,116 @@ export type MailFacts = {
 
 const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
-function dateIn(locale: Locale, timeZone: string, date: Date): string {
-  return new Intl.DateTimeFormat(locale === "bg" ? "bg-BG" : "en-US", { dateStyle: "long", timeZone }).format(
-    date,
-  );
+/** A card as the receipt names it: "Visa ending in 4242". */
+function cardName(t: MailT, brand: string, last4: string): string {
+  return t("membership.card", { brand: `${brand.charAt(0).toUpperCase()}${brand.slice(1)}`, last4 });
 }
-
-const INTERVALS: Record<Locale, Record<BillingInterval, { name: string; every: string }>> = {
-  en: { month: { name: "monthly", every: "a month" }, year: { name: "yearly", every: "a year" } },
-  bg: { month: { name: "месечно", every: "на месец" }, year: { name: "годишно", every: "на година" } },
-};
-
-const ITEMS: Record<Locale, Record<PlanKey, string>> = {
-  en: {
-    subscription_monthly: "membership (monthly)",
-    subscription_yearly: "membership (yearly)",
-    ppv_chat: "one-time chat visit",
-    ppv_video: "one-time video visit",
-  },
-  bg: {
-    subscription_monthly: "членство (месечно)",
-    subscription_yearly: "членство (годишно)",
-    ppv_chat: "еднократна консултация в чат",
-    ppv_video: "еднократна видеоконсултация",
-  },
-};
-
-const CARD: Record<Locale, (brand: string, last4: string) => string> = {
-  en: (brand, last4) => `${brand.charAt(0).toUpperCase()}${brand.slice(1)} ending in ${last4}`,
-  bg: (brand, last4) => `${brand.charAt(0).toUpperCase()}${brand.slice(1)}, завършваща на ${last4}`,
-};
-
-const greeting: Record<Locale, (firstName: string | null) => string> = {
-  en: (firstName) => (firstName ? `Hello ${firstName},` : "Hello,"),
-  bg: (firstName) => (firstName ? `Здравейте, ${firstName},` : "Здравейте,"),
-};
 
 const invoiceNumber = (invoice: InvoiceRow) => `AC-${String(invoice.seq).padStart(6, "0")}`;
 
 /** The receipt's lines: number, what was paid for, amount, date, card. */
-function receiptLines(locale: Locale, facts: MailFacts, invoice: InvoiceRow): string {
-  const on = (date: Date) => dateIn(locale, facts.timeZone, date);
-  const period =
-    invoice.periodStart && invoice.periodEnd ? `${on(invoice.periodStart)} – ${on(invoice.periodEnd)}` : null;
-  const card =
-    invoice.cardBrand && invoice.cardLast4 ? CARD[locale](invoice.cardBrand, invoice.cardLast4) : null;
+function receiptLines(t: MailT, on: (date: Date) => string, invoice: InvoiceRow): string {
   const paidAt = invoice.paidAt ?? invoice.issuedAt;
-  const labels =
-    locale === "bg"
-      ? {
-          number: "Разписка",
-          item: "За",
-          period: "Период",
-          amount: "Сума",
-          paid: "Платено на",
-          card: "Карта",
-        }
-      : { number: "Receipt", item: "For", period: "Period", amount: "Amount", paid: "Paid on", card: "Card" };
   return [
-    `${labels.number}: ${invoiceNumber(invoice)}`,
-    `${labels.item}: ${locale === "bg" ? `${ITEMS.bg[invoice.plan]} в ${facts.productName}` : `${facts.productName} ${ITEMS.en[invoice.plan]}`}`,
-    ...(period ? [`${labels.period}: ${period}`] : []),
-    `${labels.amount}: ${money(invoice.amountCents)} (USD)`,
-    `${labels.paid}: ${on(paidAt)}`,
-    ...(card ? [`${labels.card}: ${card}`] : []),
+    t("membership.receipt.number", { number: invoiceNumber(invoice) }),
+    t("membership.receipt.item", { item: t(`membership.items.${invoice.plan}`) }),
+    ...(invoice.periodStart && invoice.periodEnd
+      ? [t("membership.receipt.period", { start: on(invoice.periodStart), end: on(invoice.periodEnd) })]
+      : []),
+    t("membership.receipt.amount", { amount: money(invoice.amountCents) }),
+    t("membership.receipt.paidOn", { date: on(paidAt) }),
+    ...(invoice.cardBrand && invoice.cardLast4
+      ? [t("membership.receipt.card", { card: cardName(t, invoice.cardBrand, invoice.cardLast4) })]
+      : []),
   ].join("\n");
 }
 
-type Copy<N extends MembershipNotice> = (notice: N, facts: MailFacts) => ParagraphMail;
-type CopyOf = {
-  [T in MembershipMailTemplate]: Record<Locale, Copy<Extract<MembershipNotice, { template: T }>>>;
-};
+/**
+ * What the e-mails of one patient are written with: `t` fills the product's name, `on` writes a date
+ * in the patient's language and time zone.
+ */
+type Writer = { t: MailT; on: (date: Date) => string; facts: MailFacts };
+type Copy<N extends MembershipNotice> = (notice: N, w: Writer) => ParagraphMail;
+type CopyOf = { [T in MembershipMailTemplate]: Copy<Extract<MembershipNotice, { template: T }>> };
+
+/** The price of an interval and how it is billed, as the e-mails name them. */
+const billing = (t: MailT, interval: BillingInterval) => ({
+  amount: money(chargeForInterval(interval)),
+  interval: t(`membership.intervals.${interval}.name`),
+  every: t(`membership.intervals.${interval}.every`),
+});
 
 const COPY: CopyOf = {
-  "trial-started": {
-    en: (n, f) => ({
-      subject: `Your ${f.productName} free trial has started`,
-      paragraphs: [
-        greeting.en(f.firstName),
-        `Your free trial of the ${f.productName} membership has started. Nothing is charged during the trial.`,
-        `Your first charge of ${money(chargeForInterval(n.interval))} (billed ${INTERVALS.en[n.interval].name}) will be on ${dateIn("en", f.timeZone, n.firstChargeAt)}, to the card you gave at checkout.`,
-        `Not for you? Cancel on your membership page before ${dateIn("en", f.timeZone, n.firstChargeAt)} and you will not be charged; your trial continues until then.`,
-        `The ${f.productName} team`,
-      ],
-      action: { label: "Manage your membership", link: f.links.membership },
-    }),
-    bg: (n, f) => ({
-      subject: `Безплатният Ви пробен период в ${f.productName} започна`,
-      paragraphs: [
-        greeting.bg(f.firstName),
-        `Безплатният Ви пробен период на членството в ${f.productName} започна. По време на пробния период не се таксува нищо.`,
-        `Първото плащане от ${money(chargeForInterval(n.interval))} (таксувано ${INTERVALS.bg[n.interval].name}) ще бъде на ${dateIn("bg", f.timeZone, n.firstChargeAt)} с картата, която посочихте при плащането.`,
-        `Не е за Вас? Откажете членството от страницата му преди ${dateIn("bg", f.timeZone, n.firstChargeAt)} и няма да бъдете таксувани; пробният период продължава дотогава.`,
-        `Екипът на ${f.productName}`,
-      ],
-      action: { label: "Управление на членството", link: f.links.membership },
-    }),
-  },
-  "payment-received": {
-    en: (n, f) => ({
-      subject: `Receipt for your ${f.productName} payment of ${money(n.invoice.amountCents)}`,
-      paragraphs: [
-        greeting.en(f.firstName),
-        `Thank you: we received your payment of ${money(n.invoice.amountCents)} for your ${f.productName} ${ITEMS.en[n.invoice.plan]}.`,
-        receiptLines("en", f, n.invoice),
-        "This receipt also stays in your billing history, where you can print it.",
-        `The ${f.productName} team`,
-      ],
-      action: { label: "See your billing history", link: f.links.billingHistory },
-    }),
-    bg: (n, f) => ({
-      subject: `Разписка за плащането Ви от ${money(n.invoice.amountCents)} в ${f.productName}`,
-      paragraphs: [
-        greeting.bg(f.firstName),
-        `Благодарим Ви: получихме плащането Ви от ${money(n.invoice.amountCents)} за ${ITEMS.bg[n.invoice.plan]} в ${f.productName}.`,
-        receiptLines("bg", f, n.invoice),
-        "Разписката остава и в историята на плащанията Ви, откъдето можете да я отпечатате.",
-        `Екипът на ${f.productName}`,
-      ],
-      action: { label: "Вижте историята на плащанията", link: f.links.billingHistory },
-    }),
-  },
-  "renewal-failed": {
-    en: (n, f) => ({
-      subject: `We could not renew your ${f.productName} membership`,
-      paragraphs: [
-        greeting.en(f.firstName),
-        `We tried to charge ${money(chargeForInterval(n.interval))} for your ${f.productName} membership, but the card was declined. Your membership stays open for now.`,
-        n.retryAt
-          ? `What to do: make sure the card has enough funds and has not expired, or ask your bank why it declined the charge. We will try again on ${dateIn("en", f.timeZone, n.retryAt)}; if that charge fails too, the membership ends.`
-          : "What to do: make sure the card has enough funds and has not expired, or ask your bank why it declined the charge. We will try again; if the charge keeps failing, the membership ends.",
-        "If you no longer want the membership, you can cancel it on your membership page and nothing more will be charged.",
-        `The ${f.productName} team`,
-      ],
-      action: { label: "Manage your membership", link: f.links.membership },
-    }),
-    bg: (n, f) => ({
-      subject: `Не успяхме да подновим членството Ви в ${f.productName}`,
-      paragraphs: [
-        greeting.bg(f.firstName),
-        `Опитахме да таксуваме ${money(chargeForInterval(n.interval))} за членството Ви в ${f.productName}, но картата беше отказана. Засега членството Ви остава активно.`,
-        n.retryAt
-          ? `Какво да направите: проверете дали по картата има достатъчно средства и дали не е изтекла, или попитайте банката си защо е отказала плащането. Ще опитаме отново на ${dateIn("bg", f.timeZone, n.retryAt)}; ако и тогава плащането не мине, членството приключва.`
-          : "Какво да направите: проверете дали по картата има достатъчно средства и дали не е изтекла, или попитайте банката си защо е отказала плащането. Ще опитаме отново; ако плащането продължи да не минава, членството приключва.",
-        "Ако вече не желаете членството, можете да го откажете от страницата му и няма да бъде таксувано нищо повече.",
-        `Екипът на ${f.productName}`,
-      ],
-      action: { label: "Управление на членството", link: f.links.membership },
-    }),
-  },
-  "membership-canceled": {
-    en: (n, f) => ({
-      subject: `Your ${f.productName} membership is canceled`,
-      paragraphs: [
-        greeting.en(f.firstName),
-        `Your ${f.productName} membership is canceled and nothing more will be charged.`,
-        n.accessUntil
-          ? `You keep its access until ${dateIn("en", f.timeZone, n.accessUntil)}. Changed your mind? You can resume it on your membership page until then.`
-          : "Its access has ended. You can start a new membership or buy a one-time visit at any time.",
-        `The ${f.productName} team`,
-      ],
-      action: { label: "Manage your membership", link: f.links.membership },
-    }),
-    bg: (n, f) => ({
-      subject: `Членството Ви в ${f.productName} е отказано`,
-      paragraphs: [
-        greeting.bg(f.firstName),
-        `Членството Ви в ${f.productName} е отказано и няма да бъде таксувано нищо повече.`,
-        n.accessUntil
-          ? `Запазвате достъпа си до ${dateIn("bg", f.timeZone, n.accessUntil)}. Размислихте ли? Дотогава можете да го възстановите от страницата на членството.`
-          : "Достъпът Ви приключи. Можете да започнете ново членство или да купите еднократна консултация по всяко време.",
-        `Екипът на ${f.productName}`,
-      ],
-      action: { label: "Управление на членството", link: f.links.membership },
-    }),
-  },
-  "membership-resumed": {
-    en: (n, f) => ({
-      subject: `Your ${f.productName} membership is resumed`,
-      paragraphs: [
-        greeting.en(f.firstName),
-        `Welcome back: your ${f.productName} membership is resumed and goes on as before.`,
-        `Your next charge of ${money(chargeForInterval(n.interval))} will be on ${dateIn("en", f.timeZone, n.nextChargeAt)}.`,
-        `The ${f.productName} team`,
-      ],
-      action: { label: "Manage your membership", link: f.links.membership },
-    }),
-    bg: (n, f) => ({
-      subject: `Членството Ви в ${f.productName} е възстановено`,
-      paragraphs: [
-        greeting.bg(f.firstName),
-        `Добре дошли отново: членството Ви в ${f.productName} е възстановено и продължава както преди.`,
-        `Следващото плащане от ${money(chargeForInterval(n.interval))} ще бъде на ${dateIn("bg", f.timeZone, n.nextChargeAt)}.`,
-        `Екипът на ${f.productName}`,
-      ],
-      action: { label: "Управление на членството", link: f.links.membership },
-    }),
-  },
-  "interval-changed": {
-    en: (n, f) => ({
-      subject: `Your ${f.productName} membership will be billed ${INTERVALS.en[n.interval].name}`,
-      paragraphs: [
-        greeting.en(f.firstName),
-        `From your next renewal on ${dateIn("en", f.timeZone, n.fromDate)}, your ${f.productName} membership will be billed ${INTERVALS.en[n.interval].name}: ${money(chargeForInterval(n.interval))} ${INTERVALS.en[n.interval].every}.`,
-        "Nothing changes until then, and nothing is charged now.",
-        `The ${f.productName} team`,
-      ],
-      action: { label: "Manage your membership", link: f.links.membership },
-    }),
-    bg: (n, f) => ({
-      subject: `Членството Ви в ${f.productName} ще се таксува ${INTERVALS.bg[n.interval].name}`,
-      paragraphs: [
-        greeting.bg(f.firstName),
-        `От следващото подновяване на ${dateIn("bg", f.timeZone, n.fromDate)} членството Ви в ${f.productName} ще се таксува ${INTERVALS.bg[n.interval].name}: ${money(chargeForInterval(n.interval))} ${INTERVALS.bg[n.interval].every}.`,
-        "Дотогава нищо не се променя и сега не се таксува нищо.",
-        `Екипът на ${f.productName}`,
-      ],
-      action: { label: "Управление на членството", link: f.links.membership },
-    }),
-  },
+  "trial-started": (n, { t, on, facts }) => ({
+    subject: t("membership.trialStarted.subject"),
+    paragraphs: [
+      greeting(t, facts.firstName),
+      t("membership.trialStarted.started"),
+      t("membership.trialStarted.firstCharge", { ...billing(t, n.interval), date: on(n.firstChargeAt) }),
+      t("membership.trialStarted.cancelBefore", { date: on(n.firstChargeAt) }),
+      t("common.signature"),
+    ],
+    action: { label: t("membership.manage"), link: facts.links.membership },
+  }),
+  "payment-received": (n, { t, on, facts }) => ({
+    subject: t("membership.paymentReceived.subject", { amount: money(n.invoice.amountCents) }),
+    paragraphs: [
+      greeting(t, facts.firstName),
+      t("membership.paymentReceived.thanks", {
+        amount: money(n.invoice.amountCents),
+        item: t(`membership.items.${n.invoice.plan}`),
+      }),
+      receiptLines(t, on, n.invoice),
+      t("membership.paymentReceived.kept"),
+      t("common.signature"),
+    ],
+    action: { label: t("membership.paymentReceived.action"), link: facts.links.billingHistory },
+  }),
+  "renewal-failed": (n, { t, on, facts }) => ({
+    subject: t("membership.renewalFailed.subject"),
+    paragraphs: [
+      greeting(t, facts.firstName),
+      t("membership.renewalFailed.declined", billing(t, n.interval)),
+      n.retryAt
+        ? t("membership.renewalFailed.whatToDoRetryOn", { date: on(n.retryAt) })
+        : t("membership.renewalFailed.whatToDo"),
+      t("membership.renewalFailed.cancelInstead"),
+      t("common.signature"),
+    ],
+    action: { label: t("membership.manage"), link: facts.links.membership },
+  }),
+  "membership-canceled": (n, { t, on, facts }) => ({
+    subject: t("membership.canceled.subject"),
+    paragraphs: [
+      greeting(t, facts.firstName),
+      t("membership.canceled.canceled"),
+      n.accessUntil
+        ? t("membership.canceled.accessUntil", { date: on(n.accessUntil) })
+        : t("membership.canceled.accessEnded"),
+      t("common.signature"),
+    ],
+    action: { label: t("membership.manage"), link: facts.links.membership },
+  }),
+  "membership-resumed": (n, { t, on, facts }) => ({
+    subject: t("membership.resumed.subject"),
+    paragraphs: [
+      greeting(t, facts.firstName),
+      t("membership.resumed.welcomeBack"),
+      t("membership.resumed.nextCharge", { ...billing(t, n.interval), date: on(n.nextChargeAt) }),
+      t("common.signature"),
+    ],
+    action: { label: t("membership.manage"), link: facts.links.membership },
+  }),
+  "interval-changed": (n, { t, on, facts }) => ({
+    subject: t("membership.intervalChanged.subject", billing(t, n.interval)),
+    paragraphs: [
+      greeting(t, facts.firstName),
+      t("membership.intervalChanged.fromRenewal", { ...billing(t, n.interval), date: on(n.fromDate) }),
+      t("membership.intervalChanged.nothingChanges"),
+      t("common.signature"),
+    ],
+    action: { label: t("membership.manage"), link: facts.links.membership },
+  }),
 };
 
 export function renderMembershipMail(
@@ -315,8 +208,14 @@ export function renderMembershipMail(
   notice: MembershipNotice,
   facts: MailFacts,
 ): RenderedMail {
-  const copy = COPY[notice.template][locale] as Copy<MembershipNotice>;
-  return renderParagraphMail(locale, copy(notice, facts));
+  const dates = new Intl.DateTimeFormat(intlTag(locale), { dateStyle: "long", timeZone: facts.timeZone });
+  const writer: Writer = {
+    t: mailT(locale, { productName: facts.productName }),
+    on: (date) => dates.format(date),
+    facts,
+  };
+  const copy = COPY[notice.template] as Copy<MembershipNotice>;
+  return renderParagraphMail(locale, copy(notice, writer));
 }
 
 /**

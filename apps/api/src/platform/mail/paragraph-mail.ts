@@ -1,10 +1,12 @@
 import type { Locale } from "@ambercare/contracts/locales";
+import { mailT } from "#api/platform/mail/mail-copy.ts";
 import { escapeHtml, htmlMailDocument, mailButton, type RenderedMail } from "#api/platform/mail/templates.ts";
 
 /**
- * The plain e-mails of the modules (communications, visits): paragraphs, at most one button and
- * an optional footer, rendered as a plain-text part and a one-column HTML part with `lang` set, in
- * the same style as templates.ts.
+ * The plain e-mails of the modules (communications, visits, membership): paragraphs, at most one
+ * button and an optional footer, rendered as a plain-text part and a one-column HTML part with
+ * `lang` set, in the same style as templates.ts. The modules pass the strings already read from the
+ * catalogue (mail-copy.ts); this adds only the button's copy hint.
  */
 
 export type ParagraphMail = {
@@ -16,18 +18,16 @@ export type ParagraphMail = {
   footer?: { text: string; label: string; link: string };
 };
 
-const COPY_HINT: Record<Locale, string> = {
-  en: "If the button does not work, copy this address into your browser:",
-  bg: "Ако бутонът не работи, копирайте този адрес в браузъра си:",
-};
-
 export function renderParagraphMail(locale: Locale, copy: ParagraphMail): RenderedMail {
   const textParts = [...copy.paragraphs];
   if (copy.action) textParts.push(`${copy.action.label}:\n${copy.action.link}`);
   if (copy.footer) textParts.push(`--\n${copy.footer.text}\n${copy.footer.link}`);
   const p = (text: string) => `<p style="margin:0 0 16px;white-space:pre-line">${escapeHtml(text)}</p>`;
   const body = copy.paragraphs.map(p);
-  if (copy.action) body.push(...mailButton(copy.action.label, copy.action.link, COPY_HINT[locale]));
+  if (copy.action) {
+    const copyHint = mailT(locale)("common.copyHint");
+    body.push(...mailButton(copy.action.label, copy.action.link, copyHint));
+  }
   if (copy.footer) {
     body.push(
       `<hr style="border:0;border-top:1px solid #cbd2d9;margin:24px 0">`,
