@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EdgeRequest, EdgeResponse } from "#app/lib/edge-answers.server.ts";
 import { createEdgeLimiter } from "#app/lib/edge-rate-limit.server.ts";
+import { knownSessionKey, rememberSession } from "#app/lib/known-sessions.server.ts";
 
 type Answer = {
   status?: number;
@@ -119,5 +120,44 @@ describe("the web server's limit per visitor", () => {
     limiter.hit("c");
     // "a" was dropped: it starts over rather than staying blocked.
     expect(limiter.hit("a")).toBe(0);
+  });
+
+  it("counts a logged-in person by session: 200 patients behind one address, one of them hammering", () => {
+    const limiter = createEdgeLimiter({
+      max: 100,
+      addressMax: 600,
+      personOf: (req) => {
+        const token = /accessToken=([^;]+)/.exec(req.headers.cookie ?? "")?.[1];
+        return token ? knownSessionKey(token) : undefined;
+      },
+    });
+    const nat = "198.51.100.30";
+    const session = (token: string) => `isLoggedIn=true; accessToken=${token}; fltAccessToken=${token}`;
+    const patients = Array.from({ length: 200 }, (_, i) => `nat-session-${i}-${"x".repeat(24)}`);
+    for (const token of patients) rememberSession(token);
+
+    // Each opens 20 pages in the minute: 4 000 requests from one address, none refused.
+    let refused = 0;
+    for (let round = 0; round < 20; round += 1) {
+      for (const token of patients) {
+        if (!call(limiter, { ip: nat, headers: { cookie: session(token) } }).passed) refused += 1;
+      }
+    }
+    expect(refused).toBe(0);
+
+    // One of them hammers: refused alone once past the person's budget…
+    const hammer = Array.from({ length: 120 }, () =>
+      call(limiter, { ip: nat, headers: { cookie: session(patients[0]!) } }),
+    );
+    expect(hammer.filter((answer) => answer.status === 429).length).toBe(120 - (100 - 20));
+    // …while the others, and an anonymous visitor behind the same address, go on.
+    expect(call(limiter, { ip: nat, headers: { cookie: session(patients[1]!) } }).passed).toBe(true);
+    expect(call(limiter, { ip: nat }).passed).toBe(true);
+
+    // Made-up session cookies are counted by the address, and refused past its bound.
+    const forged = Array.from({ length: 700 }, (_, i) =>
+      call(limiter, { ip: nat, headers: { cookie: session(`made-up-${i}-${"y".repeat(24)}`) } }),
+    );
+    expect(forged.filter((answer) => answer.status === 429).length).toBeGreaterThan(0);
   });
 });

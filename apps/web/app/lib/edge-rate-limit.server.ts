@@ -5,12 +5,21 @@ import {
   visitorLocale,
 } from "#app/lib/edge-answers.server.ts";
 import { interpolate } from "#app/lib/i18n.tsx";
+import { knownSessionKey } from "#app/lib/known-sessions.server.ts";
 import { getTranslations } from "#app/lib/locale.server.ts";
+import { readSessionCookies, sessionUserOf } from "#app/lib/session.server.ts";
 import { runForVisitor } from "#app/lib/visitor.server.ts";
 
 export type EdgeLimiterOptions = {
-  /** Requests per window per visitor (WEB_RATE_LIMIT_MAX). */
+  /** Requests per window of one logged-in person (WEB_RATE_LIMIT_MAX). */
   max: number;
+  /**
+   * Requests per window of one address, for whatever is not a known person (anonymous visitors,
+   * whom a shared address puts together; WEB_ADDRESS_RATE_LIMIT_MAX). Default: `max`.
+   */
+  addressMax?: number;
+  /** The key of the request's person when it has a session the API accepted lately. */
+  personOf?: (req: EdgeRequest) => string | undefined;
   windowMs?: number;
   /** Visitors remembered at once; the oldest window is dropped first (it can only let one in early). */
   trackedVisitors?: number;
@@ -18,8 +27,8 @@ export type EdgeLimiterOptions = {
 };
 
 /**
- * The web server's own limit, per visitor (`req.ip`, which honours TRUST_PROXY), in this process's
- * memory (ADR 025). Mounted after the static files, so it counts pages, route data and the captcha,
+ * The web server's own limit, per visitor, in this process's memory (ADR 025): a logged-in person
+ * by their session (`personOf`), anyone else by address (`req.ip`, which honours TRUST_PROXY). Mounted after the static files, so it counts pages, route data and the captcha,
  * which are what reach the API. Past the limit: 429 with Retry-After and the page in the visitor's
  * language (the `lang` cookie, else Accept-Language), or `{ error }` for a data or fetch request.
  */
@@ -30,7 +39,7 @@ export function createEdgeLimiter(options: EdgeLimiterOptions) {
   const windows = new Map<string, { hits: number; resetAt: number }>();
 
   /** Counts one request of `visitor`; the seconds to wait when it is over the limit, else 0. */
-  function hit(visitor: string): number {
+  function hit(visitor: string, max = options.max): number {
     const at = now();
     let window = windows.get(visitor);
     if (!window || window.resetAt <= at) {
@@ -43,11 +52,15 @@ export function createEdgeLimiter(options: EdgeLimiterOptions) {
       }
     }
     window.hits += 1;
-    return window.hits > options.max ? Math.max(1, Math.ceil((window.resetAt - at) / 1_000)) : 0;
+    return window.hits > max ? Math.max(1, Math.ceil((window.resetAt - at) / 1_000)) : 0;
   }
 
   function handler(req: EdgeRequest, res: EdgeResponse, next: () => void): void {
-    const waitS = hit(req.ip ?? "unknown");
+    const person = options.personOf?.(req);
+    const waitS =
+      person === undefined
+        ? hit(req.ip ?? "unknown", options.addressMax ?? options.max)
+        : hit(`person:${person}`, options.max);
     if (waitS === 0) {
       next();
       return;
@@ -71,9 +84,16 @@ export function createEdgeLimiter(options: EdgeLimiterOptions) {
  * call made while answering names (visitor.server.ts).
  */
 export function visitorHandlers(options: EdgeLimiterOptions) {
-  const limiter = createEdgeLimiter(options);
+  const limiter = createEdgeLimiter({ personOf: (req) => knownPersonOf(req.headers.cookie), ...options });
   return [
     limiter.handler,
     (req: EdgeRequest, _res: unknown, next: () => void) => runForVisitor(req.ip, next),
   ];
+}
+
+/** The session of these cookies when the API accepted it lately (verifySession), else undefined. */
+function knownPersonOf(cookieHeader: string | undefined): string | undefined {
+  const user = sessionUserOf(readSessionCookies(cookieHeader));
+  const token = user ? (user.accessToken ?? user.careAccessToken) : undefined;
+  return token ? knownSessionKey(token) : undefined;
 }

@@ -39,6 +39,7 @@ export const webEnvSchema = sharedEnvSchema.extend({
   IMAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).default(512),
   /** Requests per minute one visitor may make of the pages, data and captcha (not assets or images). */
   WEB_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(100),
+  WEB_ADDRESS_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
   /**
    * Seconds an anonymous visitor's page is kept and shown again to the next such visitor of the
    * same page and language (page-cache.server.ts); 0 renders every page for its request.

@@ -10,6 +10,7 @@ import { data, redirect } from "react-router";
 import { createApiClient, isApiError } from "#app/lib/api-client.server.ts";
 import { readCookies, setCookieHeader } from "#app/lib/cookies.server.ts";
 import { apiBases, env, isSecureRequest } from "#app/lib/env.server.ts";
+import { rememberSession } from "#app/lib/known-sessions.server.ts";
 import { safeRedirect } from "#app/lib/misc.ts";
 import {
   CONSOLE_HOME,
@@ -140,6 +141,8 @@ export async function verifySession(
   } else {
     throw logoutEvent(request);
   }
+  // The API accepted it: the limit per visitor counts this session as its person from now on.
+  rememberSession(user.accessToken ?? user.careAccessToken);
   return { ...user, account };
 }
 
