@@ -84,6 +84,7 @@ const apiEnv = (port) => ({
   MAIL_TO_FILES: "true",
   // Every call of the run comes from one address: the limit per address must not be what is measured.
   RATE_LIMIT_MAX: "100000000",
+  RATE_LIMIT_ADDRESS_MAX: "100000000",
   DATA_DIR: chatDataDir,
 });
 

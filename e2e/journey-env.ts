@@ -3,7 +3,11 @@
  * production server insists that TRUST_PROXY is said), and every journey is one visitor (the browser
  * on 127.0.0.1), far busier than a person, so the edge limit must not stop it.
  */
-export const JOURNEY_WEB_ENV = { TRUST_PROXY: "false", WEB_RATE_LIMIT_MAX: "100000" } as const;
+export const JOURNEY_WEB_ENV = {
+  TRUST_PROXY: "false",
+  WEB_RATE_LIMIT_MAX: "100000",
+  WEB_ADDRESS_RATE_LIMIT_MAX: "100000",
+} as const;
 
 /**
  * The environment of a journey stack on its own ports and data directory, one process each. The
@@ -21,6 +25,7 @@ export function journeyStackEnv(port: number, apiPort: number, dataDir: string) 
     LOG_LEVEL: "warn",
     ...JOURNEY_WEB_ENV,
     RATE_LIMIT_MAX: "100000",
+    RATE_LIMIT_ADDRESS_MAX: "100000",
     // One process each: a journey reads what it just wrote, and its failures name one server.
     WEB_PROCESSES: "1",
     API_PROCESSES: "1",
