@@ -5,7 +5,8 @@ import type { Translations } from "#app/lib/i18n.tsx";
  * knows about it. app/routes.ts builds the route config from it; the pages' loaders enforce its
  * access rule (requireRouteAccess in session.server.ts reads the entry of the route React Router
  * matched); search engines and the /sitemap page read its SEO (lib/seo.ts); the /sitemap page names
- * each page by its name. A new page is one entry here and its route module.
+ * each page by its name; the service worker never stores a page whose rule depends on the session
+ * (the build hands it sessionPagePrefixes()). A new page is one entry here and its route module.
  *
  * - `file`: the route module, under app/ (it mirrors the URL under routes/).
  * - `name`: the page's node in the locales (`pages.<name>`): the /sitemap page shows its title.
@@ -380,3 +381,19 @@ export const REDIRECT_HOME_WHEN_LOGGED_IN: readonly RoutePath[] = Object.freeze(
 export const CONSOLE_HOME = "/console" satisfies RoutePath;
 /** The one page a clinician without the second factor may open: its setup. */
 export const SECOND_FACTOR_SETUP_PAGE = "/my-profile/security" satisfies RoutePath;
+
+/**
+ * Path prefixes of the pages whose rule depends on the session: every page behind a login and every
+ * page for logged-out visitors only (login, sign-up, password reset). A prefix is the page's path up
+ * to its first parameter (`/checkout/:checkoutId` → `/checkout`) and covers what lies under it; one
+ * under another is left out. The service worker never stores what they answer (cache-rules.ts).
+ */
+export function sessionPagePrefixes(pages: Readonly<Record<string, PageEntry>> = PAGES): string[] {
+  const prefixes = Object.entries(pages)
+    .filter(([, page]) => page.access?.requiresAuthentication || page.access?.notAuthenticated)
+    .map(([path]) => path.replace(/\/:.*$/, ""));
+  const covers = (outer: string, inner: string) => inner === outer || inner.startsWith(`${outer}/`);
+  return [...new Set(prefixes)]
+    .filter((prefix, _, all) => !all.some((other) => other !== prefix && covers(other, prefix)))
+    .sort();
+}
