@@ -7,6 +7,7 @@ import { build, type Plugin, type ResolvedConfig } from "vite";
 // which runs a workspace package's TypeScript only when the config bundle inlines it.
 import { LOCALES, type Locale } from "../../packages/contracts/src/locales.ts";
 import type * as ImageService from "./app/lib/image-service.server.ts";
+import { sessionPagePrefixes } from "./app/lib/pages.ts";
 import { precompressDirectory } from "./app/lib/precompressed-files.server.ts";
 
 /**
@@ -131,6 +132,8 @@ export type ServiceWorkerManifest = {
   version: string;
   precache: string[];
   offline: Record<Locale, string>;
+  /** Path prefixes of the pages whose rule depends on the session: never stored (cache-rules.ts). */
+  sessionPages: string[];
 };
 
 export function platformPlugin(): Plugin {
@@ -226,11 +229,14 @@ export function platformPlugin(): Plugin {
         ...PUBLIC_SHELL.filter((path) => existsSync(join(outDir, path))),
         ...Object.values(offline),
       ];
+      // From the page table at build time: the worker gets the list, not the table. A change of the
+      // list is a new version, whose caches start empty (a page stored before it was listed goes).
+      const sessionPages = sessionPagePrefixes();
       const version = createHash("sha256")
-        .update(JSON.stringify({ precache, offlineHtml, build: manifest.version }))
+        .update(JSON.stringify({ precache, offlineHtml, sessionPages, build: manifest.version }))
         .digest("hex")
         .slice(0, 12);
-      const swManifest: ServiceWorkerManifest = { version, precache, offline };
+      const swManifest: ServiceWorkerManifest = { version, precache, offline, sessionPages };
 
       await build({
         configFile: false,

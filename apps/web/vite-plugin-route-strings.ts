@@ -59,6 +59,13 @@ type Scan = {
  */
 const OWN_PAGE_FIELDS = new Set(["description"]);
 
+/**
+ * The page table (lib/pages.ts) names every page, and nearly every module reaches it (through the
+ * session's access check, the SEO of every page's head): its names count only for a route whose own
+ * module imports it, the page that lists the pages (/sitemap), not for every route that reaches it.
+ */
+const PAGE_TABLE = resolve(APP_DIR, "lib/pages.ts");
+
 /** Namespaces whose children are named by a literal elsewhere (the page's own name). */
 const NAMED_BY_LITERAL = new Set(["pages"]);
 
@@ -144,7 +151,8 @@ export function stringsOfModule(
   {
     cache = new Map<string, Scan>(),
     serverModules = true,
-  }: { cache?: Map<string, Scan>; serverModules?: boolean } = {},
+    listsPages = scanFile(entry, cache).imports.includes(PAGE_TABLE),
+  }: { cache?: Map<string, Scan>; serverModules?: boolean; listsPages?: boolean } = {},
 ): string[] {
   const seen = new Set<string>();
   const pending = [entry];
@@ -161,7 +169,7 @@ export function stringsOfModule(
     if (scan.ownStrings && file !== entry) continue;
     for (const key of scan.keys) keys.add(key);
     for (const prefix of scan.prefixes) prefixes.add(prefix);
-    for (const name of scan.names) names.add(name);
+    if (file !== PAGE_TABLE || listsPages) for (const name of scan.names) names.add(name);
     pending.push(
       ...(serverModules ? scan.imports : scan.imports.filter((target) => !isServerModule(target))),
     );
@@ -247,7 +255,8 @@ export function ownStringsOf(file: string, appDir: string = APP_DIR): Record<str
         JSON.parse(readFileSync(resolve(localesDir, name), "utf8")),
       ]),
   );
-  const paths = stringsOfModule(file, tables.en, { serverModules: false });
+  // A part loaded on demand lists no pages, even when it reads the page table (the idle warning).
+  const paths = stringsOfModule(file, tables.en, { serverModules: false, listsPages: false });
   return Object.fromEntries(
     Object.entries(tables).map(([locale, table]) => [locale, pickStrings(table, paths)]),
   );

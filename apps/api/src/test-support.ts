@@ -368,9 +368,10 @@ export async function registerPatient(app: App, overrides: Partial<RegisterReque
 
 /**
  * A clinician account working as a provider no other account has: a registered account turned
- * clinician, with the second factor on (the console's calls require it).
+ * clinician, with the second factor on (the console's calls require it) unless `secondFactor` is
+ * false (a clinician who has yet to set it up).
  */
-export async function registerClinician(t: TestApp, now: Date) {
+export async function registerClinician(t: TestApp, now: Date, { secondFactor = true } = {}) {
   const account = await registerPatient(t.app);
   const [free] = await t.db.db
     .select({ id: providers.id })
@@ -381,6 +382,7 @@ export async function registerClinician(t: TestApp, now: Date) {
     .limit(1);
   await t.db.db.update(users).set({ role: "clinician" }).where(eq(users.id, account.user_id));
   await t.db.db.insert(clinicians).values({ userId: account.user_id, providerId: free!.id });
+  if (!secondFactor) return { ...account, providerId: free!.id };
   await enableKnownSecondFactor(t.db.db, {
     encryptionKey: t.app.config.SECOND_FACTOR_KEY!,
     userId: account.user_id,

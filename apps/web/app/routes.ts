@@ -1,90 +1,25 @@
-import { index, layout, type RouteConfig, route } from "@react-router/dev/routes";
+import { index, layout, type RouteConfig, type RouteConfigEntry, route } from "@react-router/dev/routes";
+import { MAIN_LAYOUT, PAGES } from "./lib/pages.ts";
+
 /**
- * Every route of the site, explicitly. Access flags live in lib/route-access.ts (one entry per path
- * here; route-access.test.ts keeps the two in step). Route files mirror the URL under routes/.
+ * Every route of the site. The pages come from the page table (lib/pages.ts), which declares each
+ * page's file, layout, access rule, SEO and name in one entry; the layouts are in the order of their
+ * first page there. The routes that are not pages (files, JSON, downloads, the catch-all) are listed
+ * here. Route files mirror the URL under routes/.
  */
+function pagesByLayout(): RouteConfigEntry[] {
+  const layouts = new Map<string, RouteConfigEntry[]>();
+  for (const [path, page] of Object.entries(PAGES)) {
+    const file = "layout" in page ? page.layout : MAIN_LAYOUT;
+    const children = layouts.get(file) ?? [];
+    children.push(path === "/" ? index(page.file) : route(path.slice(1), page.file));
+    layouts.set(file, children);
+  }
+  return [...layouts].map(([file, children]) => layout(file, children));
+}
+
 export default [
-  layout("routes/layouts/main.tsx", [
-    index("routes/home.tsx"),
-    route("about", "routes/about.tsx"),
-    route("ada-policy", "routes/ada-policy.tsx"),
-    route("almost-there", "routes/almost-there.tsx"),
-    route("audio-video-recording-consent-in-ehrs", "routes/audio-video-recording-consent-in-ehrs.tsx"),
-    route("call-ended", "routes/call-ended.tsx"),
-    route("careers", "routes/careers/index.tsx"),
-    route("careers/:page", "routes/careers/page.tsx"),
-    route("conditions-we-see", "routes/conditions-we-see.tsx"),
-    route("consultation/consult", "routes/consultation/consult.tsx"),
-    route("consultation/form", "routes/consultation/form.tsx"),
-    route("consultation/thank-you", "routes/consultation/thank-you.tsx"),
-    route("contact-us", "routes/contact-us.tsx"),
-    route("disclaimer", "routes/disclaimer.tsx"),
-    route("find-a-doctor", "routes/find-a-doctor.tsx"),
-    // A provider's profile: the directory's detail view (an addition to the required search page).
-    route("find-a-doctor/:page", "routes/find-a-doctor/provider.tsx"),
-    route("frequently-asked-questions", "routes/frequently-asked-questions.tsx"),
-    route("informed-consent", "routes/informed-consent.tsx"),
-    route("membership", "routes/membership.tsx"),
-    route("membership-trial", "routes/membership-trial.tsx"),
-    route("miscellaneous", "routes/miscellaneous.tsx"),
-    route("non-discrimination-notice", "routes/non-discrimination-notice.tsx"),
-    route("one-time-visit", "routes/one-time-visit.tsx"),
-    route(
-      "patient-consent-for-financial-communications",
-      "routes/patient-consent-for-financial-communications.tsx",
-    ),
-    route("pricing-options", "routes/pricing-options.tsx"),
-    route("privacy-policy", "routes/privacy-policy.tsx"),
-    route("sitemap", "routes/sitemap.tsx"),
-    route("specializations", "routes/specializations.tsx"),
-    route("terms-of-use", "routes/terms-of-use.tsx"),
-    route("thank-you-for-ordering", "routes/thank-you-for-ordering.tsx"),
-    route("thank-you-for-subscribing", "routes/thank-you-for-subscribing.tsx"),
-    route("unsubscribe", "routes/unsubscribe.tsx"),
-    // The newsletter's double opt-in link, and where a deleted account lands (ADR 017).
-    route("confirm-subscription", "routes/confirm-subscription.tsx"),
-    route("account-deleted", "routes/account-deleted.tsx"),
-    route(
-      "washington-consumer-health-data-privacy-notice",
-      "routes/washington-consumer-health-data-privacy-notice.tsx",
-    ),
-    route("logout", "routes/logout.tsx"),
-    route("cancel-subscription", "routes/cancel-subscription.tsx"),
-    // The demo payment provider's hosted checkout (ADR 015); not one of the required routes.
-    route("checkout/:checkoutId", "routes/checkout/checkout.tsx"),
-    route("my-profile", "routes/my-profile/index.tsx"),
-    route("my-profile/billing-history", "routes/my-profile/billing-history.tsx"),
-    route("my-profile/billing-history/:invoiceId", "routes/my-profile/billing-history/receipt.tsx"),
-    route("my-profile/consultations", "routes/my-profile/consultations.tsx"),
-    // One visit's own page: the waiting room, the chat, then the summary (ADR 040).
-    route("my-profile/consultations/:consultationId", "routes/my-profile/visit.tsx"),
-    route("my-profile/manage-subscription", "routes/my-profile/manage-subscription.tsx"),
-    route("my-profile/medical-records", "routes/my-profile/medical-records.tsx"),
-    route("my-profile/messages", "routes/my-profile/messages.tsx"),
-    route("my-profile/past-appointments", "routes/my-profile/past-appointments.tsx"),
-    // Washington My Health My Data: download, consent, deletion (ADR 017).
-    route("my-profile/health-data", "routes/my-profile/health-data.tsx"),
-    // Two-step login (ADR 024): the setup, the login's code step and the lost-device link.
-    route("my-profile/security", "routes/my-profile/security.tsx"),
-    route("login", "routes/login.tsx"),
-    route("login/second-factor", "routes/login/second-factor.tsx"),
-    route("login/lost-device", "routes/login/lost-device.tsx"),
-    route("sign-up", "routes/sign-up.tsx"),
-    route("sign-up/confirm", "routes/sign-up.confirm.tsx"),
-    route("forgot-password", "routes/forgot-password.tsx"),
-    route("reset-password", "routes/reset-password.tsx"),
-  ]),
-  // The care console of clinicians (ADR 035): its own layout, header and access rule.
-  layout("routes/layouts/console.tsx", [
-    route("console", "routes/console/index.tsx"),
-    // One accepted visit's workspace: intake, documents, earlier visits, chat, notes, sign and complete.
-    route("console/visits/:id", "routes/console/visit.tsx"),
-  ]),
-  layout("routes/layouts/soon.tsx", [
-    route("blog", "routes/blog/index.tsx"),
-    route("blog/:page", "routes/blog/page.tsx"),
-    route("medical-providers", "routes/medical-providers.tsx"),
-  ]),
+  ...pagesByLayout(),
   // Resource routes for search engines (lib/seo.ts): files, not pages, so outside the layouts.
   route("sitemap.xml", "routes/sitemap-xml.ts"),
   route("robots.txt", "routes/robots-txt.ts"),

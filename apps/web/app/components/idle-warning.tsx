@@ -2,7 +2,7 @@ import ownStrings from "virtual:ambercare/own-strings";
 import { useEffect, useId, useRef, useState } from "react";
 import { matchPath, useLocation, useRevalidator } from "react-router";
 import { useTranslation, withOwnStrings } from "#app/lib/i18n.tsx";
-import { ROUTE_ACCESS, ROUTE_PATHS } from "#app/lib/route-access.ts";
+import { ROUTE_PATHS, routeAccess } from "#app/lib/pages.ts";
 import { onSessionUse } from "#app/lib/session-use.ts";
 
 /** The warning comes this long before the session ends. */
@@ -14,9 +14,7 @@ export function idleTimeline(idleMinutes: number): { warnAfterMs: number; endAft
   return { warnAfterMs: Math.max(endAfterMs - IDLE_WARNING_MS, 0), endAfterMs };
 }
 
-const PROTECTED_PATHS = ROUTE_PATHS.filter(
-  (path) => (ROUTE_ACCESS[path] as { requiresAuthentication?: true }).requiresAuthentication,
-);
+const PROTECTED_PATHS = ROUTE_PATHS.filter((path) => routeAccess(path).requiresAuthentication);
 
 /** Pages that need a login (the patient's own data): each of their loads uses the session. */
 export function isProtectedPath(pathname: string): boolean {

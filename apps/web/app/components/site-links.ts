@@ -1,4 +1,4 @@
-import type { RoutePath } from "#app/lib/route-access.ts";
+import type { RoutePath } from "#app/lib/pages.ts";
 
 /** Header navigation (the task's list), in order. Labels are `nav.<key>` in the locale files. */
 export const PRIMARY_NAV = Object.freeze([

@@ -1,9 +1,9 @@
 import type { MetaDescriptor } from "react-router";
 import { describe, expect, it } from "vitest";
 import { pageMeta } from "#app/lib/meta.ts";
+import { pageSeo, ROUTE_PATHS, routeAccess, SITEMAP_GROUPS } from "#app/lib/pages.ts";
 import type { RootData } from "#app/lib/root-data.ts";
-import { ROUTE_PATHS } from "#app/lib/route-access.ts";
-import { isIndexable, ROBOTS_DISALLOW, ROUTE_SEO, routePatternOf, SITEMAP_GROUPS } from "#app/lib/seo.ts";
+import { isIndexable, ROBOTS_DISALLOW, routePatternOf } from "#app/lib/seo.ts";
 import { indexablePaths, robotsTxt, sitemapXml } from "#app/lib/sitemap-xml.server.ts";
 import bg from "#app/locales/bg.json";
 import en from "#app/locales/en.json";
@@ -40,9 +40,15 @@ function metaFor(
 const find = (meta: MetaDescriptor[], predicate: (d: Record<string, unknown>) => boolean) =>
   meta.filter((d) => predicate(d as Record<string, unknown>)) as Array<Record<string, unknown>>;
 
-describe("the route table for search engines", () => {
-  it("has an entry for every specified route", () => {
-    expect(Object.keys(ROUTE_SEO).sort()).toEqual([...ROUTE_PATHS].sort());
+describe("the page table for search engines", () => {
+  it("keeps every page behind a login out of the index and out of /sitemap.xml", () => {
+    const loggedIn = ROUTE_PATHS.filter((path) => routeAccess(path).requiresAuthentication);
+    expect(loggedIn).toContain("/console/visits/:id");
+    const listed = indexablePaths({});
+    for (const path of loggedIn) {
+      expect(isIndexable(path.replace(/:\w+/g, "some-id")), path).toBe(false);
+      expect(listed, path).not.toContain(path);
+    }
   });
 
   it("indexes /login and /sign-up, the account pages patients search for", () => {
@@ -91,7 +97,7 @@ describe("the route table for search engines", () => {
   it("puts every group of the /sitemap page to use", () => {
     for (const group of SITEMAP_GROUPS) {
       expect(
-        Object.values(ROUTE_SEO).some((seo) => seo.group === group),
+        ROUTE_PATHS.some((path) => pageSeo(path).group === group),
         group,
       ).toBe(true);
     }

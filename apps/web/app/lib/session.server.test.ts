@@ -13,6 +13,8 @@ import {
   readSession,
   requireAnonymous,
   requireRouteAccess,
+  requireRouteClinician,
+  requireRouteUser,
   requireUser,
   type SessionApiDeps,
   sessionCookie,
@@ -213,6 +215,30 @@ describe("requireRouteAccess", () => {
       user: null,
       alreadyLoggedIn: true,
     });
+  });
+
+  it("reads the rule of the route React Router matched, or of the page above a resource route", async () => {
+    const toLogin = async (path: string, pattern: string) =>
+      (await thrownBy(requireRouteAccess(request(path), pattern))).headers.get("Location");
+    // The pattern as the router hands it to loaders: no leading slash, parameters unfilled.
+    expect(await toLogin("/console/visits/9", "console/visits/:id")).toBe(
+      "/login?redirectTo=%2Fconsole%2Fvisits%2F9",
+    );
+    expect(await toLogin("/console/visits/9/notes", "console/visits/:id/notes")).toBe(
+      "/login?redirectTo=%2Fconsole%2Fvisits%2F9%2Fnotes",
+    );
+    await expect(requireRouteAccess(request("/"), "")).resolves.toEqual({
+      user: null,
+      alreadyLoggedIn: false,
+    });
+    await expect(requireRouteAccess(request("/newsletter"), "newsletter")).rejects.toThrow(/No page/);
+  });
+
+  it("refuses to give a user to a loader whose page requires no login", async () => {
+    await expect(requireRouteUser(request("/about", FULL), "about")).rejects.toThrow(/requires no login/);
+    await expect(requireRouteClinician(request("/my-profile", FULL), "my-profile")).rejects.toThrow(
+      /not a clinician's page/,
+    );
   });
 });
 

@@ -14,13 +14,14 @@ import { rememberSession } from "#app/lib/known-sessions.server.ts";
 import { safeRedirect } from "#app/lib/misc.ts";
 import {
   CONSOLE_HOME,
+  type PAGES,
+  pageOfPattern,
   REDIRECT_HOME_WHEN_LOGGED_IN,
-  type ROUTE_ACCESS,
   type RouteAccess,
   type RoutePath,
   routeAccess,
   SECOND_FACTOR_SETUP_PAGE,
-} from "#app/lib/route-access.ts";
+} from "#app/lib/pages.ts";
 import { createRouteClient } from "#app/lib/route-client.server.ts";
 import { reconcileTimeZone } from "#app/lib/time-zone.server.ts";
 
@@ -222,9 +223,9 @@ export type ClinicianRouteAccessResult = {
   alreadyLoggedIn: false;
 };
 
-/** The paths whose ROUTE_ACCESS entry says `role: "clinician"`. */
+/** The paths whose page-table entry has the role "clinician". */
 export type ClinicianRoutePath = {
-  [P in RoutePath]: (typeof ROUTE_ACCESS)[P] extends { role: "clinician" } ? P : never;
+  [P in RoutePath]: (typeof PAGES)[P] extends { access: { role: "clinician" } } ? P : never;
 }[RoutePath];
 
 /** A 403 page: the account is logged in, but this page is not for its role. */
@@ -297,21 +298,32 @@ async function enforceRole(
   return user;
 }
 
-/** The paths whose ROUTE_ACCESS entry says `requiresAuthentication`. */
+/** The paths whose page-table entry requires a login. */
 export type ProtectedRoutePath = {
-  [P in RoutePath]: (typeof ROUTE_ACCESS)[P] extends { requiresAuthentication: true } ? P : never;
+  [P in RoutePath]: (typeof PAGES)[P] extends { access: { requiresAuthentication: true } } ? P : never;
 }[RoutePath];
 
+/** The page whose rule applies to a route pattern; a route that is not a page has none to follow. */
+function pageOf(pattern: string): RoutePath {
+  const page = pageOfPattern(pattern);
+  if (!page) throw new Error(`No page of the page table covers the route ${pattern}`);
+  return page;
+}
+
 /**
- * Enforces the route's entry in the ROUTE_ACCESS table: call it on the first line of every loader
- * and action, `await requireRouteAccess(request, "/my-profile")`. On a protected route the session
- * is verified with the API (requireUser) and `user.account` is the account, and the entry's `role`
- * is applied (enforceRole); on a clinician's route `user.clinician` is the clinician and provider.
- * Elsewhere `user` is read from the cookies only (no API call), or null.
+ * Enforces the page's rule in the page table (lib/pages.ts) on the first line of every loader and
+ * action: `await requireRouteAccess(request, pattern)`, with the `pattern` React Router matched (its
+ * loader and action arguments carry it), so no page names itself. A resource route under a page
+ * (`/console/visits/:id/notes`) follows that page's rule. On a protected page the session is
+ * verified with the API (requireUser) and `user.account` is the account, and the page's `role` is
+ * applied (enforceRole); on a clinician's page `user.clinician` is the clinician and provider.
+ * Elsewhere `user` is read from the cookies only (no API call), or null. A loader that needs the
+ * verified user calls requireRouteUser or requireRouteClinician instead. A page path instead of a
+ * pattern gives that page's rule, typed by it.
  */
-export async function requireRouteAccess<P extends RoutePath>(
+export async function requireRouteAccess<P extends string>(
   request: Request,
-  path: P,
+  pattern: P,
   deps?: SessionApiDeps,
 ): Promise<
   P extends ClinicianRoutePath
@@ -322,10 +334,45 @@ export async function requireRouteAccess<P extends RoutePath>(
 >;
 export async function requireRouteAccess(
   request: Request,
-  path: RoutePath,
+  pattern: string,
   deps?: SessionApiDeps,
 ): Promise<RouteAccessResult> {
-  const access: RouteAccess = routeAccess(path);
+  return enforcePage(request, routeAccess(pageOf(pattern)), deps);
+}
+
+/**
+ * requireRouteAccess for a loader that needs the verified user: its page must require a login in
+ * the page table. A page that requires none is a mistake in the code, not the visitor's: it fails
+ * (500) rather than open a page whose loader expects a user to anyone.
+ */
+export async function requireRouteUser(
+  request: Request,
+  pattern: string,
+  deps?: SessionApiDeps,
+): Promise<ProtectedRouteAccessResult> {
+  const page = pageOf(pattern);
+  const access = routeAccess(page);
+  if (!access.requiresAuthentication) throw new Error(`${page} requires no login in the page table`);
+  return (await enforcePage(request, access, deps)) as ProtectedRouteAccessResult;
+}
+
+/** requireRouteAccess for a loader of the care console: its page must be a clinician's. */
+export async function requireRouteClinician(
+  request: Request,
+  pattern: string,
+  deps?: SessionApiDeps,
+): Promise<ClinicianRouteAccessResult> {
+  const page = pageOf(pattern);
+  const access = routeAccess(page);
+  if (access.role !== "clinician") throw new Error(`${page} is not a clinician's page in the page table`);
+  return (await enforcePage(request, access, deps)) as ClinicianRouteAccessResult;
+}
+
+async function enforcePage(
+  request: Request,
+  access: RouteAccess,
+  deps?: SessionApiDeps,
+): Promise<RouteAccessResult> {
   if (access.requiresAuthentication) {
     const user = await requireUser(request, deps);
     return { user: await enforceRole(request, access, user, deps), alreadyLoggedIn: false };

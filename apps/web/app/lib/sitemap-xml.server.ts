@@ -1,10 +1,10 @@
 import { LOCALES } from "#app/lib/i18n.tsx";
-import type { RoutePath } from "#app/lib/route-access.ts";
-import { alternateLinks, localizedUrl, ROBOTS_DISALLOW, ROUTE_SEO } from "#app/lib/seo.ts";
+import { pageSeo, ROUTE_PATHS, type RoutePath } from "#app/lib/pages.ts";
+import { alternateLinks, localizedUrl, ROBOTS_DISALLOW } from "#app/lib/seo.ts";
 
 /**
  * /sitemap.xml and /robots.txt (sitemaps.org 0.9 with xhtml:link hreflang alternates). Every
- * indexable page of the route table (lib/seo.ts) is listed at each of its addresses (the default
+ * indexable page of the page table (lib/pages.ts) is listed at each of its addresses (the default
  * URL and `?lang=en`/`?lang=bg`), each entry naming all its language alternates; a route with a
  * `:page` parameter is listed once per page that exists (`pages` gives them).
  */
@@ -20,8 +20,7 @@ function xmlEscape(text: string): string {
 
 /** The concrete paths of every indexable page. */
 export function indexablePaths(pages: Partial<Record<RoutePath, readonly string[]>>): string[] {
-  return (Object.keys(ROUTE_SEO) as RoutePath[])
-    .filter((path) => ROUTE_SEO[path].index)
+  return ROUTE_PATHS.filter((path) => pageSeo(path).index)
     .flatMap((path) =>
       path.includes(":page") ? (pages[path] ?? []).map((slug) => path.replace(":page", slug)) : [path],
     )

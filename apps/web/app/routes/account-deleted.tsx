@@ -6,8 +6,8 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/account-deleted";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/account-deleted");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   return null;
 }
 

@@ -21,8 +21,8 @@ import type { Route } from "./+types/almost-there";
  * Profile completion after sign-up (/almost-there). The page is open to everyone (route
  * table): an anonymous visitor is asked to log in; a logged-in one whose profile is complete goes on.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/almost-there");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  const { user } = await requireRouteAccess(request, pattern);
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "");
   const today = new Date().toISOString().slice(0, 10);
   if (!user) return { account: null, redirectTo, today };
@@ -31,8 +31,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { account: profileValues(account), redirectTo, today };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireRouteAccess(request, "/almost-there");
+export async function action({ request, pattern }: Route.ActionArgs) {
+  await requireRouteAccess(request, pattern);
   const user = await requireUser(request);
   const formData = await readFormData(request);
   const values = readFields(formData, PROFILE_FIELDS);

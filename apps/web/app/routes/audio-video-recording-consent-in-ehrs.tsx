@@ -5,8 +5,8 @@ import { contentMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/audio-video-recording-consent-in-ehrs";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/audio-video-recording-consent-in-ehrs");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   return loadContentPage(request, "audio-video-recording-consent-in-ehrs");
 }
 

@@ -33,8 +33,8 @@ const endedCall = (visit: Consultation): EndedCall => ({
  * `consultation.list` to their access log: it has no read that is not logged). `?visit=` only
  * chooses among them, so another patient's id finds nothing and is ignored.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/call-ended");
+export async function loader({ request, pattern, context }: Route.LoaderArgs) {
+  const { user } = await requireRouteAccess(request, pattern);
   let visit: EndedCall | null = null;
   if (user) {
     try {

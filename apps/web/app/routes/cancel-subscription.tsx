@@ -29,7 +29,7 @@ import { readFormData } from "#app/lib/form-body.server.ts";
 import { type FormErrorResult, fieldId, formError } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { headersWithCookies, requireRouteAccess } from "#app/lib/session.server.ts";
+import { headersWithCookies, requireRouteUser } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/cancel-subscription";
 
 /**
@@ -42,8 +42,8 @@ const FIELDS = ["reason", "comment"] as const;
 type Field = (typeof FIELDS)[number];
 const CANCELABLE: ReadonlySet<Subscription["status"]> = new Set(["trialing", "active", "past_due"]);
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/cancel-subscription");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   try {
     const subscription = await lookupSubscription(request, user);
     return data(
@@ -64,8 +64,8 @@ function isReason(value: string): value is CancelReason {
   return (CANCEL_REASONS as readonly string[]).includes(value);
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const { user } = await requireRouteAccess(request, "/cancel-subscription");
+export async function action({ request, pattern }: Route.ActionArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   const formData = await readFormData(request);
   const values = {
     reason: String(formData.get("reason") ?? ""),

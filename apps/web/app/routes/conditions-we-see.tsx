@@ -9,8 +9,8 @@ import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/conditions-we-see";
 
 /** The conditions of the main API's specializations, grouped by specialization as the API lists them. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/conditions-we-see");
+export async function loader({ request, pattern, context }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   const specializations = await fetchSpecializations(requestLocale(request), { context });
   const groups =
     specializations

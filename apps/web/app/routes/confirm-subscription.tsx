@@ -24,15 +24,15 @@ function tokenOf(value: FormDataEntryValue | string | null): string | null {
  * The confirmation link of the newsletter's double opt-in lands here. Opening the link confirms
  * nothing by itself: mail scanners open links too. The visitor presses "Confirm" (a POST), ADR 017.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/confirm-subscription");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   return { token: tokenOf(new URL(request.url).searchParams.get("token")) };
 }
 
 type ConfirmResult = FormResult<"token"> | { status: "confirmed"; email: string };
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireRouteAccess(request, "/confirm-subscription");
+export async function action({ request, pattern }: Route.ActionArgs) {
+  await requireRouteAccess(request, pattern);
   const token = tokenOf((await readFormData(request)).get("token"));
   if (!token) {
     return data<ConfirmResult>(formError({ token: "" }, {}, { key: "lists.errors.confirmationInvalid" }), {

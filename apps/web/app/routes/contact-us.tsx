@@ -36,8 +36,8 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/contact-us";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/contact-us");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   return null;
 }
 
@@ -45,8 +45,8 @@ export async function loader({ request }: Route.LoaderArgs) {
  * Saves the message as a contact entry (the API stores it, acknowledges it to the sender by e-mail
  * and forwards it to the support address). Any failure returns everything typed.
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = await requireRouteAccess(request, "/contact-us");
+export async function action({ request, pattern, context }: Route.ActionArgs) {
+  const { user } = await requireRouteAccess(request, pattern);
   const formData = await readFormData(request);
   const values = readFields(formData, CONTACT_FIELDS);
   const parsed = contactForm.safeParse(values);

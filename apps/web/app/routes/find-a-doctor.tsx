@@ -23,8 +23,8 @@ import { requireRouteAccess } from "#app/lib/session.server.ts";
 import { useUsStateNames } from "#app/lib/us-state-names.ts";
 import type { Route } from "./+types/find-a-doctor";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/find-a-doctor");
+export async function loader({ request, pattern, context }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   const url = new URL(request.url);
   const availability = availabilityChoice(request, url.searchParams);
   if (availability.redirectTo) throw redirect(availability.redirectTo);

@@ -21,8 +21,8 @@ import type { Route } from "./+types/forgot-password";
 
 type ForgotField = (typeof FORGOT_PASSWORD_FIELDS)[number];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { alreadyLoggedIn } = await requireRouteAccess(request, "/forgot-password");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  const { alreadyLoggedIn } = await requireRouteAccess(request, pattern);
   return { alreadyLoggedIn };
 }
 
@@ -30,8 +30,8 @@ export async function loader({ request }: Route.LoaderArgs) {
  * Asks the main API to e-mail a reset link. The answer is the same whether or not the account
  * exists (no account enumeration); only a throttle or an unreachable API reads differently.
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  const { alreadyLoggedIn } = await requireRouteAccess(request, "/forgot-password");
+export async function action({ request, pattern, context }: Route.ActionArgs) {
+  const { alreadyLoggedIn } = await requireRouteAccess(request, pattern);
   if (alreadyLoggedIn) return null;
   const formData = await readFormData(request);
   const values = readFields(formData, FORGOT_PASSWORD_FIELDS);

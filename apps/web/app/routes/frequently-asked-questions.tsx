@@ -6,8 +6,8 @@ import { contentMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/frequently-asked-questions";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/frequently-asked-questions");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   return loadContentPage(request, "frequently-asked-questions");
 }
 

@@ -26,8 +26,8 @@ const FAQ_TEASER: ReadonlyArray<readonly [number, number]> = [
 /** How many specializations the home page lists (the rest are on /specializations). */
 const SPECIALIZATIONS_SHOWN = 8;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/");
+export async function loader({ request, pattern, context }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   const locale = requestLocale(request);
   const faq = getContentPage(locale, "frequently-asked-questions");
   // The home page never fails with the API: without an answer it shows no specializations.

@@ -27,15 +27,15 @@ import type { Route } from "./+types/login";
 
 type LoginField = (typeof LOGIN_FIELDS)[number];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/login");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "");
   return { redirectTo };
 }
 
 /** Logs in on both APIs, starts the session (its cookies) and goes back where the visitor was going. */
-export async function action({ request, context }: Route.ActionArgs) {
-  await requireRouteAccess(request, "/login");
+export async function action({ request, pattern, context }: Route.ActionArgs) {
+  await requireRouteAccess(request, pattern);
   const formData = await readFormData(request);
   const values = readFields(formData, LOGIN_FIELDS);
   const parsed = loginForm.safeParse(values);

@@ -12,14 +12,14 @@ import type { Route } from "./+types/logout";
  * A GET, which any other site can cause with a link or an image, only asks: it shows a button
  * that posts. A visitor who is already logged out goes straight to /login.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/logout");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   if (!isLoggedIn(request)) throw redirect("/login");
   return null;
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireRouteAccess(request, "/logout");
+export async function action({ request, pattern }: Route.ActionArgs) {
+  await requireRouteAccess(request, pattern);
   return logout(request, { revokeTokens: revokeSession });
 }
 

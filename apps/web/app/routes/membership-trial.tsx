@@ -10,14 +10,14 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/membership-trial";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/membership-trial");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   return null;
 }
 
 /** Start the trial: the membership checkout, which charges nothing until the trial ends. */
-export async function action({ request }: Route.ActionArgs) {
-  const { user } = await requireRouteAccess(request, "/membership-trial");
+export async function action({ request, pattern }: Route.ActionArgs) {
+  const { user } = await requireRouteAccess(request, pattern);
   return startMembership(request, user, await readFormData(request));
 }
 

@@ -10,14 +10,14 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/membership";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/membership");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   return null;
 }
 
 /** Monthly or yearly → the checkout (anonymous visitors log in first and come back here). */
-export async function action({ request }: Route.ActionArgs) {
-  const { user } = await requireRouteAccess(request, "/membership");
+export async function action({ request, pattern }: Route.ActionArgs) {
+  const { user } = await requireRouteAccess(request, pattern);
   return startMembership(request, user, await readFormData(request));
 }
 

@@ -5,8 +5,8 @@ import { contentMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/miscellaneous";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/miscellaneous");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   return loadContentPage(request, "miscellaneous");
 }
 

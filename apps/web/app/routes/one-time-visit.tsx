@@ -13,14 +13,14 @@ import { useRootData } from "#app/lib/root-data.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/one-time-visit";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/one-time-visit");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   return null;
 }
 
 /** A chat ($29) or video ($49) visit → its checkout; anonymous visitors log in first. */
-export async function action({ request }: Route.ActionArgs) {
-  const { user } = await requireRouteAccess(request, "/one-time-visit");
+export async function action({ request, pattern }: Route.ActionArgs) {
+  const { user } = await requireRouteAccess(request, pattern);
   return startVisit(request, user, await readFormData(request));
 }
 

@@ -5,8 +5,8 @@ import { contentMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/patient-consent-for-financial-communications";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/patient-consent-for-financial-communications");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   return loadContentPage(request, "patient-consent-for-financial-communications");
 }
 

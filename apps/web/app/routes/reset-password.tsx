@@ -20,14 +20,14 @@ import type { Route } from "./+types/reset-password";
 type ResetField = (typeof RESET_PASSWORD_FIELDS)[number];
 type ResetResult = FormResult<ResetField> | { status: "invalid-link" };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { alreadyLoggedIn } = await requireRouteAccess(request, "/reset-password");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  const { alreadyLoggedIn } = await requireRouteAccess(request, pattern);
   return { alreadyLoggedIn, token: emailedToken(request, resetPasswordRequest.shape.token) };
 }
 
 /** Sets the new password with the e-mailed token on the care API (service credential, ADR 008). */
-export async function action({ request }: Route.ActionArgs) {
-  const { alreadyLoggedIn } = await requireRouteAccess(request, "/reset-password");
+export async function action({ request, pattern }: Route.ActionArgs) {
+  const { alreadyLoggedIn } = await requireRouteAccess(request, pattern);
   if (alreadyLoggedIn) return null;
   const values = readFields(await readFormData(request), RESET_PASSWORD_FIELDS);
   if (!isPlausibleToken(resetPasswordRequest.shape.token, values.token))

@@ -15,8 +15,8 @@ import type { Route } from "./+types/sign-up.confirm";
 
 type ConfirmResult = FormResult<never> | { status: "invalid-link" };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { alreadyLoggedIn } = await requireRouteAccess(request, "/sign-up/confirm");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  const { alreadyLoggedIn } = await requireRouteAccess(request, pattern);
   return { alreadyLoggedIn, token: emailedToken(request, confirmEmailRequest.shape.token) };
 }
 
@@ -25,8 +25,8 @@ export async function loader({ request }: Route.LoaderArgs) {
  * cookies as a login, and continues to /almost-there as sign-up did. The token is spent by this
  * POST, never by opening the page: mail scanners that open links must not use it up.
  */
-export async function action({ request }: Route.ActionArgs) {
-  const { alreadyLoggedIn } = await requireRouteAccess(request, "/sign-up/confirm");
+export async function action({ request, pattern }: Route.ActionArgs) {
+  const { alreadyLoggedIn } = await requireRouteAccess(request, pattern);
   if (alreadyLoggedIn) return null;
   const token = (await readFormData(request)).get("token");
   if (!isPlausibleToken(confirmEmailRequest.shape.token, token))

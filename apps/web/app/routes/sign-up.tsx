@@ -45,8 +45,8 @@ import type { Route } from "./+types/sign-up";
 
 type SignUpField = (typeof SIGN_UP_FIELDS)[number];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/sign-up");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "");
   return { redirectTo };
 }
@@ -56,8 +56,8 @@ export async function loader({ request }: Route.LoaderArgs) {
  * same for a new address and one with an account, and the page must not tell them apart either. The
  * session starts on /sign-up/confirm, from the link in the e-mail.
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  await requireRouteAccess(request, "/sign-up");
+export async function action({ request, pattern, context }: Route.ActionArgs) {
+  await requireRouteAccess(request, pattern);
   const formData = await readFormData(request);
   const values = readFields(formData, SIGN_UP_FIELDS);
   const parsed = signUpForm.safeParse(values);

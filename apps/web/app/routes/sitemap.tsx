@@ -5,14 +5,14 @@ import { listOpenings } from "#app/features/content/content.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { requestLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
-import type { RoutePath } from "#app/lib/route-access.ts";
-import { ROUTE_SEO, SITEMAP_GROUPS } from "#app/lib/seo.ts";
+// The one page that names every page: importing the page table itself brings their titles into this
+// page's strings, and only this page's (ADR 042).
+import { PAGES, pageSeo, ROUTE_PATHS, SITEMAP_GROUPS } from "#app/lib/pages.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
-import { SITEMAP_PAGE_NAMES } from "#app/lib/sitemap-pages.ts";
 import type { Route } from "./+types/sitemap";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/sitemap");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   return {
     openings: listOpenings(requestLocale(request)).map(({ slug, title }) => ({ slug, title })),
   };
@@ -20,12 +20,13 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "sitemap");
 
-/** The route table's pages by group (lib/seo.ts decides which page goes where, and why some do not). */
+/** The page table's pages by group (each entry's `seo.group` says where it goes, and why some do not). */
 const GROUPS = SITEMAP_GROUPS.map((group) => ({
   group,
-  links: (Object.entries(ROUTE_SEO) as Array<[RoutePath, (typeof ROUTE_SEO)[RoutePath]]>)
-    .filter(([, seo]) => seo.group === group)
-    .map(([to]) => ({ to, page: SITEMAP_PAGE_NAMES[to] })),
+  links: ROUTE_PATHS.filter((path) => pageSeo(path).group === group).map((to) => ({
+    to,
+    page: PAGES[to].name,
+  })),
 }));
 
 export default function SitemapPage({ loaderData }: Route.ComponentProps) {

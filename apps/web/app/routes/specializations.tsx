@@ -9,8 +9,8 @@ import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/specializations";
 
 /** The specializations of the main API (the same list as the find-a-doctor filter). */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/specializations");
+export async function loader({ request, pattern, context }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   const specializations = await fetchSpecializations(requestLocale(request), { context });
   return data({ specializations }, { status: specializations ? 200 : 503 });
 }

@@ -6,8 +6,8 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/thank-you-for-ordering";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/thank-you-for-ordering");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   return null;
 }
 

@@ -7,8 +7,8 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/thank-you-for-subscribing";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/thank-you-for-subscribing");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   return null;
 }
 

@@ -25,8 +25,8 @@ function tokenOf(value: FormDataEntryValue | string | null): string | null {
  * no login; then "Resubscribe" undoes it. Without a token the page explains where the link is
  * (ADR 017): an address typed here could be anyone's.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/unsubscribe");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   const token = tokenOf(new URL(request.url).searchParams.get("token"));
   return { token, email: token ? listTokenEmail(token) : null };
 }
@@ -34,8 +34,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 type Change = "unsubscribe" | "resubscribe";
 type UnsubscribeResult = FormResult<"token"> | { status: "done"; change: Change };
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireRouteAccess(request, "/unsubscribe");
+export async function action({ request, pattern }: Route.ActionArgs) {
+  await requireRouteAccess(request, pattern);
   const formData = await readFormData(request);
   const change: Change = formData.get("intent") === "resubscribe" ? "resubscribe" : "unsubscribe";
   // A failure reads 'Failed to unsubscribe' unless the API said something more useful.

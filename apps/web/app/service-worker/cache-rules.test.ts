@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PAGES, type PageEntry, ROUTE_PATHS, routeAccess, sessionPagePrefixes } from "#app/lib/pages.ts";
 import {
   isNeverCachedPath,
   offlineLocale,
@@ -16,6 +17,10 @@ function response(status: number, headers: Record<string, string> = {}, type = "
   return { status, type, headers: { get: (name: string) => map.get(name.toLowerCase()) ?? null } };
 }
 const immutable = response(200, { "Cache-Control": "public, max-age=31536000, immutable" });
+/** What the build hands the worker: the session's pages of the page table. */
+const SESSION = sessionPagePrefixes();
+/** A URL of a page: its parameters filled in. */
+const concrete = (path: string) => path.replace(/:\w+/g, "some-id");
 
 describe("the service worker's cache rule", () => {
   it.each([
@@ -34,11 +39,40 @@ describe("the service worker's cache rule", () => {
     "/reset-password",
     "/forgot-password",
     "/logout",
+    "/console",
+    "/console/visits/9.data",
+    "/checkout/abc",
     "/sw.js",
     "/build-id.json",
   ])("never stores %s", (path) => {
-    expect(isNeverCachedPath(path)).toBe(true);
-    expect(shouldCache(get(path), immutable, ORIGIN)).toBe(false);
+    expect(isNeverCachedPath(path, SESSION)).toBe(true);
+    expect(shouldCache(get(path), immutable, ORIGIN, SESSION)).toBe(false);
+  });
+
+  // By construction: a page the page table puts behind a login, or keeps for logged-out visitors,
+  // is never stored, neither its document nor its data, whatever its answer's headers say.
+  it.each(
+    ROUTE_PATHS.filter(
+      (path) => routeAccess(path).requiresAuthentication || routeAccess(path).notAuthenticated,
+    ),
+  )("never stores the session's page %s", (path) => {
+    for (const url of [concrete(path), `${concrete(path)}.data`, `${concrete(path)}/sub-page`]) {
+      expect(shouldCache(get(url, "navigate"), immutable, ORIGIN, SESSION), url).toBe(false);
+      expect(strategyFor(get(url), ORIGIN, new Set([url]), SESSION), url).toBe("none");
+    }
+  });
+
+  it("would never store a new page behind a login, wherever it is", () => {
+    const inbox: PageEntry = {
+      file: "routes/inbox.tsx",
+      name: "messages",
+      access: { requiresAuthentication: true },
+      seo: {},
+    };
+    const prefixes = sessionPagePrefixes({ ...PAGES, "/inbox/:threadId": inbox });
+    expect(isNeverCachedPath("/inbox/7", prefixes)).toBe(true);
+    expect(isNeverCachedPath("/inbox/7.data", prefixes)).toBe(true);
+    expect(isNeverCachedPath("/inbox", SESSION)).toBe(false);
   });
 
   it.each([
@@ -48,19 +82,19 @@ describe("the service worker's cache rule", () => {
     "/loginhelp",
     "/apiary",
   ])("may store %s", (path) => {
-    expect(isNeverCachedPath(path)).toBe(false);
-    expect(shouldCache(get(path), immutable, ORIGIN)).toBe(true);
+    expect(isNeverCachedPath(path, SESSION)).toBe(false);
+    expect(shouldCache(get(path), immutable, ORIGIN, SESSION)).toBe(true);
   });
 
   it.each(["POST", "PUT", "PATCH", "DELETE", "HEAD"])("never stores a %s", (method) => {
-    expect(shouldCacheRequest({ method, url: `${ORIGIN}/assets/a.js` }, ORIGIN)).toBe(false);
+    expect(shouldCacheRequest({ method, url: `${ORIGIN}/assets/a.js` }, ORIGIN, SESSION)).toBe(false);
   });
 
   it("never stores another origin's response (the API host, a CDN)", () => {
-    expect(shouldCacheRequest({ method: "GET", url: "https://api.ambercare.test/assets/a.js" }, ORIGIN)).toBe(
-      false,
-    );
-    expect(shouldCacheRequest({ method: "GET", url: "not a url" }, ORIGIN)).toBe(false);
+    expect(
+      shouldCacheRequest({ method: "GET", url: "https://api.ambercare.test/assets/a.js" }, ORIGIN, SESSION),
+    ).toBe(false);
+    expect(shouldCacheRequest({ method: "GET", url: "not a url" }, ORIGIN, SESSION)).toBe(false);
   });
 
   it.each([
@@ -97,13 +131,13 @@ describe("strategyFor", () => {
   const precached = new Set(["/offline/en.html", "/manifest.webmanifest"]);
 
   it("answers navigations network first, patient pages included (they are simply never stored)", () => {
-    expect(strategyFor(get("/", "navigate"), ORIGIN, precached)).toBe("navigation");
-    expect(strategyFor(get("/my-profile", "navigate"), ORIGIN, precached)).toBe("navigation");
+    expect(strategyFor(get("/", "navigate"), ORIGIN, precached, SESSION)).toBe("navigation");
+    expect(strategyFor(get("/my-profile", "navigate"), ORIGIN, precached, SESSION)).toBe("navigation");
   });
 
   it("answers fingerprinted assets and the shell cache first", () => {
-    expect(strategyFor(get("/assets/root-abc.js"), ORIGIN, precached)).toBe("cache-first");
-    expect(strategyFor(get("/manifest.webmanifest"), ORIGIN, precached)).toBe("cache-first");
+    expect(strategyFor(get("/assets/root-abc.js"), ORIGIN, precached, SESSION)).toBe("cache-first");
+    expect(strategyFor(get("/manifest.webmanifest"), ORIGIN, precached, SESSION)).toBe("cache-first");
   });
 
   it.each([
@@ -114,16 +148,16 @@ describe("strategyFor", () => {
     "/media/hero.webm",
     "/manifest.webmanifest?v=2",
   ])("leaves %s to the browser", (path) => {
-    expect(strategyFor(get(path), ORIGIN, precached)).toBe("none");
+    expect(strategyFor(get(path), ORIGIN, precached, SESSION)).toBe("none");
   });
 
   it("leaves non-GET and other origins to the browser", () => {
-    expect(strategyFor({ method: "POST", url: `${ORIGIN}/login`, mode: "navigate" }, ORIGIN, precached)).toBe(
-      "none",
-    );
-    expect(strategyFor({ method: "GET", url: "https://cdn.test/assets/a.js" }, ORIGIN, precached)).toBe(
-      "none",
-    );
+    expect(
+      strategyFor({ method: "POST", url: `${ORIGIN}/login`, mode: "navigate" }, ORIGIN, precached, SESSION),
+    ).toBe("none");
+    expect(
+      strategyFor({ method: "GET", url: "https://cdn.test/assets/a.js" }, ORIGIN, precached, SESSION),
+    ).toBe("none");
   });
 });
 

@@ -10,30 +10,29 @@ import { DEFAULT_LOCALE, isLocale, type Locale } from "@ambercare/contracts/loca
 export const CACHE_PREFIX = "ambercare-";
 
 /**
- * Paths whose responses are never stored, whatever their headers say: the API, the pages with
- * patient data, and the session pages. A prefix matches itself, its sub-paths, and React Router's
- * data URLs for it (`/my-profile.data`).
+ * Paths whose responses are never stored, whatever their headers say: the API, every page whose rule
+ * depends on the session, and the pages below, open to everyone, whose answer still depends on it.
+ * The session's pages come from the page table (`sessionPagePrefixes()` in lib/pages.ts: every page
+ * behind a login, every page for logged-out visitors only): the build hands them to the service
+ * worker in its manifest, so a new logged-in page is never stored without anyone listing it here,
+ * and the worker does not carry the page table. A prefix matches itself, its sub-paths, and React
+ * Router's data URLs for it (`/my-profile.data`).
  */
-export const NEVER_CACHED_PREFIXES = Object.freeze([
+const ALWAYS_NEVER_CACHED = Object.freeze([
   "/api",
-  "/my-profile",
+  // The booking flow: its steps show a logged-in patient's visit credits and the visit just booked.
   "/consultation",
-  "/cancel-subscription",
-  // The demo payment provider's hosted checkout: card forms are never kept.
-  "/checkout",
-  "/login",
-  "/sign-up",
-  "/reset-password",
-  "/forgot-password",
+  // An action: it ends the session.
   "/logout",
 ]);
 
 /** Never stored either: they must always come from the server. */
 const NEVER_CACHED_PATHS = new Set(["/sw.js", "/build-id.json", "/healthz"]);
 
-export function isNeverCachedPath(pathname: string): boolean {
+/** `sessionPages`: the path prefixes of the session's pages (sessionPagePrefixes()). */
+export function isNeverCachedPath(pathname: string, sessionPages: readonly string[]): boolean {
   if (NEVER_CACHED_PATHS.has(pathname)) return true;
-  return NEVER_CACHED_PREFIXES.some(
+  return [...ALWAYS_NEVER_CACHED, ...sessionPages].some(
     (prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`) || pathname.startsWith(`${prefix}.`),
   );
 }
@@ -46,7 +45,11 @@ export type ResponseLike = {
 };
 
 /** A request whose response may be stored at all: same-origin GET, not on a never-cached path. */
-export function shouldCacheRequest(request: RequestLike, origin: string): boolean {
+export function shouldCacheRequest(
+  request: RequestLike,
+  origin: string,
+  sessionPages: readonly string[],
+): boolean {
   if (request.method.toUpperCase() !== "GET") return false;
   let url: URL;
   try {
@@ -55,7 +58,7 @@ export function shouldCacheRequest(request: RequestLike, origin: string): boolea
     return false;
   }
   if (url.origin !== origin) return false;
-  return !isNeverCachedPath(url.pathname);
+  return !isNeverCachedPath(url.pathname, sessionPages);
 }
 
 /**
@@ -75,8 +78,13 @@ export function shouldCacheResponse(response: ResponseLike): boolean {
 }
 
 /** The one rule in full: may this request's response be put in a cache? */
-export function shouldCache(request: RequestLike, response: ResponseLike, origin: string): boolean {
-  return shouldCacheRequest(request, origin) && shouldCacheResponse(response);
+export function shouldCache(
+  request: RequestLike,
+  response: ResponseLike,
+  origin: string,
+  sessionPages: readonly string[],
+): boolean {
+  return shouldCacheRequest(request, origin, sessionPages) && shouldCacheResponse(response);
 }
 
 export type Strategy =
@@ -88,7 +96,12 @@ export type Strategy =
   | "none";
 
 /** How the service worker answers a request. `precached` lists the shell's paths. */
-export function strategyFor(request: RequestLike, origin: string, precached: ReadonlySet<string>): Strategy {
+export function strategyFor(
+  request: RequestLike,
+  origin: string,
+  precached: ReadonlySet<string>,
+  sessionPages: readonly string[],
+): Strategy {
   if (request.method.toUpperCase() !== "GET") return "none";
   let url: URL;
   try {
@@ -98,7 +111,7 @@ export function strategyFor(request: RequestLike, origin: string, precached: Rea
   }
   if (url.origin !== origin) return "none";
   if (request.mode === "navigate") return "navigation";
-  if (isNeverCachedPath(url.pathname)) return "none";
+  if (isNeverCachedPath(url.pathname, sessionPages)) return "none";
   if (url.pathname.startsWith("/assets/") || (precached.has(url.pathname) && url.search === "")) {
     return "cache-first";
   }

@@ -1,7 +1,7 @@
 /**
  * The service worker served at /sw.js (scope "/"). Bundled on its own by vite-plugin-platform.ts at
  * the end of `react-router build`, which defines SW_MANIFEST: the build's version, the app-shell files
- * to precache and the offline pages.
+ * to precache, the offline pages and the path prefixes of the session's pages (never stored).
  *
  * - install: precache the shell (entry, root and layout chunks, CSS, icons, web manifest) and the
  *   offline page in en and bg, each checked by the cache rule; then skipWaiting.
@@ -23,6 +23,7 @@ type SwManifest = {
   version: string;
   precache: string[];
   offline: Record<Locale, string>;
+  sessionPages: string[];
 };
 declare const SW_MANIFEST: SwManifest;
 /** Read once: the build defines SW_MANIFEST as a literal, inlined wherever the name appears. */
@@ -58,7 +59,7 @@ async function precacheShell(): Promise<void> {
       const request = new Request(path, { cache: "reload", credentials: "same-origin" });
       const response = await fetch(request);
       // A shell file that breaks the rule fails the install: the previous worker stays in charge.
-      if (!shouldCache(request, response, origin))
+      if (!shouldCache(request, response, origin, MANIFEST.sessionPages))
         throw new Error(`Not cacheable: ${path} (${response.status})`);
       await cache.put(request, response);
     }),
@@ -81,7 +82,7 @@ sw.addEventListener("activate", (event) => {
 });
 
 async function putIfAllowed(request: Request, response: Response): Promise<void> {
-  if (!shouldCache(request, response, origin)) return;
+  if (!shouldCache(request, response, origin, MANIFEST.sessionPages)) return;
   const cache = await caches.open(RUNTIME);
   await cache.put(request, response);
 }
@@ -121,7 +122,7 @@ async function cacheFirst(request: Request): Promise<Response> {
 }
 
 sw.addEventListener("fetch", (event) => {
-  switch (strategyFor(event.request, origin, precached)) {
+  switch (strategyFor(event.request, origin, precached, MANIFEST.sessionPages)) {
     case "navigation":
       event.respondWith(networkFirst(event));
       return;

@@ -1,47 +1,59 @@
-import { once } from "node:events";
-import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { COMMUNICATION_ERRORS } from "@ambercare/contracts/communications-constants";
+// The web reaches the API only over HTTP; this test serves the real API app (on PGlite) on a
+// loopback port for it, so it builds that app here (biome.jsonc allows it in web test files only).
+import {
+  createTestApp,
+  solveCaptcha,
+  TEST_PUBLIC_API_TOKEN,
+  type TestApp,
+} from "@ambercare/api/src/test-support.ts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 /**
- * The newsletter sign-up of the soon pages and the footer against a local server playing the main
- * API's `POST /api/v1/api/sendgrid/add-to-contacts`. The module reads API_URL when it first loads.
+ * The newsletter sign-up of the soon pages and the footer against the real API, served on a
+ * loopback port: `POST /api/v1/api/sendgrid/add-to-contacts`. The module reads API_URL when it first
+ * loads. `seen` is every call the API received from the web (method, path, bearer and body, recorded
+ * by its hooks); `down` makes the API answer 500, as a failing server would.
  */
-type Seen = { path: string | undefined; authorization: string | undefined; body: Record<string, unknown> };
-let api: Server;
+type Seen = { path: string; authorization: string | undefined; body: unknown };
+let testApp: TestApp;
 let seen: Seen[] = [];
-let answer: { status: number; body: unknown } = {
-  status: 202,
-  body: { data: { status: "confirmation_sent" } },
-};
+let down = false;
 let notifyMeAction: typeof import("#app/features/communications/notify-me.server.ts").notifyMeAction;
 
-async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  let text = "";
-  for await (const chunk of req) text += chunk;
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-}
-
 beforeAll(async () => {
-  api = createServer(async (req, res) => {
-    seen.push({ path: req.url, authorization: req.headers.authorization, body: await readBody(req) });
-    res.writeHead(answer.status, { "Content-Type": "application/json" }).end(JSON.stringify(answer.body));
+  testApp = await createTestApp({ seed: false });
+  const { app } = testApp;
+  app.addHook("onRequest", async (_request, reply) => {
+    if (down) await reply.code(500).send({ error: "boom" });
   });
-  api.listen(0, "127.0.0.1");
-  await once(api, "listening");
-  vi.stubEnv("API_URL", `http://127.0.0.1:${(api.address() as AddressInfo).port}`);
+  app.addHook("onResponse", async (request) => {
+    seen.push({
+      path: request.url.split("?")[0] ?? "",
+      authorization: request.headers.authorization,
+      body: request.body ?? undefined,
+    });
+  });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  vi.stubEnv("API_URL", `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`);
+  vi.stubEnv("PUBLIC_API_TOKEN", TEST_PUBLIC_API_TOKEN);
   ({ notifyMeAction } = await import("#app/features/communications/notify-me.server.ts"));
-});
-afterAll(() => {
+}, 120_000);
+afterAll(async () => {
   vi.unstubAllEnvs();
-  api.closeAllConnections();
-  api.close();
+  await testApp.close();
 });
 beforeEach(() => {
   seen = [];
-  answer = { status: 202, body: { data: { status: "confirmation_sent" } } };
+  down = false;
 });
+
+/** A fresh solved captcha, fetched from the API directly (not one of the web's calls in `seen`). */
+async function captcha(): Promise<string> {
+  const solved = await solveCaptcha(testApp.app);
+  seen = [];
+  return solved;
+}
 
 function post(body: Record<string, string>, headers: Record<string, string> = {}): Request {
   return new Request("http://localhost/blog", { method: "POST", body: new URLSearchParams(body), headers });
@@ -55,15 +67,16 @@ function unwrap(result: unknown): { data: unknown; status: number } {
 
 describe("the newsletter sign-up (double opt-in)", () => {
   it("asks the API to send a confirmation, with the captcha and the visitor's language", async () => {
+    const solved = await captcha();
     const result = await notifyMeAction(
-      post({ email: "ana@example.com", captcha: "c29sdXRpb24=" }, { Cookie: "lang=bg" }),
+      post({ email: "ana@example.com", captcha: solved }, { Cookie: "lang=bg" }),
       { clientIp: "203.0.113.9" },
     );
     expect(unwrap(result)).toEqual({ data: { status: "sent" }, status: 200 });
     expect(seen).toHaveLength(1);
     expect(seen[0]?.path).toBe("/api/v1/api/sendgrid/add-to-contacts");
     expect(seen[0]?.authorization).toMatch(/^Bearer .{24,}/);
-    expect(seen[0]?.body).toEqual({ email: "ana@example.com", captcha: "c29sdXRpb24=", locale: "bg" });
+    expect(seen[0]?.body).toEqual({ email: "ana@example.com", captcha: solved, locale: "bg" });
   });
 
   it("asks for a valid address without calling the API", async () => {
@@ -83,7 +96,6 @@ describe("the newsletter sign-up (double opt-in)", () => {
   });
 
   it("says what the captcha needs and keeps the address when the API refuses a missing captcha", async () => {
-    answer = { status: 400, body: { error: COMMUNICATION_ERRORS.captchaMissing, code: "CAPTCHA_MISSING" } };
     expect(unwrap(await notifyMeAction(post({ email: "ana@example.com" })))).toEqual({
       data: {
         status: "error",
@@ -97,7 +109,7 @@ describe("the newsletter sign-up (double opt-in)", () => {
   });
 
   it("reads an API outage as 'service unavailable', never as success", async () => {
-    answer = { status: 500, body: { error: "boom" } };
+    down = true;
     expect(unwrap(await notifyMeAction(post({ email: "ana@example.com", captcha: "x" })))).toEqual({
       data: { status: "error", email: "ana@example.com", message: { key: "auth.errors.serviceUnavailable" } },
       status: 503,

@@ -21,7 +21,7 @@ import {
 } from "#app/features/content/content-source.server.ts";
 import type { ContentDocument } from "#app/features/content/content-types.ts";
 import { EXAMPLE_CONTACT_EMAIL_DOMAIN, EXAMPLE_CONTACT_PHONE } from "#app/lib/env.server.ts";
-import { isRoutePath } from "#app/lib/route-access.ts";
+import { isRoutePath } from "#app/lib/pages.ts";
 import { CONTENT_DIR } from "../../../vite-plugin-content.ts";
 
 /**

@@ -5,14 +5,14 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/page";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/blog/:page");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   return null;
 }
 
 /** The "notify me" form posts here: the address joins the e-mail list once confirmed (double opt-in). */
-export async function action({ request, context }: Route.ActionArgs) {
-  await requireRouteAccess(request, "/blog/:page");
+export async function action({ request, pattern, context }: Route.ActionArgs) {
+  await requireRouteAccess(request, pattern);
   return notifyMeAction(request, context);
 }
 

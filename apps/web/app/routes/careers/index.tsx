@@ -10,8 +10,8 @@ import { contentMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/index";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/careers");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   return { ...loadContentPage(request, "careers"), openings: listOpenings(requestLocale(request)) };
 }
 

@@ -9,8 +9,8 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/page";
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/careers/:page");
+export async function loader({ request, pattern, params }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   // An unknown opening is a real 404 (not the catch-all redirect to /).
   return { opening: requireOpening(requestLocale(request), params.page) };
 }

@@ -28,7 +28,7 @@ import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { safeRedirect } from "#app/lib/misc.ts";
 import { orNotFound } from "#app/lib/not-found.server.ts";
-import { headersWithCookies, requireRouteAccess } from "#app/lib/session.server.ts";
+import { headersWithCookies, requireRouteUser } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/checkout";
 
 /**
@@ -41,8 +41,8 @@ import type { Route } from "./+types/checkout";
  * is rendered anew and asks for the number and code again (a hint says so).
  */
 
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/checkout/:checkoutId");
+export async function loader({ request, pattern, params }: Route.LoaderArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   const checkout = await orNotFound(() => getCheckout(request, user, params.checkoutId));
   // A paid checkout (a reload after paying, the back button) goes where paying would have gone.
   if (checkout.status === "paid") {
@@ -53,8 +53,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 type CheckoutResult = FormErrorResult<CardField>;
 
-export async function action({ request, params }: Route.ActionArgs) {
-  const { user } = await requireRouteAccess(request, "/checkout/:checkoutId");
+export async function action({ request, pattern, params }: Route.ActionArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   const values = readFields(await readFormData(request), CARD_FIELDS);
   const checked = checkCard(values, new Date());
   if (!checked.card) {

@@ -16,19 +16,19 @@ import { titleWithCount } from "#app/features/care-console/queue-watch.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { requireRouteClinician } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/index";
 
 /** /console: the clinician's duty, the live queue of requests they may accept, and their visits. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/console");
+export async function loader({ request, pattern, context }: Route.LoaderArgs) {
+  const { user } = await requireRouteClinician(request, pattern);
   const api = consoleApi(request, user, context);
   const [queue, visits, duty] = await Promise.all([api.queue(), api.visits(), api.duty()]);
   return data({ queue, visits, duty }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = await requireRouteAccess(request, "/console");
+export async function action({ request, pattern, context }: Route.ActionArgs) {
+  const { user } = await requireRouteClinician(request, pattern);
   const form = await readFormData(request);
   const result = await runQueueAction(consoleApi(request, user, context), form);
   if (result.kind === "accepted") throw redirect(`/console/visits/${result.visitId}`);

@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { consoleApi } from "#app/features/care-console/console.server.ts";
 import { runVisitAction } from "#app/features/care-console/visit-actions.server.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
-import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { requireRouteClinician } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/visit-notes";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -13,8 +13,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * older version the newer notes (`latest`) so the page shows them beside what the clinician typed.
  * The workspace page's own access rule applies (clinicians only).
  */
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const { user } = await requireRouteAccess(request, "/console/visits/:id");
+export async function action({ request, pattern, params, context }: Route.ActionArgs) {
+  const { user } = await requireRouteClinician(request, pattern);
   if (!UUID.test(params.id)) throw data({ error: "not_found" }, { status: 404 });
   const form = await readFormData(request);
   form.set("intent", "notes");

@@ -36,7 +36,7 @@ import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { requireRouteClinician } from "#app/lib/session.server.ts";
 import { usStateName } from "#app/lib/us-state-names.ts";
 import type { Route } from "./+types/visit";
 
@@ -45,8 +45,8 @@ import type { Route } from "./+types/visit";
  * documents and earlier visits with this practice (every read is in the patient's access log), the
  * visit's steps, the chat, the SOAP notes saved as they type, and "Sign and complete".
  */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/console/visits/:id");
+export async function loader({ request, pattern, params, context }: Route.LoaderArgs) {
+  const { user } = await requireRouteClinician(request, pattern);
   const page = await readWorkspacePage(request, user, context, params.id);
   return data(page, { headers: { "Cache-Control": "private, no-store" } });
 }
@@ -56,8 +56,8 @@ export const shouldRevalidate = revalidateForOwnForms;
 
 type ChatResult = { chat: true; ok: boolean; message?: FormMessage; body?: string };
 
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const { user } = await requireRouteAccess(request, "/console/visits/:id");
+export async function action({ request, pattern, params, context }: Route.ActionArgs) {
+  const { user } = await requireRouteClinician(request, pattern);
   const form = await readFormData(request);
   // The chat's composer without scripts posts its text here, with no intent.
   if (!form.has("intent") && form.has("body")) {

@@ -19,8 +19,8 @@ import { headersWithCookies, requireRouteAccess } from "#app/lib/session.server.
 import { useUsStateNames } from "#app/lib/us-state-names.ts";
 import type { Route } from "./+types/consult";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/consultation/consult");
+export async function loader({ request, pattern, context }: Route.LoaderArgs) {
+  const { user } = await requireRouteAccess(request, pattern);
   const url = new URL(request.url);
   const slug = url.searchParams.get("provider");
   // Asked on every visit, never taken from the session's cookies: a visit or a membership paid a

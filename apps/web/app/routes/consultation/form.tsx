@@ -57,7 +57,7 @@ import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FieldErrors, FormErrorResult, FormMessage } from "#app/lib/forms.ts";
 import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { requireRouteUser } from "#app/lib/session.server.ts";
 import { useUsStateNames } from "#app/lib/us-state-names.ts";
 import type { Route } from "./+types/form";
 
@@ -71,8 +71,8 @@ type IntakeAction = {
   paymentRequired?: boolean;
 };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/consultation/form");
+export async function loader({ request, pattern, context }: Route.LoaderArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   const url = new URL(request.url);
   const slug = url.searchParams.get("provider");
   const found = await loadChosenProvider(slug, request, context);
@@ -104,8 +104,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = await requireRouteAccess(request, "/consultation/form");
+export async function action({ request, pattern, context }: Route.ActionArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   const values = readIntake(await readFormData(request));
   const checked = validateIntake(values);
   if (!checked.ok) return data<IntakeAction>({ values, fieldErrors: checked.fieldErrors }, { status: 400 });

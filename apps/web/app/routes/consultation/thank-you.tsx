@@ -10,8 +10,8 @@ import type { Route } from "./+types/thank-you";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/consultation/thank-you");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   // The form's redirect names the new visit: its waiting room is the next step.
   const consultation = new URL(request.url).searchParams.get("consultation") ?? "";
   return { waitingRoom: UUID.test(consultation) ? `/my-profile/consultations/${consultation}` : null };

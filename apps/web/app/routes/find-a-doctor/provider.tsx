@@ -21,8 +21,8 @@ import type { Route } from "./+types/provider";
  * A provider's profile, /find-a-doctor/{slug}. The parameter is `:page` like every sub-page of the
  * route table (lib/seo.ts reads `/x/:page`); its value is the provider's slug.
  */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireRouteAccess(request, "/find-a-doctor/:page");
+export async function loader({ request, pattern, params, context }: Route.LoaderArgs) {
+  await requireRouteAccess(request, pattern);
   const locale = requestLocale(request);
   const provider = await fetchProvider(params.page, locale, context);
   // An unknown provider is a real 404 (a shared link to a profile that is gone), not a redirect.

@@ -4,15 +4,15 @@ import { LanguageSwitch } from "#app/components/language-switch.tsx";
 import { Logo } from "#app/components/logo.tsx";
 import { ProgressBar } from "#app/components/progress-bar.tsx";
 import { useTranslation } from "#app/lib/i18n.tsx";
-import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { requireRouteClinician } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/console";
 
 /**
  * The care console's layout: every page under /console is a clinician's, so the layout itself
- * applies the /console entry of the access table (a page under it applies its own as well).
+ * applies the rule of the page it wraps (the page applies it as well; the checks are made once).
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/console");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  const { user } = await requireRouteClinician(request, pattern);
   return { clinician: user.clinician };
 }
 

@@ -23,13 +23,13 @@ type LostDeviceField = (typeof LOST_DEVICE_FIELDS)[number];
 type LostDeviceResult = FormResult<LostDeviceField> | { status: "invalid-link" };
 
 /** The "lost my device" e-mail's link: the password again turns the second factor off (ADR 024). */
-export async function loader({ request }: Route.LoaderArgs) {
-  const { alreadyLoggedIn } = await requireRouteAccess(request, "/login/lost-device");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  const { alreadyLoggedIn } = await requireRouteAccess(request, pattern);
   return { alreadyLoggedIn, token: emailedToken(request, lostDeviceResetRequest.shape.token) };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const { alreadyLoggedIn } = await requireRouteAccess(request, "/login/lost-device");
+export async function action({ request, pattern, context }: Route.ActionArgs) {
+  const { alreadyLoggedIn } = await requireRouteAccess(request, pattern);
   if (alreadyLoggedIn) return null;
   const formData = await readFormData(request);
   const token = formData.get("token");

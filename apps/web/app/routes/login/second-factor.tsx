@@ -38,8 +38,8 @@ type StepAction =
   | { intent: "expired" };
 
 /** The code step of a login (ADR 024): reached from /login with a pending login in its cookie. */
-export async function loader({ request }: Route.LoaderArgs) {
-  const { alreadyLoggedIn } = await requireRouteAccess(request, "/login/second-factor");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  const { alreadyLoggedIn } = await requireRouteAccess(request, pattern);
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "");
   // Without a pending login (expired, or the page opened directly) only the password step helps.
   return { alreadyLoggedIn, pending: readPendingLogin(request) !== undefined, redirectTo };
@@ -56,8 +56,8 @@ function expired(request: Request) {
 }
 
 /** Two forms post here: `intent=code` (the code step) and `intent=lost-device` (the e-mailed link). */
-export async function action({ request, context }: Route.ActionArgs) {
-  const { alreadyLoggedIn } = await requireRouteAccess(request, "/login/second-factor");
+export async function action({ request, pattern, context }: Route.ActionArgs) {
+  const { alreadyLoggedIn } = await requireRouteAccess(request, pattern);
   if (alreadyLoggedIn) return null;
   const formData = await readFormData(request);
   const pendingLoginToken = readPendingLogin(request);

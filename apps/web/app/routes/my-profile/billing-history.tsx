@@ -17,15 +17,15 @@ import { useDateTime } from "#app/lib/date-time.ts";
 import { formError } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { requireRouteUser } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/billing-history";
 
 /**
  * The patient's invoices, newest first (the API's order), each with a printable receipt; and a free
  * trial, which has no invoice yet, with its end and first charge.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile/billing-history");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   // The trial is extra information: a failed lookup of it leaves the invoices as they are.
   const trial = lookupSubscription(request, user).then(
     (subscription) => (inFreeTrial(subscription) ? subscription : null),

@@ -12,17 +12,17 @@ import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { requireRouteUser } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/consultations";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile/consultations");
+export async function loader({ request, pattern, context }: Route.LoaderArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   const all = await consultationApi(request, user, context).list();
   return { consultations: currentVisits(all) };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile/consultations");
+export async function action({ request, pattern, context }: Route.ActionArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   const id = String((await readFormData(request)).get("consultation") ?? "");
   try {
     await consultationApi(request, user, context).cancel(id);

@@ -32,12 +32,12 @@ import {
   clearSessionCookies,
   headersWithCookies,
   logoutEvent,
-  requireRouteAccess,
+  requireRouteUser,
 } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/health-data";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile/health-data");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   return { consents: await getConsents(request, user) };
 }
 
@@ -47,8 +47,8 @@ export async function loader({ request }: Route.LoaderArgs) {
  * or anonymises the health data and keeps billing records; the session ends and the visitor lands
  * on /account-deleted.
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile/health-data");
+export async function action({ request, pattern, context }: Route.ActionArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   const formData = await readFormData(request);
   if (formData.get("intent") === "consent") {
     const granted = formData.get("optional_processing") === "grant";

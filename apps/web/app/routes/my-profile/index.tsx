@@ -28,7 +28,7 @@ import { errorsOf, type FormResult, formError, formSuccess, readFields, successO
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { chooseLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
-import { headersWithCookies, requireRouteAccess } from "#app/lib/session.server.ts";
+import { headersWithCookies, requireRouteUser } from "#app/lib/session.server.ts";
 import { readTimeZone, timeZoneCookie, timeZoneOptions } from "#app/lib/time-zone.server.ts";
 import type { Route } from "./+types/index";
 
@@ -37,8 +37,8 @@ type ProfileAction =
   | { intent: "profile"; result: FormResult<MyProfileField> }
   | { intent: "password"; result: FormResult<ChangePasswordField> };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   const { account } = user;
   const { locale } = chooseLocale(request, { secure: isSecureRequest(request) });
   // The zone the pages use: the profile's, else the browser's (saved with the profile).
@@ -54,8 +54,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /** Two forms post here: `intent=profile` (update-user) and `intent=password` (change-password). */
-export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile");
+export async function action({ request, pattern, context }: Route.ActionArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   const formData = await readFormData(request);
 
   if (formData.get("intent") === "password") {

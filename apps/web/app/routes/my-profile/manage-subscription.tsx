@@ -25,7 +25,7 @@ import { readFormData } from "#app/lib/form-body.server.ts";
 import { type FormErrorResult, type FormMessage, formError, formSuccess } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { headersWithCookies, requireRouteAccess } from "#app/lib/session.server.ts";
+import { headersWithCookies, requireRouteUser } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/manage-subscription";
 
 /**
@@ -33,8 +33,8 @@ import type { Route } from "./+types/manage-subscription";
  * done with it — cancel (through /cancel-subscription and its feedback form), resume before the
  * period ends, change the billing interval, or start one when there is none.
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile/manage-subscription");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   try {
     const subscription = await lookupSubscription(request, user);
     // The lookup is fresh: the session's subscription flags follow it.
@@ -56,8 +56,8 @@ type ManageAction =
       result: FormErrorResult<"interval"> | { status: "success"; message: FormMessage };
     };
 
-export async function action({ request }: Route.ActionArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile/manage-subscription");
+export async function action({ request, pattern }: Route.ActionArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   const formData = await readFormData(request);
   const intent = formData.get("intent");
   if (intent === "subscribe") {

@@ -15,11 +15,11 @@ import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { requireRouteUser } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/medical-records";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile/medical-records");
+export async function loader({ request, pattern, context }: Route.LoaderArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   const api = consultationApi(request, user, context);
   const [records, documents] = await Promise.all([api.visitRecords(), api.documents()]);
   // After those reads, so the log shown includes the ones this very visit to the page made.
@@ -29,8 +29,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 type RecordsAction = { ok: boolean; message: FormMessage };
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile/medical-records");
+export async function action({ request, pattern, context }: Route.ActionArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   const form = await readFormData(request);
   const api = consultationApi(request, user, context);
   const fail = (key: TranslationKey, status: number) =>

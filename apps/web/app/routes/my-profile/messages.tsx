@@ -14,13 +14,13 @@ import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { requireRouteUser } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/messages";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile/messages");
+export async function loader({ request, pattern, context }: Route.LoaderArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   const api = consultationApi(request, user, context);
   const [threads, support] = await Promise.all([api.list(), supportMessages(request, user)]);
   const wanted = new URL(request.url).searchParams.get("consultation") ?? "";
@@ -35,8 +35,8 @@ type MessageAction = { ok: boolean; message?: FormMessage; body?: string };
  * The patient writes to a consultation's thread without scripts (the chat component sends through
  * /visit-chat/:id when they run, with live delivery).
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile/messages");
+export async function action({ request, pattern, context }: Route.ActionArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   const form = await readFormData(request);
   const consultation = String(form.get("consultation") ?? "");
   const body = String(form.get("body") ?? "");

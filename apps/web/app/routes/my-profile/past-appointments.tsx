@@ -18,11 +18,11 @@ import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { requireRouteUser } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/past-appointments";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile/past-appointments");
+export async function loader({ request, pattern, context }: Route.LoaderArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   const all = await consultationApi(request, user, context).list();
   return { consultations: pastVisits(all) };
 }
@@ -30,8 +30,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type RateResult = { consultation: string; ok: boolean; message: FormMessage };
 
 /** "Rate this provider": 1–5 stars and an optional comment, through the care API's submit-rating. */
-export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile/past-appointments");
+export async function action({ request, pattern, context }: Route.ActionArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   const form = await readFormData(request);
   const consultation = String(form.get("consultation") ?? "");
   const stars = Number(form.get("stars"));

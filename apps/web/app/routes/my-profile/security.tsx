@@ -27,7 +27,7 @@ import { readFormData } from "#app/lib/form-body.server.ts";
 import { errorsOf, type FormResult, formError, formSuccess, readFields, successOf } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { requireRouteUser } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/security";
 
 type CodeField = (typeof SECOND_FACTOR_CODE_FIELDS)[number];
@@ -38,8 +38,8 @@ type SecurityAction =
   | { intent: "disable"; result: FormResult<DisableField> }
   | { intent: "recovery-codes"; result: FormResult<DisableField>; recoveryCodes?: string[] };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile/security");
+export async function loader({ request, pattern }: Route.LoaderArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   return securityState(request, user);
 }
 
@@ -48,8 +48,8 @@ export async function loader({ request }: Route.LoaderArgs) {
  * `intent=disable`, and `intent=recovery-codes` (ten new codes); the last two ask for the password
  * and a current code.
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile/security");
+export async function action({ request, pattern, context }: Route.ActionArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   const formData = await readFormData(request);
   const intent = formData.get("intent");
   try {

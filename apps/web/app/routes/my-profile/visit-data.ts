@@ -1,6 +1,6 @@
 import { readVisitPage } from "#app/features/consultations/visit-page.server.ts";
 import { livePageData } from "#app/lib/live-page-data.server.ts";
-import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { requireRouteUser } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/visit-data";
 
 /**
@@ -8,9 +8,9 @@ import type { Route } from "./+types/visit-data";
  * page's own re-reads on live events (ADR 047). The page's access rule applies: without a session it
  * redirects to /login like the page, and the page then loads itself again.
  */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, pattern, params, context }: Route.LoaderArgs) {
   return livePageData(async () => {
-    const { user } = await requireRouteAccess(request, "/my-profile/consultations/:consultationId");
+    const { user } = await requireRouteUser(request, pattern);
     return readVisitPage(request, user, context, params.consultationId);
   });
 }

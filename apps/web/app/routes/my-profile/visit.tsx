@@ -26,7 +26,7 @@ import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { requireRouteUser } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/visit";
 import visitStyles from "./visit.css?url";
 
@@ -39,16 +39,16 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: visi
  * the summary and the rating prompt. Everything shown comes from the server, so a reload keeps it;
  * the page re-reads it when a live `visit.status` event names this visit.
  */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile/consultations/:consultationId");
+export async function loader({ request, pattern, params, context }: Route.LoaderArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   return readVisitPage(request, user, context, params.consultationId);
 }
 
 /** The page keeps itself up to date (useLivePageData); the router reads it again for its own forms. */
 export const shouldRevalidate = revalidateForOwnForms;
 
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile/consultations/:consultationId");
+export async function action({ request, pattern, params, context }: Route.ActionArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   await readFormData(request);
   try {
     await consultationApi(request, user, context).cancel(params.consultationId);

@@ -10,7 +10,7 @@ import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { orNotFound } from "#app/lib/not-found.server.ts";
 import { useProductName, useRootData } from "#app/lib/root-data.ts";
-import { requireRouteAccess } from "#app/lib/session.server.ts";
+import { requireRouteUser } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/receipt";
 import receiptStyles from "./receipt.css?url";
 
@@ -20,8 +20,8 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: rece
  * A printable receipt for one invoice, with what an HSA/FSA claim asks for: the patient's name, the
  * date, what was bought, the amount, that it was paid, and who provided the service.
  */
-export async function loader({ request, params }: Route.LoaderArgs) {
-  const { user } = await requireRouteAccess(request, "/my-profile/billing-history/:invoiceId");
+export async function loader({ request, pattern, params }: Route.LoaderArgs) {
+  const { user } = await requireRouteUser(request, pattern);
   const invoice = await orNotFound(() => getInvoice(request, user, params.invoiceId));
   const { first_name, last_name, email } = user.account;
   const patient = [first_name, last_name].filter(Boolean).join(" ") || email;
