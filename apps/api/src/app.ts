@@ -203,6 +203,9 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     if (type.includes("json") && !reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
     return payload;
   });
+  // Before the rate limit: its onRequest hook marks an upgrade as such, so that an upgrade refused by
+  // the limit has its socket closed instead of left open.
+  await app.register(websocket, { options: { maxPayload: LIVE_MAX_FRAME_BYTES } });
   await app.register(visitorPlugin, { secret: config.PUBLIC_API_TOKEN });
   const people = createKnownPeople(clock);
   await app.register(rateLimitPlugin, {
@@ -231,7 +234,6 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
-  await app.register(websocket, { options: { maxPayload: LIVE_MAX_FRAME_BYTES } });
 
   // 2. App services.
   app.decorate("config", config);

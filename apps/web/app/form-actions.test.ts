@@ -8,7 +8,13 @@ import routes from "#app/routes.ts";
  * stack trace in the log.
  */
 
-type Action = (args: { request: Request; params: Record<string, string>; context: unknown }) => unknown;
+type Action = (args: {
+  request: Request;
+  params: Record<string, string>;
+  context: unknown;
+  /** The matched route's path, as React Router passes it: the page table's access rule is keyed by it. */
+  pattern: string;
+}) => unknown;
 
 function routeFiles(entries: RouteConfigEntry[]): Array<{ path: string; file: string }> {
   return entries.flatMap((entry) => [
@@ -37,7 +43,11 @@ function statusOf(outcome: unknown): number {
   return init?.status ?? 200;
 }
 
-async function outcomeOf(action: Action, request: Request): Promise<{ status: number; error?: unknown }> {
+async function outcomeOf(
+  action: Action,
+  request: Request,
+  pattern: string,
+): Promise<{ status: number; error?: unknown }> {
   try {
     return {
       status: statusOf(
@@ -45,6 +55,7 @@ async function outcomeOf(action: Action, request: Request): Promise<{ status: nu
           request,
           params: { page: "x", checkoutId: "x", invoiceId: "x" },
           context: { cspNonce: "", buildId: "test", clientIp: "127.0.0.1" },
+          pattern,
         }),
       ),
     };
@@ -79,7 +90,7 @@ describe("form actions, sent what is not a form", async () => {
           body: bad.body,
         });
         if (!bad.contentType) request.headers.delete("Content-Type");
-        const { status, error } = await outcomeOf(action, request);
+        const { status, error } = await outcomeOf(action, request, path);
         if (status >= 500) failures.push(`${bad.label}: ${status} ${String(error)}`);
       }
       expect(failures).toEqual([]);

@@ -57,7 +57,7 @@ afterAll(async () => {
   web.close();
   vi.unstubAllEnvs();
   await api.close();
-});
+}, 60_000);
 
 const session = (token: string) => `isLoggedIn=true; accessToken=${token}; userID=u; fltAccessToken=${token}`;
 
@@ -132,5 +132,5 @@ describe("the live relay", () => {
     await expect(
       openLiveClient(liveUrl, { origin: SITE, cookie: session(patient.access_token) }),
     ).rejects.toEqual(new LiveRefusedError(429));
-  });
+  }, 60_000);
 });
