@@ -1,4 +1,5 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { createConnection, createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { Assume, ExtractTablesWithRelations } from "drizzle-orm";
@@ -64,7 +65,15 @@ export type CreateDbOptions = {
   onError?: (error: Error) => void;
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
+  /**
+   * PGlite files only: a `dumpDataDir()` tarball (`npm run restore`) to start from, unpacked into
+   * `${dataDir}/pglite`, which must hold no database yet.
+   */
+  restoreFrom?: Blob;
 };
+
+/** Another process has the PGlite files open (the API, or a command such as a backup). */
+export class DatabaseInUseError extends Error {}
 
 export const MEMORY_URL = "memory://";
 
@@ -76,8 +85,15 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
       if (!options.dataDir) throw new Error("createDb: dataDir is required when databaseUrl is unset");
       dataDir = join(options.dataDir, "pglite");
       mkdirSync(dataDir, { recursive: true });
+      const unlock = await lockPgliteFiles(join(options.dataDir, "pglite.lock"), dataDir);
+      try {
+        return await createPgliteHandle(dataDir, options.restoreFrom, unlock);
+      } catch (error) {
+        await unlock();
+        throw error;
+      }
     }
-    return createPgliteHandle(dataDir);
+    return createPgliteHandle(dataDir, undefined, async () => undefined);
   }
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     return createPostgresHandle(databaseUrl, options);
@@ -86,8 +102,70 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
   throw new Error("createDb: databaseUrl must start with postgres://, postgresql:// or memory://");
 }
 
-async function createPgliteHandle(dataDir: string | undefined): Promise<DbHandle> {
-  const client = await PGlite.create(dataDir === undefined ? {} : { dataDir });
+/**
+ * PGlite's files are one process's at a time: a second process opening them while the first has
+ * them (`npm run care-team` or a backup beside a running API) corrupts them, and PGlite itself does
+ * not refuse. The process that opens them therefore listens on a Unix socket beside them. The
+ * kernel closes it with the process, so a lock left behind by a crash is known to be stale (nobody
+ * answers) and taken over, with no process id to trust. Answers the release.
+ */
+async function lockPgliteFiles(lockPath: string, dataDir: string): Promise<() => Promise<void>> {
+  // A socket path is at most 107 bytes, and Windows has no Unix sockets: there the files go
+  // unguarded, as they always were.
+  if (process.platform === "win32" || Buffer.byteLength(lockPath) > 100) return async () => undefined;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const server = await listenOn(lockPath);
+      return () => new Promise<void>((resolve) => server.close(() => resolve()));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+      if (await somebodyAnswers(lockPath)) {
+        throw new DatabaseInUseError(
+          `The embedded database in ${dataDir} is open in another process (the API, or another command): PGlite's files are one process's at a time. Stop that process first.`,
+        );
+      }
+      rmSync(lockPath, { force: true });
+    }
+  }
+  throw new DatabaseInUseError(`The embedded database in ${dataDir} could not be locked (${lockPath})`);
+}
+
+function listenOn(path: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer((socket) => socket.destroy());
+    server.once("error", reject);
+    server.listen(path, () => {
+      server.off("error", reject);
+      // The lock must not keep a process alive that has nothing else to do.
+      server.unref();
+      resolve(server);
+    });
+  });
+}
+
+function somebodyAnswers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection(path);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+async function createPgliteHandle(
+  dataDir: string | undefined,
+  restoreFrom: Blob | undefined,
+  unlock: () => Promise<void>,
+): Promise<DbHandle> {
+  if (restoreFrom && dataDir !== undefined && readdirSync(dataDir).length > 0) {
+    throw new Error(`createDb: ${dataDir} already holds files; a backup is restored only into an empty one`);
+  }
+  const client = await PGlite.create({
+    ...(dataDir === undefined ? {} : { dataDir }),
+    ...(restoreFrom ? { loadDataDir: restoreFrom } : {}),
+  });
   const db = drizzlePglite({ client, schema });
   let closed: Promise<void> | undefined;
   return {
@@ -98,7 +176,7 @@ async function createPgliteHandle(dataDir: string | undefined): Promise<DbHandle
       await db.execute(sql`select 1`);
     },
     close() {
-      closed ??= client.closed ? Promise.resolve() : client.close();
+      closed ??= (client.closed ? Promise.resolve() : client.close()).finally(unlock);
       return closed;
     },
   };

@@ -4,6 +4,8 @@ import { createDb, type DbHandle, MEMORY_URL } from "./client.ts";
 import { MIGRATIONS_FOLDER, runMigrations } from "./migrate.ts";
 
 export type TestDb = DbHandle & {
+  /** On PostgreSQL, the URL of this test file's database (for a command run on it); else undefined. */
+  url?: string | undefined;
   /** Closes the handle and, on PostgreSQL, drops the database created for this test file. */
   cleanup(): Promise<void>;
 };
@@ -37,6 +39,7 @@ export async function createTestDb(options: { migrationsFolder?: string } = {}):
   }
   return {
     ...handle,
+    url: url.toString(),
     async cleanup() {
       await handle.close();
       await dropDatabase(serverUrl, name);
