@@ -22,7 +22,7 @@
 // failure or Ctrl-C. Traffic goes only to the namespaces' addresses.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -126,6 +126,14 @@ function removeTopology() {
 }
 
 const sleepSync = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+/** Whether `pid` still runs: an exited child stays a zombie until the event loop reaps it. */
+function running(pid) {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
 
 function cleanUp() {
   if (cleanedUp) return;
@@ -135,7 +143,7 @@ function cleanUp() {
     if (child === nginx) {
       // SIGTERM: the master stops its workers, then itself (SIGKILL would leave the workers).
       child.kill("SIGTERM");
-      for (let i = 0; i < 30 && shQuiet("kill", ["-0", String(child.pid)]).status === 0; i++) sleepSync(100);
+      for (let i = 0; i < 30 && running(child.pid); i++) sleepSync(100);
     } else child.kill("SIGKILL");
   }
   try {
