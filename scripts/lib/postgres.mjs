@@ -1,7 +1,8 @@
 // A throwaway PostgreSQL cluster on a loopback port for the DB test suite, when the server
 // binaries are installed (Debian: /usr/lib/postgresql/<version>/bin). Removed on stop().
+// The several-hosts test runs one in a network namespace of its own, on that namespace's address.
 import { execFile, execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./stack.mjs";
@@ -15,11 +16,22 @@ export function findPostgresBin() {
   return versions.length > 0 ? join(base, versions[0], "bin") : null;
 }
 
-/** Returns { url, shutDown(), startAgain(), stop() } or null when no server binaries are installed. */
-export async function startThrowawayPostgres() {
+/**
+ * Returns { url, shutDown(), startAgain(), stop() } or null when no server binaries are installed.
+ * By default the cluster listens on a free loopback port. `netns` (root only) starts it inside that
+ * network namespace (`ip netns exec`), listening on `host` (default 127.0.0.1) and `port` (default
+ * 5432: the namespace's ports are its own); `allowFrom`, a CIDR range, may connect without a
+ * password besides loopback.
+ */
+export async function startThrowawayPostgres({
+  netns,
+  host = "127.0.0.1",
+  port: wantedPort,
+  allowFrom,
+} = {}) {
   const bin = findPostgresBin();
   if (!bin) return null;
-  const port = await freePort();
+  const port = wantedPort ?? (netns ? 5432 : await freePort());
   const dir = mkdtempSync(join(tmpdir(), "ambercare-pg-"));
   const dataDir = join(dir, "data");
   // initdb refuses to run as root: run the cluster as the `postgres` system user then.
@@ -32,23 +44,34 @@ export async function startThrowawayPostgres() {
     chownSync(dir, uid, gid);
     chmodSync(dir, 0o700);
   }
-  const asUser = (command, args) => {
-    const result = spawnSync(command, args, { encoding: "utf8", uid, gid, cwd: dir });
-    if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
+  if (netns && !asRoot) throw new Error("a cluster in a network namespace needs root (ip netns exec)");
+  // In a namespace, root enters it first and then becomes `postgres` (runuser); else the child
+  // process is started as `postgres` directly.
+  const command = (file, args) =>
+    netns
+      ? ["ip", ["netns", "exec", netns, "runuser", "-u", "postgres", "--", file, ...args], {}]
+      : [file, args, { uid, gid }];
+  const asUser = (file, args) => {
+    const [c, a, ids] = command(file, args);
+    const result = spawnSync(c, a, { encoding: "utf8", ...ids, cwd: dir });
+    if (result.status !== 0) throw new Error(`${file} failed: ${result.stderr || result.stdout}`);
   };
-  const asUserAsync = (command, args) =>
+  const asUserAsync = (file, args) =>
     new Promise((resolve, reject) => {
-      execFile(command, args, { encoding: "utf8", uid, gid, cwd: dir }, (error, stdout, stderr) => {
-        if (error) reject(new Error(`${command} failed: ${stderr || stdout || error.message}`));
+      const [c, a, ids] = command(file, args);
+      execFile(c, a, { encoding: "utf8", ...ids, cwd: dir }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`${file} failed: ${stderr || stdout || error.message}`));
         else resolve();
       });
     });
-  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  const listen = host === "127.0.0.1" ? host : `127.0.0.1,${host}`;
+  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=${listen} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
   asUser(join(bin, "initdb"), ["-D", dataDir, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
+  if (allowFrom) appendFileSync(join(dataDir, "pg_hba.conf"), `host all all ${allowFrom} trust\n`);
   const startArgs = ["-D", dataDir, "-l", join(dir, "server.log"), "-w", "-o", serverOptions, "start"];
   asUser(join(bin, "pg_ctl"), startArgs);
   return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    url: `postgres://postgres@${host}:${port}/postgres`,
     /**
      * Shuts the server down as an operator would (`-m fast`: every connection gets 57P01). Resolves
      * once it is down; the event loop runs meanwhile, so a test's clients keep working.
