@@ -115,6 +115,12 @@ function toHttpFailure(error: unknown): HttpFailure {
  * request id (in the logger's bindings) and answers with a fixed message, so no internals leak.
  */
 export async function errorHandler(thrown: unknown, request: FastifyRequest, reply: FastifyReply) {
+  if (clientWentAway(thrown, request)) {
+    // The caller closed its connection while its body was being read: nothing failed here, and no
+    // one is left to answer. Its socket error (ECONNRESET) must not read as the database's.
+    request.log.info("the client closed the request before its body was read");
+    return reply.code(400).send({ error: "Request aborted", code: "VALIDATION_FAILED" });
+  }
   // Recognised by its cause (the driver's connection error), wherever in the request it was thrown.
   const error =
     !(thrown instanceof AppError) && isDatabaseUnavailable(thrown) ? databaseUnavailable(thrown) : thrown;
@@ -132,6 +138,12 @@ export async function errorHandler(thrown: unknown, request: FastifyRequest, rep
   return status === 500
     ? reply.code(status).send({ error: INTERNAL_SERVER_ERROR, code: "INTERNAL_ERROR" })
     : reply.code(status).send({ error: message, code });
+}
+
+/** The request's own body stream failed because the client aborted it (not a database socket). */
+function clientWentAway(thrown: unknown, request: FastifyRequest): boolean {
+  const code = (thrown as { code?: unknown } | null)?.code;
+  return (code === "ECONNRESET" || code === "ECONNABORTED") && request.raw.readableAborted;
 }
 
 /** Registered on the root instance so it covers every route, the 404 handler and both APIs. */
