@@ -1183,10 +1183,13 @@ export const apiRoutes = {
 
 export type ApiRoutes = typeof apiRoutes;
 
-/** Each row of the table with its feature and name, e.g. for checks over the whole table. */
-export function listApiRoutes(): Array<RouteSpec & { feature: string; name: string }> {
+/**
+ * Each row of the table named `feature.name`, for checks over the whole table. `spec` is the row
+ * itself, not a copy, so that a route registered from it can be traced back to it.
+ */
+export function listApiRoutes(): Array<{ name: string; spec: RouteSpec }> {
   return Object.entries(apiRoutes).flatMap(([feature, routes]) =>
-    Object.entries(routes).map(([name, spec]: [string, RouteSpec]) => ({ ...spec, feature, name })),
+    Object.entries(routes).map(([name, spec]: [string, RouteSpec]) => ({ name: `${feature}.${name}`, spec })),
   );
 }
 

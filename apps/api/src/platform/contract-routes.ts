@@ -85,7 +85,7 @@ export function servedPath(spec: Pick<RouteSpec, "api" | "path">, productSlug: s
 }
 
 /** The row's Fastify schema: what /docs shows and what requests and answers are checked against. */
-export function contractSchema(spec: RouteSpec): FastifySchema {
+function contractSchema(spec: RouteSpec): FastifySchema {
   const response: Record<number, unknown> = {};
   if (spec.response) {
     const statuses = typeof spec.status === "number" ? [spec.status] : (spec.status ?? [200]);
@@ -128,8 +128,8 @@ export function serve(
       : [optionsOrHandler, lastHandler as ContractHandler<RouteSpec>];
   const path = servedPath(spec, app.config.PRODUCT_SLUG);
   const prefix = app.prefix;
-  if (prefix !== "" && !path.startsWith(`${prefix}/`) && !path.startsWith(`${prefix}-`)) {
-    throw new Error(`${spec.method} ${path} is in the route table of another scope than ${prefix}`);
+  if (prefix !== "" && !path.startsWith(`${prefix}/`)) {
+    throw new Error(`${spec.method} ${path} is not served under ${prefix}: register it in its own API`);
   }
   // The overloads type the handler by the row; past them the row is any RouteSpec, which Fastify's
   // route options (typed by one schema) cannot express.
