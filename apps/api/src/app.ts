@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
+import { API_BASES } from "@ambercare/contracts/api-routes";
 import type { ErrorBody } from "@ambercare/contracts/error-codes";
 import type { DbHandle } from "@ambercare/db/client";
 import swagger from "@fastify/swagger";
@@ -71,6 +72,7 @@ import { createAttemptCounterRepository } from "#api/platform/attempt-counter-re
 import { registerAuditHooks } from "#api/platform/audit-log.ts";
 import { type Clock, createOffsetClock, isAdvanceable, systemClock } from "#api/platform/clock.ts";
 import { type ApiConfig, apiPublicUrl, mailFrom, siteUrl, webUrl } from "#api/platform/config.ts";
+import { routeRegistryPlugin } from "#api/platform/contract-routes.ts";
 import { devClockRoutes } from "#api/platform/dev-clock-routes.ts";
 import { registerErrorHandling } from "#api/platform/error-handler.ts";
 import { healthRoutes } from "#api/platform/health-routes.ts";
@@ -383,8 +385,9 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   registerAuditHooks(app);
 
   // 3. Routes.
+  await app.register(routeRegistryPlugin);
   await app.register(healthRoutes);
-  await app.register(mainApi, { prefix: "/api/v1" });
+  await app.register(mainApi, { prefix: API_BASES.main });
   await app.register(careApi, {
     productSlug: config.PRODUCT_SLUG,
     stripe,

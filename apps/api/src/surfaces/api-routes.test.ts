@@ -1,23 +1,31 @@
-import { type ApiName, listApiRoutes } from "@ambercare/contracts/api-routes";
+import { API_BASES, listApiRoutes, type RouteSpec } from "@ambercare/contracts/api-routes";
+import { LIVE_API_PATH } from "@ambercare/contracts/live";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { servedPath } from "#api/platform/contract-routes.ts";
 import { createTestApp, type TestApp } from "#api/test-support.ts";
 
 /**
- * The route table of packages/contracts (what the web's client calls) against the routes the API
- * really serves, as its OpenAPI document lists them: a row without its route, or a route without
- * its row, fails here rather than at the first call.
+ * The route table of packages/contracts is the only declaration of an endpoint: the API registers
+ * each route from its row (platform/contract-routes.ts), the web's client is generated from it, and
+ * /docs is built from it. Checked here on the real app: every row is served exactly once, nothing
+ * is served that has no row, and the OpenAPI document says of each route what its row says.
  */
 
-const BASES: Record<ApiName, string> = { main: "/api/v1", care: "" };
-const METHODS = ["get", "post", "put", "patch", "delete"] as const;
-/** Served by the platform rather than by either API's surface, so not called through the table. */
-const PLATFORM_PATHS = ["/healthz", "/dev/clock", "/dev/clock/advance"];
+/** Served by the platform rather than by either API: health, the test clock, the live socket. */
+const PLATFORM_ROUTES = [
+  "GET /healthz",
+  "GET /dev/clock",
+  "POST /dev/clock/advance",
+  `GET ${API_BASES.main}${LIVE_API_PATH}`,
+];
+
+const rows = listApiRoutes();
 
 let testApp: TestApp;
 let productSlug: string;
 
 beforeAll(async () => {
-  // With Stripe payments, so that the webhook (registered only then) is in the document too.
+  // With Stripe payments, so that the webhook (registered only then) is served too.
   testApp = await createTestApp({
     seed: false,
     env: {
@@ -38,51 +46,95 @@ afterAll(async () => {
   await testApp.close();
 });
 
-/** `METHOD /path/{param}` as the OpenAPI document writes it. */
-function openApiKey(api: ApiName, method: string, path: string): string {
-  const filled = path.replaceAll("{product}", productSlug).replaceAll(/:([A-Za-z_]+)/g, "{$1}");
-  return `${method.toUpperCase()} ${BASES[api]}${filled}`;
-}
+/** Any well-formed id: the token is checked before the parameters. */
+const ANY_ID = "00000000-0000-4000-8000-000000000000";
 
-function documentedRoutes(): Set<string> {
-  const document = testApp.app.swagger() as { paths?: Record<string, Record<string, unknown>> };
-  const keys = new Set<string>();
-  for (const [path, operations] of Object.entries(document.paths ?? {})) {
-    if (PLATFORM_PATHS.includes(path)) continue;
-    for (const method of METHODS) if (operations[method]) keys.add(`${method.toUpperCase()} ${path}`);
-  }
-  return keys;
+const key = (method: string, url: string) => `${method} ${url}`;
+const rowKey = (row: RouteSpec) => key(row.method, servedPath(row, productSlug));
+
+type Operation = {
+  summary?: string;
+  tags?: string[];
+  security?: unknown;
+  responses?: Record<string, unknown>;
+};
+
+function operationOf(row: RouteSpec): Operation | undefined {
+  const document = testApp.app.swagger() as { paths?: Record<string, Record<string, Operation>> };
+  const path = servedPath(row, productSlug).replaceAll(/:([A-Za-z_]+)/g, "{$1}");
+  return document.paths?.[path]?.[row.method.toLowerCase()];
 }
 
 describe("the route table of packages/contracts", () => {
   it("names every route once", () => {
-    const keys = listApiRoutes().map((route) => openApiKey(route.api, route.method, route.path));
+    const keys = rows.map(({ spec }) => key(spec.method, `${API_BASES[spec.api]}${spec.path}`));
     expect(new Set(keys).size).toBe(keys.length);
+    expect(rows.length).toBeGreaterThan(50);
   });
 
-  it("has each row served by the API with the same method and path", () => {
-    const documented = documentedRoutes();
-    const missing = listApiRoutes()
-      .map((route) => ({
-        name: `${route.feature}.${route.name}`,
-        key: openApiKey(route.api, route.method, route.path),
-      }))
-      .filter(({ key }) => !documented.has(key));
-    expect(missing).toEqual([]);
+  it("has each row registered exactly once, from the row, at its method and path", () => {
+    const registered = testApp.app.registeredRoutes;
+    const problems = rows.flatMap(({ name, spec }) => {
+      const served = registered.filter((route) => route.contract === spec);
+      if (served.length !== 1) return [`${name}: registered ${served.length} times`];
+      const actual = served.map((route) => key(route.method, route.url))[0];
+      return actual === rowKey(spec) ? [] : [`${name}: served as ${actual}, the table says ${rowKey(spec)}`];
+    });
+    expect(problems).toEqual([]);
   });
 
-  it("has a row for every route of both APIs", () => {
-    const rows = new Set(listApiRoutes().map((route) => openApiKey(route.api, route.method, route.path)));
-    const unlisted = [...documentedRoutes()].filter((key) => !rows.has(key));
-    expect(unlisted).toEqual([]);
-    expect(rows.size).toBeGreaterThan(50);
+  it("leaves no route of either API outside the table", () => {
+    const known = new Set(rows.map((row) => row.spec));
+    const outside = testApp.app.registeredRoutes
+      .filter((route) => !(route.contract && known.has(route.contract)))
+      .map((route) => key(route.method, route.url))
+      .filter((route) => !PLATFORM_ROUTES.includes(route));
+    expect(outside).toEqual([]);
+  });
+
+  it("has the OpenAPI document list each row with its summary, token and statuses", () => {
+    const problems = rows.flatMap(({ name, spec }) => {
+      const operation = operationOf(spec);
+      if (!operation) return [`${name}: not in the OpenAPI document`];
+      // A download documents no answer of its own: OpenAPI shows its default 200.
+      const successes = spec.raw === "download" ? [200] : [spec.status ?? 200].flat();
+      const expected = {
+        summary: spec.summary,
+        tags: [spec.api],
+        security: spec.bearer ? [{ bearerAuth: [] }] : undefined,
+        statuses: [...successes, ...(spec.errors ?? [])].map(String).sort(),
+      };
+      const actual = {
+        summary: operation.summary,
+        tags: operation.tags,
+        security: operation.security,
+        statuses: Object.keys(operation.responses ?? {}).sort(),
+      };
+      return JSON.stringify(actual) === JSON.stringify(expected)
+        ? []
+        : [`${name}: ${JSON.stringify(actual)}`];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it("refuses a call without a token on every row that takes one", async () => {
+    const answered = await Promise.all(
+      rows
+        .filter(({ spec }) => spec.bearer)
+        .map(async ({ name, spec }) => {
+          const url = servedPath(spec, productSlug).replaceAll(/:([A-Za-z_]+)/g, ANY_ID);
+          const response = await testApp.app.inject({ method: spec.method, url });
+          return `${name} ${response.statusCode}`;
+        }),
+    );
+    expect(answered.filter((line) => !line.endsWith(" 401"))).toEqual([]);
   });
 
   it("declares each path parameter in the row's params schema", () => {
-    for (const route of listApiRoutes()) {
-      const names = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((match) => match[1]);
-      const shape = (route.params as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
-      expect(Object.keys(shape).sort(), `${route.feature}.${route.name}`).toEqual(names.sort());
+    for (const { name, spec } of rows) {
+      const names = [...spec.path.matchAll(/:([A-Za-z_]+)/g)].map((match) => match[1]);
+      const shape = (spec.params as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
+      expect(Object.keys(shape).sort(), name).toEqual(names.sort());
     }
   });
 });

@@ -33,7 +33,7 @@ export const careApi: FastifyPluginAsyncZod<CareApiOptions> = async (
 ) => {
   await app.register(
     async (auth) => {
-      await auth.register(careAuthRoutes, { productSlug });
+      await auth.register(careAuthRoutes);
     },
     { prefix: "/auth" },
   );

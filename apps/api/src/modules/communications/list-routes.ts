@@ -1,16 +1,9 @@
-import {
-  addToContactsRequest,
-  addToContactsResponse,
-  CAPTCHA_ACTIONS,
-  listUnsubscribeQuery,
-  oneClickUnsubscribeResponse,
-} from "@ambercare/contracts/communications";
-import { errorEnvelope } from "@ambercare/contracts/envelope";
+import { apiRoutes } from "@ambercare/contracts/api-routes";
+import { CAPTCHA_ACTIONS } from "@ambercare/contracts/communications";
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
 import { requirePublicBearer } from "#api/modules/accounts/auth-guards.ts";
 import { SUBSCRIBE_LIMIT } from "#api/modules/communications/communication-limits.ts";
-
-const bearer = [{ bearerAuth: [] }];
+import { serve } from "#api/platform/contract-routes.ts";
 
 /**
  * The main API's `POST /api/sendgrid/add-to-contacts` (the shared public bearer) and the RFC 8058
@@ -19,18 +12,10 @@ const bearer = [{ bearerAuth: [] }];
 export const listRoutes: FastifyPluginAsyncZod = async (app) => {
   const { captcha, lists, limitSends } = app.communications;
 
-  app.post(
-    "/api/sendgrid/add-to-contacts",
-    {
-      onRequest: requirePublicBearer,
-      schema: {
-        tags: ["main"],
-        summary: "Sign an address up for the newsletter (double opt-in: a confirmation e-mail is sent)",
-        security: bearer,
-        body: addToContactsRequest,
-        response: { 202: addToContactsResponse, 400: errorEnvelope, 401: errorEnvelope, 429: errorEnvelope },
-      },
-    },
+  serve(
+    app,
+    apiRoutes.communications.addToContacts,
+    { onRequest: requirePublicBearer },
     async (request, reply) => {
       await captcha.verify(request.body.captcha, CAPTCHA_ACTIONS.subscribe, request.ip);
       await limitSends("subscribe", SUBSCRIBE_LIMIT, { email: request.body.email, ip: request.ip });
@@ -47,24 +32,9 @@ export const listRoutes: FastifyPluginAsyncZod = async (app) => {
     oneClick.addContentTypeParser("*", { parseAs: "string", bodyLimit: 4096 }, (_request, _body, done) =>
       done(null, undefined),
     );
-    oneClick.post(
-      "/api/list-unsubscribe",
-      {
-        schema: {
-          tags: ["main"],
-          summary: "RFC 8058 one-click unsubscribe (no login; the signed token names the address)",
-          querystring: listUnsubscribeQuery,
-          response: {
-            200: oneClickUnsubscribeResponse,
-            400: errorEnvelope,
-            403: errorEnvelope,
-          },
-        },
-      },
-      async (request) => {
-        await lists.oneClickUnsubscribe(request.query.token);
-        return { data: { status: "unsubscribed" as const } };
-      },
-    );
+    serve(oneClick, apiRoutes.communications.oneClickUnsubscribe, async (request) => {
+      await lists.oneClickUnsubscribe(request.query.token);
+      return { data: { status: "unsubscribed" as const } };
+    });
   });
 };

@@ -1,25 +1,18 @@
-import {
-  CONSULTATION_ERRORS,
-  medicalDocumentIdParams,
-  medicalDocumentListResponse,
-  medicalDocumentResponse,
-} from "@ambercare/contracts/consultation";
+import { apiRoutes } from "@ambercare/contracts/api-routes";
+import { CONSULTATION_ERRORS } from "@ambercare/contracts/consultation";
 import {
   DOCUMENT_CONTENT_TYPES,
   DOCUMENT_FILE_NAME_HEADER,
   DOCUMENT_MAX_BYTES,
 } from "@ambercare/contracts/consultation-limits";
-import { errorEnvelope, noContentResponse } from "@ambercare/contracts/envelope";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
 import { callerOf } from "#api/modules/consultations/consultation-routes.ts";
 import { createMedicalDocumentService } from "#api/modules/consultations/medical-document-service.ts";
 import { sendDocument } from "#api/platform/content-disposition.ts";
+import { serve } from "#api/platform/contract-routes.ts";
 import { AppError } from "#api/platform/errors.ts";
-
-const bearer = [{ bearerAuth: [] }];
-const failures = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope };
 
 /**
  * Lets the calling plugin (its scope only: nowhere else does the API take a raw body) accept a file
@@ -65,79 +58,31 @@ export const careMedicalRecordRoutes: FastifyPluginAsyncZod = async (app) => {
 
   acceptRawUploads(app);
 
-  app.post(
-    "/medical-records/documents",
-    {
-      onRequest: guards.patient,
-      bodyLimit: DOCUMENT_MAX_BYTES,
-      schema: {
-        tags: ["care"],
-        summary: "Upload a PDF, JPEG or PNG (at most 10 MB) as the raw body, its name in X-File-Name",
-        security: bearer,
-        response: { 201: medicalDocumentResponse, 413: errorEnvelope, 415: errorEnvelope, ...failures },
-      },
-    },
-    async (request, reply) => {
-      const { fileName, bytes } = rawUpload(request);
-      const data = await documents.upload(callerOf(request), fileName, bytes);
-      return reply.code(201).send({ data });
-    },
-  );
+  const routes = apiRoutes.consultations;
+  const patient = { onRequest: guards.patient };
 
-  app.get(
-    "/medical-records/documents",
-    {
-      onRequest: guards.patient,
-      schema: {
-        tags: ["care"],
-        summary: "The caller's uploaded documents, newest first",
-        security: bearer,
-        response: { 200: medicalDocumentListResponse, ...failures },
-      },
-    },
-    async (request) => {
-      const data = await documents.list(callerOf(request));
-      return { data, meta: { page: 1, per_page: Math.max(data.length, 1), total: data.length } };
-    },
-  );
+  serve(app, routes.uploadDocument, { ...patient, bodyLimit: DOCUMENT_MAX_BYTES }, async (request, reply) => {
+    const { fileName, bytes } = rawUpload(request);
+    const data = await documents.upload(callerOf(request), fileName, bytes);
+    return reply.code(201).send({ data });
+  });
 
-  app.get(
-    "/medical-records/documents/:id",
-    {
-      onRequest: guards.patient,
-      schema: {
-        tags: ["care"],
-        summary: "Download one of the caller's documents (as an attachment, with its detected type)",
-        security: bearer,
-        params: medicalDocumentIdParams,
-        // No response schema: the body is the file's bytes, and failures are the usual { error }.
-      },
-    },
-    async (request, reply) => {
-      const { document, bytes } = await documents.download(callerOf(request), request.params.id);
-      return sendDocument(reply, {
-        fileName: document.file_name,
-        contentType: document.content_type,
-        bytes,
-      });
-    },
-  );
+  serve(app, routes.listDocuments, patient, async (request) => {
+    const data = await documents.list(callerOf(request));
+    return { data, meta: { page: 1, per_page: Math.max(data.length, 1), total: data.length } };
+  });
 
-  app.delete(
-    "/medical-records/documents/:id",
-    {
-      onRequest: guards.patient,
-      schema: {
-        tags: ["care"],
-        summary: "Delete one of the caller's documents",
-        security: bearer,
-        params: medicalDocumentIdParams,
-        response: { 204: noContentResponse, ...failures },
-      },
-    },
-    async (request, reply) => {
-      await documents.remove(callerOf(request), request.params.id);
-      return reply.code(204).send(null);
-    },
-  );
+  serve(app, routes.downloadDocument, patient, async (request, reply) => {
+    const { document, bytes } = await documents.download(callerOf(request), request.params.id);
+    return sendDocument(reply, {
+      fileName: document.file_name,
+      contentType: document.content_type,
+      bytes,
+    });
+  });
+
+  serve(app, routes.deleteDocument, patient, async (request, reply) => {
+    await documents.remove(callerOf(request), request.params.id);
+    return reply.code(204).send(null);
+  });
 };

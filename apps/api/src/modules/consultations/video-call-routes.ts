@@ -1,8 +1,5 @@
+import { apiRoutes } from "@ambercare/contracts/api-routes";
 import { AUTH_ERRORS } from "@ambercare/contracts/auth";
-import { consoleVisitResponse } from "@ambercare/contracts/console";
-import { consultationIdParams } from "@ambercare/contracts/consultation";
-import { errorEnvelope } from "@ambercare/contracts/envelope";
-import { callEventRequest, callEventResponse, callSetupResponse } from "@ambercare/contracts/video-call";
 import { CALL_SDP_MAX_LENGTH, VISIT_CALL_SIGNAL } from "@ambercare/contracts/video-call-protocol";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -15,16 +12,8 @@ import {
 } from "#api/modules/consultations/video-call-service.ts";
 import type { LiveService } from "#api/modules/live/live-service.ts";
 import { auditClinicianAccess, createAuditRepository } from "#api/platform/audit-log.ts";
+import { serve } from "#api/platform/contract-routes.ts";
 import { AppError } from "#api/platform/errors.ts";
-
-const bearer = [{ bearerAuth: [] }];
-const failures = {
-  400: errorEnvelope,
-  401: errorEnvelope,
-  403: errorEnvelope,
-  404: errorEnvelope,
-  409: errorEnvelope,
-};
 
 /** The call service over the app's database, clock, live events, visits and TURN settings. */
 export function videoCallServiceOf(app: FastifyInstance): VideoCallService {
@@ -88,65 +77,32 @@ function clinicianViewer(request: FastifyRequest): CallViewer {
   };
 }
 
+/** The call's calls for one side, from its rows (`consultations` for the patient, `careTeam` for the clinician). */
 function registerCallRoutes(
-  app: FastifyInstance,
+  app: Parameters<FastifyPluginAsyncZod>[0],
   calls: VideoCallService,
   side: {
-    base: string;
-    tag: "care" | "main";
+    routes: typeof apiRoutes.consultations | typeof apiRoutes.careTeam;
     guard: ReturnType<typeof createAuthGuards>["patient"];
     viewer: (request: FastifyRequest) => CallViewer;
-    who: string;
   },
 ): void {
-  app.get(
-    `${side.base}/:id/call`,
-    {
-      onRequest: side.guard,
-      schema: {
-        tags: [side.tag],
-        summary: `How ${side.who}'s page sets up the video visit's call: ICE servers with short-lived TURN credentials, the negotiation role, whether the call is open`,
-        security: bearer,
-        params: consultationIdParams,
-        response: { 200: callSetupResponse, ...failures },
-      },
-    },
-    async (request) => {
-      const { id } = request.params as { id: string };
-      return { data: await calls.setup(side.viewer(request), id) };
-    },
-  );
+  serve(app, side.routes.callSetup, { onRequest: side.guard }, async (request) => ({
+    data: await calls.setup(side.viewer(request), request.params.id),
+  }));
 
-  app.post(
-    `${side.base}/:id/call/events`,
-    {
-      onRequest: side.guard,
-      schema: {
-        tags: [side.tag],
-        summary: `${side.who} joined, left or rejoined the call: written to the visit's call history and the patient's access log`,
-        security: bearer,
-        params: consultationIdParams,
-        body: callEventRequest,
-        response: { 200: callEventResponse, ...failures },
-      },
-    },
-    async (request) => {
-      const { id } = request.params as { id: string };
-      const { event } = request.body as z.infer<typeof callEventRequest>;
-      return { data: await calls.record(side.viewer(request), id, event) };
-    },
-  );
+  serve(app, side.routes.callEvent, { onRequest: side.guard }, async (request) => ({
+    data: await calls.record(side.viewer(request), request.params.id, request.body.event),
+  }));
 }
 
 /** The patient's side of a video visit's call (care API), on their own visits only. */
 export const careVideoCallRoutes: FastifyPluginAsyncZod = async (app) => {
   const guards = createAuthGuards(app.accounts.sessions);
   registerCallRoutes(app, videoCallServiceOf(app), {
-    base: "/consultations",
-    tag: "care",
+    routes: apiRoutes.consultations,
     guard: guards.patient,
     viewer: patientViewer,
-    who: "the patient",
   });
 };
 
@@ -158,33 +114,17 @@ export const consoleVideoCallRoutes: FastifyPluginAsyncZod = async (app) => {
   const guards = createAuthGuards(app.accounts.sessions);
   const calls = videoCallServiceOf(app);
   registerCallRoutes(app, calls, {
-    base: "/api/care-team/visits",
-    tag: "main",
+    routes: apiRoutes.careTeam,
     guard: guards.clinician,
     viewer: clinicianViewer,
-    who: "the clinician",
   });
 
-  app.post(
-    "/api/care-team/visits/:id/call/start",
-    {
-      onRequest: guards.clinician,
-      schema: {
-        tags: ["main"],
-        summary:
-          "Start the video visit's call: an accepted visit begins, and the patient's waiting room rings (again, while in progress)",
-        security: bearer,
-        params: consultationIdParams,
-        response: { 200: consoleVisitResponse, ...failures },
-      },
-    },
-    async (request) => {
-      const clinician = clinicianOf(request);
-      const actor = { userId: clinician.userId, providerId: clinician.providerId };
-      await calls.start(actor, clinicianViewer(request), request.params.id);
-      return { data: await app.visits.consoleVisit(actor, request.params.id) };
-    },
-  );
+  serve(app, apiRoutes.careTeam.startCall, { onRequest: guards.clinician }, async (request) => {
+    const clinician = clinicianOf(request);
+    const actor = { userId: clinician.userId, providerId: clinician.providerId };
+    await calls.start(actor, clinicianViewer(request), request.params.id);
+    return { data: await app.visits.consoleVisit(actor, request.params.id) };
+  });
 };
 
 const candidate = z

@@ -1,18 +1,6 @@
+import { apiRoutes } from "@ambercare/contracts/api-routes";
 import { AUTH_ERRORS } from "@ambercare/contracts/auth";
-import {
-  attachmentParams,
-  consultationIdParams,
-  createMessageRequest,
-  medicalDocumentResponse,
-  messageIdParams,
-  messageListQuery,
-  messageListResponse,
-  messageReceiptRequest,
-  messageReceiptResponse,
-  messageResponse,
-} from "@ambercare/contracts/consultation";
 import { DOCUMENT_MAX_BYTES } from "@ambercare/contracts/consultation-limits";
-import { errorEnvelope } from "@ambercare/contracts/envelope";
 import { VISIT_TYPING_TOPIC } from "@ambercare/contracts/live";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -28,10 +16,8 @@ import {
 import type { LiveService } from "#api/modules/live/live-service.ts";
 import { auditClinicianAccess, createAuditRepository } from "#api/platform/audit-log.ts";
 import { sendDocument } from "#api/platform/content-disposition.ts";
+import { serve } from "#api/platform/contract-routes.ts";
 import { AppError } from "#api/platform/errors.ts";
-
-const bearer = [{ bearerAuth: [] }];
-const failures = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope };
 
 /** The chat service over the app's database, clock, files and live events. */
 export function chatServiceOf(app: FastifyInstance): VisitChatService {
@@ -93,88 +79,36 @@ function clinicianViewer(request: FastifyRequest): ChatViewer {
 }
 
 /**
- * The thread's calls for one side, under `base` (`/consultations` for the patient on the care API,
- * `/api/care-team/visits` for the clinician on the main API): the same calls and answers, each
- * behind its side's guard.
+ * The thread's calls for one side, from its rows of the route table (`consultations` for the
+ * patient on the care API, `consoleChat` for the clinician on the main API): the same calls and
+ * answers, each behind its side's guard.
  */
 function registerThreadRoutes(
   app: Parameters<FastifyPluginAsyncZod>[0],
   side: {
-    base: string;
-    tag: "care" | "main";
+    routes: typeof apiRoutes.consultations | typeof apiRoutes.consoleChat;
     guard: ReturnType<typeof createAuthGuards>["patient"];
     viewer: (request: FastifyRequest) => ChatViewer;
-    who: string;
   },
 ) {
   const chat = chatServiceOf(app);
   acceptRawUploads(app);
-  const { base, guard, viewer, who } = side;
-  const tags = [side.tag];
+  const { routes, guard, viewer } = side;
 
-  app.get(
-    `${base}/:id/messages`,
-    {
-      onRequest: guard,
-      schema: {
-        tags,
-        summary: `The visit's thread in the server's order (seq), for ${who}; ?after=N for the messages after N only`,
-        security: bearer,
-        params: consultationIdParams,
-        querystring: messageListQuery,
-        response: { 200: messageListResponse, ...failures },
-      },
-    },
-    async (request) => {
-      const data = await chat.list(viewer(request), request.params.id, request.query.after ?? 0);
-      return { data, meta: { page: 1, per_page: Math.max(data.length, 1), total: data.length } };
-    },
-  );
+  serve(app, routes.messages, { onRequest: guard }, async (request) => {
+    const data = await chat.list(viewer(request), request.params.id, request.query.after ?? 0);
+    return { data, meta: { page: 1, per_page: Math.max(data.length, 1), total: data.length } };
+  });
 
-  app.post(
-    `${base}/:id/messages`,
-    {
-      onRequest: guard,
-      schema: {
-        tags,
-        summary: `Write to the visit's thread as ${who} (201); 200 with the stored message when this client_id was already sent; 409 while the thread is not open`,
-        security: bearer,
-        params: consultationIdParams,
-        body: createMessageRequest,
-        response: {
-          200: messageResponse,
-          201: messageResponse,
-          409: errorEnvelope,
-          422: errorEnvelope,
-          ...failures,
-        },
-      },
-    },
-    async (request, reply) => {
-      const { created, message } = await chat.send(viewer(request), request.params.id, request.body);
-      return reply.code(created ? 201 : 200).send({ data: message });
-    },
-  );
+  serve(app, routes.writeMessage, { onRequest: guard }, async (request, reply) => {
+    const { created, message } = await chat.send(viewer(request), request.params.id, request.body);
+    return reply.code(created ? 201 : 200).send({ data: message });
+  });
 
-  app.post(
-    `${base}/:id/attachments`,
-    {
-      onRequest: guard,
-      bodyLimit: DOCUMENT_MAX_BYTES,
-      schema: {
-        tags,
-        summary: `Upload a file for the visit's thread as ${who} (PDF, JPEG or PNG by content, at most 10 MB) as the raw body, its name in X-File-Name; send its id in attachment_ids`,
-        security: bearer,
-        params: consultationIdParams,
-        response: {
-          201: medicalDocumentResponse,
-          409: errorEnvelope,
-          413: errorEnvelope,
-          415: errorEnvelope,
-          ...failures,
-        },
-      },
-    },
+  serve(
+    app,
+    routes.uploadAttachment,
+    { onRequest: guard, bodyLimit: DOCUMENT_MAX_BYTES },
     async (request, reply) => {
       const { fileName, bytes } = rawUpload(request);
       const data = await chat.upload(viewer(request), request.params.id, fileName, bytes);
@@ -182,55 +116,18 @@ function registerThreadRoutes(
     },
   );
 
-  app.get(
-    `${base}/:id/attachments/:documentId`,
-    {
-      onRequest: guard,
-      schema: {
-        tags,
-        summary: `Download a file sent in the visit's thread, for ${who}`,
-        security: bearer,
-        params: attachmentParams,
-      },
-    },
-    async (request, reply) => {
-      const file = await chat.download(viewer(request), request.params.id, request.params.documentId);
-      return sendDocument(reply, file);
-    },
-  );
+  serve(app, routes.downloadAttachment, { onRequest: guard }, async (request, reply) => {
+    const file = await chat.download(viewer(request), request.params.id, request.params.documentId);
+    return sendDocument(reply, file);
+  });
 
-  app.post(
-    `${base}/:id/receipts`,
-    {
-      onRequest: guard,
-      schema: {
-        tags,
-        summary: `Acknowledge the other side's messages up to sequence number up_to_seq as delivered or read, as ${who}`,
-        security: bearer,
-        params: consultationIdParams,
-        body: messageReceiptRequest,
-        response: { 200: messageReceiptResponse, ...failures },
-      },
-    },
-    async (request) => ({ data: await chat.acknowledge(viewer(request), request.params.id, request.body) }),
-  );
+  serve(app, routes.acknowledgeMessages, { onRequest: guard }, async (request) => ({
+    data: await chat.acknowledge(viewer(request), request.params.id, request.body),
+  }));
 
-  app.post(
-    `${base}/:id/messages/:messageId/retract`,
-    {
-      onRequest: guard,
-      schema: {
-        tags,
-        summary: `Retract one of ${who}'s own messages: it stays in the thread, marked retracted`,
-        security: bearer,
-        params: messageIdParams,
-        response: { 200: messageResponse, 409: errorEnvelope, ...failures },
-      },
-    },
-    async (request) => ({
-      data: await chat.retract(viewer(request), request.params.id, request.params.messageId),
-    }),
-  );
+  serve(app, routes.retractMessage, { onRequest: guard }, async (request) => ({
+    data: await chat.retract(viewer(request), request.params.id, request.params.messageId),
+  }));
 }
 
 /**
@@ -241,11 +138,9 @@ function registerThreadRoutes(
 export const careVisitChatRoutes: FastifyPluginAsyncZod = async (app) => {
   const guards = createAuthGuards(app.accounts.sessions);
   registerThreadRoutes(app, {
-    base: "/consultations",
-    tag: "care",
+    routes: apiRoutes.consultations,
     guard: guards.patient,
     viewer: patientViewer,
-    who: "the patient",
   });
 };
 
@@ -257,11 +152,9 @@ export const careVisitChatRoutes: FastifyPluginAsyncZod = async (app) => {
 export const consoleVisitChatRoutes: FastifyPluginAsyncZod = async (app) => {
   const guards = createAuthGuards(app.accounts.sessions);
   registerThreadRoutes(app, {
-    base: "/api/care-team/visits",
-    tag: "main",
+    routes: apiRoutes.consoleChat,
     guard: guards.clinician,
     viewer: clinicianViewer,
-    who: "the clinician",
   });
 };
 

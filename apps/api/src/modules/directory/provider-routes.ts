@@ -1,15 +1,9 @@
-import { errorEnvelope } from "@ambercare/contracts/envelope";
-import {
-  providerDetailQuery,
-  providerListQuery,
-  providerListResponse,
-  providerResponse,
-  providerSlugParams,
-} from "@ambercare/contracts/provider";
+import { apiRoutes } from "@ambercare/contracts/api-routes";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { expectedWaits, reusedExpectedWaits } from "#api/modules/care-team/expected-wait.ts";
 import { createProviderRepository } from "#api/modules/directory/provider-repository.ts";
 import { createProviderService } from "#api/modules/directory/provider-service.ts";
+import { serve } from "#api/platform/contract-routes.ts";
 
 /**
  * `GET /api/provider` on the main API (served at /api/v1/api/provider), public, and the
@@ -23,20 +17,10 @@ export const providerRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   const service = createProviderService(createProviderRepository(app.db.db), app.providerDirectory, waits);
 
-  app.get(
-    "/api/provider",
+  serve(
+    app,
+    apiRoutes.directory.searchProviders,
     {
-      schema: {
-        tags: ["main"],
-        summary: "Search the provider directory (filters, sort, pagination)",
-        querystring: providerListQuery,
-        response: {
-          200: providerListResponse,
-          400: errorEnvelope,
-          429: errorEnvelope,
-          500: errorEnvelope,
-        },
-      },
       // The busiest public call: checking each answer against the schema cost more than the search
       // itself (ADR 019). The service builds every field explicitly from typed rows, and the tests
       // parse its answers with the same schema.
@@ -45,23 +29,7 @@ export const providerRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => service.search(request.query),
   );
 
-  app.get(
-    "/api/provider/:slug",
-    {
-      schema: {
-        tags: ["main"],
-        summary: "One provider, by slug",
-        params: providerSlugParams,
-        querystring: providerDetailQuery,
-        response: {
-          200: providerResponse,
-          400: errorEnvelope,
-          404: errorEnvelope,
-          429: errorEnvelope,
-          500: errorEnvelope,
-        },
-      },
-    },
-    async (request) => ({ data: await service.get(request.params.slug, request.query.lang) }),
-  );
+  serve(app, apiRoutes.directory.getProvider, async (request) => ({
+    data: await service.get(request.params.slug, request.query.lang),
+  }));
 };

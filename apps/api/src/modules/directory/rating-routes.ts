@@ -1,8 +1,8 @@
-import { errorEnvelope } from "@ambercare/contracts/envelope";
-import { ratingResponse, submitRatingRequest } from "@ambercare/contracts/provider";
+import { apiRoutes } from "@ambercare/contracts/api-routes";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { authOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
 import { createRatingService } from "#api/modules/directory/rating-service.ts";
+import { serve } from "#api/platform/contract-routes.ts";
 
 /**
  * The care API's `POST /{product}/submit-rating`: the patient's own token, for a completed
@@ -16,28 +16,8 @@ export const careRatingRoutes: FastifyPluginAsyncZod = async (app) => {
     onProviderChanged: () => app.providerDirectory.invalidate(),
   });
 
-  app.post(
-    "/submit-rating",
-    {
-      onRequest: guards.patient,
-      schema: {
-        tags: ["care"],
-        summary: "Rate a completed consultation (1–5 stars, optional comment), once",
-        security: [{ bearerAuth: [] }],
-        body: submitRatingRequest,
-        response: {
-          201: ratingResponse,
-          400: errorEnvelope,
-          401: errorEnvelope,
-          403: errorEnvelope,
-          404: errorEnvelope,
-          409: errorEnvelope,
-        },
-      },
-    },
-    async (request, reply) => {
-      const data = await ratings.submit(authOf(request), request.body);
-      return reply.code(201).send({ data });
-    },
-  );
+  serve(app, apiRoutes.directory.submitRating, { onRequest: guards.patient }, async (request, reply) => {
+    const data = await ratings.submit(authOf(request), request.body);
+    return reply.code(201).send({ data });
+  });
 };

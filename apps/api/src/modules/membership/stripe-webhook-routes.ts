@@ -1,8 +1,8 @@
-import { errorEnvelope } from "@ambercare/contracts/envelope";
-import { stripeWebhookResponse } from "@ambercare/contracts/membership";
+import { apiRoutes } from "@ambercare/contracts/api-routes";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { WebhookRejectedError } from "#api/integrations/payments/payment-provider.ts";
 import type { StripePayments } from "#api/integrations/payments/stripe-payments.ts";
+import { serve } from "#api/platform/contract-routes.ts";
 import { AppError } from "#api/platform/errors.ts";
 
 /**
@@ -18,35 +18,17 @@ export const careStripeWebhookRoutes: FastifyPluginAsyncZod<{
     done(null, body);
   });
 
-  app.post(
-    "/stripe/webhook",
-    {
-      schema: {
-        tags: ["care"],
-        summary: "Stripe webhook (signed); checkout, invoice and subscription events",
-        response: {
-          200: stripeWebhookResponse,
-          400: errorEnvelope,
-          409: errorEnvelope,
-        },
-      },
-    },
-    async (request) => {
-      const raw = typeof request.body === "string" ? request.body : "";
-      const signature = request.headers["stripe-signature"];
-      let event: ReturnType<StripePayments["readWebhook"]>;
-      try {
-        event = stripe.readWebhook(
-          raw,
-          typeof signature === "string" ? signature : undefined,
-          app.clock.now(),
-        );
-      } catch (error) {
-        if (error instanceof WebhookRejectedError) throw new AppError(error.code, 400, error.message);
-        throw error;
-      }
-      const result = await app.membership.applyPaymentEvent(event);
-      return { data: { received: true as const, result } };
-    },
-  );
+  serve(app, apiRoutes.membership.stripeWebhook, async (request) => {
+    const raw = typeof request.body === "string" ? request.body : "";
+    const signature = request.headers["stripe-signature"];
+    let event: ReturnType<StripePayments["readWebhook"]>;
+    try {
+      event = stripe.readWebhook(raw, typeof signature === "string" ? signature : undefined, app.clock.now());
+    } catch (error) {
+      if (error instanceof WebhookRejectedError) throw new AppError(error.code, 400, error.message);
+      throw error;
+    }
+    const result = await app.membership.applyPaymentEvent(event);
+    return { data: { received: true as const, result } };
+  });
 };
