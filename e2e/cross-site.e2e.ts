@@ -41,7 +41,7 @@ async function post(path: string, headers: Record<string, string>, body: BodyIni
   return { status: res.status, text };
 }
 
-const CROSS_SITE = [
+const CROSS_SITE: Array<{ name: string; headers: Record<string, string> }> = [
   { name: "a foreign Origin", headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" } },
   {
     name: "a sibling subdomain",
