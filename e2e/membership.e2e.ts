@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
   type Account,
   advanceApiClock,
-  login,
-  newAccount,
-  signUp,
+  logInContext,
+  newPatient as newPatientIn,
   waitForHydration,
   waitForPath,
 } from "./auth-helpers.ts";
@@ -76,11 +75,9 @@ async function subscriptionStatus(page: Page): Promise<string> {
   return (await page.getByTestId("subscription-status").textContent()) ?? "";
 }
 
-/** A new patient, logged in (sign-up ends on /almost-there). */
-async function newPatient(page: Page): Promise<Account> {
-  const account = newAccount();
-  await signUp(page, baseUrl, account);
-  return account;
+/** A new patient logged in in the page's context (the sign-up form is the accounts journey's). */
+function newPatient(page: Page): Promise<Account> {
+  return newPatientIn(page.context());
 }
 
 describe("membership pages for every visitor", () => {
@@ -463,7 +460,7 @@ describe("membership journey", () => {
       await page.goto(`${baseUrl}/my-profile/billing-history`);
       if (new URL(page.url()).pathname === "/login") {
         // The profile was never completed: the login goes by /almost-there first.
-        await login(page, baseUrl, account, { expectPath: "/almost-there" });
+        expect(await logInContext(page.context(), account)).toBe("/almost-there");
         await page.goto(`${baseUrl}/my-profile/billing-history`);
       }
       const row = page.getByRole("row").filter({ hasText: "Membership, billed monthly" });
