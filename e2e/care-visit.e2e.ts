@@ -2,8 +2,9 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { clinicianFor, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
-import { dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
+import { dismissPopupBeforehand } from "./checkout-helpers.ts";
 import { clinicianSession } from "./clinician-helpers.ts";
+import { startTrialSession } from "./session-fixtures.ts";
 
 /**
  * A chat visit with a real clinician on the other side, in two browser contexts: the patient
@@ -82,7 +83,7 @@ describe("a chat visit, both sides", () => {
       // The patient: a member, their rating count before, then a chat visit request.
       await dismissPopupBeforehand(patientSide.context);
       await newPatient(patientSide.context);
-      await startTrial(patient, baseUrl);
+      await startTrialSession(patientSide.context, baseUrl);
       const ratingsBefore = await ratingsOfProvider(patient, clinician.name);
       await patient.goto(`${baseUrl}/consultation/form?type=chat`);
       await waitForHydration(patient);

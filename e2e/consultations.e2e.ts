@@ -3,8 +3,9 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { clinicianFor, fillProfile, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
-import { buyVisit, dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
+import { buyVisit, dismissPopupBeforehand } from "./checkout-helpers.ts";
 import { clinicianApi } from "./clinician-helpers.ts";
+import { startTrialSession } from "./session-fixtures.ts";
 
 /**
  * The consultation journeys in Chromium: a member requests a video visit for a dependent child; a patient
@@ -113,7 +114,7 @@ describe("consultations", () => {
     try {
       await dismissPopupBeforehand(context);
       await newPatient(context);
-      await startTrial(page, baseUrl);
+      await startTrialSession(context, baseUrl);
 
       await page.goto(`${baseUrl}/consultation/consult`);
       await waitForHydration(page);
@@ -202,7 +203,7 @@ describe("consultations", () => {
       }
 
       // A video visit with a chosen provider, then canceled while it waits.
-      await startTrial(page, baseUrl);
+      await startTrialSession(context, baseUrl);
       await page.goto(`${baseUrl}/consultation/form?type=video&provider=${provider.slug}&state=CA`);
       await waitForHydration(page);
       await page.getByText(`Provider: ${name}.`).waitFor();
@@ -248,7 +249,7 @@ describe("consultations", () => {
     try {
       await dismissPopupBeforehand(context);
       await newPatient(context);
-      await startTrial(page, baseUrl);
+      await startTrialSession(context, baseUrl);
       await page.goto(`${baseUrl}/consultation/form?type=chat`);
       await waitForHydration(page);
       // In the state of this journey's own clinician, who takes the visit.

@@ -132,3 +132,28 @@ export async function secondFactorSession(poster: Poster, baseUrl: string, code:
   const response = await postForm(poster, `${baseUrl}/login/second-factor`, { code });
   return redirectOf(response, "POST /login/second-factor");
 }
+
+/**
+ * Starts the monthly trial of the logged-in patient of `context` with the success card, through
+ * the web's membership and demo checkout forms posted without the page (as a browser without
+ * JavaScript posts them; the membership journey drives these pages), ending as the page does on
+ * /thank-you-for-subscribing.
+ */
+export async function startTrialSession(context: BrowserContext, baseUrl: string): Promise<void> {
+  const started = await postForm(context, `${baseUrl}/membership-trial`, {
+    intent: "subscribe",
+    interval: "month",
+  });
+  const checkout = await redirectOf(started, "POST /membership-trial");
+  assert.match(checkout, /^\/checkout\/[^/]+$/);
+  const paid = await postForm(context, `${baseUrl}${checkout}`, {
+    card_number: "4242 4242 4242 4242",
+    expiry: "12/34",
+    cvc: "123",
+    name: "Jane Tester",
+  });
+  const thanks = await redirectOf(paid, `POST ${checkout}`);
+  assert.equal(new URL(thanks, baseUrl).pathname, "/thank-you-for-subscribing");
+  const page = await context.request.get(`${baseUrl}${thanks}`);
+  assert.equal(page.status(), 200, `GET ${thanks}`);
+}

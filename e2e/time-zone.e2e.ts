@@ -3,7 +3,8 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { fillProfile, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
-import { dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
+import { dismissPopupBeforehand } from "./checkout-helpers.ts";
+import { startTrialSession } from "./session-fixtures.ts";
 
 /**
  * Times in the patient's time zone: a patient whose browser is in Seattle sees a consultation's time
@@ -94,7 +95,7 @@ describe("times in the patient's time zone", () => {
       await fillProfile(page);
       await page.getByRole("button", { name: "Save and continue" }).click();
       await waitForPath(page, "/my-profile");
-      await startTrial(page, baseUrl);
+      await startTrialSession(context, baseUrl);
       const createdAt = await requestedVisit(account);
 
       const pacific = expected(createdAt, "America/Los_Angeles");

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { waitForHydration } from "./account-steps.ts";
 import { FAKE_MEDIA_FLAGS, openPage } from "./browser-contexts.ts";
-import { dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
+import { dismissPopupBeforehand } from "./checkout-helpers.ts";
 import {
   type ClinicianAccount,
   careTeamSteps,
@@ -9,7 +9,7 @@ import {
   demoClinician,
   requestVisit,
 } from "./clinician-helpers.ts";
-import { signUpPatient } from "./session-fixtures.ts";
+import { signUpPatient, startTrialSession } from "./session-fixtures.ts";
 
 /**
  * The two sides of a video visit in their own browser contexts, for the video journey and the call
@@ -125,7 +125,7 @@ export async function signedInSides(
   await doctor.goto(`${site}/console`);
   await dismissPopupBeforehand(patientSide.context);
   const account = await signUpPatient(patientSide.context, { baseUrl: site, apiUrl: api, dataDir });
-  await startTrial(patient, site);
+  await startTrialSession(patientSide.context, site);
   const clinician = careTeamSteps(api, token);
   return {
     patient,

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { CHROMIUM_FLAGS, ensureChromium } from "../scripts/lib/chromium.mjs";
 import { clinicianFor, logInContext, newPatient, waitForHydration } from "./auth-helpers.ts";
 import { expectNoAxeViolations, openPage, unexpected } from "./browser.ts";
-import { dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
+import { dismissPopupBeforehand } from "./checkout-helpers.ts";
 import { clinicianApi, requestVisit } from "./clinician-helpers.ts";
+import { startTrialSession } from "./session-fixtures.ts";
 
 /**
  * The video visit's device check and /call-ended in Chromium with a fake camera and microphone (a
@@ -51,7 +52,7 @@ describe("the video visit's device check and /call-ended", () => {
     try {
       await dismissPopupBeforehand(context);
       const account = await newPatient(context);
-      await startTrial(page, baseUrl);
+      await startTrialSession(context, baseUrl);
       const visitId = await requestVisit(apiUrl, account, "video", doctor);
 
       // Waiting for a clinician: the check is there, collapsed, and opens on a press.

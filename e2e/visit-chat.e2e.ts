@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Account } from "./account-steps.ts";
 import { clinicianFor, newPatient, waitForHydration } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
-import { dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
+import { dismissPopupBeforehand } from "./checkout-helpers.ts";
 import { type ClinicianAccount, clinicianApi, requestVisit } from "./clinician-helpers.ts";
+import { startTrialSession } from "./session-fixtures.ts";
 
 /**
  * The visit chat on the patient's messages page: a member's chat visit accepted by the journey's
@@ -53,7 +54,7 @@ describe("the visit chat", () => {
     try {
       await dismissPopupBeforehand(context);
       const account = await newPatient(context);
-      await startTrial(page, baseUrl);
+      await startTrialSession(context, baseUrl);
       // The clinician's session: password, then a code of its authenticator by the API's clock.
       const doctor = (await clinicianApi(apiUrl, clinician)).token;
       const id = await acceptedChatVisit(account, clinician, doctor);
