@@ -9,6 +9,8 @@ import {
   login,
   logout,
   newAccount,
+  newPatient,
+  newPatientAccount,
   signUp,
   waitForHydration,
   waitForPath,
@@ -19,7 +21,9 @@ import { dismissPopupBeforehand } from "./checkout-helpers.ts";
 /**
  * The accounts journey in Chromium against the running web server and API: sign up → complete the
  * profile → log out → log in → forgot password → the link from the .eml file → new password → log in
- * with it → update the profile → log out; every page of it checked with axe.
+ * with it → update the profile → log out; every page of it checked with axe. The sign-up, login and
+ * two-step forms are driven through the pages here; the other journeys get their patients from the
+ * session fixtures (session-fixtures.ts), and so do this file's journeys about something else.
  */
 
 const baseUrl = inject("baseUrl");
@@ -203,11 +207,11 @@ describe("accounts journey", () => {
   }, 180_000);
 
   it("keeps the e-mail and explains a wrong password", async () => {
-    const account = newAccount();
+    const account = await newPatientAccount();
     const { context, page, consoleErrors } = await openPage(browser);
     try {
-      await signUp(page, baseUrl, account);
-      await logout(page);
+      await page.goto(`${baseUrl}/login`);
+      await waitForHydration(page);
       await page.getByLabel("E-mail address").fill(account.email);
       await page.getByLabel("Password", { exact: true }).fill("not the password");
       await page.getByRole("button", { name: "Log in", exact: true }).click();
@@ -224,10 +228,10 @@ describe("accounts journey", () => {
   });
 
   it("sends the visitor to /login from a protected page after logout, and back after logging in", async () => {
-    const account = newAccount();
     const { context, page } = await openPage(browser);
     try {
-      await signUp(page, baseUrl, account);
+      const account = await newPatient(context);
+      await page.goto(`${baseUrl}/almost-there`);
       await logout(page);
       const cookies = await context.cookies();
       expect(cookies.filter((c) => ["accessToken", "fltAccessToken", "isLoggedIn"].includes(c.name))).toEqual(
@@ -249,10 +253,10 @@ describe("accounts journey", () => {
   });
 
   it("logs out a session whose token the API no longer accepts", async () => {
-    const account = newAccount();
     const { context, page } = await openPage(browser);
     try {
-      await signUp(page, baseUrl, account);
+      await newPatient(context);
+      await page.goto(`${baseUrl}/almost-there`);
       // Keep the cookies of this session, log out (the API revokes both tokens), then put them back.
       const stale = await context.cookies();
       await logout(page);
@@ -291,7 +295,6 @@ describe("accounts journey", () => {
   });
 
   it("turns on two-step login with a code of the secret shown, then logs in with a code", async () => {
-    const account = newAccount();
     const { context, page, consoleErrors } = await openPage(browser);
     /** What an authenticator app shows `stepsAhead` 30-second steps from the API's clock (which other journeys move). */
     const codeOf = async (secret: string, stepsAhead: number) => {
@@ -301,7 +304,7 @@ describe("accounts journey", () => {
       return totp.generate({ timestamp: now + stepsAhead * 30_000 });
     };
     try {
-      await signUp(page, baseUrl, account);
+      const account = await newPatient(context);
       await page.goto(`${baseUrl}/my-profile/security`);
       expect(await page.title()).toBe("Security | Ambercare");
       await page.getByRole("button", { name: "Turn on two-step login" }).click();

@@ -1,6 +1,9 @@
-import type { Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { expect, inject } from "vitest";
 import { type Account, signUp as signUpWithMail } from "./account-steps.ts";
+import { type ClinicianAccount, clinicianAccount } from "./clinician-helpers.ts";
+import type { ClinicianJourney } from "./clinician-pool.ts";
+import { createPatient, logInSession, type Stack, signUpPatient } from "./session-fixtures.ts";
 
 export {
   type Account,
@@ -27,6 +30,48 @@ export function signUp(
   stackDataDir: string = inject("dataDir"),
 ): Promise<void> {
   return signUpWithMail(page, baseUrl, account, stackDataDir);
+}
+
+/** The journeys' shared stack (global-setup.ts). */
+export function journeyStack(): Stack {
+  return { baseUrl: inject("baseUrl"), apiUrl: inject("apiUrl"), dataDir: inject("dataDir") };
+}
+
+/**
+ * A new patient logged in in `context`, made through the public API and the web's own
+ * confirmation step (session-fixtures.ts) instead of the sign-up form, which the accounts journey
+ * drives; the profile is not completed yet (its next page is /almost-there).
+ */
+export function newPatient(context: BrowserContext, overrides: Partial<Account> = {}): Promise<Account> {
+  return signUpPatient(context, journeyStack(), overrides);
+}
+
+/** A confirmed patient account without a session, for a journey that logs in itself. */
+export function newPatientAccount(overrides: Partial<Account> = {}): Promise<Account> {
+  return createPatient(journeyStack(), overrides);
+}
+
+/**
+ * Logs `credentials` in in `context` through the web's login form, posted without the page (the
+ * login form itself is the accounts journey's); answers where the login continues.
+ */
+export function logInContext(
+  context: BrowserContext,
+  credentials: Pick<Account, "email" | "password">,
+  redirectTo?: string,
+): Promise<string> {
+  return logInSession(context, inject("baseUrl"), credentials, redirectTo);
+}
+
+/**
+ * This journey's own clinician (clinician-pool.ts): invited before the stack started, its password
+ * and second factor set before the journeys ran; only this journey spends its codes.
+ */
+export function clinicianFor(journey: ClinicianJourney): ClinicianAccount {
+  const pool = inject("clinicians");
+  if (!pool)
+    throw new Error("The journeys' clinicians are invited by global-setup.ts with the stack it starts");
+  return clinicianAccount(inject("apiUrl"), pool[journey]);
 }
 
 /** Moves the API's test clock forward (POST /dev/clock/advance: trials ending, the next TOTP step). */

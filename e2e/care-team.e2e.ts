@@ -1,13 +1,14 @@
 import { DEMO_CLINICIAN, DEMO_PATIENT } from "@ambercare/contracts/demo";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { login, waitForPath } from "./auth-helpers.ts";
+import { logInContext, login, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
-import { enterDemoCode } from "./clinician-helpers.ts";
+import { demoClinician, enterCode } from "./clinician-helpers.ts";
 
 /**
- * Both sides of live care: the demo clinician logs in with the password and a TOTP code and lands on
- * the console; a patient is refused the console; the clinician is sent from the patient's pages to it.
+ * Both sides of live care: the demo clinician logs in with the password and a TOTP code on the login
+ * pages and lands on the console; a patient is refused the console; the clinician is sent from the
+ * patient's pages to it. The one journey of the demo clinician: the others have their own.
  */
 
 const baseUrl = inject("baseUrl");
@@ -26,7 +27,7 @@ describe("the care console", () => {
     const { context, page, consoleErrors } = await openPage(browser);
     try {
       await login(page, baseUrl, DEMO_CLINICIAN, { expectPath: "/login/second-factor" });
-      await enterDemoCode(page, apiUrl);
+      await enterCode(page, demoClinician(apiUrl));
       // The URL changes a moment before the new page renders: wait for its heading, then read the title.
       await page.getByRole("heading", { level: 1, name: "Care console" }).waitFor();
       // Requests other journeys left waiting lead the title with their count: "(2) Care console | Ambercare".
@@ -46,7 +47,7 @@ describe("the care console", () => {
   it("refuses a patient", async () => {
     const { context, page } = await openPage(browser);
     try {
-      await login(page, baseUrl, DEMO_PATIENT);
+      expect(await logInContext(context, DEMO_PATIENT)).toBe("/");
       const response = await page.goto(`${baseUrl}/console`);
       expect(response?.status()).toBe(403);
       await page.getByRole("heading", { level: 1, name: "Access denied" }).waitFor();

@@ -1,21 +1,20 @@
-import { DEMO_CLINICIAN } from "@ambercare/contracts/demo";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { login, newAccount, signUp, waitForHydration, waitForPath } from "./auth-helpers.ts";
+import { clinicianFor, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
-import { dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
-import { enterDemoCode } from "./clinician-helpers.ts";
+import { dismissPopupBeforehand } from "./checkout-helpers.ts";
+import { clinicianSession } from "./clinician-helpers.ts";
+import { startTrialSession } from "./session-fixtures.ts";
 
 /**
  * A chat visit with a real clinician on the other side, in two browser contexts: the patient
- * requests it, the request appears in the demo clinician's console without a reload, the clinician
+ * requests it, the request appears in the console of the journey's own clinician without a reload, the clinician
  * accepts, the patient's waiting room changes, both chat with receipts and an image, the clinician
  * writes the notes, signs and completes, the patient reads the summary and rates the provider, and
  * find-a-doctor shows the new rating.
  */
 
 const baseUrl = inject("baseUrl");
-const apiUrl = inject("apiUrl");
 let browser: Browser;
 
 beforeAll(async () => {
@@ -30,12 +29,10 @@ const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
   "base64",
 );
-const PROVIDER_SEARCH = "/find-a-doctor?q=Casey+Carter";
-
-/** The number of ratings the demo provider's card in find-a-doctor shows. */
-async function ratingsOfDemoProvider(page: Page): Promise<number> {
-  await page.goto(`${baseUrl}${PROVIDER_SEARCH}`);
-  const card = page.getByRole("article").filter({ hasText: "Casey Carter" }).first();
+/** The number of ratings the provider's card in find-a-doctor shows. */
+async function ratingsOfProvider(page: Page, name: string): Promise<number> {
+  await page.goto(`${baseUrl}/find-a-doctor?${new URLSearchParams({ q: name })}`);
+  const card = page.getByRole("article").filter({ hasText: name }).first();
   const text = (await card.textContent()) ?? "";
   const count = /\((\d+) ratings?\)/.exec(text)?.[1];
   return count === undefined ? 0 : Number(count);
@@ -58,7 +55,7 @@ async function atPhoneWidth(page: Page) {
 
 describe("a chat visit, both sides", () => {
   it("goes from the patient's request through the clinician's console to the summary and the rating", async () => {
-    const account = newAccount();
+    const clinician = clinicianFor("care-visit");
     const patientSide = await openPage(browser);
     const clinicianSide = await openPage(browser);
     const patient = patientSide.page;
@@ -67,9 +64,9 @@ describe("a chat visit, both sides", () => {
       await patient.setViewportSize({ width: 1280, height: 800 });
       await doctor.setViewportSize({ width: 1280, height: 800 });
 
-      // The clinician logs in with the code, goes on duty, and keeps the console open.
-      await login(doctor, baseUrl, DEMO_CLINICIAN, { expectPath: "/login/second-factor" });
-      await enterDemoCode(doctor, apiUrl);
+      // The clinician, logged in with the code, goes on duty, and keeps the console open.
+      await clinicianSession(clinicianSide.context, baseUrl, clinician);
+      await doctor.goto(`${baseUrl}/console`);
       await waitForHydration(doctor);
       const goOn = doctor.getByRole("button", { name: "Go on duty" });
       if ((await goOn.count()) > 0) await goOn.click();
@@ -85,16 +82,18 @@ describe("a chat visit, both sides", () => {
 
       // The patient: a member, their rating count before, then a chat visit request.
       await dismissPopupBeforehand(patientSide.context);
-      await signUp(patient, baseUrl, account);
-      await startTrial(patient, baseUrl);
-      const ratingsBefore = await ratingsOfDemoProvider(patient);
+      await newPatient(patientSide.context);
+      await startTrialSession(patientSide.context, baseUrl);
+      const ratingsBefore = await ratingsOfProvider(patient, clinician.name);
       await patient.goto(`${baseUrl}/consultation/form?type=chat`);
       await waitForHydration(patient);
       await patient.getByRole("radio", { name: "Me", exact: true }).check();
       await patient.getByLabel("Gender").selectOption({ label: "Female" });
       await patient.getByLabel("Race").selectOption({ label: "White" });
       await patient.getByLabel("Ethnicity").selectOption({ label: "Not Hispanic or Latino" });
-      await patient.getByLabel("US state where the patient is now").selectOption({ label: "Oregon" });
+      await patient
+        .getByLabel("US state where the patient is now")
+        .selectOption({ label: clinician.state.name });
       await patient.getByRole("button", { name: "Next" }).click();
       await patient.getByText("Step 2 of 4").waitFor();
       await patient.getByRole("checkbox", { name: "Cough", exact: true }).check();
@@ -119,7 +118,7 @@ describe("a chat visit, both sides", () => {
       const row = doctor.locator(`[data-visit-id="${visitId}"]`);
       await row.waitFor();
       expect(await row.textContent()).toContain("Cough");
-      expect(await row.textContent()).toContain("Oregon");
+      expect(await row.textContent()).toContain(clinician.state.name);
       expect(await doctor.title()).toMatch(/^\(\d+\) Care console \| Ambercare$/);
       await doctor
         .getByTestId("queue-announcement")
@@ -136,7 +135,7 @@ describe("a chat visit, both sides", () => {
       await doctor.getByRole("heading", { level: 1, name: /^Chat visit with / }).waitFor();
       await patient
         .getByTestId("visit-status")
-        .filter({ hasText: "Dr Casey Carter accepted your visit. It will start shortly." })
+        .filter({ hasText: `Dr ${clinician.name} accepted your visit. It will start shortly.` })
         .waitFor();
       expect(await sameDocument(patient)).toBe(true);
       await doctor.getByRole("heading", { name: "Intake" }).waitFor();
@@ -214,14 +213,14 @@ describe("a chat visit, both sides", () => {
       // The patient reads the summary on the same page, and rates the provider.
       await patient.getByTestId("visit-summary").filter({ hasText: "honey for the cough" }).waitFor();
       expect(await sameDocument(patient)).toBe(true);
-      await patient.getByRole("link", { name: "Rate Dr Casey Carter" }).click();
+      await patient.getByRole("link", { name: `Rate Dr ${clinician.name}` }).click();
       await waitForPath(patient, "/my-profile/past-appointments");
       await waitForHydration(patient);
       const rating = patient.locator(`#rate-${visitId}`);
       await rating.getByLabel("Stars").selectOption("5");
       await rating.getByRole("button", { name: "Rate this provider" }).click();
       await patient.getByText("Thank you for your rating.").waitFor();
-      await expect.poll(() => ratingsOfDemoProvider(patient)).toBe(ratingsBefore + 1);
+      await expect.poll(() => ratingsOfProvider(patient, clinician.name)).toBe(ratingsBefore + 1);
 
       // The visit has left the clinician's visits.
       await doctor.goto(`${baseUrl}/console`);

@@ -27,17 +27,6 @@ export async function dismissPopupBeforehand(context: BrowserContext): Promise<v
   });
 }
 
-/** A logged-in patient starts the monthly trial with the success card. */
-export async function startTrial(page: Page, baseUrl: string): Promise<void> {
-  await page.goto(`${baseUrl}/membership-trial`);
-  await page.getByLabel(/^Monthly/).check();
-  await page.getByRole("button", { name: "Start free trial" }).click();
-  await page.waitForURL((url) => url.pathname.startsWith("/checkout/"));
-  await fillCard(page, { number: SUCCESS_CARD });
-  await page.getByRole("button", { name: "Start free trial" }).click();
-  await waitForPath(page, "/thank-you-for-subscribing");
-}
-
 /** A logged-in patient buys a one-time visit with the success card. */
 export async function buyVisit(page: Page, baseUrl: string, type: "chat" | "video"): Promise<void> {
   const price = type === "chat" ? "$29" : "$49";

@@ -2,75 +2,88 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { DEMO_CLINICIAN } from "@ambercare/contracts/demo";
 import { Secret, TOTP } from "otpauth";
-import type { Page } from "playwright-core";
+import { type BrowserContext, type Page, request } from "playwright-core";
+import { latestMail, linkIn } from "./account-steps.ts";
+import type { InvitedClinician, ReadyClinician } from "./clinician-pool.ts";
+import { logInSession, type Stack, secondFactorSession } from "./session-fixtures.ts";
 
 /**
- * The demo clinician's side of a journey, through the main API as the console's pages call it: its
- * current second-factor code and a logged-in token for the care-team calls. Free of the test runner
- * (node:assert checks): the benchmarks drive the same steps.
+ * A clinician's side of a journey, through the main API as the console's pages call it, and the
+ * clinician's session in a browser context. Free of the test runner (node:assert checks): the
+ * benchmarks drive the same steps.
+ *
+ * A second-factor code is spent once per account and step (ADR 024). Each journey has its own
+ * clinician (clinician-pool.ts), whose codes only it spends: `nextCode()` gives the next unspent
+ * step's code by the API's clock, and when that step is more than one ahead of the clock (the
+ * window the API accepts), moves the API's test clock on to it instead of waiting for it.
  */
 
 const STEP_MS = 30_000;
 
-/** The API's clock (GET /dev/clock): other journeys move it. */
+/** The API's clock (GET /dev/clock): journeys move it. */
 async function apiNow(apiUrl: string): Promise<number> {
   const response = await fetch(`${apiUrl}/dev/clock`);
+  assert.equal(response.status, 200, "GET /dev/clock (the API must run outside production)");
   return Date.parse(((await response.json()) as { data: { now: string } }).data.now);
 }
 
-/** The demo clinician's code by the API's clock, `stepsAhead` steps on. */
-export async function demoCode(apiUrl: string, stepsAhead = 0): Promise<string> {
-  const totp = new TOTP({
-    secret: Secret.fromBase32(DEMO_CLINICIAN.totp_secret),
-    algorithm: "SHA1",
-    digits: 6,
-    period: STEP_MS / 1000,
+async function advanceApiClock(apiUrl: string, seconds: number): Promise<void> {
+  const response = await fetch(`${apiUrl}/dev/clock/advance`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ seconds }),
   });
-  return totp.generate({ timestamp: (await apiNow(apiUrl)) + stepsAhead * STEP_MS });
+  assert.equal(response.status, 200, "POST /dev/clock/advance (the API must run outside production)");
 }
 
-/** This step's code, the next step's, then the next step's again once its window has come. */
-const SECOND_FACTOR_ATTEMPTS = [
-  { stepsAhead: 0, waitForNextStep: false },
-  { stepsAhead: 1, waitForNextStep: false },
-  { stepsAhead: 1, waitForNextStep: true },
-] as const;
+/** A clinician's account as a journey holds it: the password and the authenticator's secret. */
+export type ClinicianAccount = {
+  email: string;
+  password: string;
+  providerSlug: string;
+  /** The provider's name after "Dr": "Casey Carter". */
+  name: string;
+  /** A state the provider is licensed in, where the journey's visits are. */
+  state: { code: string; name: string };
+  /** The code of the next step no login of this account has spent yet (see above). */
+  nextCode(): Promise<string>;
+};
+
+/** `nextCode` of an account whose steps up to `lastUsedStep` are spent. */
+function codeSource(apiUrl: string, secret: string, spent: { lastUsedStep: number }) {
+  const totp = new TOTP({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 });
+  return async () => {
+    const current = Math.floor((await apiNow(apiUrl)) / STEP_MS);
+    const step = Math.max(current, spent.lastUsedStep + 1);
+    // The API accepts the codes of one step either side of its clock.
+    if (step > current + 1) await advanceApiClock(apiUrl, ((step - current - 1) * STEP_MS) / 1000);
+    spent.lastUsedStep = step;
+    return totp.generate({ timestamp: step * STEP_MS });
+  };
+}
+
+/** What the demo clinician's logins have spent, per stack: its secret is the README's. */
+const demoSpent = new Map<string, { lastUsedStep: number }>();
 
 /**
- * On /login/second-factor, logs the demo clinician in with its current code and waits for the
- * console. A code is taken once, and every journey logs this one account in (in the browser and
- * through the API), so the journey before may have taken this step's code and the next one: then
- * the next step's is tried, and failing that, the one after once the API's clock reaches its window.
+ * The demo clinician of the demo seed (its password and TOTP secret are published): for the
+ * journey that checks it works, and for benchmarks on a stack of their own.
  */
-export async function enterDemoCode(page: Page, apiUrl: string): Promise<void> {
-  const attempts = SECOND_FACTOR_ATTEMPTS;
-  for (const [index, { stepsAhead, waitForNextStep }] of attempts.entries()) {
-    if (waitForNextStep) {
-      const now = await apiNow(apiUrl);
-      await new Promise((resolve) => setTimeout(resolve, STEP_MS - (now % STEP_MS) + 250));
-    }
-    await page.getByLabel("Code from your authenticator app").fill(await demoCode(apiUrl, stepsAhead));
-    await page.getByRole("button", { name: "Log in", exact: true }).click();
-    // The waiter that loses the race times out later: caught, so that it fails nothing.
-    const outcome = await Promise.race([
-      page
-        .waitForURL((url) => url.pathname === "/console")
-        .then(() => "in" as const)
-        .catch(() => "no answer" as const),
-      page
-        .locator('input[aria-invalid="true"]')
-        .waitFor()
-        .then(() => "refused" as const)
-        .catch(() => "no answer" as const),
-    ]);
-    if (outcome === "in") return;
-    if (outcome === "no answer")
-      throw new Error("the second-factor form neither logged in nor refused the code");
-    // A fresh form for the next code: the refused one keeps its error until it is sent again. A GET,
-    // not a reload: a form sent before the page hydrated was a real POST, which a reload would repeat.
-    if (index < attempts.length - 1) await page.goto(page.url());
+export function demoClinician(apiUrl: string): ClinicianAccount {
+  let spent = demoSpent.get(apiUrl);
+  if (!spent) {
+    spent = { lastUsedStep: Number.NEGATIVE_INFINITY };
+    demoSpent.set(apiUrl, spent);
   }
-  throw new Error("the demo clinician's code was refused three times");
+  return {
+    email: DEMO_CLINICIAN.email,
+    password: DEMO_CLINICIAN.password,
+    providerSlug: DEMO_CLINICIAN.provider_slug,
+    name: `${DEMO_CLINICIAN.first_name} ${DEMO_CLINICIAN.last_name}`,
+    // Licensed in every state.
+    state: { code: "CA", name: "California" },
+    nextCode: codeSource(apiUrl, DEMO_CLINICIAN.totp_secret, spent),
+  };
 }
 
 async function postJson(url: string, body: unknown, token?: string) {
@@ -80,55 +93,115 @@ async function postJson(url: string, body: unknown, token?: string) {
     body: JSON.stringify(body),
   });
   const text = await response.text();
-  assert.ok(response.status < 300, text);
+  assert.ok(response.status < 300, `POST ${new URL(url).pathname}: ${response.status} ${text}`);
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-/** The demo clinician, logged in with password and code; `step` calls a care-team visit endpoint. */
-export async function demoClinician(apiUrl: string) {
-  const api = `${apiUrl}/api/v1/api`;
-  const pending = await postJson(`${api}/auth/login`, {
-    email: DEMO_CLINICIAN.email,
-    password: DEMO_CLINICIAN.password,
-  });
-  // A code is taken once: when another journey just used this one, the next step's is accepted too;
-  // when both were taken, the next step's is tried again once the API's clock reaches its window
-  // (as enterDemoCode does in the browser).
-  let token = "";
-  for (const { stepsAhead, waitForNextStep } of SECOND_FACTOR_ATTEMPTS) {
-    if (waitForNextStep) {
-      const now = await apiNow(apiUrl);
-      await new Promise((resolve) => setTimeout(resolve, STEP_MS - (now % STEP_MS) + 250));
-    }
-    const response = await fetch(`${api}/auth/login/second-factor`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        pending_login_token: pending.pending_login_token,
-        code: await demoCode(apiUrl, stepsAhead),
-      }),
+/**
+ * Makes an invited clinician (global-setup.ts, with the care-team command) ready to work, as the
+ * invited person would: the password chosen on the web's /reset-password page with the link of
+ * the invitation e-mail, then two-step login set up with an authenticator (the main API's setup and
+ * confirm calls, which the security page makes). Each account is made ready once per stack.
+ */
+export async function activateClinician(stack: Stack, invited: InvitedClinician): Promise<ReadyClinician> {
+  const password = `journey ${randomUUID()}`;
+  const mail = await latestMail(stack.dataDir, { template: "clinician-invite", to: invited.email, since: 0 });
+  const link = linkIn(mail, "/reset-password");
+  const token = new URL(link, stack.baseUrl).searchParams.get("token") ?? "";
+  const client = await request.newContext();
+  try {
+    const reset = await client.post(`${stack.baseUrl}${link}`, {
+      form: { token, new_password: password, confirm_password: password },
+      maxRedirects: 0,
     });
-    if (response.ok) {
-      token = String(((await response.json()) as { access_token: string }).access_token);
-      break;
-    }
+    const text = await reset.text();
+    assert.ok(
+      reset.status() === 200 && text.includes("Your password has been changed"),
+      `POST /reset-password for ${invited.email}: ${reset.status()} ${text.slice(0, 300)}`,
+    );
+  } finally {
+    await client.dispose();
   }
-  assert.notEqual(token, "", "the demo clinician's second login step");
+
+  const api = `${stack.apiUrl}/api/v1/api`;
+  const session = await postJson(`${api}/auth/login`, { email: invited.email, password });
+  const accessToken = String(session.access_token);
+  const setup = await postJson(`${api}/auth/second-factor/setup`, {}, accessToken);
+  const secret = String((setup.data as { secret: string }).secret);
+  const spent = { lastUsedStep: Number.NEGATIVE_INFINITY };
+  const nextCode = codeSource(stack.apiUrl, secret, spent);
+  await postJson(`${api}/auth/second-factor/confirm`, { code: await nextCode() }, accessToken);
+  await postJson(`${api}/auth/logout`, {}, accessToken);
+  return { ...invited, password, secret, lastUsedStep: spent.lastUsedStep };
+}
+
+/** A ready clinician (activateClinician) as a journey uses it, spending its codes from here on. */
+export function clinicianAccount(apiUrl: string, ready: ReadyClinician): ClinicianAccount {
+  const { secret, lastUsedStep, ...account } = ready;
+  return { ...account, nextCode: codeSource(apiUrl, secret, { lastUsedStep }) };
+}
+
+/**
+ * Logs the clinician in in `context` through the web's login and second-step forms (their cookies
+ * are the web's own), as the care-team journey does on the pages; answers the main API token of
+ * that session, for the care-team calls a journey makes on the clinician's behalf.
+ */
+export async function clinicianSession(
+  context: BrowserContext,
+  baseUrl: string,
+  clinician: ClinicianAccount,
+): Promise<string> {
+  assert.equal(await logInSession(context, baseUrl, clinician), "/login/second-factor");
+  assert.equal(await secondFactorSession(context, baseUrl, await clinician.nextCode()), "/console");
+  const token = (await context.cookies(baseUrl)).find((cookie) => cookie.name === "accessToken")?.value;
+  assert.ok(token, "the clinician's session has a main API token");
+  return token;
+}
+
+/** The care-team visit steps with a clinician's main API token. */
+export function careTeamSteps(apiUrl: string, token: string) {
+  const api = `${apiUrl}/api/v1/api`;
   return {
+    token,
     step(visitId: string, step: "accept" | "start" | "complete", body: object = {}) {
       return postJson(`${api}/care-team/visits/${visitId}/${step}`, body, token);
     },
   };
 }
 
+/** The clinician logged in on the main API with password and code, for the care-team calls. */
+export async function clinicianApi(apiUrl: string, clinician: ClinicianAccount) {
+  const api = `${apiUrl}/api/v1/api`;
+  const pending = await postJson(`${api}/auth/login`, {
+    email: clinician.email,
+    password: clinician.password,
+  });
+  const done = await postJson(`${api}/auth/login/second-factor`, {
+    pending_login_token: pending.pending_login_token,
+    code: await clinician.nextCode(),
+  });
+  return careTeamSteps(apiUrl, String(done.access_token));
+}
+
 /**
- * A visit the member requests with the demo clinician's provider (an adult with a cough in
- * California), through the API with the member's own login; returns its id.
+ * On /login/second-factor, enters the clinician's next code in the form and waits for the console:
+ * the second login step as a person takes it.
+ */
+export async function enterCode(page: Page, clinician: ClinicianAccount): Promise<void> {
+  await page.getByLabel("Code from your authenticator app").fill(await clinician.nextCode());
+  await page.getByRole("button", { name: "Log in", exact: true }).click();
+  await page.waitForURL((url) => url.pathname === "/console");
+}
+
+/**
+ * A visit the member requests with the clinician's provider (an adult with a cough in the
+ * provider's state), through the API with the member's own login; returns its id.
  */
 export async function requestVisit(
   apiUrl: string,
   patient: { email: string; password: string },
   type: "chat" | "video",
+  clinician: Pick<ClinicianAccount, "providerSlug" | "state">,
 ): Promise<string> {
   const session = await postJson(`${apiUrl}/api/v1/api/auth/login`, {
     email: patient.email,
@@ -139,13 +212,13 @@ export async function requestVisit(
     {
       idempotency_key: randomUUID(),
       type,
-      provider_slug: "casey-carter-demo",
+      provider_slug: clinician.providerSlug,
       intake: {
         patient: "self",
         gender: "female",
         race: "White",
         ethnicity: "Not Hispanic or Latino",
-        state: "CA",
+        state: clinician.state.code,
         symptoms: ["Cough"],
         symptoms_started_on: "2026-01-02",
         recent_travel: false,

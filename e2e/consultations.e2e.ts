@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { fillProfile, newAccount, signUp, waitForHydration, waitForPath } from "./auth-helpers.ts";
+import { clinicianFor, fillProfile, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
-import { buyVisit, dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
-import { demoClinician } from "./clinician-helpers.ts";
+import { buyVisit, dismissPopupBeforehand } from "./checkout-helpers.ts";
+import { clinicianApi } from "./clinician-helpers.ts";
+import { startTrialSession } from "./session-fixtures.ts";
 
 /**
  * The consultation journeys in Chromium: a member requests a video visit for a dependent child; a patient
@@ -74,8 +75,11 @@ const STATE_NAMES: Record<string, string> = {
   VT: "Vermont",
 };
 
-/** Fills the intake for Mia, a daughter, with three symptoms and a temperature; stops before submitting. */
-async function fillIntakeForChild(page: Page) {
+/**
+ * Fills the intake for Mia, a daughter, with three symptoms and a temperature, in California unless
+ * told; stops before submitting.
+ */
+async function fillIntakeForChild(page: Page, state = "California") {
   await page.getByRole("radio", { name: /Someone I care for/ }).check();
   await page.getByLabel("Their relationship to you").selectOption({ label: "Daughter" });
   await page.getByLabel("Their first name").fill("Mia");
@@ -84,7 +88,7 @@ async function fillIntakeForChild(page: Page) {
   await page.getByLabel("Gender").selectOption({ label: "Female" });
   await page.getByLabel("Race").selectOption({ label: "Asian" });
   await page.getByLabel("Ethnicity").selectOption({ label: "Not Hispanic or Latino" });
-  await page.getByLabel("US state where the patient is now").selectOption({ label: "California" });
+  await page.getByLabel("US state where the patient is now").selectOption({ label: state });
   await page.getByRole("button", { name: "Next" }).click();
   await page.getByText("Step 2 of 4").waitFor();
   for (const symptom of ["Fever", "Cough", "Sore Throat"]) {
@@ -106,12 +110,11 @@ async function fillIntakeForChild(page: Page) {
 
 describe("consultations", () => {
   it("a member requests a video visit for a dependent child and sees it listed", async () => {
-    const account = newAccount();
     const { context, page, consoleErrors } = await openPage(browser);
     try {
       await dismissPopupBeforehand(context);
-      await signUp(page, baseUrl, account);
-      await startTrial(page, baseUrl);
+      await newPatient(context);
+      await startTrialSession(context, baseUrl);
 
       await page.goto(`${baseUrl}/consultation/consult`);
       await waitForHydration(page);
@@ -178,7 +181,7 @@ describe("consultations", () => {
     const { context, page, consoleErrors } = await openPage(browser);
     try {
       await dismissPopupBeforehand(context);
-      await signUp(page, baseUrl, newAccount());
+      await newPatient(context);
 
       // Before any visit: each page says what it is for and offers the next step.
       const empty: Array<[string, string, string]> = [
@@ -200,7 +203,7 @@ describe("consultations", () => {
       }
 
       // A video visit with a chosen provider, then canceled while it waits.
-      await startTrial(page, baseUrl);
+      await startTrialSession(context, baseUrl);
       await page.goto(`${baseUrl}/consultation/form?type=video&provider=${provider.slug}&state=CA`);
       await waitForHydration(page);
       await page.getByText(`Provider: ${name}.`).waitFor();
@@ -241,15 +244,16 @@ describe("consultations", () => {
   }, 180_000);
 
   it("a member waits for a chat visit in the waiting room, which follows the clinician live to the summary and the rating", async () => {
-    const account = newAccount();
+    const clinician = clinicianFor("consultations-waiting-room");
     const { context, page, consoleErrors } = await openPage(browser);
     try {
       await dismissPopupBeforehand(context);
-      await signUp(page, baseUrl, account);
-      await startTrial(page, baseUrl);
+      await newPatient(context);
+      await startTrialSession(context, baseUrl);
       await page.goto(`${baseUrl}/consultation/form?type=chat`);
       await waitForHydration(page);
-      await fillIntakeForChild(page);
+      // In the state of this journey's own clinician, who takes the visit.
+      await fillIntakeForChild(page, clinician.state.name);
       await page.getByRole("button", { name: "Request the visit" }).click();
       await waitForPath(page, "/consultation/thank-you");
       await page.getByRole("link", { name: "Go to your waiting room" }).click();
@@ -271,11 +275,11 @@ describe("consultations", () => {
       await page.evaluate(() => {
         (window as unknown as { sameDocument: boolean }).sameDocument = true;
       });
-      const clinician = await demoClinician(apiUrl);
-      await clinician.step(visitId, "accept");
+      const steps = await clinicianApi(apiUrl, clinician);
+      await steps.step(visitId, "accept");
       await page
         .getByTestId("visit-status")
-        .filter({ hasText: "Dr Casey Carter accepted your visit. It will start shortly." })
+        .filter({ hasText: `Dr ${clinician.name} accepted your visit. It will start shortly.` })
         .waitFor();
       await page.getByRole("heading", { name: "Chat with your clinician" }).waitFor();
       expect(await page.getByTestId("visit-position").count()).toBe(0);
@@ -284,9 +288,9 @@ describe("consultations", () => {
       );
       await expectNoAxeViolations(page);
 
-      await clinician.step(visitId, "start");
+      await steps.step(visitId, "start");
       await page.getByTestId("visit-status").filter({ hasText: "is in progress" }).waitFor();
-      await clinician.step(visitId, "complete", {
+      await steps.step(visitId, "complete", {
         summary: "A cold. Rest, fluids, and honey for the cough.",
       });
       await page.getByTestId("visit-summary").filter({ hasText: "honey for the cough" }).waitFor();
@@ -299,7 +303,7 @@ describe("consultations", () => {
       // A reload keeps it all: the state is the server's.
       await page.reload();
       await page.getByTestId("visit-summary").filter({ hasText: "honey for the cough" }).waitFor();
-      await page.getByRole("link", { name: "Rate Dr Casey Carter" }).click();
+      await page.getByRole("link", { name: `Rate Dr ${clinician.name}` }).click();
       await waitForPath(page, "/my-profile/past-appointments");
       await waitForHydration(page);
       const form = page.locator(`#rate-${visitId}`);
@@ -315,13 +319,12 @@ describe("consultations", () => {
   });
 
   it("a patient without a membership is told to buy a visit, then succeeds with one", async () => {
-    const account = newAccount();
     const { context, page, consoleErrors } = await openPage(browser, {
       viewport: { width: 320, height: 800 },
     });
     try {
       await dismissPopupBeforehand(context);
-      await signUp(page, baseUrl, account);
+      await newPatient(context);
       // The first step shows what a visit costs without a membership, and where to get one.
       await page.goto(`${baseUrl}/consultation/consult`);
       await page
@@ -370,7 +373,7 @@ describe("consultations", () => {
     const { context, page, consoleErrors } = await openPage(browser);
     try {
       await dismissPopupBeforehand(context);
-      await signUp(page, baseUrl, newAccount());
+      await newPatient(context);
       await page.goto(`${baseUrl}/consultation/consult?provider=${provider.slug}`);
       await waitForHydration(page);
       await page.getByText(`${name} offers video visits only.`).waitFor();
@@ -419,7 +422,8 @@ describe("consultations", () => {
     const { context, page, consoleErrors } = await openPage(browser);
     try {
       await dismissPopupBeforehand(context);
-      await signUp(page, baseUrl, newAccount());
+      await newPatient(context);
+      await page.goto(`${baseUrl}/almost-there`);
       await fillProfile(page, { state: "Washington", gender: "Female" });
       await page.getByRole("button", { name: "Save and continue" }).click();
       await waitForPath(page, "/my-profile");
@@ -464,10 +468,9 @@ describe("consultations", () => {
   });
 
   it("an uploaded document appears in the medical records and downloads byte-identical", async () => {
-    const account = newAccount();
     const { context, page, consoleErrors } = await openPage(browser);
     try {
-      await signUp(page, baseUrl, account);
+      await newPatient(context);
       await page.goto(`${baseUrl}/my-profile/medical-records`);
       await waitForHydration(page);
       const png = Buffer.concat([

@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
   type Account,
   advanceApiClock,
-  login,
-  newAccount,
-  signUp,
+  logInContext,
+  newPatient as newPatientIn,
   waitForHydration,
   waitForPath,
 } from "./auth-helpers.ts";
@@ -76,11 +75,31 @@ async function subscriptionStatus(page: Page): Promise<string> {
   return (await page.getByTestId("subscription-status").textContent()) ?? "";
 }
 
-/** A new patient, logged in (sign-up ends on /almost-there). */
-async function newPatient(page: Page): Promise<Account> {
-  const account = newAccount();
-  await signUp(page, baseUrl, account);
-  return account;
+/** The page's time (Date.now() in the page: Playwright's clock once it is installed). */
+function pageTime(page: Page): Promise<number> {
+  return page.evaluate(() => Date.now());
+}
+
+/**
+ * Waits until the not-subscribed offer is in the page, closed, and its effect has run: its timer,
+ * if the page gets one, is set on the page's clock.
+ */
+async function offerReady(page: Page): Promise<void> {
+  await page.locator("dialog", { hasText: "Get care whenever you need it" }).waitFor({ state: "attached" });
+  // React runs a commit's effects in a task it posts then: a task posted now runs after it.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve();
+        channel.port2.postMessage(null);
+      }),
+  );
+}
+
+/** A new patient logged in in the page's context (the sign-up form is the accounts journey's). */
+function newPatient(page: Page): Promise<Account> {
+  return newPatientIn(page.context());
 }
 
 describe("membership pages for every visitor", () => {
@@ -325,22 +344,27 @@ describe("payments that fail, one-time visits and the popup", () => {
   it("offers a membership 5 s after arriving on / to a non-member, and not on /my-profile", async () => {
     const { context, page, consoleErrors } = await openPage(browser);
     try {
+      // The pages' timers run on Playwright's clock: the test moves it on instead of waiting.
+      await page.clock.install();
       await newPatient(page);
       const popup = page.getByRole("dialog", { name: "Get care whenever you need it" });
 
       // Excluded: nothing appears on My profile, however long the patient stays.
       await page.goto(`${baseUrl}/my-profile`);
       await waitForHydration(page);
-      await page.waitForTimeout(NOT_SUBSCRIBED_POPUP_DELAY_MS + 1_500);
+      await offerReady(page);
+      await page.clock.fastForward(NOT_SUBSCRIBED_POPUP_DELAY_MS + 1_500);
       expect(await popup.isVisible()).toBe(false);
 
-      const arrived = Date.now();
+      const arrived = await pageTime(page);
       await page.goto(`${baseUrl}/`);
       await waitForHydration(page);
-      await page.waitForTimeout(NOT_SUBSCRIBED_POPUP_DELAY_MS - 1_500);
+      await offerReady(page);
+      await page.clock.fastForward(NOT_SUBSCRIBED_POPUP_DELAY_MS - 1_500);
       expect(await popup.isVisible(), "not before 5 s").toBe(false);
+      await page.clock.fastForward(1_500);
       await popup.waitFor({ state: "visible", timeout: 5_000 });
-      expect(Date.now() - arrived).toBeGreaterThanOrEqual(NOT_SUBSCRIBED_POPUP_DELAY_MS);
+      expect((await pageTime(page)) - arrived).toBeGreaterThanOrEqual(NOT_SUBSCRIBED_POPUP_DELAY_MS);
       // A modal dialog: focus is inside it, the page behind is inert.
       expect(await popup.evaluate((el) => el.contains(document.activeElement))).toBe(true);
       await expectNoAxeViolations(page);
@@ -350,7 +374,9 @@ describe("payments that fail, one-time visits and the popup", () => {
       // Dismissed for this browser session: the next page does not ask again.
       await page.getByRole("banner").getByRole("link", { name: "Membership" }).first().click();
       await waitForPath(page, "/membership");
-      await page.waitForTimeout(NOT_SUBSCRIBED_POPUP_DELAY_MS + 1_000);
+      await page.getByRole("heading", { level: 1, name: "Membership" }).waitFor();
+      await offerReady(page);
+      await page.clock.fastForward(NOT_SUBSCRIBED_POPUP_DELAY_MS + 1_000);
       expect(await popup.isVisible()).toBe(false);
       expect(consoleErrors).toEqual([]);
     } finally {
@@ -361,10 +387,14 @@ describe("payments that fail, one-time visits and the popup", () => {
   it("takes the popup's Subscribe Now to /my-profile/manage-subscription", async () => {
     const { context, page } = await openPage(browser);
     try {
+      await page.clock.install();
       await newPatient(page);
       await page.goto(`${baseUrl}/find-a-doctor`);
       const popup = page.getByRole("dialog", { name: "Get care whenever you need it" });
-      await popup.waitFor({ state: "visible", timeout: NOT_SUBSCRIBED_POPUP_DELAY_MS + 5_000 });
+      await waitForHydration(page);
+      await offerReady(page);
+      await page.clock.fastForward(NOT_SUBSCRIBED_POPUP_DELAY_MS);
+      await popup.waitFor({ state: "visible", timeout: 5_000 });
       await popup.getByRole("link", { name: "Subscribe Now" }).click();
       await waitForPath(page, "/my-profile/manage-subscription");
       await page.getByRole("heading", { name: "You have no membership yet" }).waitFor();
@@ -463,7 +493,7 @@ describe("membership journey", () => {
       await page.goto(`${baseUrl}/my-profile/billing-history`);
       if (new URL(page.url()).pathname === "/login") {
         // The profile was never completed: the login goes by /almost-there first.
-        await login(page, baseUrl, account, { expectPath: "/almost-there" });
+        expect(await logInContext(page.context(), account)).toBe("/almost-there");
         await page.goto(`${baseUrl}/my-profile/billing-history`);
       }
       const row = page.getByRole("row").filter({ hasText: "Membership, billed monthly" });

@@ -2,7 +2,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import bg from "../apps/web/app/locales/bg.json" with { type: "json" };
 import en from "../apps/web/app/locales/en.json" with { type: "json" };
-import { newAccount, signUp, waitForHydration, waitForPath } from "./auth-helpers.ts";
+import { newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
 import { launchBrowser, openPage } from "./browser.ts";
 import { PROTECTED_ROUTES, PUBLIC_ROUTES } from "./spec-routes.ts";
 
@@ -72,7 +72,7 @@ describe("the strings of each page", () => {
   it("shows the pages of a logged-in patient in both languages without a missing string", async () => {
     const { context, page } = await openPage(browser);
     try {
-      await signUp(page, baseUrl, newAccount());
+      await newPatient(context);
       for (const lang of Object.keys(LANGUAGES)) {
         for (const path of PROTECTED_ROUTES) {
           await page.goto(`${baseUrl}${path}?lang=${lang}`);

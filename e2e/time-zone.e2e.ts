@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { fillProfile, newAccount, signUp, waitForHydration, waitForPath } from "./auth-helpers.ts";
+import { fillProfile, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
-import { dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
+import { dismissPopupBeforehand } from "./checkout-helpers.ts";
+import { startTrialSession } from "./session-fixtures.ts";
 
 /**
  * Times in the patient's time zone: a patient whose browser is in Seattle sees a consultation's time
@@ -86,15 +87,15 @@ async function requestedTime(page: Page): Promise<string> {
 
 describe("times in the patient's time zone", () => {
   it("shows a consultation in the browser's zone, then in the zone chosen on /my-profile", async () => {
-    const account = newAccount();
     const { context, page, consoleErrors } = await openPage(browser, { timezoneId: "America/Los_Angeles" });
     try {
       await dismissPopupBeforehand(context);
-      await signUp(page, baseUrl, account);
+      const account = await newPatient(context);
+      await page.goto(`${baseUrl}/almost-there`);
       await fillProfile(page);
       await page.getByRole("button", { name: "Save and continue" }).click();
       await waitForPath(page, "/my-profile");
-      await startTrial(page, baseUrl);
+      await startTrialSession(context, baseUrl);
       const createdAt = await requestedVisit(account);
 
       const pacific = expected(createdAt, "America/Los_Angeles");

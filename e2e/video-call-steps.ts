@@ -1,9 +1,15 @@
-import { DEMO_CLINICIAN } from "@ambercare/contracts/demo";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { login, newAccount, signUp, waitForHydration } from "./account-steps.ts";
+import { waitForHydration } from "./account-steps.ts";
 import { FAKE_MEDIA_FLAGS, openPage } from "./browser-contexts.ts";
-import { dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
-import { demoClinician, enterDemoCode, requestVisit } from "./clinician-helpers.ts";
+import { dismissPopupBeforehand } from "./checkout-helpers.ts";
+import {
+  type ClinicianAccount,
+  careTeamSteps,
+  clinicianSession,
+  demoClinician,
+  requestVisit,
+} from "./clinician-helpers.ts";
+import { signUpPatient, startTrialSession } from "./session-fixtures.ts";
 
 /**
  * The two sides of a video visit in their own browser contexts, for the video journey and the call
@@ -97,29 +103,35 @@ export function firstRemoteFrameAt(
 }
 
 /**
- * Both sides logged in, each in its own context: the demo clinician in the console (and through the
- * API, for the care-team steps), a new member with a trial as the patient.
+ * Both sides logged in, each in its own context: the clinician (the demo clinician unless given)
+ * in the console, its session's token for the care-team steps, and a new member with a trial as
+ * the patient. Both sessions are started by the session fixtures (session-fixtures.ts,
+ * clinician-helpers.ts): the login forms are other journeys' subject.
  */
-export async function signedInSides(browser: Browser, site: string, api: string, dataDir: string) {
-  const account = newAccount();
+export async function signedInSides(
+  browser: Browser,
+  site: string,
+  api: string,
+  dataDir: string,
+  doctorAccount: ClinicianAccount = demoClinician(api),
+) {
   const patientSide = await openPage(browser);
   const clinicianSide = await openPage(browser);
   await keepPeerConnections(patientSide.context);
   await keepPeerConnections(clinicianSide.context);
   const patient = patientSide.page;
   const doctor = clinicianSide.page;
-  // The clinician's browser logs in first: a second-factor code is taken once, and the API login
-  // below takes the next one when this one is used.
-  await login(doctor, site, DEMO_CLINICIAN, { expectPath: "/login/second-factor" });
-  await enterDemoCode(doctor, api);
+  const token = await clinicianSession(clinicianSide.context, site, doctorAccount);
+  await doctor.goto(`${site}/console`);
   await dismissPopupBeforehand(patientSide.context);
-  await signUp(patient, site, account, dataDir);
-  await startTrial(patient, site);
-  const clinician = await demoClinician(api);
+  const account = await signUpPatient(patientSide.context, { baseUrl: site, apiUrl: api, dataDir });
+  await startTrialSession(patientSide.context, site);
+  const clinician = careTeamSteps(api, token);
   return {
     patient,
     doctor,
     account,
+    doctorAccount,
     clinician,
     close: async () => {
       await patientSide.context.close();
@@ -131,11 +143,11 @@ export async function signedInSides(browser: Browser, site: string, api: string,
 export type Sides = Awaited<ReturnType<typeof signedInSides>>;
 
 /**
- * A video visit the patient requests with the demo clinician's provider and the clinician accepts;
+ * A video visit the patient requests with the clinician's provider and the clinician accepts;
  * the clinician's page is its workspace, the patient's its visit page. Returns its id.
  */
 export async function openVideoVisit(sides: Sides, site: string, api: string): Promise<string> {
-  const visitId = await requestVisit(api, sides.account, "video");
+  const visitId = await requestVisit(api, sides.account, "video", sides.doctorAccount);
   await sides.clinician.step(visitId, "accept");
   await sides.doctor.goto(`${site}/console/visits/${visitId}`);
   await waitForHydration(sides.doctor);
@@ -145,8 +157,14 @@ export async function openVideoVisit(sides: Sides, site: string, api: string): P
 }
 
 /** Both sides (signedInSides) in one accepted video visit (openVideoVisit). */
-export async function bothSides(browser: Browser, site: string, api: string, dataDir: string) {
-  const sides = await signedInSides(browser, site, api, dataDir);
+export async function bothSides(
+  browser: Browser,
+  site: string,
+  api: string,
+  dataDir: string,
+  doctorAccount?: ClinicianAccount,
+) {
+  const sides = await signedInSides(browser, site, api, dataDir, doctorAccount);
   const visitId = await openVideoVisit(sides, site, api);
   return { ...sides, visitId };
 }

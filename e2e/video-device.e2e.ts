@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { CHROMIUM_FLAGS, ensureChromium } from "../scripts/lib/chromium.mjs";
-import { login, newAccount, signUp, waitForHydration } from "./auth-helpers.ts";
+import { clinicianFor, logInContext, newPatient, waitForHydration } from "./auth-helpers.ts";
 import { expectNoAxeViolations, openPage, unexpected } from "./browser.ts";
-import { dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
-import { demoClinician, requestVisit } from "./clinician-helpers.ts";
+import { dismissPopupBeforehand } from "./checkout-helpers.ts";
+import { clinicianApi, requestVisit } from "./clinician-helpers.ts";
+import { startTrialSession } from "./session-fixtures.ts";
 
 /**
  * The video visit's device check and /call-ended in Chromium with a fake camera and microphone (a
@@ -46,13 +47,13 @@ async function axeAtBothWidths(page: Page) {
 
 describe("the video visit's device check and /call-ended", () => {
   it("previews the camera, moves the meter, tests the connection, explains a refusal, and ends on /call-ended", async () => {
-    const account = newAccount();
+    const doctor = clinicianFor("video-device");
     const { context, page, consoleErrors } = await openPage(browser);
     try {
       await dismissPopupBeforehand(context);
-      await signUp(page, baseUrl, account);
-      await startTrial(page, baseUrl);
-      const visitId = await requestVisit(apiUrl, account, "video");
+      const account = await newPatient(context);
+      await startTrialSession(context, baseUrl);
+      const visitId = await requestVisit(apiUrl, account, "video", doctor);
 
       // Waiting for a clinician: the check is there, collapsed, and opens on a press.
       await page.goto(`${baseUrl}/my-profile/consultations/${visitId}`);
@@ -123,7 +124,7 @@ describe("the video visit's device check and /call-ended", () => {
 
       // The clinician accepts: in a browser whose camera is refused, the patient is told what to do
       // in Chrome, and the visit goes on by chat.
-      const clinician = await demoClinician(apiUrl);
+      const clinician = await clinicianApi(apiUrl, doctor);
       await clinician.step(visitId, "accept");
       const refused = await openPage(browser);
       try {
@@ -131,7 +132,7 @@ describe("the video visit's device check and /call-ended", () => {
           navigator.mediaDevices.getUserMedia = () =>
             Promise.reject(new DOMException("Permission denied", "NotAllowedError"));
         });
-        await login(refused.page, baseUrl, account, { expectPath: "/almost-there" });
+        expect(await logInContext(refused.context, account)).toBe("/almost-there");
         await refused.page.goto(`${baseUrl}/my-profile/consultations/${visitId}`);
         await waitForHydration(refused.page);
         await openDeviceCheck(refused.page, "Check your camera and microphone");
@@ -172,7 +173,7 @@ describe("the video visit's device check and /call-ended", () => {
       const summary = page.getByRole("link", { name: "Read the visit summary" });
       await summary.waitFor();
       expect(await summary.getAttribute("href")).toBe(`/my-profile/consultations/${visitId}`);
-      const rate = page.getByRole("link", { name: "Rate Dr Casey Carter" });
+      const rate = page.getByRole("link", { name: `Rate Dr ${doctor.name}` });
       expect(await rate.getAttribute("href")).toBe(`/my-profile/past-appointments#rate-${visitId}`);
       await expectNoAxeViolations(page);
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort, startStack } from "../scripts/lib/stack.mjs";
-import { waitForHydration, waitForPath } from "./auth-helpers.ts";
+import { clinicianFor, waitForHydration, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, takeLoggedErrors, unexpected } from "./browser.ts";
 import { journeyStackEnv } from "./journey-env.ts";
 import {
@@ -56,7 +56,8 @@ async function expectMediaFlowing(page: Page, timeout = 30_000): Promise<Flow> {
 
 describe("a video visit, both sides", () => {
   it("rings the waiting room, carries video and sound both ways, and rejoins after the patient's reload", async () => {
-    const sides = await bothSides(browser, baseUrl, apiUrl, inject("dataDir"));
+    const doctorAccount = clinicianFor("video-visit");
+    const sides = await bothSides(browser, baseUrl, apiUrl, inject("dataDir"), doctorAccount);
     const { patient, doctor } = sides;
     try {
       await startAndJoin(patient, doctor);
@@ -172,6 +173,7 @@ describe("a video visit through the relay", () => {
       });
       let sides: Awaited<ReturnType<typeof bothSides>> | undefined;
       try {
+        // A stack of its own, whose demo clinician no other journey logs in: this journey's own.
         sides = await bothSides(browser, stack.webUrl, stack.apiUrl, dataDir);
         const { patient, doctor } = sides;
         await startAndJoin(patient, doctor);

@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { DEMO_CLINICIAN } from "@ambercare/contracts/demo";
-import { Secret, TOTP } from "otpauth";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { newAccount, signUp, waitForHydration } from "./auth-helpers.ts";
+import type { Account } from "./account-steps.ts";
+import { clinicianFor, newPatient, waitForHydration } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
-import { dismissPopupBeforehand, startTrial } from "./checkout-helpers.ts";
-import { requestVisit } from "./clinician-helpers.ts";
+import { dismissPopupBeforehand } from "./checkout-helpers.ts";
+import { type ClinicianAccount, clinicianApi, requestVisit } from "./clinician-helpers.ts";
+import { startTrialSession } from "./session-fixtures.ts";
 
 /**
- * The visit chat on the patient's messages page: a member's chat visit accepted by the demo
- * clinician, messages both ways without a reload, and the outbox: written while the browser is
+ * The visit chat on the patient's messages page: a member's chat visit accepted by the journey's
+ * own clinician, messages both ways without a reload, and the outbox: written while the browser is
  * offline, both messages arrive once when it is back. The clinician's side is called on the API.
  */
 
@@ -39,31 +39,9 @@ async function call(method: string, url: string, token: string | null, body?: un
   return { status: response.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
-/** The demo clinician's session: password, then the code of the published secret by the API's clock. */
-async function clinicianToken(): Promise<string> {
-  const first = await call("POST", `${apiUrl}/api/v1/api/auth/login`, null, {
-    email: DEMO_CLINICIAN.email,
-    password: DEMO_CLINICIAN.password,
-  });
-  const clock = await call("GET", `${apiUrl}/dev/clock`, null);
-  const now = Date.parse((clock.json.data as { now: string }).now);
-  const totp = new TOTP({
-    secret: Secret.fromBase32(DEMO_CLINICIAN.totp_secret),
-    algorithm: "SHA1",
-    digits: 6,
-    period: 30,
-  });
-  const done = await call("POST", `${apiUrl}/api/v1/api/auth/login/second-factor`, null, {
-    pending_login_token: first.json.pending_login_token,
-    code: totp.generate({ timestamp: now }),
-  });
-  expect(done.status).toBe(200);
-  return done.json.access_token as string;
-}
-
-/** A chat visit of the member with the demo clinician's provider, accepted by the clinician. */
-async function acceptedChatVisit(patient: { email: string; password: string }, doctor: string) {
-  const id = await requestVisit(apiUrl, patient, "chat");
+/** A chat visit of the member with the clinician's provider, accepted by the clinician. */
+async function acceptedChatVisit(patient: Account, clinician: ClinicianAccount, doctor: string) {
+  const id = await requestVisit(apiUrl, patient, "chat", clinician);
   const accepted = await call("POST", `${CONSOLE}/${id}/accept`, doctor);
   expect(accepted.status, JSON.stringify(accepted.json)).toBe(200);
   return id;
@@ -71,14 +49,15 @@ async function acceptedChatVisit(patient: { email: string; password: string }, d
 
 describe("the visit chat", () => {
   it("carries messages both ways live, and sends what was written offline once the link is back", async () => {
-    const account = newAccount();
+    const clinician = clinicianFor("visit-chat");
     const { context, page, consoleErrors } = await openPage(browser);
     try {
       await dismissPopupBeforehand(context);
-      await signUp(page, baseUrl, account);
-      await startTrial(page, baseUrl);
-      const doctor = await clinicianToken();
-      const id = await acceptedChatVisit(account, doctor);
+      const account = await newPatient(context);
+      await startTrialSession(context, baseUrl);
+      // The clinician's session: password, then a code of its authenticator by the API's clock.
+      const doctor = (await clinicianApi(apiUrl, clinician)).token;
+      const id = await acceptedChatVisit(account, clinician, doctor);
 
       await page.goto(`${baseUrl}/my-profile/messages?consultation=${id}`);
       await waitForHydration(page);

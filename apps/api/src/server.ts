@@ -1,12 +1,8 @@
 import { EnvError } from "@ambercare/contracts/server-env";
 import { createDb, type DbHandle } from "@ambercare/db/client";
-import { runMigrations } from "@ambercare/db/migrate";
-import { isDatabaseEmpty, seedDemoData } from "@ambercare/db/seed";
 import { type App, buildApp } from "#api/app.ts";
-import { enableDemoClinicianSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
-import { ensureServiceAccount } from "#api/modules/accounts/service-account.ts";
-import { systemClock } from "#api/platform/clock.ts";
-import { type ApiConfig, loadConfig, seedsDemoPatient } from "#api/platform/config.ts";
+import { prepareDatabase } from "#api/database-setup.ts";
+import { type ApiConfig, loadConfig } from "#api/platform/config.ts";
 
 /**
  * Starts the API: config, database (migrated; seeded when empty; the service account made to match
@@ -39,18 +35,7 @@ try {
     dataDir: config.DATA_DIR,
     onError: (error) => app?.log.warn({ err: error }, "a database connection failed"),
   });
-  await runMigrations(db);
-  // Only a fresh database is seeded: on a live one an operator may have edited the catalogue.
-  if (await isDatabaseEmpty(db)) {
-    const demoAccounts = seedsDemoPatient(config);
-    await seedDemoData(db, { demoPatient: demoAccounts });
-    if (demoAccounts)
-      await enableDemoClinicianSecondFactor(db.db, config.SECOND_FACTOR_KEY, systemClock.now());
-  }
-  await ensureServiceAccount(db.db, systemClock, {
-    email: config.SERVICE_ACCOUNT_EMAIL,
-    password: config.SERVICE_ACCOUNT_PASSWORD,
-  });
+  await prepareDatabase(db, config);
   app = await buildApp(config, { db });
   const kind = db.kind;
   await app.listen({

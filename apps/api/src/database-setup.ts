@@ -1,0 +1,28 @@
+import type { DbHandle } from "@ambercare/db/client";
+import { runMigrations } from "@ambercare/db/migrate";
+import { isDatabaseEmpty, seedDemoData } from "@ambercare/db/seed";
+import { enableDemoClinicianSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
+import { ensureServiceAccount } from "#api/modules/accounts/service-account.ts";
+import { systemClock } from "#api/platform/clock.ts";
+import { type ApiConfig, seedsDemoPatient } from "#api/platform/config.ts";
+
+/**
+ * The database as the API starts on it: migrated; seeded when empty (the demo accounts, and the demo
+ * clinician's second factor, unless SEED_DEMO_PATIENT says otherwise); the service account made to
+ * match the environment. server.ts runs it before listening; the browser journeys' fixture runs it
+ * before inviting their clinicians, so the API then finds the database it would have made.
+ */
+export async function prepareDatabase(db: DbHandle, config: ApiConfig): Promise<void> {
+  await runMigrations(db);
+  // Only a fresh database is seeded: on a live one an operator may have edited the catalogue.
+  if (await isDatabaseEmpty(db)) {
+    const demoAccounts = seedsDemoPatient(config);
+    await seedDemoData(db, { demoPatient: demoAccounts });
+    if (demoAccounts)
+      await enableDemoClinicianSecondFactor(db.db, config.SECOND_FACTOR_KEY, systemClock.now());
+  }
+  await ensureServiceAccount(db.db, systemClock, {
+    email: config.SERVICE_ACCOUNT_EMAIL,
+    password: config.SERVICE_ACCOUNT_PASSWORD,
+  });
+}
