@@ -32,6 +32,8 @@ export default defineConfig({
           name: "db",
           include: ["packages/db/src/**/*.test.ts", "apps/api/src/**/*.test.ts"],
           environment: "node",
+          // Migrates and seeds once per run; each test file's database is a copy (createTestDb).
+          globalSetup: ["packages/db/src/test-templates.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -90,8 +90,10 @@ export async function createTestApp(
     entitlements?: ConsultationEntitlements;
   } = {},
 ): Promise<TestApp> {
-  const db = options.db ?? (await createTestDb());
-  if (options.seed ?? true) await seedDemoData(db);
+  const seed = options.seed ?? true;
+  // A database of its own is copied from the seeded template; a given one is seeded here.
+  const db = options.db ?? (await createTestDb({ seeded: seed }));
+  if (options.db && seed) await seedDemoData(db);
   const ownDataDir = options.env?.DATA_DIR === undefined;
   const dataDir = options.env?.DATA_DIR ?? mkdtempSync(join(tmpdir(), "ambercare-api-test-"));
   const config = testConfig({ ...options.env, DATA_DIR: dataDir });

@@ -86,7 +86,11 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
 }
 
 async function createPgliteHandle(dataDir: string | undefined): Promise<DbHandle> {
-  const client = await PGlite.create(dataDir === undefined ? {} : { dataDir });
+  return pgliteHandle(await PGlite.create(dataDir === undefined ? {} : { dataDir }));
+}
+
+/** The handle of an open PGlite (tests also open one from a snapshot of a data directory). */
+export function pgliteHandle(client: PGlite): DbHandle {
   const db = drizzlePglite({ client, schema });
   let closed: Promise<void> | undefined;
   return {
