@@ -33,7 +33,7 @@ export default async function setup(project: TestProject) {
     env: journeyStackEnv(port, apiPort, dataDir),
     // The built web app runs as in production; the API runs outside production so that journeys can
     // move its clock (POST /dev/clock/advance: trials ending, renewals) instead of waiting days.
-    apiEnv: { NODE_ENV: "test" },
+    apiEnv: { NODE_ENV: "test", ARGON2_PARAMS: "m=64,t=1,p=1" /* cheap hashing, refused in production */ },
   });
   project.provide("baseUrl", stack.webUrl);
   project.provide("apiUrl", stack.apiUrl);

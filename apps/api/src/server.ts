@@ -3,6 +3,7 @@ import { createDb, type DbHandle } from "@ambercare/db/client";
 import { runMigrations } from "@ambercare/db/migrate";
 import { isDatabaseEmpty, seedDemoData } from "@ambercare/db/seed";
 import { type App, buildApp } from "#api/app.ts";
+import { createPasswords } from "#api/modules/accounts/passwords.ts";
 import { enableDemoClinicianSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
 import { ensureServiceAccount } from "#api/modules/accounts/service-account.ts";
 import { systemClock } from "#api/platform/clock.ts";
@@ -47,10 +48,15 @@ try {
     if (demoAccounts)
       await enableDemoClinicianSecondFactor(db.db, config.SECOND_FACTOR_KEY, systemClock.now());
   }
-  await ensureServiceAccount(db.db, systemClock, {
-    email: config.SERVICE_ACCOUNT_EMAIL,
-    password: config.SERVICE_ACCOUNT_PASSWORD,
-  });
+  await ensureServiceAccount(
+    db.db,
+    systemClock,
+    {
+      email: config.SERVICE_ACCOUNT_EMAIL,
+      password: config.SERVICE_ACCOUNT_PASSWORD,
+    },
+    createPasswords(config.ARGON2_PARAMS),
+  );
   app = await buildApp(config, { db });
   const kind = db.kind;
   await app.listen({

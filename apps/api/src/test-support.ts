@@ -14,9 +14,11 @@ import { solveChallenge } from "altcha-lib/v1";
 import { eq, isNull, sql } from "drizzle-orm";
 import { SMTPServer, type SMTPServerAddress } from "smtp-server";
 import { type App, buildApp } from "#api/app.ts";
+import { createPasswords } from "#api/modules/accounts/passwords.ts";
 import { enableKnownSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
 import { ensureServiceAccount } from "#api/modules/accounts/service-account.ts";
 import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
+import { TEST_ARGON2_PARAMS } from "#api/platform/argon2-params.ts";
 import { type Clock, systemClock } from "#api/platform/clock.ts";
 import { type ApiConfig, loadConfig } from "#api/platform/config.ts";
 import type { FetchLike } from "#api/platform/http-client.ts";
@@ -48,6 +50,9 @@ export function testConfig(overrides: Record<string, string> = {}): ApiConfig {
     SECOND_FACTOR_KEY: "test-second-factor-key-0123456789abcdef",
     // A small proof of work keeps each solve in tests to milliseconds; verification is unchanged.
     ALTCHA_MAX_NUMBER: "2000",
+    // Cheap hashing, likewise (passwords.test.ts pins the production cost). An app configured as in
+    // production hashes at the production cost, since production refuses the cheap one.
+    ...(overrides.NODE_ENV === "production" ? {} : { ARGON2_PARAMS: TEST_ARGON2_PARAMS }),
     ...overrides,
   });
 }
@@ -97,10 +102,12 @@ export async function createTestApp(
   const ownDataDir = options.env?.DATA_DIR === undefined;
   const dataDir = options.env?.DATA_DIR ?? mkdtempSync(join(tmpdir(), "ambercare-api-test-"));
   const config = testConfig({ ...options.env, DATA_DIR: dataDir });
-  await ensureServiceAccount(db.db, options.clock ?? systemClock, {
-    email: config.SERVICE_ACCOUNT_EMAIL,
-    password: config.SERVICE_ACCOUNT_PASSWORD,
-  });
+  await ensureServiceAccount(
+    db.db,
+    options.clock ?? systemClock,
+    { email: config.SERVICE_ACCOUNT_EMAIL, password: config.SERVICE_ACCOUNT_PASSWORD },
+    createPasswords(config.ARGON2_PARAMS),
+  );
   const app = await buildApp(config, {
     db: options.wrapDb ? options.wrapDb(db) : db,
     ...(options.clock ? { clock: options.clock } : {}),
