@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -10,7 +10,6 @@ import type { DbHandle } from "@ambercare/db/client";
 import { clinicians, providers, users } from "@ambercare/db/schema";
 import { seedDemoData } from "@ambercare/db/seed";
 import { createTestDb, type TestDb } from "@ambercare/db/testing";
-import { solveChallenge } from "altcha-lib/v1";
 import { eq, isNull, sql } from "drizzle-orm";
 import { SMTPServer, type SMTPServerAddress } from "smtp-server";
 import { type App, buildApp } from "#api/app.ts";
@@ -194,6 +193,10 @@ export type ParsedMail = { headers: Map<string, string>; text: string; html: str
  */
 export function parseMail(raw: string): ParsedMail {
   const { headers, body } = splitEntity(raw.replaceAll("\r\n", "\n"));
+  return parseBody(headers, body);
+}
+
+function parseBody(headers: Map<string, string>, body: string): ParsedMail {
   const parts = new Map<string, string>();
   const boundary = /boundary="?([^";]+)"?/i.exec(headers.get("content-type") ?? "")?.[1];
   if (boundary) {
@@ -241,33 +244,38 @@ function decodeBody(body: string, encoding: string | undefined): string {
   }
 }
 
+/** `=XX` escapes to their bytes, read as UTF-8 (an encoder escapes every byte that is not ASCII). */
 function decodeQuotedPrintable(text: string): string {
-  const bytes: number[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const hex = text.slice(i + 1, i + 3);
-    if (text[i] === "=" && /^[0-9A-Fa-f]{2}$/.test(hex)) {
-      bytes.push(Number.parseInt(hex, 16));
-      i += 2;
-    } else {
-      bytes.push(...Buffer.from(text[i]!, "utf8"));
-    }
-  }
-  return Buffer.from(bytes).toString("utf8");
+  // A run of escapes is decoded at once: a character's UTF-8 bytes are escaped one after another.
+  return text.replaceAll(/(?:=[0-9A-Fa-f]{2})+/g, (run) =>
+    Buffer.from(run.replaceAll("=", ""), "hex").toString("utf8"),
+  );
 }
 
-/** The `.eml` files an app has written, oldest first, parsed. */
-export function readMailFiles(dataDir: string): Array<ParsedMail & { file: string }> {
+/**
+ * The `.eml` files an app has written, oldest first, parsed; with `wanted`, only the messages whose
+ * headers it accepts (their bodies are the costly part, and a run writes hundreds of messages).
+ */
+export function readMailFiles(
+  dataDir: string,
+  wanted: (headers: Map<string, string>) => boolean = () => true,
+): Array<ParsedMail & { file: string }> {
   const directory = join(dataDir, "mail");
   if (!existsSync(directory)) return [];
   return readdirSync(directory)
     .filter((name) => name.endsWith(".eml"))
     .sort()
-    .map((name) => ({ file: name, ...parseMail(readFileSync(join(directory, name), "utf8")) }));
+    .flatMap((name) => {
+      const { headers, body } = splitEntity(
+        readFileSync(join(directory, name), "utf8").replaceAll("\r\n", "\n"),
+      );
+      return wanted(headers) ? [{ file: name, ...parseBody(headers, body) }] : [];
+    });
 }
 
 /** The messages written to `email`, oldest first (file names sort by time, then at random). */
 export function mailFilesTo(dataDir: string, email: string): Array<ParsedMail & { file: string }> {
-  return readMailFiles(dataDir).filter((mail) => mail.headers.get("to") === email);
+  return readMailFiles(dataDir, (headers) => headers.get("to") === email);
 }
 
 /** The reset token in a message's link (`…/reset-password?token=…`). */
@@ -300,17 +308,30 @@ export async function fetchAltchaChallenge(app: App): Promise<AltchaChallenge> {
 
 /** The ALTCHA payload a browser would send for `challenge` (the proof of work, really solved). */
 export async function solveAltcha(challenge: AltchaChallenge): Promise<string> {
-  const solution = await solveChallenge(
-    challenge.challenge,
-    challenge.salt,
-    challenge.algorithm,
-    challenge.maxnumber,
-  ).promise;
-  if (!solution) throw new Error("the ALTCHA challenge has no solution below maxnumber");
+  const number = solveProofOfWork(challenge);
+  if (number === null) throw new Error("the ALTCHA challenge has no solution below maxnumber");
   const { algorithm, challenge: hash, salt, signature } = challenge;
-  return Buffer.from(
-    JSON.stringify({ algorithm, challenge: hash, number: solution.number, salt, signature }),
-  ).toString("base64");
+  return Buffer.from(JSON.stringify({ algorithm, challenge: hash, number, salt, signature })).toString(
+    "base64",
+  );
+}
+
+/**
+ * The search of altcha-lib's solveChallenge (the first n from 0 whose hash of salt + n is the
+ * challenge), with Node's synchronous hashing: web crypto's digest, which altcha-lib awaits once per
+ * try, costs a thread-pool round trip each time, and the suites solve one for every protected form.
+ */
+function solveProofOfWork(challenge: AltchaChallenge): number | null {
+  const algorithm = challenge.algorithm.replace("-", "").toLowerCase();
+  for (let n = 0; n <= challenge.maxnumber; n++) {
+    if (
+      createHash(algorithm)
+        .update(challenge.salt + n)
+        .digest("hex") === challenge.challenge
+    )
+      return n;
+  }
+  return null;
 }
 
 /** Fetches and solves a real captcha challenge: the `captcha` field of a protected form. */
