@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import routes from "./apps/web/app/routes.ts";
@@ -5,10 +6,75 @@ import { ambercareContent } from "./apps/web/vite-plugin-content.ts";
 import { ambercareRouteStrings } from "./apps/web/vite-plugin-route-strings.ts";
 
 /**
+ * The database suites whose outcome PostgreSQL can change, run a second time on it by
+ * `scripts/test.mjs` (project `db-postgres`). PGlite is PostgreSQL itself, compiled to WebAssembly,
+ * so SQL answers the same on both; what differs is around it. A file belongs here when it tests
+ * - the database layer: migrations, seeding, the client and its driver;
+ * - a repository's SQL called directly, or answering a search on its own;
+ * - concurrency: requests racing for one row, a unique key or a counter (PGlite has one connection
+ *   and runs one query at a time; node-postgres has a pool, real locks and real races);
+ * - live events between API instances (LISTEN/NOTIFY; PGlite signals in process);
+ * - the database going away, and the health check naming the driver;
+ * - every route at once (the API fuzz test), for the driver's row parsing behind each.
+ * The other route tests send one request at a time through SQL that PGlite runs as PostgreSQL does.
+ */
+const POSTGRES_SUITES = [
+  // The database layer.
+  "packages/db/src/db.test.ts",
+  "packages/db/src/migrations.test.ts",
+  "packages/db/src/seed-providers.test.ts",
+  // Repositories called directly.
+  "apps/api/src/modules/accounts/login-throttle.test.ts",
+  "apps/api/src/modules/accounts/service-account.test.ts",
+  "apps/api/src/modules/directory/provider-routes.test.ts",
+  "apps/api/src/modules/membership/subscription-states.test.ts",
+  // Concurrent requests: row locks, unique keys, counters.
+  "apps/api/src/modules/accounts/main-auth-routes.test.ts",
+  "apps/api/src/modules/care-team/console-routes.test.ts",
+  "apps/api/src/modules/consultations/consultation-routes.test.ts",
+  "apps/api/src/modules/consultations/visit-chat-routes.test.ts",
+  "apps/api/src/modules/consultations/visit-service.test.ts",
+  "apps/api/src/modules/directory/rating-routes.test.ts",
+  "apps/api/src/modules/membership/membership-routes.test.ts",
+  // Live events over LISTEN/NOTIFY.
+  "apps/api/src/modules/live/live-fanout.test.ts",
+  "apps/api/src/modules/live/live-routes.test.ts",
+  "apps/api/src/modules/consultations/video-call-routes.test.ts",
+  // Outages and the driver: a server that ends connections, or shuts down under writers.
+  "apps/api/src/platform/database-outage.test.ts",
+  "packages/db/src/connection-errors.test.ts",
+  "apps/api/src/platform/database-shutdown.test.ts",
+  // Backups: pg_dump and pg_restore.
+  "apps/api/src/cli/backup-restore.test.ts",
+  "apps/api/src/app.test.ts",
+  // Every route.
+  "apps/api/src/api-fuzz.test.ts",
+];
+
+// A renamed or moved file would silently leave the PostgreSQL pass.
+for (const file of POSTGRES_SUITES) {
+  if (!existsSync(new URL(file, import.meta.url))) throw new Error(`POSTGRES_SUITES: no file ${file}`);
+}
+
+/** A project of database suites: each test file gets a database of its own. */
+const databaseProject = (name: string, include: string[]) => ({
+  test: {
+    name,
+    include,
+    environment: "node" as const,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Migrates and seeds once per run; each test file's database is a copy (createTestDb).
+    globalSetup: ["packages/db/src/test-templates.ts"],
+  },
+});
+
+/**
  * One Vitest run for everything but the browser journeys (e2e/ has its own config).
  * - unit: pure code beside its source.
- * - db: anything that opens a database (packages/db, apps/api through `inject`). It runs on PGlite,
- *   and `scripts/test.mjs` runs it a second time on PostgreSQL with TEST_DATABASE_URL set.
+ * - db: anything that opens a database (packages/db, apps/api through `inject`), on PGlite.
+ * - db-postgres, in place of db when TEST_DATABASE_URL names a PostgreSQL server: POSTGRES_SUITES
+ *   on it (`scripts/test.mjs` runs it after the PGlite run).
  */
 export default defineConfig({
   test: {
@@ -27,15 +93,9 @@ export default defineConfig({
           environment: "node",
         },
       },
-      {
-        test: {
-          name: "db",
-          include: ["packages/db/src/**/*.test.ts", "apps/api/src/**/*.test.ts"],
-          environment: "node",
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      process.env.TEST_DATABASE_URL
+        ? databaseProject("db-postgres", POSTGRES_SUITES)
+        : databaseProject("db", ["packages/db/src/**/*.test.ts", "apps/api/src/**/*.test.ts"]),
     ],
   },
 });

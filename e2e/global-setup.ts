@@ -19,8 +19,12 @@ declare module "vitest" {
   }
 }
 
-/** The API outside production, for its test clock (see below). */
-const API_ENV = { NODE_ENV: "test" } as const;
+/** The API outside production, for its test clock (see below), hashing cheaply. */
+const API_ENV = {
+  NODE_ENV: "test",
+  // Cheap password hashing (production refuses it): journeys sign up and log in many times.
+  ARGON2_PARAMS: "m=64,t=1,p=1",
+} as const;
 
 /**
  * Runs e2e/invite-clinicians.ts on the stack's database before its API opens it: the care-team

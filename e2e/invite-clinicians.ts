@@ -17,6 +17,7 @@ import pino from "pino";
 import type {} from "../apps/api/src/app.ts";
 import { runCareTeamCommand } from "../apps/api/src/cli/care-team.ts";
 import { prepareDatabase } from "../apps/api/src/database-setup.ts";
+import { createPasswords } from "../apps/api/src/modules/accounts/passwords.ts";
 import { createCareTeamService } from "../apps/api/src/modules/care-team/care-team-service.ts";
 import { systemClock } from "../apps/api/src/platform/clock.ts";
 import { loadConfig, mailFrom, siteUrl } from "../apps/api/src/platform/config.ts";
@@ -71,6 +72,7 @@ try {
     db,
     clock: systemClock,
     mailer,
+    passwords: createPasswords(config.ARGON2_PARAMS),
     productName: config.PRODUCT_NAME,
     siteUrl: siteUrl(config),
     acceptTimeoutMs: config.VISIT_ACCEPT_TIMEOUT * 60_000,

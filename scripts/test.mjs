@@ -1,28 +1,36 @@
 #!/usr/bin/env node
 // `npm test`: every suite, on a fresh machine, with nothing the README does not say.
-//   1. unit + DB/API suites on PGlite (Vitest)
-//   2. the DB/API suite again on PostgreSQL: TEST_DATABASE_URL, or a throwaway cluster on a
-//      loopback port when the server binaries are installed
+//   1. unit + DB/API suites on PGlite (Vitest), with the TURN test against a local coturn
+//   2. the DB/API suites PostgreSQL can change (project db-postgres, vitest.config.ts) on
+//      PostgreSQL: TEST_DATABASE_URL, or a throwaway cluster on a loopback port when the server
+//      binaries are installed
 //   3. browser journeys in Chromium against the built app (e2e/)
-// `npm test -- --only unit|pg|e2e` runs one stage.
+// `npm test -- --only unit|pg|e2e` runs one stage. A run that could not test everything it was asked
+// to (no PostgreSQL, no coturn) fails, unless `--partial` accepts that; its summary then says so.
+// `npm run test:fast` is `--only unit --partial`.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureChromium } from "./lib/chromium.mjs";
+import { startThrowawayCoturn } from "./lib/coturn.mjs";
 import { startThrowawayPostgres } from "./lib/postgres.mjs";
 import { buildWeb, ROOT } from "./lib/stack.mjs";
 
 const argv = process.argv.slice(2);
 const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1] : null;
+const partial = argv.includes("--partial");
 const wants = (stage) => only === null || only === stage;
 
 const reportDir = mkdtempSync(join(tmpdir(), "ambercare-test-"));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+/** What could not be tested: a failure, or with --partial a note in the summary. */
+const missing = [];
 
 function vitest(label, args, env = {}) {
   console.log(`\n=== ${label} ===`);
+  const started = Date.now();
   const report = join(reportDir, `${label.replace(/\W+/g, "-")}.json`);
   const result = spawnSync(
     "npx",
@@ -39,10 +47,26 @@ function vitest(label, args, env = {}) {
     failures.push(`${label}: no report (the run crashed)`);
   }
   if (result.status !== 0) failures.push(`${label}: exit ${result.status}`);
+  console.log(`=== ${label}: ${((Date.now() - started) / 1000).toFixed(0)} s ===`);
 }
 
 try {
-  if (wants("unit")) vitest("unit and DB suites on PGlite", []);
+  if (wants("unit")) {
+    // TURN_TEST_URL given (.ci/run starts a coturn), or a coturn of our own when it is installed.
+    let coturn = null;
+    if (!process.env.TURN_TEST_URL || !process.env.TURN_TEST_SECRET) coturn = await startThrowawayCoturn();
+    if (!coturn && (!process.env.TURN_TEST_URL || !process.env.TURN_TEST_SECRET)) {
+      missing.push(
+        "coturn: not installed and TURN_TEST_URL/TURN_TEST_SECRET unset, so the TURN test was skipped (apt-get install -y coturn)",
+      );
+    }
+    try {
+      // On PGlite whatever the environment says (empty is unset): the PostgreSQL pass is stage 2.
+      vitest("unit and DB suites on PGlite", [], { TEST_DATABASE_URL: "", ...coturn?.env });
+    } finally {
+      coturn?.stop();
+    }
+  }
 
   if (wants("pg")) {
     let cluster = null;
@@ -53,18 +77,15 @@ try {
     }
     if (url) {
       try {
-        vitest("DB suite on PostgreSQL", ["--project", "db"], { TEST_DATABASE_URL: url });
+        vitest("DB suites PostgreSQL can change, on PostgreSQL", ["--project", "db-postgres"], {
+          TEST_DATABASE_URL: url,
+        });
       } finally {
         cluster?.stop();
       }
-    } else if (process.env.CI) {
-      failures.push(
-        "PostgreSQL: no server binaries and no TEST_DATABASE_URL (apt-get install -y postgresql)",
-      );
     } else {
-      console.log(
-        "\nPostgreSQL is not installed, so the DB suite ran on PGlite only. To add PostgreSQL:\n" +
-          "  sudo apt-get install -y postgresql   (or set TEST_DATABASE_URL=postgres://…)",
+      missing.push(
+        "PostgreSQL: no server binaries and no TEST_DATABASE_URL, so the PostgreSQL pass did not run (apt-get install -y postgresql, or set TEST_DATABASE_URL=postgres://…)",
       );
     }
   }
@@ -82,6 +103,9 @@ try {
 }
 
 console.log("");
+if (partial) for (const gap of missing) console.log(`NOT TESTED: ${gap}`);
+else for (const gap of missing) failures.push(`${gap}; \`npm test -- --partial\` accepts a partial run`);
 for (const failure of failures) console.log(`FAILED: ${failure}`);
-console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+const counts = `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
+console.log(partial ? `${counts} (partial run)` : counts);
 process.exit(failures.length === 0 && totals.failed === 0 ? 0 : 1);

@@ -26,7 +26,7 @@ import { createDemoPayments } from "#api/integrations/payments/demo-payments.ts"
 import { createStripePayments } from "#api/integrations/payments/stripe-payments.ts";
 import { type AccountService, createAccountService } from "#api/modules/accounts/account-service.ts";
 import { createLoginThrottle } from "#api/modules/accounts/login-throttle.ts";
-import { prepareDummyHash } from "#api/modules/accounts/passwords.ts";
+import { createPasswords, type Passwords } from "#api/modules/accounts/passwords.ts";
 import { tokenSweepPlugin } from "#api/modules/accounts/token-sweep.ts";
 import { createKeyedHash } from "#api/modules/accounts/tokens.ts";
 import { type CareTeamService, createCareTeamService } from "#api/modules/care-team/care-team-service.ts";
@@ -262,6 +262,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   }
   // Any secret every instance shares will do (modules/accounts/tokens.ts); this one already exists.
   const keyHash = createKeyedHash(config.PUBLIC_API_TOKEN);
+  const passwords = createPasswords(config.ARGON2_PARAMS);
   app.decorate(
     "accounts",
     createAccountService({
@@ -269,6 +270,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
       clock,
       mailer,
       log: app.log,
+      passwords,
       settings: {
         productName: config.PRODUCT_NAME,
         productSlug: config.PRODUCT_SLUG,
@@ -287,6 +289,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
       db: deps.db.db,
       clock,
       mailer,
+      passwords,
       productName: config.PRODUCT_NAME,
       siteUrl: siteUrl(config),
       acceptTimeoutMs: config.VISIT_ACCEPT_TIMEOUT * 60_000,
@@ -365,7 +368,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   await app.register(visitExpirySweepPlugin, { visits: app.visits });
   app.decorate(
     "communications",
-    createCommunications(app, config, { clock, mailer, keyHash, fetch: deps.fetch }),
+    createCommunications(app, config, { clock, mailer, keyHash, passwords, fetch: deps.fetch }),
   );
   const providerDirectory = createProviderDirectory(createProviderRepository(deps.db.db), {
     clock,
@@ -379,7 +382,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   app.addHook("onClose", async () => providerDirectory.close());
   await app.register(captchaSweepPlugin, { captcha: app.communications.captcha });
   app.decorateRequest("auth", null);
-  app.addHook("onReady", prepareDummyHash);
+  app.addHook("onReady", passwords.prepareDummyHash);
   await app.register(tokenSweepPlugin, { db: deps.db.db, clock });
   registerErrorHandling(app);
   registerAuditHooks(app);
@@ -407,6 +410,7 @@ function createCommunications(
     clock: Clock;
     mailer: Mailer;
     keyHash: (purpose: string, value: string) => string;
+    passwords: Passwords;
     fetch: FetchLike | undefined;
   },
 ): Communications {
@@ -469,6 +473,7 @@ function createCommunications(
       db,
       clock,
       mailer,
+      passwords: deps.passwords,
       lists,
       // The same counters as logins: a wrong password here is a failed login of the account.
       throttle: createLoginThrottle({ counters, clock, keyHash: deps.keyHash }),

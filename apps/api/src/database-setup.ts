@@ -1,6 +1,7 @@
 import type { DbHandle } from "@ambercare/db/client";
 import { runMigrations } from "@ambercare/db/migrate";
 import { isDatabaseEmpty, seedDemoData } from "@ambercare/db/seed";
+import { createPasswords } from "#api/modules/accounts/passwords.ts";
 import { enableDemoClinicianSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
 import { ensureServiceAccount } from "#api/modules/accounts/service-account.ts";
 import { systemClock } from "#api/platform/clock.ts";
@@ -21,8 +22,10 @@ export async function prepareDatabase(db: DbHandle, config: ApiConfig): Promise<
     if (demoAccounts)
       await enableDemoClinicianSecondFactor(db.db, config.SECOND_FACTOR_KEY, systemClock.now());
   }
-  await ensureServiceAccount(db.db, systemClock, {
-    email: config.SERVICE_ACCOUNT_EMAIL,
-    password: config.SERVICE_ACCOUNT_PASSWORD,
-  });
+  await ensureServiceAccount(
+    db.db,
+    systemClock,
+    { email: config.SERVICE_ACCOUNT_EMAIL, password: config.SERVICE_ACCOUNT_PASSWORD },
+    createPasswords(config.ARGON2_PARAMS),
+  );
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -10,13 +10,14 @@ import type { DbHandle } from "@ambercare/db/client";
 import { clinicians, providers, users } from "@ambercare/db/schema";
 import { seedDemoData } from "@ambercare/db/seed";
 import { createTestDb, type TestDb } from "@ambercare/db/testing";
-import { solveChallenge } from "altcha-lib/v1";
 import { eq, isNull, sql } from "drizzle-orm";
 import { SMTPServer, type SMTPServerAddress } from "smtp-server";
 import { type App, buildApp } from "#api/app.ts";
+import { createPasswords } from "#api/modules/accounts/passwords.ts";
 import { enableKnownSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
 import { ensureServiceAccount } from "#api/modules/accounts/service-account.ts";
 import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
+import { TEST_ARGON2_PARAMS } from "#api/platform/argon2-params.ts";
 import { type Clock, systemClock } from "#api/platform/clock.ts";
 import { type ApiConfig, loadConfig } from "#api/platform/config.ts";
 import type { FetchLike } from "#api/platform/http-client.ts";
@@ -48,6 +49,9 @@ export function testConfig(overrides: Record<string, string> = {}): ApiConfig {
     SECOND_FACTOR_KEY: "test-second-factor-key-0123456789abcdef",
     // A small proof of work keeps each solve in tests to milliseconds; verification is unchanged.
     ALTCHA_MAX_NUMBER: "2000",
+    // Cheap hashing, likewise (passwords.test.ts pins the production cost). An app configured as in
+    // production hashes at the production cost, since production refuses the cheap one.
+    ...(overrides.NODE_ENV === "production" ? {} : { ARGON2_PARAMS: TEST_ARGON2_PARAMS }),
     ...overrides,
   });
 }
@@ -90,15 +94,19 @@ export async function createTestApp(
     entitlements?: ConsultationEntitlements;
   } = {},
 ): Promise<TestApp> {
-  const db = options.db ?? (await createTestDb());
-  if (options.seed ?? true) await seedDemoData(db);
+  const seed = options.seed ?? true;
+  // A database of its own is copied from the seeded template; a given one is seeded here.
+  const db = options.db ?? (await createTestDb({ seeded: seed }));
+  if (options.db && seed) await seedDemoData(db);
   const ownDataDir = options.env?.DATA_DIR === undefined;
   const dataDir = options.env?.DATA_DIR ?? mkdtempSync(join(tmpdir(), "ambercare-api-test-"));
   const config = testConfig({ ...options.env, DATA_DIR: dataDir });
-  await ensureServiceAccount(db.db, options.clock ?? systemClock, {
-    email: config.SERVICE_ACCOUNT_EMAIL,
-    password: config.SERVICE_ACCOUNT_PASSWORD,
-  });
+  await ensureServiceAccount(
+    db.db,
+    options.clock ?? systemClock,
+    { email: config.SERVICE_ACCOUNT_EMAIL, password: config.SERVICE_ACCOUNT_PASSWORD },
+    createPasswords(config.ARGON2_PARAMS),
+  );
   const app = await buildApp(config, {
     db: options.wrapDb ? options.wrapDb(db) : db,
     ...(options.clock ? { clock: options.clock } : {}),
@@ -185,6 +193,10 @@ export type ParsedMail = { headers: Map<string, string>; text: string; html: str
  */
 export function parseMail(raw: string): ParsedMail {
   const { headers, body } = splitEntity(raw.replaceAll("\r\n", "\n"));
+  return parseBody(headers, body);
+}
+
+function parseBody(headers: Map<string, string>, body: string): ParsedMail {
   const parts = new Map<string, string>();
   const boundary = /boundary="?([^";]+)"?/i.exec(headers.get("content-type") ?? "")?.[1];
   if (boundary) {
@@ -232,33 +244,38 @@ function decodeBody(body: string, encoding: string | undefined): string {
   }
 }
 
+/** `=XX` escapes to their bytes, read as UTF-8 (an encoder escapes every byte that is not ASCII). */
 function decodeQuotedPrintable(text: string): string {
-  const bytes: number[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const hex = text.slice(i + 1, i + 3);
-    if (text[i] === "=" && /^[0-9A-Fa-f]{2}$/.test(hex)) {
-      bytes.push(Number.parseInt(hex, 16));
-      i += 2;
-    } else {
-      bytes.push(...Buffer.from(text[i]!, "utf8"));
-    }
-  }
-  return Buffer.from(bytes).toString("utf8");
+  // A run of escapes is decoded at once: a character's UTF-8 bytes are escaped one after another.
+  return text.replaceAll(/(?:=[0-9A-Fa-f]{2})+/g, (run) =>
+    Buffer.from(run.replaceAll("=", ""), "hex").toString("utf8"),
+  );
 }
 
-/** The `.eml` files an app has written, oldest first, parsed. */
-export function readMailFiles(dataDir: string): Array<ParsedMail & { file: string }> {
+/**
+ * The `.eml` files an app has written, oldest first, parsed; with `wanted`, only the messages whose
+ * headers it accepts (their bodies are the costly part, and a run writes hundreds of messages).
+ */
+export function readMailFiles(
+  dataDir: string,
+  wanted: (headers: Map<string, string>) => boolean = () => true,
+): Array<ParsedMail & { file: string }> {
   const directory = join(dataDir, "mail");
   if (!existsSync(directory)) return [];
   return readdirSync(directory)
     .filter((name) => name.endsWith(".eml"))
     .sort()
-    .map((name) => ({ file: name, ...parseMail(readFileSync(join(directory, name), "utf8")) }));
+    .flatMap((name) => {
+      const { headers, body } = splitEntity(
+        readFileSync(join(directory, name), "utf8").replaceAll("\r\n", "\n"),
+      );
+      return wanted(headers) ? [{ file: name, ...parseBody(headers, body) }] : [];
+    });
 }
 
 /** The messages written to `email`, oldest first (file names sort by time, then at random). */
 export function mailFilesTo(dataDir: string, email: string): Array<ParsedMail & { file: string }> {
-  return readMailFiles(dataDir).filter((mail) => mail.headers.get("to") === email);
+  return readMailFiles(dataDir, (headers) => headers.get("to") === email);
 }
 
 /** The reset token in a message's link (`…/reset-password?token=…`). */
@@ -291,17 +308,30 @@ export async function fetchAltchaChallenge(app: App): Promise<AltchaChallenge> {
 
 /** The ALTCHA payload a browser would send for `challenge` (the proof of work, really solved). */
 export async function solveAltcha(challenge: AltchaChallenge): Promise<string> {
-  const solution = await solveChallenge(
-    challenge.challenge,
-    challenge.salt,
-    challenge.algorithm,
-    challenge.maxnumber,
-  ).promise;
-  if (!solution) throw new Error("the ALTCHA challenge has no solution below maxnumber");
+  const number = solveProofOfWork(challenge);
+  if (number === null) throw new Error("the ALTCHA challenge has no solution below maxnumber");
   const { algorithm, challenge: hash, salt, signature } = challenge;
-  return Buffer.from(
-    JSON.stringify({ algorithm, challenge: hash, number: solution.number, salt, signature }),
-  ).toString("base64");
+  return Buffer.from(JSON.stringify({ algorithm, challenge: hash, number, salt, signature })).toString(
+    "base64",
+  );
+}
+
+/**
+ * The search of altcha-lib's solveChallenge (the first n from 0 whose hash of salt + n is the
+ * challenge), with Node's synchronous hashing: web crypto's digest, which altcha-lib awaits once per
+ * try, costs a thread-pool round trip each time, and the suites solve one for every protected form.
+ */
+function solveProofOfWork(challenge: AltchaChallenge): number | null {
+  const algorithm = challenge.algorithm.replace("-", "").toLowerCase();
+  for (let n = 0; n <= challenge.maxnumber; n++) {
+    if (
+      createHash(algorithm)
+        .update(challenge.salt + n)
+        .digest("hex") === challenge.challenge
+    )
+      return n;
+  }
+  return null;
 }
 
 /** Fetches and solves a real captcha challenge: the `captcha` field of a protected form. */

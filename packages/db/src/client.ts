@@ -166,6 +166,14 @@ async function createPgliteHandle(
     ...(dataDir === undefined ? {} : { dataDir }),
     ...(restoreFrom ? { loadDataDir: restoreFrom } : {}),
   });
+  return pgliteHandle(client, unlock);
+}
+
+/**
+ * The handle of an open PGlite (tests also open one from a snapshot of a data directory);
+ * `unlock` releases its files' lock once it is closed.
+ */
+export function pgliteHandle(client: PGlite, unlock: () => Promise<void> = async () => undefined): DbHandle {
   const db = drizzlePglite({ client, schema });
   let closed: Promise<void> | undefined;
   return {

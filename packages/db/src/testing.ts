@@ -1,7 +1,10 @@
 import { randomBytes } from "node:crypto";
-import pg from "pg";
-import { createDb, type DbHandle, MEMORY_URL } from "./client.ts";
-import { MIGRATIONS_FOLDER, runMigrations } from "./migrate.ts";
+import { readFileSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { inject } from "vitest";
+import { createDb, type DbHandle, MEMORY_URL, pgliteHandle } from "./client.ts";
+import { MIGRATIONS_FOLDER } from "./migrate.ts";
+import { databaseUrl, dropDatabase, prepare, type TestTemplates, withAdminClient } from "./test-templates.ts";
 
 export type TestDb = DbHandle & {
   /** On PostgreSQL, the URL of this test file's database (for a command run on it); else undefined. */
@@ -10,28 +13,50 @@ export type TestDb = DbHandle & {
   cleanup(): Promise<void>;
 };
 
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** What test-templates.ts built for this run (absent when it did not run). */
+    testTemplates: TestTemplates | undefined;
+  }
+}
+
 /**
- * A freshly migrated, empty database for one test file (by default with every migration).
+ * A migrated database of its own for one test file (by default with every migration); with
+ * `seeded`, also holding what `seedDemoData` writes.
  * - default: in-memory PGlite (nothing on disk, nothing to drop);
  * - with `TEST_DATABASE_URL` (a PostgreSQL server URL): a new database `ambercare_test_<random>` on
  *   that server, so test files running in parallel never see each other's rows.
+ * Migrating and seeding happen once per run (test-templates.ts, Vitest's global setup): each test
+ * database is a copy of the result, a PostgreSQL `create database … template …` or a PGlite data
+ * directory loaded from a snapshot. A `migrationsFolder` of its own (a migration test) is applied
+ * to an empty database, as before any template existed.
  */
-export async function createTestDb(options: { migrationsFolder?: string } = {}): Promise<TestDb> {
-  const { migrationsFolder = MIGRATIONS_FOLDER } = options;
+export async function createTestDb(
+  options: { migrationsFolder?: string; seeded?: boolean } = {},
+): Promise<TestDb> {
+  const { migrationsFolder = MIGRATIONS_FOLDER, seeded = false } = options;
+  const templates = migrationsFolder === MIGRATIONS_FOLDER ? providedTemplates() : undefined;
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
+    const snapshot = templates?.pglite?.[seeded ? "seeded" : "migrated"];
+    if (snapshot) {
+      const client = await PGlite.create({ loadDataDir: snapshotBlob(snapshot) });
+      const handle = pgliteHandle(client);
+      return { ...handle, cleanup: () => handle.close() };
+    }
     const handle = await createDb({ databaseUrl: MEMORY_URL });
-    await runMigrations(handle, migrationsFolder);
+    await prepare(handle, migrationsFolder, seeded);
     return { ...handle, cleanup: () => handle.close() };
   }
 
   const name = `ambercare_test_${randomBytes(6).toString("hex")}`;
-  await withAdminClient(serverUrl, (admin) => admin.query(`create database ${name}`));
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const handle = await createDb({ databaseUrl: url.toString(), maxConnections: 4 });
+  const template = templates?.postgres?.[seeded ? "seeded" : "migrated"];
+  await withAdminClient(serverUrl, (admin) =>
+    admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`),
+  );
+  const handle = await createDb({ databaseUrl: databaseUrl(serverUrl, name), maxConnections: 4 });
   try {
-    await runMigrations(handle, migrationsFolder);
+    if (!template) await prepare(handle, migrationsFolder, seeded);
   } catch (error) {
     await handle.close();
     await dropDatabase(serverUrl, name);
@@ -39,7 +64,7 @@ export async function createTestDb(options: { migrationsFolder?: string } = {}):
   }
   return {
     ...handle,
-    url: url.toString(),
+    url: databaseUrl(serverUrl, name),
     async cleanup() {
       await handle.close();
       await dropDatabase(serverUrl, name);
@@ -47,17 +72,23 @@ export async function createTestDb(options: { migrationsFolder?: string } = {}):
   };
 }
 
-async function dropDatabase(serverUrl: string, name: string): Promise<void> {
-  // FORCE (PostgreSQL 13+) ends sessions a failed test may have left open.
-  await withAdminClient(serverUrl, (admin) => admin.query(`drop database if exists ${name} with (force)`));
+/** Outside Vitest, or in a project without the global setup, every database is built from scratch. */
+function providedTemplates(): TestTemplates | undefined {
+  try {
+    return inject("testTemplates");
+  } catch {
+    return undefined;
+  }
 }
 
-async function withAdminClient<T>(serverUrl: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
+/** Read once per test file (a test file is one module graph): a snapshot is a few tens of MB. */
+const snapshots = new Map<string, Blob>();
+
+function snapshotBlob(path: string): Blob {
+  let blob = snapshots.get(path);
+  if (!blob) {
+    blob = new Blob([readFileSync(path)]);
+    snapshots.set(path, blob);
   }
+  return blob;
 }

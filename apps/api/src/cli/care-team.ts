@@ -7,6 +7,7 @@ import { EnvError } from "@ambercare/contracts/server-env";
 import { createDb } from "@ambercare/db/client";
 import { runMigrations } from "@ambercare/db/migrate";
 import pino from "pino";
+import { createPasswords } from "#api/modules/accounts/passwords.ts";
 import { totpCodeAt } from "#api/modules/accounts/second-factor-codes.ts";
 import {
   CareTeamError,
@@ -168,6 +169,7 @@ async function main(argv: string[]): Promise<number> {
       db: db.db,
       clock: systemClock,
       mailer,
+      passwords: createPasswords(config.ARGON2_PARAMS),
       productName: config.PRODUCT_NAME,
       siteUrl: siteUrl(config),
       acceptTimeoutMs: config.VISIT_ACCEPT_TIMEOUT * 60_000,

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EnvError } from "@ambercare/contracts/server-env";
 import { afterEach, describe, expect, it } from "vitest";
+import { TEST_ARGON2_PARAMS } from "#api/platform/argon2-params.ts";
 import { apiPublicUrl, loadConfig, REPOSITORY_ROOT, seedsDemoPatient } from "#api/platform/config.ts";
 
 const secrets = {
@@ -74,6 +75,32 @@ describe("loadConfig", () => {
       loadConfig({ TURN_URLS: "https://turn.example.org", TURN_SECRET: "a-shared-secret-of-coturn" }),
     ).toThrow(EnvError);
     expect(() => loadConfig({ CALL_ICE_TRANSPORT_POLICY: "relay" })).toThrow(EnvError);
+  });
+
+  it("hashes passwords at OWASP's argon2id cost unless told, and never cheaper in production", () => {
+    const production = { NODE_ENV: "production", MAIL_TO_FILES: "true", ...secrets };
+    expect(loadConfig(production, { root: "/srv/ambercare" }).ARGON2_PARAMS).toEqual({
+      memoryCost: 19_456,
+      timeCost: 2,
+      parallelism: 1,
+    });
+    // Another of OWASP's lines (less memory, more passes) is as strong.
+    expect(
+      loadConfig({ ...production, ARGON2_PARAMS: "m=12288,t=3,p=1" }, { root: "/srv/ambercare" })
+        .ARGON2_PARAMS,
+    ).toEqual({ memoryCost: 12_288, timeCost: 3, parallelism: 1 });
+    expect(() =>
+      loadConfig({ ...production, ARGON2_PARAMS: TEST_ARGON2_PARAMS }, { root: "/srv/ambercare" }),
+    ).toThrow(/ARGON2_PARAMS: cheaper than OWASP's argon2id minimum/);
+    expect(() =>
+      loadConfig({ ...production, ARGON2_PARAMS: "m=19455,t=2,p=1" }, { root: "/srv/ambercare" }),
+    ).toThrow(EnvError);
+    // Outside production the cheap cost of the tests is accepted; a malformed value never is.
+    expect(configError({ ARGON2_PARAMS: "19456,2,1" }).message).toMatch(/ARGON2_PARAMS/);
+    expect(configError({ ARGON2_PARAMS: "m=4,t=1,p=1" }).message).toMatch(/ARGON2_PARAMS/);
+    expect(
+      loadConfig({ NODE_ENV: "test", ...secrets, ARGON2_PARAMS: TEST_ARGON2_PARAMS }).ARGON2_PARAMS,
+    ).toEqual({ memoryCost: 64, timeCost: 1, parallelism: 1 });
   });
 
   it("reads every variable it knows", () => {

@@ -14,6 +14,7 @@ import {
 } from "@ambercare/contracts/server-env";
 import { wantsDemoPatient } from "@ambercare/db/seed";
 import { z } from "zod";
+import { meetsOwaspMinimum, parseArgon2Params } from "#api/platform/argon2-params.ts";
 
 /** A comma-separated list of ICE server URLs, at least one, each matching `pattern`. */
 const urlList = (pattern: RegExp, message: string) =>
@@ -126,6 +127,23 @@ export const apiEnvSchema = sharedEnvSchema.extend({
    * lost-device link).
    */
   SECOND_FACTOR_KEY: z.string().min(32, "at least 32 characters").optional(),
+  /**
+   * The cost of password hashing, as in an argon2id hash string: memory in KiB, passes, lanes. The
+   * default is OWASP's first argon2id line; in production nothing cheaper than one of OWASP's lines
+   * is accepted. Tests and browser journeys set TEST_ARGON2_PARAMS (platform/argon2-params.ts).
+   * Hashes made with other parameters still verify, and are re-hashed at the next login.
+   */
+  ARGON2_PARAMS: z
+    .string()
+    .default("m=19456,t=2,p=1")
+    .transform((text, context) => {
+      const params = parseArgon2Params(text);
+      if (!params) {
+        context.addIssue({ code: "custom", message: "must read m=<KiB>,t=<passes>,p=<lanes>" });
+        return z.NEVER;
+      }
+      return params;
+    }),
   /** Mirrors list changes to SendGrid Marketing Contacts when set (the local list stays the truth). */
   SENDGRID_API_KEY: z.string().min(1).optional(),
   /** The SendGrid list confirmed addresses are added to; all contacts when unset. */
@@ -187,6 +205,11 @@ export function loadConfig(
     (parsed.NODE_ENV === "production" || !parsed.TURN_URLS)
   ) {
     throw new EnvError("CALL_ICE_TRANSPORT_POLICY=relay is for tests, outside production, with TURN_URLS");
+  }
+  if (parsed.NODE_ENV === "production" && !meetsOwaspMinimum(parsed.ARGON2_PARAMS)) {
+    throw new EnvError(
+      "Invalid environment variables:\n  ARGON2_PARAMS: cheaper than OWASP's argon2id minimum (m=19456,t=2,p=1 or a line like it): refused in production",
+    );
   }
   // The API runs with its own folder as cwd (npm workspaces, scripts/lib/stack.mjs), so a
   // cwd-relative DATA_DIR would split the data between the API, the web and `npm run seed`.

@@ -20,11 +20,9 @@ import type { MailTokenPurpose } from "@ambercare/db/schema";
 import type { FastifyBaseLogger } from "fastify";
 import { createLoginThrottle, type LoginThrottleLimits } from "#api/modules/accounts/login-throttle.ts";
 import {
-  hashPassword,
-  needsRehash,
   PASSWORD_PROBLEM_CODES,
+  type Passwords,
   passwordProblem,
-  verifyDummyPassword,
   verifyPassword,
 } from "#api/modules/accounts/passwords.ts";
 import { createSecondFactorService } from "#api/modules/accounts/second-factor-service.ts";
@@ -69,6 +67,8 @@ export type AccountServiceDeps = {
   clock: Clock;
   mailer: Mailer;
   log: FastifyBaseLogger;
+  /** ARGON2_PARAMS' hashing. */
+  passwords: Passwords;
   settings: AccountSettings;
   keyHash: (purpose: string, value: string) => string;
   loginLimits?: LoginThrottleLimits;
@@ -151,7 +151,7 @@ function profileChanges(input: ProfileInput): ProfileChanges {
  * throttling, logout, password reset by e-mail, password change, and the patient's profile.
  */
 export function createAccountService(deps: AccountServiceDeps) {
-  const { db, clock, settings } = deps;
+  const { db, clock, settings, passwords } = deps;
   const users = createUserRepository(db);
   const tokens = createTokenRepository(db);
   const sessions = createSessionService({
@@ -265,7 +265,7 @@ export function createAccountService(deps: AccountServiceDeps) {
      */
     async register(input: RegisterRequest): Promise<void> {
       checkPassword(input.password, input.email);
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await passwords.hash(input.password);
       const mailAllowed = await signUpMailAllowed(input.email);
       const created = await users.insert({
         email: input.email,
@@ -343,7 +343,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       const account = await users.findCredentialsByEmail(input.email);
       const passwordOk = account
         ? await verifyPassword(account.passwordHash, input.password)
-        : await verifyDummyPassword(input.password);
+        : await passwords.verifyDummyPassword(input.password);
       // A disabled clinician gets the answer of a wrong password: the account no longer opens.
       if (!account || !passwordOk || account.disabled || (account.isServiceAccount && surface !== "care")) {
         await attempt.failed();
@@ -362,8 +362,8 @@ export function createAccountService(deps: AccountServiceDeps) {
       const needsSecondStep = !account.isServiceAccount && (await secondFactor.isEnabled(account.id));
       if (needsSecondStep) await attempt.passedFirstStep();
       else await attempt.succeeded();
-      if (needsRehash(account.passwordHash)) {
-        await users.updatePasswordHash(account.id, await hashPassword(input.password), clock.now());
+      if (passwords.needsRehash(account.passwordHash)) {
+        await users.updatePasswordHash(account.id, await passwords.hash(input.password), clock.now());
       }
       // With a second factor the password alone opens no session: the code step does (ADR 024).
       if (needsSecondStep) return secondFactor.startPendingLogin(account.id);
@@ -407,7 +407,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       const account = usable && (await users.findCredentialsById(usable.userId));
       if (!account || account.disabled) throw badRequest("RESET_LINK_INVALID", AUTH_ERRORS.resetLinkInvalid);
       checkPassword(input.password, account.email);
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await passwords.hash(input.password);
       await db.transaction(async (tx) => {
         const txTokens = createTokenRepository(tx);
         const now = clock.now();
@@ -442,7 +442,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       }
       await attempt.succeeded();
       checkPassword(input.new_password, account.email);
-      const passwordHash = await hashPassword(input.new_password);
+      const passwordHash = await passwords.hash(input.new_password);
       await db.transaction(async (tx) => {
         const now = clock.now();
         await createUserRepository(tx).updatePasswordHash(account.id, passwordHash, now);

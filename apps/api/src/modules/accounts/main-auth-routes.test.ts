@@ -99,12 +99,16 @@ describe("POST /api/v1/api/auth/register", () => {
       created_at: "2025-05-01T08:00:00.000Z",
     });
 
-    // Stored: an argon2id hash (never the password) and only the token's SHA-256.
+    // Stored: an argon2id hash at the configured cost (never the password) and only the token's
+    // SHA-256. The production cost itself is pinned in passwords.test.ts.
     const [row] = await t.db.db
       .select({ hash: users.passwordHash })
       .from(users)
       .where(eq(users.id, session.user_id));
-    expect(row?.hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    const { memoryCost, timeCost, parallelism } = t.app.config.ARGON2_PARAMS;
+    expect(row?.hash).toMatch(
+      new RegExp(`^\\$argon2id\\$v=19\\$m=${memoryCost},t=${timeCost},p=${parallelism}\\$`),
+    );
     const tokens = await t.db.db
       .select({ tokenHash: accessTokens.tokenHash, surface: accessTokens.surface })
       .from(accessTokens)

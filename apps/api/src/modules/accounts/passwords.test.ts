@@ -1,15 +1,28 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { AUTH_ERRORS } from "@ambercare/contracts/auth";
 import { describe, expect, it } from "vitest";
 import {
-  ARGON2_OPTIONS,
-  hashPassword,
+  createPasswords,
   loadCommonPasswords,
-  needsRehash,
   passwordProblem,
-  verifyDummyPassword,
   verifyPassword,
 } from "#api/modules/accounts/passwords.ts";
 import { createKeyedHash, generateToken, hashToken } from "#api/modules/accounts/tokens.ts";
+import { PRODUCTION_ARGON2_PARAMS } from "#api/platform/argon2-params.ts";
+import { loadConfig } from "#api/platform/config.ts";
+import { testConfig } from "#api/test-support.ts";
+
+/** Every secret given, so that loading a production configuration writes no file. */
+const productionSecrets = {
+  DATA_DIR: join(tmpdir(), "ambercare-passwords-test"),
+  PUBLIC_API_TOKEN: "public-token-0123456789abcdefgh",
+  SERVICE_ACCOUNT_EMAIL: "service@example.org",
+  SERVICE_ACCOUNT_PASSWORD: "a-long-service-password",
+  CAPTCHA_HMAC_KEY: "captcha-hmac-key-0123456789abcdefgh",
+  LIST_TOKEN_SECRET: "list-token-secret-0123456789abcdefgh",
+  SECOND_FACTOR_KEY: "second-factor-key-0123456789abcdefgh",
+};
 
 const context = { email: "jane.doe1990@example.org", productNames: ["Ambercare", "ambercare"] };
 
@@ -45,30 +58,47 @@ describe("passwordProblem", () => {
 });
 
 describe("password hashing", () => {
-  it("uses argon2id with the OWASP parameters and verifies only the right password", async () => {
-    const hash = await hashPassword("correct horse battery staple");
+  /** What a production deployment hashes with: the configuration's default (NODE_ENV=production). */
+  const production = () =>
+    createPasswords(
+      loadConfig({ NODE_ENV: "production", MAIL_TO_FILES: "true", ...productionSecrets }).ARGON2_PARAMS,
+    );
+  /** What every other test hashes with (test-support.ts). */
+  const cheap = createPasswords(testConfig().ARGON2_PARAMS);
+
+  // The one test that hashes at the production cost; every other one uses TEST_ARGON2_PARAMS.
+  it("uses argon2id with the OWASP parameters in production and verifies only the right password", async () => {
+    const passwords = production();
+    expect(passwords.params).toEqual({ memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+    expect(passwords.params).toEqual(PRODUCTION_ARGON2_PARAMS);
+    const hash = await passwords.hash("correct horse battery staple");
     expect(hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/);
-    expect(ARGON2_OPTIONS).toMatchObject({ memoryCost: 19_456, timeCost: 2, parallelism: 1 });
     expect(await verifyPassword(hash, "correct horse battery staple")).toBe(true);
     expect(await verifyPassword(hash, "correct horse battery stapler")).toBe(false);
-    expect(await hashPassword("correct horse battery staple")).not.toBe(hash);
-    expect(needsRehash(hash)).toBe(false);
+    expect(await passwords.hash("correct horse battery staple")).not.toBe(hash);
+    expect(passwords.needsRehash(hash)).toBe(false);
   });
 
   it("treats a value that is not an argon2 hash as a wrong password", async () => {
     expect(await verifyPassword("not-a-hash", "anything")).toBe(false);
-    expect(needsRehash("not-a-hash")).toBe(true);
+    expect(production().needsRehash("not-a-hash")).toBe(true);
+    expect(cheap.needsRehash("not-a-hash")).toBe(true);
   });
 
-  it("asks for a re-hash of a hash made with weaker parameters", async () => {
-    const { hash } = await import("@node-rs/argon2");
-    const weak = await hash("correct horse battery staple", { ...ARGON2_OPTIONS, memoryCost: 8_192 });
+  it("asks for a re-hash of a hash made with other parameters", async () => {
+    const weak = await createPasswords({ ...cheap.params, memoryCost: 32 }).hash(
+      "correct horse battery staple",
+    );
+    expect(weak).toMatch(/^\$argon2id\$v=19\$m=32,t=1,p=1\$/);
     expect(await verifyPassword(weak, "correct horse battery staple")).toBe(true);
-    expect(needsRehash(weak)).toBe(true);
+    expect(cheap.needsRehash(weak)).toBe(true);
+    expect(production().needsRehash(weak)).toBe(true);
+    expect(cheap.needsRehash(await cheap.hash("correct horse battery staple"))).toBe(false);
   });
 
   it("checks a dummy hash for unknown accounts, and never says yes", async () => {
-    expect(await verifyDummyPassword("anything at all")).toBe(false);
+    await cheap.prepareDummyHash();
+    expect(await cheap.verifyDummyPassword("anything at all")).toBe(false);
   });
 });
 

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { AUTH_ERRORS } from "@ambercare/contracts/auth";
 import type { ErrorCode } from "@ambercare/contracts/error-codes";
 import { type Algorithm, hash, type Options, parseOptions, verify } from "@node-rs/argon2";
+import type { Argon2Params } from "#api/platform/argon2-params.ts";
 
 /**
  * Password hashing and the password rules of NIST SP 800-63B: a minimum length (the zod schemas in
@@ -13,19 +14,51 @@ import { type Algorithm, hash, type Options, parseOptions, verify } from "@node-
 /** `Algorithm.Argon2id`: the enum is `const` in the typings, which isolatedModules cannot inline. */
 const ARGON2ID = 2 as Algorithm;
 
-/**
- * OWASP Password Storage Cheat Sheet, first argon2id line: 19 MiB of memory, 2 passes, 1 lane
- * (about 60 ms on this project's 2-core reference machine).
- */
-export const ARGON2_OPTIONS = Object.freeze({
-  algorithm: ARGON2ID,
-  memoryCost: 19_456,
-  timeCost: 2,
-  parallelism: 1,
-} satisfies Options);
+/** Hashing with one cost (ARGON2_PARAMS); verifying reads the cost from the stored hash. */
+export type Passwords = {
+  readonly params: Readonly<Argon2Params>;
+  hash(password: string): Promise<string>;
+  /** True when the hash was made with other parameters than these, so a login should re-hash it. */
+  needsRehash(storedHash: string): boolean;
+  /** Makes the dummy hash ahead of the first login (app start), so that login is not slower either. */
+  prepareDummyHash(): Promise<void>;
+  /**
+   * Spends the same time as checking a real password. A login for an unknown e-mail calls this, so
+   * the answer's timing does not tell whether an account exists.
+   */
+  verifyDummyPassword(password: string): Promise<false>;
+};
 
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS);
+export function createPasswords(params: Argon2Params): Passwords {
+  const options = Object.freeze({ algorithm: ARGON2ID, ...params } satisfies Options);
+  const hashPassword = (password: string) => hash(password, options);
+  let dummyHash: Promise<string> | undefined;
+  return {
+    params: Object.freeze({ ...params }),
+    hash: hashPassword,
+    needsRehash(storedHash) {
+      try {
+        const used = parseOptions(storedHash);
+        return (
+          used.algorithm !== options.algorithm ||
+          used.memoryCost !== options.memoryCost ||
+          used.timeCost !== options.timeCost ||
+          used.parallelism !== options.parallelism
+        );
+      } catch {
+        return true;
+      }
+    },
+    async prepareDummyHash() {
+      dummyHash ??= hashPassword(randomBytes(18).toString("base64url"));
+      await dummyHash;
+    },
+    async verifyDummyPassword(password) {
+      dummyHash ??= hashPassword(randomBytes(18).toString("base64url"));
+      await verifyPassword(await dummyHash, password);
+      return false;
+    },
+  };
 }
 
 /** False for a wrong password and for a stored value that is not an argon2 hash at all. */
@@ -35,39 +68,6 @@ export async function verifyPassword(storedHash: string, password: string): Prom
   } catch {
     return false;
   }
-}
-
-/** True when the hash was made with other parameters than today's, so a login should re-hash it. */
-export function needsRehash(storedHash: string): boolean {
-  try {
-    const used = parseOptions(storedHash);
-    return (
-      used.algorithm !== ARGON2_OPTIONS.algorithm ||
-      used.memoryCost !== ARGON2_OPTIONS.memoryCost ||
-      used.timeCost !== ARGON2_OPTIONS.timeCost ||
-      used.parallelism !== ARGON2_OPTIONS.parallelism
-    );
-  } catch {
-    return true;
-  }
-}
-
-let dummyHash: Promise<string> | undefined;
-
-/** Makes the dummy hash ahead of the first login (app start), so that login is not slower either. */
-export async function prepareDummyHash(): Promise<void> {
-  dummyHash ??= hashPassword(randomBytes(18).toString("base64url"));
-  await dummyHash;
-}
-
-/**
- * Spends the same time as checking a real password. A login for an unknown e-mail calls this, so
- * the answer's timing does not tell whether an account exists.
- */
-export async function verifyDummyPassword(password: string): Promise<false> {
-  dummyHash ??= hashPassword(randomBytes(18).toString("base64url"));
-  await verifyPassword(await dummyHash, password);
-  return false;
 }
 
 /** The shipped list (see the header of common-passwords.txt), lower-cased, read once. */

@@ -2,11 +2,13 @@ import { accessTokens, users } from "@ambercare/db/schema";
 import { createTestDb, type TestDb } from "@ambercare/db/testing";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPasswords } from "#api/modules/accounts/passwords.ts";
 import { ensureServiceAccount, ServiceAccountError } from "#api/modules/accounts/service-account.ts";
 import { createManualClock } from "#api/platform/clock.ts";
-import { bearer, createTestApp, TEST_PUBLIC_API_TOKEN } from "#api/test-support.ts";
+import { bearer, createTestApp, TEST_PUBLIC_API_TOKEN, testConfig } from "#api/test-support.ts";
 
 const clock = createManualClock();
+const passwords = createPasswords(testConfig().ARGON2_PARAMS);
 let db: TestDb;
 
 beforeAll(async () => {
@@ -26,8 +28,8 @@ const serviceRows = () =>
 describe("ensureServiceAccount", () => {
   it("creates the account once, lower-casing the address", async () => {
     const credential = { email: "Service@Ambercare.Test", password: "first-service-password" };
-    expect(await ensureServiceAccount(db.db, clock, credential)).toBe("created");
-    expect(await ensureServiceAccount(db.db, clock, credential)).toBe("unchanged");
+    expect(await ensureServiceAccount(db.db, clock, credential, passwords)).toBe("created");
+    expect(await ensureServiceAccount(db.db, clock, credential, passwords)).toBe("unchanged");
     const rows = await serviceRows();
     expect(rows.map((row) => row.email)).toEqual(["service@ambercare.test"]);
     expect(rows[0]?.hash).toMatch(/^\$argon2id\$/);
@@ -53,10 +55,15 @@ describe("ensureServiceAccount", () => {
       expect(login.statusCode).toBe(200);
       const token = login.json().access_token as string;
 
-      const outcome = await ensureServiceAccount(db.db, clock, {
-        email: "service@ambercare.test",
-        password: "second-service-password",
-      });
+      const outcome = await ensureServiceAccount(
+        db.db,
+        clock,
+        {
+          email: "service@ambercare.test",
+          password: "second-service-password",
+        },
+        passwords,
+      );
       expect(outcome).toBe("updated");
       const [row] = await db.db
         .select({ revokedAt: accessTokens.revokedAt })
@@ -76,10 +83,15 @@ describe("ensureServiceAccount", () => {
   });
 
   it("replaces a service account under an older address", async () => {
-    const outcome = await ensureServiceAccount(db.db, clock, {
-      email: "robot@ambercare.test",
-      password: "third-service-password",
-    });
+    const outcome = await ensureServiceAccount(
+      db.db,
+      clock,
+      {
+        email: "robot@ambercare.test",
+        password: "third-service-password",
+      },
+      passwords,
+    );
     expect(outcome).toBe("created");
     expect((await serviceRows()).map((row) => row.email)).toEqual(["robot@ambercare.test"]);
   });
@@ -87,10 +99,15 @@ describe("ensureServiceAccount", () => {
   it("refuses an address that belongs to a patient", async () => {
     await db.db.insert(users).values({ email: "patient@example.org", passwordHash: "x" });
     await expect(
-      ensureServiceAccount(db.db, clock, {
-        email: "patient@example.org",
-        password: "fourth-service-password",
-      }),
+      ensureServiceAccount(
+        db.db,
+        clock,
+        {
+          email: "patient@example.org",
+          password: "fourth-service-password",
+        },
+        passwords,
+      ),
     ).rejects.toBeInstanceOf(ServiceAccountError);
     expect((await serviceRows()).map((row) => row.email)).toEqual(["robot@ambercare.test"]);
     const [patient] = await db.db

@@ -1,5 +1,5 @@
 import type { Database } from "@ambercare/db/client";
-import { hashPassword, verifyPassword } from "#api/modules/accounts/passwords.ts";
+import { type Passwords, verifyPassword } from "#api/modules/accounts/passwords.ts";
 import { createTokenRepository } from "#api/modules/accounts/token-repository.ts";
 import { createUserRepository } from "#api/modules/accounts/user-repository.ts";
 import type { Clock } from "#api/platform/clock.ts";
@@ -22,6 +22,7 @@ export async function ensureServiceAccount(
   db: Database,
   clock: Clock,
   credential: { email: string; password: string },
+  passwords: Passwords,
 ): Promise<"created" | "updated" | "unchanged"> {
   const email = credential.email.trim().toLowerCase();
   const users = createUserRepository(db);
@@ -38,7 +39,7 @@ export async function ensureServiceAccount(
   if (!existing) {
     const created = await users.insert({
       email,
-      passwordHash: await hashPassword(credential.password),
+      passwordHash: await passwords.hash(credential.password),
       firstName: null,
       lastName: null,
       locale: "en",
@@ -55,7 +56,7 @@ export async function ensureServiceAccount(
   }
   const account = existing;
   if (await verifyPassword(account.passwordHash, credential.password)) return "unchanged";
-  const passwordHash = await hashPassword(credential.password);
+  const passwordHash = await passwords.hash(credential.password);
   const now = clock.now();
   await db.transaction(async (tx) => {
     await createUserRepository(tx).updatePasswordHash(account.id, passwordHash, now);

@@ -3,7 +3,7 @@ import type { DutyStatus } from "@ambercare/contracts/console";
 import { DEFAULT_LOCALE, type Locale } from "@ambercare/contracts/locales";
 import { CLINICIAN_INVITE_TTL_MS, type ClinicianProfile } from "@ambercare/contracts/roles";
 import type { Database } from "@ambercare/db/client";
-import { hashPassword } from "#api/modules/accounts/passwords.ts";
+import type { Passwords } from "#api/modules/accounts/passwords.ts";
 import { createTokenRepository } from "#api/modules/accounts/token-repository.ts";
 import { generateToken, hashToken } from "#api/modules/accounts/tokens.ts";
 import {
@@ -32,6 +32,8 @@ export type CareTeamDeps = {
   db: Database;
   clock: Clock;
   mailer: Mailer;
+  /** ARGON2_PARAMS' hashing. */
+  passwords: Passwords;
   productName: string;
   /** The web's origin: the set-password link points at its /reset-password page. */
   siteUrl: string;
@@ -73,7 +75,7 @@ export function createCareTeamService(deps: CareTeamDeps) {
       const now = clock.now();
       // An unusable password: an argon2id hash of random bytes nobody keeps, so a login attempt
       // costs what any other does until the clinician chooses a password with the link.
-      const unusableHash = await hashPassword(randomBytes(32).toString("base64url"));
+      const unusableHash = await deps.passwords.hash(randomBytes(32).toString("base64url"));
       const result = await db.transaction(async (tx) => {
         const repository = createClinicianRepository(tx);
         const account = await repository.findAccountByEmail(email);

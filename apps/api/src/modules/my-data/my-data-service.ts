@@ -14,7 +14,7 @@ import type { Database } from "@ambercare/db/client";
 import { accountClosures, dataConsents, subscriptions, users } from "@ambercare/db/schema";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { createLoginThrottle } from "#api/modules/accounts/login-throttle.ts";
-import { hashPassword, verifyPassword } from "#api/modules/accounts/passwords.ts";
+import { type Passwords, verifyPassword } from "#api/modules/accounts/passwords.ts";
 import type { AuthContext } from "#api/modules/accounts/session-service.ts";
 import { generateToken } from "#api/modules/accounts/tokens.ts";
 import { dataDeletion } from "#api/modules/communications/communication-mail.ts";
@@ -40,6 +40,8 @@ export function createMyDataService(deps: {
   db: Database;
   clock: Clock;
   mailer: Mailer;
+  /** ARGON2_PARAMS' hashing. */
+  passwords: Passwords;
   lists: MailingListService;
   throttle: ReturnType<typeof createLoginThrottle>;
   settings: { productName: string; siteUrl: string };
@@ -153,7 +155,7 @@ export function createMyDataService(deps: {
       if (renewing.length > 0) {
         throw new AppError("MEMBERSHIP_STILL_ACTIVE", 409, COMMUNICATION_ERRORS.membershipStillActive);
       }
-      const unusableHash = await hashPassword(generateToken());
+      const unusableHash = await deps.passwords.hash(generateToken());
       const filesToDelete: string[] = [];
       await db.transaction(async (tx) => {
         for (const table of PATIENT_DATA_TABLES) {

@@ -1,0 +1,118 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { createDb, type DbHandle, MEMORY_URL } from "./client.ts";
+import { MIGRATIONS_FOLDER, runMigrations } from "./migrate.ts";
+import { seedDemoData } from "./seed.ts";
+
+/** Where each kind of test database is copied from; see createTestDb. */
+export type TestTemplates = {
+  /** Tar files of PGlite data directories (dumpDataDir), when the run is on PGlite. */
+  pglite?: { migrated: string; seeded: string };
+  /** Database names on TEST_DATABASE_URL's server, when the run is on PostgreSQL. */
+  postgres?: { migrated: string; seeded: string };
+};
+
+/**
+ * Vitest global setup of the database suites: migrates (and seeds) once per run what each test file
+ * would otherwise migrate for itself (a fresh PGlite spends about 2 s in initdb and migrations;
+ * a copy of a snapshot loads in well under one). Each test file still gets a database of its own.
+ */
+export default async function setup(project: TestProject) {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  const templates: TestTemplates = {};
+  let teardown: () => Promise<void>;
+  if (serverUrl) {
+    templates.postgres = await postgresTemplates(serverUrl);
+    const names = Object.values(templates.postgres);
+    teardown = async () => {
+      for (const name of names) await dropDatabase(serverUrl, name);
+    };
+  } else {
+    const directory = mkdtempSync(join(tmpdir(), "ambercare-test-templates-"));
+    templates.pglite = await pgliteSnapshots(directory);
+    teardown = async () => rmSync(directory, { recursive: true, force: true });
+  }
+  project.provide("testTemplates", templates);
+  return teardown;
+}
+
+async function pgliteSnapshots(directory: string): Promise<{ migrated: string; seeded: string }> {
+  const handle = await createDb({ databaseUrl: MEMORY_URL });
+  if (handle.driver.kind !== "pglite") throw new Error("memory:// opens PGlite");
+  const { client } = handle.driver;
+  try {
+    const save = async (name: string) => {
+      // Uncompressed: gzip makes the file 8 times smaller but every load slower.
+      const path = join(directory, `${name}.tar`);
+      writeFileSync(path, Buffer.from(await (await client.dumpDataDir("none")).arrayBuffer()));
+      return path;
+    };
+    await prepare(handle, MIGRATIONS_FOLDER, false);
+    const migrated = await save("migrated");
+    await seedDemoData(handle);
+    const seeded = await save("seeded");
+    return { migrated, seeded };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Two databases on the server, closed once built (two connections: the migration lock holds one): PostgreSQL copies a template only while nobody is
+ * connected to it. Their names are unique per run, so runs sharing a server do not collide.
+ */
+async function postgresTemplates(serverUrl: string): Promise<{ migrated: string; seeded: string }> {
+  const run = randomBytes(4).toString("hex");
+  const migrated = `ambercare_template_${run}_migrated`;
+  const seeded = `ambercare_template_${run}_seeded`;
+  await withAdminClient(serverUrl, (admin) => admin.query(`create database ${migrated}`));
+  const handle = await createDb({ databaseUrl: databaseUrl(serverUrl, migrated), maxConnections: 2 });
+  try {
+    await prepare(handle, MIGRATIONS_FOLDER, false);
+  } finally {
+    await handle.close();
+  }
+  await withAdminClient(serverUrl, (admin) => admin.query(`create database ${seeded} template ${migrated}`));
+  const seededHandle = await createDb({ databaseUrl: databaseUrl(serverUrl, seeded), maxConnections: 2 });
+  try {
+    await seedDemoData(seededHandle);
+  } finally {
+    await seededHandle.close();
+  }
+  return { migrated, seeded };
+}
+
+/** What a template holds: the migrations, then (for `seeded`) the demo data. */
+export async function prepare(handle: DbHandle, migrationsFolder: string, seeded: boolean): Promise<void> {
+  await runMigrations(handle, migrationsFolder);
+  if (seeded) await seedDemoData(handle);
+}
+
+/** `serverUrl` with another database name. */
+export function databaseUrl(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  // FORCE (PostgreSQL 13+) ends sessions a failed test may have left open.
+  await withAdminClient(serverUrl, (admin) => admin.query(`drop database if exists ${name} with (force)`));
+}
+
+export async function withAdminClient<T>(
+  serverUrl: string,
+  run: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
