@@ -3,13 +3,13 @@
 //   1. unit + DB/API suites on PGlite (Vitest), with the TURN test against a local coturn
 //   2. the DB/API suites PostgreSQL can change (project db-postgres, vitest.config.ts) on
 //      PostgreSQL: TEST_DATABASE_URL, or a throwaway cluster on a loopback port when the server
-//      binaries are installed; in a whole run, beside stage 3
+//      binaries are installed
 //   3. browser journeys in Chromium against the built app (e2e/)
 // `npm test -- --only unit|pg|e2e` runs one stage. A run that could not test everything it was asked
 // to (no PostgreSQL, no coturn) fails, unless `--partial` accepts that; its summary then says so.
 // `npm run test:fast` is `--only unit --partial`.
-import { spawn, spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureChromium } from "./lib/chromium.mjs";
@@ -28,58 +28,15 @@ const failures = [];
 /** What could not be tested: a failure, or with --partial a note in the summary. */
 const missing = [];
 
-const vitestArgs = (args, report) => [
-  "vitest",
-  "run",
-  ...args,
-  "--reporter=default",
-  "--reporter=json",
-  `--outputFile.json=${report}`,
-];
-const reportOf = (label) => join(reportDir, `${label.replace(/\W+/g, "-")}.json`);
-
 function vitest(label, args, env = {}) {
   console.log(`\n=== ${label} ===`);
   const started = Date.now();
-  const report = reportOf(label);
-  const result = spawnSync("npx", vitestArgs(args, report), {
-    cwd: ROOT,
-    stdio: "inherit",
-    env: { ...process.env, ...env },
-  });
-  count(label, report, result.status, started);
-}
-
-/**
- * The same, in the background while the next stage runs: its output goes to a file (the next stage
- * blocks this process's event loop, so a pipe would fill up and stall it) and is printed when it is
- * awaited.
- */
-function vitestInBackground(label, args, env = {}) {
-  console.log(`\n=== ${label}: started beside the next stage, its output follows it ===`);
-  const started = Date.now();
-  const report = reportOf(label);
-  const logFile = join(reportDir, `${label.replace(/\W+/g, "-")}.log`);
-  const fd = openSync(logFile, "w");
-  const child = spawn("npx", vitestArgs(args, report), {
-    cwd: ROOT,
-    stdio: ["ignore", fd, fd],
-    env: { ...process.env, ...env },
-  });
-  closeSync(fd);
-  const exited = new Promise((resolve) => {
-    child.on("exit", (code) => resolve(code));
-    child.on("error", () => resolve(null));
-  });
-  return async () => {
-    const status = await exited;
-    console.log(`\n=== ${label} ===`);
-    process.stdout.write(readFileSync(logFile, "utf8"));
-    count(label, report, status, started);
-  };
-}
-
-function count(label, report, status, started) {
+  const report = join(reportDir, `${label.replace(/\W+/g, "-")}.json`);
+  const result = spawnSync(
+    "npx",
+    ["vitest", "run", ...args, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+    { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } },
+  );
   try {
     const json = JSON.parse(readFileSync(report, "utf8"));
     totals.passed += json.numPassedTests;
@@ -89,7 +46,7 @@ function count(label, report, status, started) {
   } catch {
     failures.push(`${label}: no report (the run crashed)`);
   }
-  if (status !== 0) failures.push(`${label}: exit ${status}`);
+  if (result.status !== 0) failures.push(`${label}: exit ${result.status}`);
   console.log(`=== ${label}: ${((Date.now() - started) / 1000).toFixed(0)} s ===`);
 }
 
@@ -111,9 +68,6 @@ try {
     }
   }
 
-  // The PostgreSQL pass waits on its database more than it computes: in a whole run it goes on
-  // beside the build and the first journeys instead of before them.
-  let postgresPass = async () => undefined;
   if (wants("pg")) {
     let cluster = null;
     let url = process.env.TEST_DATABASE_URL;
@@ -122,18 +76,12 @@ try {
       url = cluster?.url;
     }
     if (url) {
-      const label = "DB suites PostgreSQL can change, on PostgreSQL";
-      const args = ["--project", "db-postgres"];
-      const env = { TEST_DATABASE_URL: url };
-      if (wants("e2e")) {
-        const finish = vitestInBackground(label, args, env);
-        postgresPass = () => finish().finally(() => cluster?.stop());
-      } else {
-        try {
-          vitest(label, args, env);
-        } finally {
-          cluster?.stop();
-        }
+      try {
+        vitest("DB suites PostgreSQL can change, on PostgreSQL", ["--project", "db-postgres"], {
+          TEST_DATABASE_URL: url,
+        });
+      } finally {
+        cluster?.stop();
       }
     } else {
       missing.push(
@@ -143,14 +91,10 @@ try {
   }
 
   if (wants("e2e")) {
-    try {
-      const chromium = ensureChromium();
-      console.log(`\n=== building the web app for the browser journeys (Chromium: ${chromium}) ===`);
-      await buildWeb();
-      vitest("browser journeys in Chromium", ["--config", "e2e/vitest.config.ts"], { CHROME_PATH: chromium });
-    } finally {
-      await postgresPass();
-    }
+    const chromium = ensureChromium();
+    console.log(`\n=== building the web app for the browser journeys (Chromium: ${chromium}) ===`);
+    await buildWeb();
+    vitest("browser journeys in Chromium", ["--config", "e2e/vitest.config.ts"], { CHROME_PATH: chromium });
   }
 } catch (error) {
   failures.push(error instanceof Error ? error.message : String(error));
