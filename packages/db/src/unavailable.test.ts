@@ -18,6 +18,10 @@ describe("isDatabaseUnavailable", () => {
     ["a closed pool", new Error("Cannot use a pool after calling end on the pool")],
     ["a closed PGlite", new Error("PGlite is closed")],
     ["every address refused", new AggregateError([coded("ECONNREFUSED")], "connect failed")],
+    [
+      "a Unix socket whose server is down",
+      Object.assign(coded("ENOENT", "connect ENOENT /run/postgresql/.s.PGSQL.5432"), { syscall: "connect" }),
+    ],
   ])("is true for %s, also inside Drizzle's wrapper", (_label, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
     expect(isDatabaseUnavailable(wrapped(error))).toBe(true);
@@ -27,6 +31,7 @@ describe("isDatabaseUnavailable", () => {
     ["a unique violation", coded("23505")],
     ["a syntax error", coded("42601")],
     ["a plain bug", new TypeError("x is undefined")],
+    ["a missing file", Object.assign(coded("ENOENT", "no such file"), { syscall: "open" })],
     [
       "a query whose parameters quote a driver message",
       new Error("Failed query: …\nparams: PGlite is closed"),

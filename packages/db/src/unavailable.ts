@@ -22,7 +22,13 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
-type FailureLike = { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+type FailureLike = {
+  code?: unknown;
+  syscall?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  errors?: unknown;
+};
 
 /** Socket failures of the connection to the server (Node's system error codes). */
 const NETWORK_CODES = new Set([
@@ -53,6 +59,9 @@ const NO_CONNECTION_MESSAGE =
 function isConnectionFailure(error: FailureLike): boolean {
   if (typeof error.code === "string") {
     if (NETWORK_CODES.has(error.code) || UNAVAILABLE_SQLSTATE.test(error.code)) return true;
+    // A server reached through its Unix socket is down when the socket file is gone: connecting
+    // says ENOENT. Only a connect's: a missing file read by a query's caller is not an outage.
+    if (error.code === "ENOENT" && error.syscall === "connect") return true;
   }
   return typeof error.message === "string" && NO_CONNECTION_MESSAGE.test(error.message);
 }
