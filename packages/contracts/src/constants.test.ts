@@ -9,7 +9,7 @@ import {
 } from "./session.ts";
 import { SPEC_NAMED_SYMPTOMS, SYMPTOMS } from "./symptoms.ts";
 import { THEME_COLORS } from "./theme.ts";
-import { DATA_CACHE, LOGOUT_REDIRECT_DELAY_MS, NOT_SUBSCRIBED_POPUP_DELAY_MS } from "./timing.ts";
+import { LOGOUT_REDIRECT_DELAY_MS, NOT_SUBSCRIBED_POPUP_DELAY_MS } from "./timing.ts";
 import { isUsStateCode, US_STATE_CODES, US_STATES } from "./us-states.ts";
 
 describe("option lists", () => {
@@ -118,7 +118,6 @@ describe("session and timing constants", () => {
   it("keeps the delays of the spec", () => {
     expect(NOT_SUBSCRIBED_POPUP_DELAY_MS).toBe(5_000);
     expect(LOGOUT_REDIRECT_DELAY_MS).toBe(10);
-    expect(DATA_CACHE).toEqual({ staleTimeMs: 5_000, retry: 1 });
     expect(THEME_COLORS.primary).toBe("#F59825");
   });
 });

@@ -15,6 +15,7 @@ import {
   type RemoteMedia,
   setupRefreshDelay,
 } from "#app/features/video-call/call-connection.ts";
+import { readOnce } from "#app/lib/data-cache.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { reportSessionUse } from "#app/lib/session-use.ts";
 import { type CallQuality, type QualitySample, qualityBetween, sampleOf } from "./call-quality.ts";
@@ -57,8 +58,8 @@ const SETUP_RETRY_MS = 60_000;
 
 /** The call's set-up for this page (ICE servers with fresh TURN credentials), or null. */
 async function fetchCallSetup(consultationId: string, side: string): Promise<CallSetup | null> {
-  const response = await fetch(`/visit-call/${consultationId}?side=${side}`, { credentials: "same-origin" });
-  return response.ok ? ((await response.json()) as { setup: CallSetup }).setup : null;
+  const answer = await readOnce<{ setup: CallSetup }>(`/visit-call/${consultationId}?side=${side}`);
+  return answer.outcome === "data" ? answer.data.setup : null;
 }
 
 function recordHistory(consultationId: string, side: CallSide, event: "join" | "leave" | "reconnect") {

@@ -1,6 +1,7 @@
 import type { CallSetup } from "@ambercare/contracts/video-call";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useHydrated } from "#app/components/forms.tsx";
+import { readOnce } from "#app/lib/data-cache.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import {
   type CandidateType,
@@ -434,16 +435,12 @@ function ConnectionProbe({ visitId, side }: { visitId: string; side: Side }) {
       return;
     }
     try {
-      const response = await fetch(`/visit-call/${visitId}?side=${side}`, {
-        headers: { Accept: "application/json" },
-        credentials: "same-origin",
-      });
-      if (!response.ok) {
-        setState({ phase: "failed", reason: response.status === 401 ? "session" : "other" });
+      const answer = await readOnce<{ setup: CallSetup }>(`/visit-call/${visitId}?side=${side}`);
+      if (answer.outcome !== "data") {
+        setState({ phase: "failed", reason: answer.status === 401 ? "session" : "other" });
         return;
       }
-      const { setup } = (await response.json()) as { setup: CallSetup };
-      setState({ phase: "done", result: await probeConnection(setup) });
+      setState({ phase: "done", result: await probeConnection(answer.data.setup) });
     } catch {
       setState({ phase: "failed", reason: "other" });
     }

@@ -20,6 +20,7 @@ import {
   unacknowledgedUpTo,
   writeOutbox,
 } from "#app/features/visit-chat/visit-chat-thread.ts";
+import { createDataReader, type DataReader, type ReadCause } from "#app/lib/data-cache.ts";
 import { useDateTime } from "#app/lib/date-time.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
@@ -157,20 +158,41 @@ export function VisitChat({
     [authorName, side, t],
   );
 
-  const catchUp = useCallback(
-    async (everything = false) => {
-      const after = everything ? "" : `&after=${lastSeq(messagesRef.current)}`;
-      try {
-        const response = await fetch(`${base}?side=${side}${after}`, { credentials: "same-origin" });
-        if (!response.ok) return;
-        const answer = (await response.json()) as ChatAnswer;
-        if (answer.messages) receive(answer.messages);
-      } catch {
-        // Offline: the live connection's return calls this again.
-      }
-    },
-    [base, receive, side],
-  );
+  // The thread read again (lib/data-cache.ts): after the last message shown, or from the start when
+  // a message was retracted (its change is not after it). A retraction asked for during a read from
+  // the start is read from the start again.
+  const retractions = useRef({ asked: 0, read: 0, reading: 0 });
+  const [readFailures, setReadFailures] = useState(0);
+  const readerRef = useRef<DataReader | null>(null);
+  const receiveRef = useRef(receive);
+  receiveRef.current = receive;
+  useEffect(() => {
+    const reader = createDataReader<ChatAnswer>({
+      url: () => {
+        const counts = retractions.current;
+        counts.reading = counts.asked;
+        const after = counts.asked > counts.read ? "" : `&after=${lastSeq(messagesRef.current)}`;
+        return `${base}?side=${side}${after}`;
+      },
+      fetch: (target, init) => fetch(target, init),
+      onData: (answer) => {
+        retractions.current.read = retractions.current.reading;
+        if (answer.messages) receiveRef.current(answer.messages);
+      },
+      onFailures: setReadFailures,
+      // The session ended or the visit is gone: the page's own re-read loads it again.
+      onReload: () => undefined,
+    });
+    readerRef.current = reader;
+    return () => {
+      reader.stop();
+      readerRef.current = null;
+    };
+  }, [base, side]);
+  const catchUp = useCallback((cause: ReadCause, everything = false) => {
+    if (everything) retractions.current.asked += 1;
+    readerRef.current?.read(cause);
+  }, []);
 
   const flush = useCallback(async () => {
     if (flushing.current) return;
@@ -230,7 +252,7 @@ export function VisitChat({
     const wentOnline = () => {
       setOnline(true);
       void flush();
-      void catchUp();
+      catchUp("refresh");
     };
     const wentOffline = () => setOnline(false);
     window.addEventListener("online", wentOnline);
@@ -249,7 +271,7 @@ export function VisitChat({
       const payload = event.payload as Record<string, unknown>;
       if (payload.consultation_id !== consultationId) return;
       if (event.topic === "visit.message") {
-        void catchUp(payload.change === "retracted");
+        catchUp("changed", payload.change === "retracted");
       } else if (event.topic === "visit.receipt" && payload.by !== side) {
         const receipt = payload.receipt === "read" ? "read" : "delivered";
         const next = applyReceipt(
@@ -277,7 +299,7 @@ export function VisitChat({
   const previousState = useRef(liveState);
   useEffect(() => {
     if (liveState === "connected" && previousState.current !== "connected") {
-      void catchUp();
+      catchUp("refresh");
       void flush();
     }
     previousState.current = liveState;
@@ -509,6 +531,9 @@ export function VisitChat({
       </ol>
       <p className="min-h-6 text-ink-muted text-sm">
         {otherTyping ? t(side === "patient" ? "visitChat.typing.clinician" : "visitChat.typing.patient") : ""}
+      </p>
+      <p role="status" className="text-ink-muted text-sm empty:hidden">
+        {readFailures > 0 && !offline ? t("visitChat.refreshFailed") : ""}
       </p>
       {open ? (
         <form method="post" onSubmit={submit} className="flex flex-col gap-3" noValidate>
