@@ -36,6 +36,8 @@ const POSTGRES_SUITES = [
   "apps/api/src/modules/consultations/visit-service.test.ts",
   "apps/api/src/modules/directory/rating-routes.test.ts",
   "apps/api/src/modules/membership/membership-routes.test.ts",
+  // Durable jobs: runners on separate pools racing for due rows (FOR UPDATE SKIP LOCKED, leases).
+  "apps/api/src/platform/jobs.test.ts",
   // Live events over LISTEN/NOTIFY.
   "apps/api/src/modules/live/live-fanout.test.ts",
   "apps/api/src/modules/live/live-routes.test.ts",

@@ -27,11 +27,11 @@ import { createStripePayments } from "#api/integrations/payments/stripe-payments
 import { type AccountService, createAccountService } from "#api/modules/accounts/account-service.ts";
 import { createLoginThrottle } from "#api/modules/accounts/login-throttle.ts";
 import { createPasswords, type Passwords } from "#api/modules/accounts/passwords.ts";
-import { tokenSweepPlugin } from "#api/modules/accounts/token-sweep.ts";
+import { registerTokenSweep } from "#api/modules/accounts/token-sweep.ts";
 import { createKeyedHash } from "#api/modules/accounts/tokens.ts";
 import { type CareTeamService, createCareTeamService } from "#api/modules/care-team/care-team-service.ts";
 import { type CaptchaService, createCaptchaService } from "#api/modules/communications/captcha-service.ts";
-import { captchaSweepPlugin } from "#api/modules/communications/captcha-sweep.ts";
+import { registerCaptchaSweep } from "#api/modules/communications/captcha-sweep.ts";
 import { createSendLimiter, type SendLimiter } from "#api/modules/communications/communication-limits.ts";
 import { type ContactService, createContactService } from "#api/modules/communications/contact-service.ts";
 import { createListTokens } from "#api/modules/communications/list-tokens.ts";
@@ -45,7 +45,7 @@ import {
   videoCallServiceOf,
 } from "#api/modules/consultations/video-call-routes.ts";
 import { chatServiceOf, registerVisitTyping } from "#api/modules/consultations/visit-chat-routes.ts";
-import { visitExpirySweepPlugin } from "#api/modules/consultations/visit-expiry-sweep.ts";
+import { registerVisitExpirySweep } from "#api/modules/consultations/visit-expiry-sweep.ts";
 import { createVisitMailer } from "#api/modules/consultations/visit-mail.ts";
 import { createVisitService, type VisitService } from "#api/modules/consultations/visit-service.ts";
 import {
@@ -57,7 +57,7 @@ import { createLiveRepository } from "#api/modules/live/live-repository.ts";
 import { LIVE_MAX_FRAME_BYTES } from "#api/modules/live/live-routes.ts";
 import { createLiveService, type LiveService } from "#api/modules/live/live-service.ts";
 import { createInProcessSignal, createPostgresSignal } from "#api/modules/live/live-signal.ts";
-import { liveSweepPlugin } from "#api/modules/live/live-sweep.ts";
+import { registerLiveSweep } from "#api/modules/live/live-sweep.ts";
 import {
   type ConsultationEntitlements,
   membershipEntitlements,
@@ -67,6 +67,7 @@ import {
   createMembershipService,
   type MembershipService,
 } from "#api/modules/membership/membership-service.ts";
+import { registerRenewalSweep } from "#api/modules/membership/renewal-sweep.ts";
 import { createMyDataService, type MyDataService } from "#api/modules/my-data/my-data-service.ts";
 import { createAttemptCounterRepository } from "#api/platform/attempt-counter-repository.ts";
 import { registerAuditHooks } from "#api/platform/audit-log.ts";
@@ -77,6 +78,7 @@ import { devClockRoutes } from "#api/platform/dev-clock-routes.ts";
 import { registerErrorHandling } from "#api/platform/error-handler.ts";
 import { healthRoutes } from "#api/platform/health-routes.ts";
 import type { FetchLike } from "#api/platform/http-client.ts";
+import { createJobRunner, type JobRunner } from "#api/platform/jobs.ts";
 import { REDACT_PATHS, serializeError, serializeRequest } from "#api/platform/logging.ts";
 import { createMailer, type Mailer } from "#api/platform/mail/mailer.ts";
 import { createKnownPeople, rateLimitPlugin } from "#api/platform/rate-limit.ts";
@@ -106,6 +108,11 @@ declare module "fastify" {
     visits: VisitService;
     /** Clinician accounts: invitations, the list, disabling, the console's profile. */
     careTeam: CareTeamService;
+    /**
+     * Durable jobs (ADR 060): modules register their handlers and sweeps here; server.ts starts the
+     * polling, tests call `app.jobs.runDue(now)`.
+     */
+    jobs: JobRunner;
   }
 }
 
@@ -249,6 +256,15 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     log: app.log,
   });
   app.decorate("mailer", mailer);
+  const jobs = createJobRunner({
+    db: deps.db.db,
+    clock,
+    log: app.log,
+    pollMs: config.JOBS_POLL_SECONDS * 1000,
+  });
+  app.decorate("jobs", jobs);
+  // The job under way finishes (or the claimed ones are let go) before the database may close.
+  app.addHook("onClose", async () => jobs.stop());
   // Messages still being delivered (and list changes being mirrored) finish before the process
   // lets go of the app.
   app.addHook("onClose", async () => {
@@ -326,6 +342,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
       }),
     }),
   );
+  registerRenewalSweep(jobs, app.membership);
   const liveRepository = createLiveRepository(deps.db.db);
   // PostgreSQL may have several API processes: they hear each other through LISTEN/NOTIFY.
   const liveSignal =
@@ -343,7 +360,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   registerVideoCallSignalling(live, videoCallServiceOf(app), app);
   app.addHook("onReady", async () => live.start());
   app.addHook("onClose", async () => live.close());
-  await app.register(liveSweepPlugin, { live, clock });
+  registerLiveSweep(jobs, live);
   const entitlements = deps.entitlements ?? membershipEntitlements(app.membership);
   app.decorate(
     "visits",
@@ -365,7 +382,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
         .bytesOf,
     }),
   );
-  await app.register(visitExpirySweepPlugin, { visits: app.visits });
+  registerVisitExpirySweep(jobs, app.visits);
   app.decorate(
     "communications",
     createCommunications(app, config, { clock, mailer, keyHash, passwords, fetch: deps.fetch }),
@@ -380,10 +397,10 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     void providerDirectory.load();
   });
   app.addHook("onClose", async () => providerDirectory.close());
-  await app.register(captchaSweepPlugin, { captcha: app.communications.captcha });
+  registerCaptchaSweep(jobs, app.communications.captcha);
   app.decorateRequest("auth", null);
   app.addHook("onReady", passwords.prepareDummyHash);
-  await app.register(tokenSweepPlugin, { db: deps.db.db, clock });
+  registerTokenSweep(jobs, deps.db.db);
   registerErrorHandling(app);
   registerAuditHooks(app);
 

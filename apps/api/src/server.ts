@@ -10,8 +10,6 @@ import { type ApiConfig, loadConfig } from "#api/platform/config.ts";
  */
 
 const SHUTDOWN_GRACE_MS = 10_000;
-/** How often due renewals, retries and endings are looked for (every instance may; each is locked). */
-const RENEWAL_INTERVAL_MS = 60_000;
 
 function fail(message: string): never {
   console.error(message);
@@ -51,16 +49,13 @@ try {
   fail(`API failed to start: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-const renewals = setInterval(() => {
-  app?.membership.runDue().catch((error: unknown) => app?.log.error({ err: error }, "renewal run failed"));
-}, RENEWAL_INTERVAL_MS);
-renewals.unref();
+// Due jobs (renewals, expiries, sweeps; ADR 060) are looked for every JOBS_POLL_SECONDS from now on.
+app?.jobs.start();
 
 let stopping = false;
 async function shutdown(signal: NodeJS.Signals): Promise<void> {
   if (stopping) return;
   stopping = true;
-  clearInterval(renewals);
   app?.log.info(`${signal} received, shutting down`);
   // If a connection refuses to drain, leave anyway rather than hang the deploy.
   setTimeout(() => {
@@ -68,6 +63,8 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
     process.exit(1);
   }, SHUTDOWN_GRACE_MS).unref();
   try {
+    // The job under way finishes first; no new one starts (closing the app would stop it as well).
+    await app?.jobs.stop();
     await app?.close();
     await db?.close();
   } catch (error) {

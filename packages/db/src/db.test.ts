@@ -68,6 +68,7 @@ describe("database", () => {
       "contact_entries",
       "data_consents",
       "invoices",
+      "jobs",
       "live_events",
       "mailing_list_members",
       "medical_documents",

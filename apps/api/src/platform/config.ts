@@ -62,6 +62,11 @@ export const apiEnvSchema = sharedEnvSchema.extend({
     .max(24 * 60)
     .default(30),
   /**
+   * Seconds between two looks for due jobs (reminders, expiries, sweeps) in each API process
+   * (ADR 060): a job runs at most about this long after its time.
+   */
+  JOBS_POLL_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+  /**
    * Days after a visit is completed during which the patient and the clinician may still write
    * follow-up questions in its thread; afterwards the thread is read-only.
    */

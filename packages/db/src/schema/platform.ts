@@ -1,4 +1,4 @@
-// Platform: attempt counters, the audit log and live events (ADR 025, 033).
+// Platform: attempt counters, the audit log, live events and durable jobs (ADR 025, 033, 060).
 import { sql } from "drizzle-orm";
 import { bigserial, check, index, integer, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { users } from "./accounts.ts";
@@ -70,5 +70,36 @@ export const liveEvents = pgTable(
   (table) => [
     index("live_events_user_id_id_idx").on(table.userId, table.id),
     index("live_events_created_at_idx").on(table.createdAt),
+  ],
+);
+
+/**
+ * Work to do at a time, once, whichever API process gets to it (ADR 060; apps/api/src/platform/jobs.ts).
+ * `dedupe_key` makes enqueueing idempotent (`on conflict do nothing`): the same reminder enqueued
+ * twice is one row. A runner claims a due row by setting `locked_until` (its lease) and adding one
+ * to `attempts` (the claim's fencing token); it sets `done_at` when the job is finished, or when it
+ * gave up after its last attempt (then `last_error` says why; a success clears it). A recurring job
+ * (a sweep) is one row whose `run_at` moves on after each run and is never done. The payload holds
+ * ids, never health data, and `last_error` an error's type, code and scrubbed message.
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind").notNull(),
+    dedupeKey: text("dedupe_key").notNull().unique("jobs_dedupe_key_unique"),
+    runAt: timestamptz("run_at").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default({}),
+    attempts: integer("attempts").notNull().default(0),
+    lockedUntil: timestamptz("locked_until"),
+    doneAt: timestamptz("done_at"),
+    lastError: text("last_error"),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+  },
+  (table) => [
+    // The runners' question every few seconds: the jobs not done, by due time.
+    index("jobs_due_idx").on(table.runAt).where(sql`${table.doneAt} is null`),
+    // Finished jobs are deleted some days later.
+    index("jobs_done_at_idx").on(table.doneAt).where(sql`${table.doneAt} is not null`),
   ],
 );

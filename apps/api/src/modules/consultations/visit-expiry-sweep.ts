@@ -1,24 +1,17 @@
-import type { FastifyInstance } from "fastify";
-import fp from "fastify-plugin";
 import type { VisitService } from "#api/modules/consultations/visit-service.ts";
+import type { JobRunner } from "#api/platform/jobs.ts";
 
 const SWEEP_INTERVAL_MS = 60_000;
+export const VISIT_EXPIRY_JOB = "consultations.visit-expiry";
 
 /**
  * Expires the consultation requests no clinician accepted in time and gives their money back,
- * every minute. Every instance may run it: each expiry is one conditional update (a request is
- * expired once), and a refund carries the same idempotency key each time.
+ * every minute: a recurring job (ADR 060), run by one API process each time. Running it twice
+ * would do no harm either: each expiry is one conditional update (a request is expired once), and
+ * a refund carries the same idempotency key each time.
  */
-export const visitExpirySweepPlugin = fp(
-  async (app: FastifyInstance, { visits }: { visits: VisitService }) => {
-    const sweep = setInterval(() => {
-      visits.runDue().then(
-        () => undefined,
-        (error: unknown) => app.log.warn({ err: error }, "visit expiry sweep failed"),
-      );
-    }, SWEEP_INTERVAL_MS);
-    sweep.unref();
-    app.addHook("onClose", async () => clearInterval(sweep));
-  },
-  { name: "ambercare-visit-expiry-sweep" },
-);
+export function registerVisitExpirySweep(jobs: JobRunner, visits: VisitService): void {
+  jobs.every(VISIT_EXPIRY_JOB, SWEEP_INTERVAL_MS, async () => {
+    await visits.runDue();
+  });
+}

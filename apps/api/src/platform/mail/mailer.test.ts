@@ -1,7 +1,15 @@
-import { statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { FastifyBaseLogger } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeMailError } from "#api/platform/mail/mailer.ts";
+import { createManualClock } from "#api/platform/clock.ts";
+import {
+  createMailer,
+  describeMailError,
+  idempotentMessageId,
+  type OutgoingMail,
+} from "#api/platform/mail/mailer.ts";
 import {
   bearer,
   createLogCapture,
@@ -205,6 +213,66 @@ describe("mail with SMTP_URL: a real SMTP server", () => {
     ]);
     expect(failures[0]).toMatchObject({ level: 50, responseCode: 550, command: "RCPT" });
     expect(logs.text()).not.toContain("reject-me");
+  });
+});
+
+describe("a message with an idempotency key (a job's, ADR 060)", () => {
+  const silent = { info: () => undefined, error: () => undefined } as unknown as FastifyBaseLogger;
+  const FROM = "Ambercare <care@ambercare.example>";
+  const reminder = (key: string): OutgoingMail => ({
+    to: "ana@example.org",
+    subject: "Your visit tomorrow",
+    text: "See you at 3:30 pm.",
+    html: "<p>See you at 3:30 pm.</p>",
+    template: "visit-reminder",
+    idempotencyKey: key,
+  });
+
+  it("is written to a file once per key, with a Message-ID from the key", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "ambercare-mail-key-"));
+    try {
+      const mailer = createMailer({ dataDir, from: FROM, clock: createManualClock(), log: silent });
+      await mailer.send(reminder("booking.reminder:b-1:1440"));
+      await mailer.send(reminder("booking.reminder:b-1:1440"));
+      await mailer.send(reminder("booking.reminder:b-1:60"));
+      const mails = readMailFiles(dataDir);
+      expect(mails).toHaveLength(2);
+      expect(mails.map((mail) => mail.headers.get("message-id")).sort()).toEqual(
+        [
+          idempotentMessageId("booking.reminder:b-1:1440", FROM),
+          idempotentMessageId("booking.reminder:b-1:60", FROM),
+        ].sort(),
+      );
+      expect(idempotentMessageId("booking.reminder:b-1:60", FROM)).toMatch(
+        /^<[0-9a-f]{24}@ambercare\.example>$/,
+      );
+      await mailer.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("carries the same Message-ID by SMTP each time it is sent", async () => {
+    const smtp = await startSmtpServer();
+    try {
+      const mailer = createMailer({
+        smtpUrl: smtp.url,
+        dataDir: tmpdir(),
+        from: FROM,
+        clock: createManualClock(),
+        log: silent,
+      });
+      await mailer.send(reminder("booking.reminder:b-2:60"));
+      await mailer.send(reminder("booking.reminder:b-2:60"));
+      const ids = smtp.received.map((mail) => parseMail(mail.raw).headers.get("message-id"));
+      expect(ids).toEqual([
+        idempotentMessageId("booking.reminder:b-2:60", FROM),
+        idempotentMessageId("booking.reminder:b-2:60", FROM),
+      ]);
+      await mailer.close();
+    } finally {
+      await smtp.close();
+    }
   });
 });
 

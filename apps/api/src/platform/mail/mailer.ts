@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import { createTransport } from "nodemailer";
@@ -14,6 +14,12 @@ export type OutgoingMail = RenderedMail & {
   headers?: Readonly<Record<string, string>>;
   /** Where a reply goes (the sender of a contact message, for the support team). */
   replyTo?: string;
+  /**
+   * Makes sending again the same message (ADR 060): the Message-ID is derived from it, so a job run
+   * twice after a crash sends one message twice, which mail stores and clients may fold into one;
+   * the `.eml` files of development are written once per key.
+   */
+  idempotencyKey?: string;
 };
 
 export type Mailer = {
@@ -78,12 +84,18 @@ export function createMailer(options: MailerOptions): Mailer {
   // in the order they were sent: the file name carries this process's sequence number after the time.
   let sequence = 0;
   async function writeFileMail(mail: OutgoingMail): Promise<void> {
-    const info = await composer.sendMail(message(mail, options.clock));
+    // A message with a key ends its file name with the key's digest, and is written once.
+    const suffix = mail.idempotencyKey ? keyDigest(mail.idempotencyKey) : randomBytes(3).toString("hex");
+    await mkdir(directory, { recursive: true });
+    if (mail.idempotencyKey && (await readdir(directory)).some((name) => name.endsWith(`-${suffix}.eml`))) {
+      options.log.info({ template: mail.template }, "e-mail already written (same idempotency key)");
+      return;
+    }
+    const info = await composer.sendMail(message(mail, options.clock, options.from));
     const stamp = options.clock.now().toISOString().replaceAll(/[:.]/g, "-");
     sequence += 1;
     const order = String(sequence).padStart(6, "0");
-    const file = join(directory, `${stamp}-${order}-${mail.template}-${randomBytes(3).toString("hex")}.eml`);
-    await mkdir(directory, { recursive: true });
+    const file = join(directory, `${stamp}-${order}-${mail.template}-${suffix}.eml`);
     await writeFile(file, info.message as Buffer, { mode: 0o600 });
     options.log.info(
       { mailFile: file, template: mail.template },
@@ -93,7 +105,7 @@ export function createMailer(options: MailerOptions): Mailer {
 
   async function send(mail: OutgoingMail): Promise<void> {
     if (smtp) {
-      await smtp.sendMail(message(mail, options.clock));
+      await smtp.sendMail(message(mail, options.clock, options.from));
       options.log.info({ template: mail.template }, "e-mail sent");
     } else {
       await writeFileMail(mail);
@@ -121,8 +133,20 @@ export function createMailer(options: MailerOptions): Mailer {
   };
 }
 
-function message(mail: OutgoingMail, clock: Clock) {
+/** 24 hex digits of the key's SHA-256: the key itself (a job's) stays out of headers and names. */
+function keyDigest(key: string): string {
+  return createHash("sha256").update(key).digest("hex").slice(0, 24);
+}
+
+/** The Message-ID of a message with an idempotency key, at the domain of the From address. */
+export function idempotentMessageId(key: string, from: string): string {
+  const domain = /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? "ambercare.invalid";
+  return `<${keyDigest(key)}@${domain}>`;
+}
+
+function message(mail: OutgoingMail, clock: Clock, from: string) {
   return {
+    ...(mail.idempotencyKey ? { messageId: idempotentMessageId(mail.idempotencyKey, from) } : {}),
     to: mail.to,
     subject: mail.subject,
     text: mail.text,
