@@ -18,7 +18,7 @@ import type {} from "../apps/api/src/app.ts";
 import { runCareTeamCommand } from "../apps/api/src/cli/care-team.ts";
 import { prepareDatabase } from "../apps/api/src/database-setup.ts";
 import { createPasswords } from "../apps/api/src/modules/accounts/passwords.ts";
-import { createCareTeamService } from "../apps/api/src/modules/care-team/care-team-service.ts";
+import { createCareTeamService } from "../apps/api/src/modules/care-console/care-team-service.ts";
 import { systemClock } from "../apps/api/src/platform/clock.ts";
 import { loadConfig, mailFrom, siteUrl } from "../apps/api/src/platform/config.ts";
 import { createMailer } from "../apps/api/src/platform/mail/mailer.ts";

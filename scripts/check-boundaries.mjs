@@ -20,15 +20,26 @@ const MODULE_EXPORTS = {
     "token-repository.ts",
   ],
   // The directory shows the wait a new request can expect with an on-duty clinician.
-  "care-team": ["expected-wait.ts"],
+  "care-console": ["expected-wait.ts"],
   communications: ["mailing-list-service.ts", "communication-mail.ts"],
-  consultations: [],
+  // A visit's documents travel in its chat (the same upload rules); a call starts the visit.
+  consultations: ["medical-document-service.ts", "medical-record-routes.ts", "visit-service.ts"],
   directory: [],
   // Other modules publish events (`app.live.publish`) and register client frame handlers.
   live: ["live-service.ts"],
   membership: ["consultation-entitlements.ts"],
   "my-data": [],
+  "video-call": [],
+  // A call is allowed in the same visits as the chat, and its events are written into the thread.
+  "visit-chat": ["visit-chat-repository.ts", "visit-chat-service.ts"],
 };
+
+/**
+ * One name on both sides: every API module has the web feature of the same name and every web
+ * feature has its API module, except these (the web's content is Markdown read by the web alone).
+ */
+const WEB_ONLY_FEATURES = ["content"];
+const API_ONLY_MODULES = [];
 
 const LAYER_OF = (file) =>
   file.endsWith("-routes.ts")
@@ -47,6 +58,29 @@ const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "app
   .filter((file) => /\.(ts|tsx)$/.test(file));
 
 const problems = [];
+
+const foldersUnder = (root) =>
+  new Set(files.filter((file) => file.startsWith(root)).map((file) => file.slice(root.length).split("/")[0]));
+const apiModules = foldersUnder("apps/api/src/modules/");
+const webFeatures = foldersUnder("apps/web/app/features/");
+for (const module of apiModules) {
+  if (!(module in MODULE_EXPORTS)) problems.push(`apps/api/src/modules/${module}: add it to MODULE_EXPORTS`);
+  if (!webFeatures.has(module) && !API_ONLY_MODULES.includes(module)) {
+    problems.push(
+      `apps/api/src/modules/${module}: no web feature of that name (apps/web/app/features/${module}); name both sides alike or list it in API_ONLY_MODULES`,
+    );
+  }
+}
+for (const feature of webFeatures) {
+  if (!apiModules.has(feature) && !WEB_ONLY_FEATURES.includes(feature)) {
+    problems.push(
+      `apps/web/app/features/${feature}: no API module of that name (apps/api/src/modules/${feature}); name both sides alike or list it in WEB_ONLY_FEATURES`,
+    );
+  }
+}
+for (const module of Object.keys(MODULE_EXPORTS)) {
+  if (!apiModules.has(module)) problems.push(`MODULE_EXPORTS names ${module}, which is no API module`);
+}
 const importsOf = (source) =>
   [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](#(?:api|app)\/[^"'?]+)/g)].map(
     (match) => match[1],

@@ -29,7 +29,7 @@ import { createLoginThrottle } from "#api/modules/accounts/login-throttle.ts";
 import { createPasswords, type Passwords } from "#api/modules/accounts/passwords.ts";
 import { registerTokenSweep } from "#api/modules/accounts/token-sweep.ts";
 import { createKeyedHash } from "#api/modules/accounts/tokens.ts";
-import { type CareTeamService, createCareTeamService } from "#api/modules/care-team/care-team-service.ts";
+import { type CareTeamService, createCareTeamService } from "#api/modules/care-console/care-team-service.ts";
 import { type CaptchaService, createCaptchaService } from "#api/modules/communications/captcha-service.ts";
 import { registerCaptchaSweep } from "#api/modules/communications/captcha-sweep.ts";
 import { createSendLimiter, type SendLimiter } from "#api/modules/communications/communication-limits.ts";
@@ -40,11 +40,6 @@ import {
   type MailingListService,
 } from "#api/modules/communications/mailing-list-service.ts";
 import { createMedicalDocumentService } from "#api/modules/consultations/medical-document-service.ts";
-import {
-  registerVideoCallSignalling,
-  videoCallServiceOf,
-} from "#api/modules/consultations/video-call-routes.ts";
-import { chatServiceOf, registerVisitTyping } from "#api/modules/consultations/visit-chat-routes.ts";
 import { registerVisitExpirySweep } from "#api/modules/consultations/visit-expiry-sweep.ts";
 import { createVisitMailer } from "#api/modules/consultations/visit-mail.ts";
 import { createVisitService, type VisitService } from "#api/modules/consultations/visit-service.ts";
@@ -69,6 +64,11 @@ import {
 } from "#api/modules/membership/membership-service.ts";
 import { registerRenewalSweep } from "#api/modules/membership/renewal-sweep.ts";
 import { createMyDataService, type MyDataService } from "#api/modules/my-data/my-data-service.ts";
+import {
+  registerVideoCallSignalling,
+  videoCallServiceOf,
+} from "#api/modules/video-call/video-call-routes.ts";
+import { chatServiceOf, registerVisitTyping } from "#api/modules/visit-chat/visit-chat-routes.ts";
 import { createAttemptCounterRepository } from "#api/platform/attempt-counter-repository.ts";
 import { registerAuditHooks } from "#api/platform/audit-log.ts";
 import { type Clock, createOffsetClock, isAdvanceable, systemClock } from "#api/platform/clock.ts";

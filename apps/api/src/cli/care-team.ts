@@ -13,7 +13,7 @@ import {
   CareTeamError,
   type CareTeamService,
   createCareTeamService,
-} from "#api/modules/care-team/care-team-service.ts";
+} from "#api/modules/care-console/care-team-service.ts";
 import { systemClock } from "#api/platform/clock.ts";
 import { loadConfig, mailFrom, siteUrl } from "#api/platform/config.ts";
 import { createMailer } from "#api/platform/mail/mailer.ts";

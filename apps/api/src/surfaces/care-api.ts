@@ -5,13 +5,13 @@ import { careAuthRoutes } from "#api/modules/accounts/care-auth-routes.ts";
 import { careCommunicationRoutes } from "#api/modules/communications/communication-routes.ts";
 import { careConsultationRoutes } from "#api/modules/consultations/consultation-routes.ts";
 import { careMedicalRecordRoutes } from "#api/modules/consultations/medical-record-routes.ts";
-import { careVideoCallRoutes } from "#api/modules/consultations/video-call-routes.ts";
-import { careVisitChatRoutes } from "#api/modules/consultations/visit-chat-routes.ts";
 import { careRatingRoutes } from "#api/modules/directory/rating-routes.ts";
 import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
 import { careMembershipRoutes } from "#api/modules/membership/membership-routes.ts";
 import { careStripeWebhookRoutes } from "#api/modules/membership/stripe-webhook-routes.ts";
 import { careMyDataRoutes } from "#api/modules/my-data/my-data-routes.ts";
+import { careVideoCallRoutes } from "#api/modules/video-call/video-call-routes.ts";
+import { careVisitChatRoutes } from "#api/modules/visit-chat/visit-chat-routes.ts";
 
 export type CareApiOptions = {
   productSlug: string;

@@ -1,6 +1,6 @@
 import { apiRoutes } from "@ambercare/contracts/api-routes";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { expectedWaits, reusedExpectedWaits } from "#api/modules/care-team/expected-wait.ts";
+import { expectedWaits, reusedExpectedWaits } from "#api/modules/care-console/expected-wait.ts";
 import { createProviderRepository } from "#api/modules/directory/provider-repository.ts";
 import { createProviderService } from "#api/modules/directory/provider-service.ts";
 import { serve } from "#api/platform/contract-routes.ts";

@@ -5,12 +5,12 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { authOf, clinicianOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
+import type { LiveService } from "#api/modules/live/live-service.ts";
 import {
   type CallViewer,
   createVideoCallService,
   type VideoCallService,
-} from "#api/modules/consultations/video-call-service.ts";
-import type { LiveService } from "#api/modules/live/live-service.ts";
+} from "#api/modules/video-call/video-call-service.ts";
 import { auditClinicianAccess, createAuditRepository } from "#api/platform/audit-log.ts";
 import { serve } from "#api/platform/contract-routes.ts";
 import { AppError } from "#api/platform/errors.ts";

@@ -8,12 +8,12 @@ import { z } from "zod";
 import { authOf, clinicianOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
 import { createMedicalDocumentService } from "#api/modules/consultations/medical-document-service.ts";
 import { acceptRawUploads, rawUpload } from "#api/modules/consultations/medical-record-routes.ts";
+import type { LiveService } from "#api/modules/live/live-service.ts";
 import {
   type ChatViewer,
   createVisitChatService,
   type VisitChatService,
-} from "#api/modules/consultations/visit-chat-service.ts";
-import type { LiveService } from "#api/modules/live/live-service.ts";
+} from "#api/modules/visit-chat/visit-chat-service.ts";
 import { auditClinicianAccess, createAuditRepository } from "#api/platform/audit-log.ts";
 import { sendDocument } from "#api/platform/content-disposition.ts";
 import { serve } from "#api/platform/contract-routes.ts";
