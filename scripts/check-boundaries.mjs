@@ -5,7 +5,12 @@
 //   API  platform/ and integrations/ never import a module; a module imports another module only
 //        through the files that module exports (MODULE_EXPORTS); inside a module, a repository
 //        imports no service or routes, a service imports no routes.
+//        Every service is built in apps/api/src/services.ts (`buildServices`): elsewhere only a
+//        module's own service composes its parts (a routes file, app.ts, cli/ and the rest take
+//        the built ones).
 //   Web  lib/ and components/ never import features/ or routes/; features/ never import routes/.
+//   Both API modules and web features carry one name each: every module has the feature of its
+//        name and every feature its module, but for the few listed as one side's only.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 
@@ -86,9 +91,17 @@ const importsOf = (source) =>
     (match) => match[1],
   );
 
+/** Where services may be built: services.ts, and a module's service composing its own parts. */
+const SERVICE_BUILDERS = /^apps\/api\/src\/(services\.ts$|modules\/[^/]+\/[^/]+-service\.ts$)/;
+const BUILT_SERVICE = /(?<!function )\bcreate[A-Z]\w*(?:Service|Directory)\(/;
+
 for (const file of files) {
   const source = readFileSync(file, "utf8");
   const isTest = /\.test\.tsx?$/.test(file);
+  if (file.startsWith("apps/api/src/") && !isTest && !SERVICE_BUILDERS.test(file)) {
+    const built = source.match(BUILT_SERVICE);
+    if (built) problems.push(`${file}: builds a service (${built[0]}…); build it in apps/api/src/services.ts`);
+  }
   for (const target of importsOf(source)) {
     if (file.startsWith("apps/api/src/")) {
       const from = file.slice("apps/api/src/".length);

@@ -376,8 +376,7 @@ describe("the call's history", () => {
     clock.advance(1_000);
     expect((await callEvent(doctor.access_token, id, "leave", CONSOLE_BASE)).statusCode).toBe(200);
 
-    const { videoCallServiceOf } = await import("#api/modules/video-call/video-call-routes.ts");
-    const history = await videoCallServiceOf(t.app).history(id);
+    const history = await t.app.videoCalls.history(id);
     expect(history.map((row) => [row.side, row.event])).toEqual([
       ["patient", "join"],
       ["clinician", "join"],
