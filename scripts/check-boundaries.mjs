@@ -100,7 +100,8 @@ for (const file of files) {
   const isTest = /\.test\.tsx?$/.test(file);
   if (file.startsWith("apps/api/src/") && !isTest && !SERVICE_BUILDERS.test(file)) {
     const built = source.match(BUILT_SERVICE);
-    if (built) problems.push(`${file}: builds a service (${built[0]}…); build it in apps/api/src/services.ts`);
+    if (built)
+      problems.push(`${file}: builds a service (${built[0]}…); build it in apps/api/src/services.ts`);
   }
   for (const target of importsOf(source)) {
     if (file.startsWith("apps/api/src/")) {
