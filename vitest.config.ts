@@ -30,9 +30,9 @@ const POSTGRES_SUITES = [
   "apps/api/src/modules/membership/subscription-states.test.ts",
   // Concurrent requests: row locks, unique keys, counters.
   "apps/api/src/modules/accounts/main-auth-routes.test.ts",
-  "apps/api/src/modules/care-team/console-routes.test.ts",
+  "apps/api/src/modules/care-console/care-console-routes.test.ts",
   "apps/api/src/modules/consultations/consultation-routes.test.ts",
-  "apps/api/src/modules/consultations/visit-chat-routes.test.ts",
+  "apps/api/src/modules/visit-chat/visit-chat-routes.test.ts",
   "apps/api/src/modules/consultations/visit-service.test.ts",
   "apps/api/src/modules/directory/rating-routes.test.ts",
   "apps/api/src/modules/membership/membership-routes.test.ts",
@@ -41,7 +41,7 @@ const POSTGRES_SUITES = [
   // Live events over LISTEN/NOTIFY.
   "apps/api/src/modules/live/live-fanout.test.ts",
   "apps/api/src/modules/live/live-routes.test.ts",
-  "apps/api/src/modules/consultations/video-call-routes.test.ts",
+  "apps/api/src/modules/video-call/video-call-routes.test.ts",
   // Outages and the driver: a server that ends connections, or shuts down under writers.
   "apps/api/src/platform/database-outage.test.ts",
   "packages/db/src/connection-errors.test.ts",

@@ -2,7 +2,7 @@
  * `node --import tsx e2e/invite-clinicians.ts` with the journeys' stack environment, before its API
  * starts (PGlite is one process's at a time): prepares the database as the API would on starting
  * (apps/api/src/database-setup.ts), then invites one clinician per journey of CLINICIAN_JOURNEYS
- * through the care-team command (`npm run care-team -- invite`, its service and mailer), each as a
+ * through the care-team command (`npm run care-team -- invite`, with the services the command builds), each as a
  * provider of the demo directory (an MD or a DO, whom the pages call "Dr") offering chat and video,
  * whose name no other provider has, licensed in a state none of the others is given. Prints the
  * pool as JSON on its last line.
@@ -17,22 +17,14 @@ import pino from "pino";
 import type {} from "../apps/api/src/app.ts";
 import { runCareTeamCommand } from "../apps/api/src/cli/care-team.ts";
 import { prepareDatabase } from "../apps/api/src/database-setup.ts";
-import { createPasswords } from "../apps/api/src/modules/accounts/passwords.ts";
-import { createCareTeamService } from "../apps/api/src/modules/care-team/care-team-service.ts";
 import { systemClock } from "../apps/api/src/platform/clock.ts";
-import { loadConfig, mailFrom, siteUrl } from "../apps/api/src/platform/config.ts";
-import { createMailer } from "../apps/api/src/platform/mail/mailer.ts";
+import { loadConfig } from "../apps/api/src/platform/config.ts";
+import { buildServices } from "../apps/api/src/services.ts";
 import { CLINICIAN_JOURNEYS, type ClinicianPool } from "./clinician-pool.ts";
 
 const config = loadConfig();
 const handle = await createDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-const mailer = createMailer({
-  smtpUrl: config.SMTP_URL,
-  dataDir: config.DATA_DIR,
-  from: mailFrom(config),
-  clock: systemClock,
-  log: pino({ level: "warn" }),
-});
+const services = buildServices(handle, config, { clock: systemClock, log: pino({ level: "warn" }) });
 try {
   await prepareDatabase(handle, config);
   const db = handle.db;
@@ -68,15 +60,7 @@ try {
   if (candidates.length < CLINICIAN_JOURNEYS.length)
     throw new Error(`only ${candidates.length} providers fit the journeys' clinicians`);
 
-  const careTeam = createCareTeamService({
-    db,
-    clock: systemClock,
-    mailer,
-    passwords: createPasswords(config.ARGON2_PARAMS),
-    productName: config.PRODUCT_NAME,
-    siteUrl: siteUrl(config),
-    acceptTimeoutMs: config.VISIT_ACCEPT_TIMEOUT * 60_000,
-  });
+  const { careTeam } = services;
   const pool = {} as ClinicianPool;
   for (const [index, journey] of CLINICIAN_JOURNEYS.entries()) {
     const provider = candidates[index]!;
@@ -99,6 +83,6 @@ try {
   }
   console.log(JSON.stringify(pool));
 } finally {
-  await mailer.close();
+  await services.mailer.close();
   await handle.close();
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { join } from "node:path";
 import { API_BASES } from "@ambercare/contracts/api-routes";
 import type { ErrorBody } from "@ambercare/contracts/error-codes";
 import type { DbHandle } from "@ambercare/db/client";
@@ -21,58 +20,32 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
-import { createSendgridMirror, type ListMirror } from "#api/integrations/email-lists/sendgrid-mirror.ts";
-import { createDemoPayments } from "#api/integrations/payments/demo-payments.ts";
-import { createStripePayments } from "#api/integrations/payments/stripe-payments.ts";
-import { type AccountService, createAccountService } from "#api/modules/accounts/account-service.ts";
-import { createLoginThrottle } from "#api/modules/accounts/login-throttle.ts";
-import { createPasswords, type Passwords } from "#api/modules/accounts/passwords.ts";
+import type { AccountService } from "#api/modules/accounts/account-service.ts";
 import { registerTokenSweep } from "#api/modules/accounts/token-sweep.ts";
-import { createKeyedHash } from "#api/modules/accounts/tokens.ts";
-import { type CareTeamService, createCareTeamService } from "#api/modules/care-team/care-team-service.ts";
-import { type CaptchaService, createCaptchaService } from "#api/modules/communications/captcha-service.ts";
+import type { CareTeamService } from "#api/modules/care-console/care-team-service.ts";
 import { registerCaptchaSweep } from "#api/modules/communications/captcha-sweep.ts";
-import { createSendLimiter, type SendLimiter } from "#api/modules/communications/communication-limits.ts";
-import { type ContactService, createContactService } from "#api/modules/communications/contact-service.ts";
-import { createListTokens } from "#api/modules/communications/list-tokens.ts";
-import {
-  createMailingListService,
-  type MailingListService,
-} from "#api/modules/communications/mailing-list-service.ts";
-import { createMedicalDocumentService } from "#api/modules/consultations/medical-document-service.ts";
-import {
-  registerVideoCallSignalling,
-  videoCallServiceOf,
-} from "#api/modules/consultations/video-call-routes.ts";
-import { chatServiceOf, registerVisitTyping } from "#api/modules/consultations/visit-chat-routes.ts";
+import type { ConsultationService } from "#api/modules/consultations/consultation-service.ts";
+import type { MedicalDocumentService } from "#api/modules/consultations/medical-document-service.ts";
 import { registerVisitExpirySweep } from "#api/modules/consultations/visit-expiry-sweep.ts";
-import { createVisitMailer } from "#api/modules/consultations/visit-mail.ts";
-import { createVisitService, type VisitService } from "#api/modules/consultations/visit-service.ts";
-import {
-  createProviderDirectory,
-  type ProviderDirectory,
-} from "#api/modules/directory/provider-directory.ts";
-import { createProviderRepository } from "#api/modules/directory/provider-repository.ts";
-import { createLiveRepository } from "#api/modules/live/live-repository.ts";
+import type { VisitService } from "#api/modules/consultations/visit-service.ts";
+import type { ProviderDirectory } from "#api/modules/directory/provider-directory.ts";
+import type { ProviderService } from "#api/modules/directory/provider-service.ts";
+import type { RatingService } from "#api/modules/directory/rating-service.ts";
+import type { SpecializationService } from "#api/modules/directory/specialization-service.ts";
 import { LIVE_MAX_FRAME_BYTES } from "#api/modules/live/live-routes.ts";
-import { createLiveService, type LiveService } from "#api/modules/live/live-service.ts";
-import { createInProcessSignal, createPostgresSignal } from "#api/modules/live/live-signal.ts";
+import type { LiveService } from "#api/modules/live/live-service.ts";
 import { registerLiveSweep } from "#api/modules/live/live-sweep.ts";
-import {
-  type ConsultationEntitlements,
-  membershipEntitlements,
-} from "#api/modules/membership/consultation-entitlements.ts";
-import { createMembershipMailer } from "#api/modules/membership/membership-mail.ts";
-import {
-  createMembershipService,
-  type MembershipService,
-} from "#api/modules/membership/membership-service.ts";
+import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
+import type { MembershipService } from "#api/modules/membership/membership-service.ts";
 import { registerRenewalSweep } from "#api/modules/membership/renewal-sweep.ts";
-import { createMyDataService, type MyDataService } from "#api/modules/my-data/my-data-service.ts";
-import { createAttemptCounterRepository } from "#api/platform/attempt-counter-repository.ts";
+import type { MyDataService } from "#api/modules/my-data/my-data-service.ts";
+import { registerVideoCallSignalling } from "#api/modules/video-call/video-call-routes.ts";
+import type { VideoCallService } from "#api/modules/video-call/video-call-service.ts";
+import { registerVisitTyping } from "#api/modules/visit-chat/visit-chat-routes.ts";
+import type { VisitChatService } from "#api/modules/visit-chat/visit-chat-service.ts";
 import { registerAuditHooks } from "#api/platform/audit-log.ts";
 import { type Clock, createOffsetClock, isAdvanceable, systemClock } from "#api/platform/clock.ts";
-import { type ApiConfig, apiPublicUrl, mailFrom, siteUrl, webUrl } from "#api/platform/config.ts";
+import type { ApiConfig } from "#api/platform/config.ts";
 import { routeRegistryPlugin } from "#api/platform/contract-routes.ts";
 import { devClockRoutes } from "#api/platform/dev-clock-routes.ts";
 import { registerErrorHandling } from "#api/platform/error-handler.ts";
@@ -80,10 +53,11 @@ import { healthRoutes } from "#api/platform/health-routes.ts";
 import type { FetchLike } from "#api/platform/http-client.ts";
 import { createJobRunner, type JobRunner } from "#api/platform/jobs.ts";
 import { REDACT_PATHS, serializeError, serializeRequest } from "#api/platform/logging.ts";
-import { createMailer, type Mailer } from "#api/platform/mail/mailer.ts";
+import type { Mailer } from "#api/platform/mail/mailer.ts";
 import { createKnownPeople, rateLimitPlugin } from "#api/platform/rate-limit.ts";
 import { securityHeadersPlugin } from "#api/platform/security-headers.ts";
 import { visitorPlugin } from "#api/platform/visitor.ts";
+import { buildServices, type Communications } from "#api/services.ts";
 import { careApi } from "#api/surfaces/care-api.ts";
 import { mainApi } from "#api/surfaces/main-api.ts";
 
@@ -98,14 +72,30 @@ declare module "fastify" {
     accounts: AccountService;
     /** Memberships, checkouts, invoices and one-time visits. */
     membership: MembershipService;
-    /** Captcha, contact messages, e-mail lists and data rights (ADR 016). */
+    /** Captcha, contact messages and e-mail lists (ADR 016). */
     communications: Communications;
+    /** A patient's data rights: the export and the consents (ADR 016). */
+    myData: MyDataService;
     /** The provider directory held in memory for searches (ADR 019). */
     providerDirectory: ProviderDirectory;
     /** Live events to the open pages of an account (ADR 033): `app.live.publish(…)`. */
     live: LiveService;
     /** What happens to a consultation after its request: clinicians' steps, expiry, refunds. */
     visits: VisitService;
+    /** A patient's consultation requests, their list and records, cancelling, the audit log. */
+    consultations: ConsultationService;
+    /** A patient's medical documents: uploads, the list, downloads. */
+    medicalDocuments: MedicalDocumentService;
+    /** A visit's chat thread, both sides. */
+    visitChat: VisitChatService;
+    /** A video visit's call: its setup, events and signalling. */
+    videoCalls: VideoCallService;
+    /** Provider search and detail over the directory. */
+    providers: ProviderService;
+    /** A patient's rating of a completed consultation. */
+    ratings: RatingService;
+    /** The specializations of the directory's filters. */
+    specializations: SpecializationService;
     /** Clinician accounts: invitations, the list, disabling, the console's profile. */
     careTeam: CareTeamService;
     /**
@@ -116,14 +106,7 @@ declare module "fastify" {
   }
 }
 
-export type Communications = {
-  captcha: CaptchaService;
-  contact: ContactService;
-  lists: MailingListService;
-  listMirror: ListMirror;
-  myData: MyDataService;
-  limitSends: SendLimiter;
-};
+export type { Communications } from "#api/services.ts";
 
 export type AppDeps = {
   /** An open, migrated database. The caller owns it: closing the app does not close it. */
@@ -244,17 +227,18 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
 
-  // 2. App services.
+  // 2. App services, every one built by services.ts.
+  const services = buildServices(deps.db, config, {
+    clock,
+    log: app.log,
+    fetch: deps.fetch,
+    entitlements: deps.entitlements,
+    onAuthenticated: people.remember,
+  });
+  const { mailer, passwords, live, providerDirectory } = services;
   app.decorate("config", config);
   app.decorate("db", deps.db);
   app.decorate("clock", clock);
-  const mailer = createMailer({
-    smtpUrl: config.SMTP_URL,
-    dataDir: config.DATA_DIR,
-    from: mailFrom(config),
-    clock,
-    log: app.log,
-  });
   app.decorate("mailer", mailer);
   const jobs = createJobRunner({
     db: deps.db.db,
@@ -265,6 +249,21 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   app.decorate("jobs", jobs);
   // The job under way finishes (or the claimed ones are let go) before the database may close.
   app.addHook("onClose", async () => jobs.stop());
+  app.decorate("accounts", services.accounts);
+  app.decorate("careTeam", services.careTeam);
+  app.decorate("membership", services.membership);
+  app.decorate("live", live);
+  app.decorate("visits", services.visits);
+  app.decorate("consultations", services.consultations);
+  app.decorate("medicalDocuments", services.medicalDocuments);
+  app.decorate("visitChat", services.visitChat);
+  app.decorate("videoCalls", services.videoCalls);
+  app.decorate("communications", services.communications);
+  app.decorate("myData", services.myData);
+  app.decorate("providerDirectory", providerDirectory);
+  app.decorate("providers", services.providers);
+  app.decorate("ratings", services.ratings);
+  app.decorate("specializations", services.specializations);
   // Messages still being delivered (and list changes being mirrored) finish before the process
   // lets go of the app.
   app.addHook("onClose", async () => {
@@ -276,122 +275,13 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
       "SMTP_URL is not set: e-mail is written to $DATA_DIR/mail (MAIL_TO_FILES=true), none is sent",
     );
   }
-  // Any secret every instance shares will do (modules/accounts/tokens.ts); this one already exists.
-  const keyHash = createKeyedHash(config.PUBLIC_API_TOKEN);
-  const passwords = createPasswords(config.ARGON2_PARAMS);
-  app.decorate(
-    "accounts",
-    createAccountService({
-      db: deps.db.db,
-      clock,
-      mailer,
-      log: app.log,
-      passwords,
-      settings: {
-        productName: config.PRODUCT_NAME,
-        productSlug: config.PRODUCT_SLUG,
-        serviceAccountEmail: config.SERVICE_ACCOUNT_EMAIL.trim().toLowerCase(),
-        siteUrl: siteUrl(config),
-        secondFactorKey: config.SECOND_FACTOR_KEY,
-      },
-      keyHash,
-      idleTimeoutMs: config.SESSION_IDLE_MINUTES * 60_000,
-      onAuthenticated: people.remember,
-    }),
-  );
-  app.decorate(
-    "careTeam",
-    createCareTeamService({
-      db: deps.db.db,
-      clock,
-      mailer,
-      passwords,
-      productName: config.PRODUCT_NAME,
-      siteUrl: siteUrl(config),
-      acceptTimeoutMs: config.VISIT_ACCEPT_TIMEOUT * 60_000,
-    }),
-  );
-  const stripePrices = {
-    subscription_monthly: config.STRIPE_PRICE_MONTHLY ?? "",
-    subscription_yearly: config.STRIPE_PRICE_YEARLY ?? "",
-    ppv_chat: config.STRIPE_PRICE_PPV_CHAT ?? "",
-    ppv_video: config.STRIPE_PRICE_PPV_VIDEO ?? "",
-  };
-  const stripe =
-    config.PAYMENTS === "stripe"
-      ? createStripePayments({
-          secretKey: config.STRIPE_SECRET_KEY ?? "",
-          webhookSecret: config.STRIPE_WEBHOOK_SECRET ?? "",
-          prices: stripePrices,
-          ...(deps.fetch ? { fetch: deps.fetch } : {}),
-        })
-      : undefined;
-  app.decorate(
-    "membership",
-    createMembershipService({
-      db: deps.db.db,
-      clock,
-      payments: stripe ?? createDemoPayments({ webUrl: webUrl(config) }),
-      webUrl: webUrl(config),
-      log: app.log,
-      membershipMail: createMembershipMailer({
-        db: deps.db.db,
-        mailer,
-        productName: config.PRODUCT_NAME,
-        webUrl: webUrl(config),
-      }),
-    }),
-  );
-  registerRenewalSweep(jobs, app.membership);
-  const liveRepository = createLiveRepository(deps.db.db);
-  // PostgreSQL may have several API processes: they hear each other through LISTEN/NOTIFY.
-  const liveSignal =
-    deps.db.kind === "postgres"
-      ? createPostgresSignal({ db: deps.db, repository: liveRepository, log: app.log })
-      : createInProcessSignal();
-  const live = createLiveService({
-    db: deps.db.db,
-    repository: liveRepository,
-    signal: liveSignal,
-    log: app.log,
-  });
-  app.decorate("live", live);
-  registerVisitTyping(live, chatServiceOf(app));
-  registerVideoCallSignalling(live, videoCallServiceOf(app), app);
+  registerVisitTyping(live, services.visitChat);
+  registerVideoCallSignalling(live, services.videoCalls, app);
   app.addHook("onReady", async () => live.start());
   app.addHook("onClose", async () => live.close());
+  registerRenewalSweep(jobs, app.membership);
   registerLiveSweep(jobs, live);
-  const entitlements = deps.entitlements ?? membershipEntitlements(app.membership);
-  app.decorate(
-    "visits",
-    createVisitService({
-      db: deps.db.db,
-      clock,
-      entitlements,
-      mail: createVisitMailer({
-        db: deps.db.db,
-        mailer,
-        productName: config.PRODUCT_NAME,
-        consultationsUrl: `${webUrl(config)}/my-profile/consultations`,
-      }),
-      events: app.live,
-      log: app.log,
-      acceptTimeoutMs: config.VISIT_ACCEPT_TIMEOUT * 60_000,
-      publish: (recipients, topic, payload) => app.live.publish(recipients, topic, payload),
-      documentBytes: createMedicalDocumentService({ db: deps.db.db, clock, dataDir: config.DATA_DIR })
-        .bytesOf,
-    }),
-  );
   registerVisitExpirySweep(jobs, app.visits);
-  app.decorate(
-    "communications",
-    createCommunications(app, config, { clock, mailer, keyHash, passwords, fetch: deps.fetch }),
-  );
-  const providerDirectory = createProviderDirectory(createProviderRepository(deps.db.db), {
-    clock,
-    onError: (error) => app.log.warn({ err: error }, "loading the provider directory failed"),
-  });
-  app.decorate("providerDirectory", providerDirectory);
   // Loaded in the background once the server is ready; searches ask the database until then.
   app.addHook("onReady", async () => {
     void providerDirectory.load();
@@ -408,94 +298,10 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   await app.register(routeRegistryPlugin);
   await app.register(healthRoutes);
   await app.register(mainApi, { prefix: API_BASES.main });
-  await app.register(careApi, {
-    productSlug: config.PRODUCT_SLUG,
-    stripe,
-    entitlements,
-  });
+  await app.register(careApi, { productSlug: config.PRODUCT_SLUG, stripe: services.stripe });
   if (config.NODE_ENV !== "production" && isAdvanceable(clock)) {
     await app.register(devClockRoutes, { clock });
   }
 
   return app;
-}
-
-function createCommunications(
-  app: App,
-  config: ApiConfig,
-  deps: {
-    clock: Clock;
-    mailer: Mailer;
-    keyHash: (purpose: string, value: string) => string;
-    passwords: Passwords;
-    fetch: FetchLike | undefined;
-  },
-): Communications {
-  const db = app.db.db;
-  const { clock, mailer } = deps;
-  const httpFetch: FetchLike = deps.fetch ?? ((input, init) => fetch(input, init));
-  const site = siteUrl(config);
-  const counters = createAttemptCounterRepository(db);
-  const captcha = createCaptchaService({
-    db,
-    clock,
-    fetch: httpFetch,
-    log: app.log,
-    settings:
-      config.RECAPTCHA_SITE_KEY && config.RECAPTCHA_SECRET
-        ? {
-            provider: "recaptcha",
-            siteKey: config.RECAPTCHA_SITE_KEY,
-            secret: config.RECAPTCHA_SECRET,
-            minScore: config.RECAPTCHA_MIN_SCORE,
-          }
-        : { provider: "altcha", hmacKey: config.CAPTCHA_HMAC_KEY, maxNumber: config.ALTCHA_MAX_NUMBER },
-  });
-  const listMirror = createSendgridMirror({
-    apiKey: config.SENDGRID_API_KEY,
-    listId: config.SENDGRID_LIST_ID,
-    fetch: httpFetch,
-    log: app.log,
-  });
-  const lists = createMailingListService({
-    db,
-    clock,
-    mailer,
-    tokens: createListTokens(config.LIST_TOKEN_SECRET),
-    mirror: listMirror,
-    settings: {
-      productName: config.PRODUCT_NAME,
-      siteUrl: site,
-      apiPublicUrl: apiPublicUrl(config),
-      unsubscribeMailbox: config.SUPPORT_EMAIL,
-    },
-  });
-  return {
-    captcha,
-    listMirror,
-    lists,
-    limitSends: createSendLimiter({ counters, clock, keyHash: deps.keyHash }),
-    contact: createContactService({
-      db,
-      clock,
-      mailer,
-      settings: {
-        productName: config.PRODUCT_NAME,
-        siteUrl: site,
-        supportEmail: config.SUPPORT_EMAIL,
-        supportSegment: config.SUPPORT_SEGMENT,
-      },
-    }),
-    myData: createMyDataService({
-      db,
-      clock,
-      mailer,
-      passwords: deps.passwords,
-      lists,
-      // The same counters as logins: a wrong password here is a failed login of the account.
-      throttle: createLoginThrottle({ counters, clock, keyHash: deps.keyHash }),
-      settings: { productName: config.PRODUCT_NAME, siteUrl: site },
-      uploadDir: join(config.DATA_DIR, "uploads"),
-    }),
-  };
 }

@@ -7,16 +7,11 @@ import { EnvError } from "@ambercare/contracts/server-env";
 import { createDb } from "@ambercare/db/client";
 import { runMigrations } from "@ambercare/db/migrate";
 import pino from "pino";
-import { createPasswords } from "#api/modules/accounts/passwords.ts";
 import { totpCodeAt } from "#api/modules/accounts/second-factor-codes.ts";
-import {
-  CareTeamError,
-  type CareTeamService,
-  createCareTeamService,
-} from "#api/modules/care-team/care-team-service.ts";
+import { CareTeamError, type CareTeamService } from "#api/modules/care-console/care-team-service.ts";
 import { systemClock } from "#api/platform/clock.ts";
-import { loadConfig, mailFrom, siteUrl } from "#api/platform/config.ts";
-import { createMailer } from "#api/platform/mail/mailer.ts";
+import { loadConfig } from "#api/platform/config.ts";
+import { buildServices } from "#api/services.ts";
 
 /**
  * `npm run care-team -- <command>`: the operator's commands for clinician accounts, on the database
@@ -147,7 +142,7 @@ export async function runCareTeamCommand(argv: readonly string[], io: CareTeamIo
   }
 }
 
-/** The command as a process: the API's config, database and mailer. */
+/** The command as a process: the API's config, database and services (services.ts). */
 async function main(argv: string[]): Promise<number> {
   const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
   // Usage and the demo code need no database: answer them before opening it.
@@ -156,27 +151,12 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   const db = await createDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  const mailer = createMailer({
-    smtpUrl: config.SMTP_URL,
-    dataDir: config.DATA_DIR,
-    from: mailFrom(config),
-    clock: systemClock,
-    log: pino({ level: "warn" }),
-  });
+  const services = buildServices(db, config, { clock: systemClock, log: pino({ level: "warn" }) });
   try {
     await runMigrations(db);
-    const careTeam = createCareTeamService({
-      db: db.db,
-      clock: systemClock,
-      mailer,
-      passwords: createPasswords(config.ARGON2_PARAMS),
-      productName: config.PRODUCT_NAME,
-      siteUrl: siteUrl(config),
-      acceptTimeoutMs: config.VISIT_ACCEPT_TIMEOUT * 60_000,
-    });
-    return await runCareTeamCommand(argv, { ...io, careTeam });
+    return await runCareTeamCommand(argv, { ...io, careTeam: services.careTeam });
   } finally {
-    await mailer.close();
+    await services.mailer.close();
     await db.close();
   }
 }

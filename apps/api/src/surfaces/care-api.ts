@@ -5,20 +5,17 @@ import { careAuthRoutes } from "#api/modules/accounts/care-auth-routes.ts";
 import { careCommunicationRoutes } from "#api/modules/communications/communication-routes.ts";
 import { careConsultationRoutes } from "#api/modules/consultations/consultation-routes.ts";
 import { careMedicalRecordRoutes } from "#api/modules/consultations/medical-record-routes.ts";
-import { careVideoCallRoutes } from "#api/modules/consultations/video-call-routes.ts";
-import { careVisitChatRoutes } from "#api/modules/consultations/visit-chat-routes.ts";
 import { careRatingRoutes } from "#api/modules/directory/rating-routes.ts";
-import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
 import { careMembershipRoutes } from "#api/modules/membership/membership-routes.ts";
 import { careStripeWebhookRoutes } from "#api/modules/membership/stripe-webhook-routes.ts";
 import { careMyDataRoutes } from "#api/modules/my-data/my-data-routes.ts";
+import { careVideoCallRoutes } from "#api/modules/video-call/video-call-routes.ts";
+import { careVisitChatRoutes } from "#api/modules/visit-chat/visit-chat-routes.ts";
 
 export type CareApiOptions = {
   productSlug: string;
   /** Set with PAYMENTS=stripe: the webhook endpoint exists only then. */
   stripe?: StripePayments | undefined;
-  /** Who may have a consultation (membership or a one-time visit credit). */
-  entitlements: ConsultationEntitlements;
 };
 
 /**
@@ -27,10 +24,7 @@ export type CareApiOptions = {
  * Each endpoint registers into one of the two encapsulated scopes below so that its hooks (bearer
  * checks) stay inside it.
  */
-export const careApi: FastifyPluginAsyncZod<CareApiOptions> = async (
-  app,
-  { productSlug, stripe, entitlements },
-) => {
+export const careApi: FastifyPluginAsyncZod<CareApiOptions> = async (app, { productSlug, stripe }) => {
   await app.register(
     async (auth) => {
       await auth.register(careAuthRoutes);
@@ -45,7 +39,7 @@ export const careApi: FastifyPluginAsyncZod<CareApiOptions> = async (
       if (stripe) await product.register(careStripeWebhookRoutes, { stripe });
       await product.register(careCommunicationRoutes);
       await product.register(careMyDataRoutes);
-      await product.register(careConsultationRoutes, { entitlements });
+      await product.register(careConsultationRoutes);
       await product.register(careMedicalRecordRoutes);
       await product.register(careVisitChatRoutes);
       await product.register(careVideoCallRoutes);

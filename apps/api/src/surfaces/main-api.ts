@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { mainAuthRoutes } from "#api/modules/accounts/main-auth-routes.ts";
 import { secondFactorRoutes } from "#api/modules/accounts/second-factor-routes.ts";
-import { careTeamRoutes } from "#api/modules/care-team/care-team-routes.ts";
+import { careTeamRoutes } from "#api/modules/care-console/care-console-routes.ts";
 import { captchaRoutes } from "#api/modules/communications/captcha-routes.ts";
 import { listRoutes } from "#api/modules/communications/list-routes.ts";
-import { consoleVideoCallRoutes } from "#api/modules/consultations/video-call-routes.ts";
-import { consoleVisitChatRoutes } from "#api/modules/consultations/visit-chat-routes.ts";
 import { providerRoutes } from "#api/modules/directory/provider-routes.ts";
 import { specializationRoutes } from "#api/modules/directory/specialization-routes.ts";
 import { liveRoutes } from "#api/modules/live/live-routes.ts";
+import { consoleVideoCallRoutes } from "#api/modules/video-call/video-call-routes.ts";
+import { consoleVisitChatRoutes } from "#api/modules/visit-chat/visit-chat-routes.ts";
 
 /**
  * The main API, mounted under /api/v1; its own paths start with /api/…,

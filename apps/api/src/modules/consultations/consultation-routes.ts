@@ -3,12 +3,9 @@ import { AUDIT_LOG_PAGE_SIZE, VISIT_RECORDS_SHOWN } from "@ambercare/contracts/c
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { authOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
-import { type Caller, createConsultationService } from "#api/modules/consultations/consultation-service.ts";
-import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
+import type { Caller } from "#api/modules/consultations/consultation-service.ts";
 import { createAuditRepository } from "#api/platform/audit-log.ts";
 import { serve } from "#api/platform/contract-routes.ts";
-
-export type ConsultationRoutesOptions = { entitlements: ConsultationEntitlements };
 
 /** The verified caller and the address the request came from (the visitor's, behind the web server). */
 export function callerOf(request: FastifyRequest): Caller {
@@ -26,20 +23,9 @@ const listMeta = (total: number) => ({ page: 1, per_page: Math.max(total, 1), to
  * unused visit credit of this type); 403 means "this is not yours" (another patient's data, or the
  * service account), which no payment changes.
  */
-export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOptions> = async (
-  app,
-  { entitlements },
-) => {
+export const careConsultationRoutes: FastifyPluginAsyncZod = async (app) => {
   const guards = createAuthGuards(app.accounts.sessions);
-  const consultations = createConsultationService({
-    db: app.db.db,
-    clock: app.clock,
-    entitlements,
-    mail: app.visits.mail,
-    announceQueueChange: app.visits.announceQueueChange,
-    events: app.live,
-    lineOf: app.visits.lineOf,
-  });
+  const consultations = app.consultations;
 
   const routes = apiRoutes.consultations;
   const patient = { onRequest: guards.patient };

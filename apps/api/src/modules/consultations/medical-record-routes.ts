@@ -9,7 +9,6 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
 import { callerOf } from "#api/modules/consultations/consultation-routes.ts";
-import { createMedicalDocumentService } from "#api/modules/consultations/medical-document-service.ts";
 import { sendDocument } from "#api/platform/content-disposition.ts";
 import { serve } from "#api/platform/contract-routes.ts";
 import { AppError } from "#api/platform/errors.ts";
@@ -50,11 +49,7 @@ export function rawUpload(request: FastifyRequest): { fileName: string | undefin
  */
 export const careMedicalRecordRoutes: FastifyPluginAsyncZod = async (app) => {
   const guards = createAuthGuards(app.accounts.sessions);
-  const documents = createMedicalDocumentService({
-    db: app.db.db,
-    clock: app.clock,
-    dataDir: app.config.DATA_DIR,
-  });
+  const documents = app.medicalDocuments;
 
   acceptRawUploads(app);
 

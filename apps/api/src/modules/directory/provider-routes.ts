@@ -1,8 +1,5 @@
 import { apiRoutes } from "@ambercare/contracts/api-routes";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { expectedWaits, reusedExpectedWaits } from "#api/modules/care-team/expected-wait.ts";
-import { createProviderRepository } from "#api/modules/directory/provider-repository.ts";
-import { createProviderService } from "#api/modules/directory/provider-service.ts";
 import { serve } from "#api/platform/contract-routes.ts";
 
 /**
@@ -10,12 +7,7 @@ import { serve } from "#api/platform/contract-routes.ts";
  * detail view `GET /api/provider/{slug}` for a shareable provider page.
  */
 export const providerRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Each on-duty provider's wait is read at most every few seconds, whatever the searches.
-  const waits = reusedExpectedWaits(
-    (ids) => expectedWaits(app.db.db, ids, app.clock.now(), app.config.VISIT_ACCEPT_TIMEOUT * 60_000),
-    app.clock,
-  );
-  const service = createProviderService(createProviderRepository(app.db.db), app.providerDirectory, waits);
+  const service = app.providers;
 
   serve(
     app,

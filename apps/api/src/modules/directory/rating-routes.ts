@@ -1,7 +1,6 @@
 import { apiRoutes } from "@ambercare/contracts/api-routes";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { authOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
-import { createRatingService } from "#api/modules/directory/rating-service.ts";
 import { serve } from "#api/platform/contract-routes.ts";
 
 /**
@@ -10,11 +9,7 @@ import { serve } from "#api/platform/contract-routes.ts";
  */
 export const careRatingRoutes: FastifyPluginAsyncZod = async (app) => {
   const guards = createAuthGuards(app.accounts.sessions);
-  const ratings = createRatingService({
-    db: app.db.db,
-    clock: app.clock,
-    onProviderChanged: () => app.providerDirectory.invalidate(),
-  });
+  const ratings = app.ratings;
 
   serve(app, apiRoutes.directory.submitRating, { onRequest: guards.patient }, async (request, reply) => {
     const data = await ratings.submit(authOf(request), request.body);

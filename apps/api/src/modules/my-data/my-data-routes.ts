@@ -8,7 +8,7 @@ import { serve } from "#api/platform/contract-routes.ts";
  * patient's own token and works on that patient only; the service account gets 403.
  */
 export const careMyDataRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { myData } = app.communications;
+  const { myData } = app;
   const guards = createAuthGuards(app.accounts.sessions);
   const routes = apiRoutes.myData;
 

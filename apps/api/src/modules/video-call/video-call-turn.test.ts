@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { createSocket, type Socket } from "node:dgram";
 import { describe, expect, it } from "vitest";
-import { turnCredentials } from "#api/modules/consultations/video-call-service.ts";
+import { turnCredentials } from "#api/modules/video-call/video-call-service.ts";
 
 /**
  * The credentials the API hands out, checked by a real coturn (`use-auth-secret`): `.ci/run` starts

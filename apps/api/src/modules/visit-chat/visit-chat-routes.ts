@@ -2,38 +2,17 @@ import { apiRoutes } from "@ambercare/contracts/api-routes";
 import { AUTH_ERRORS } from "@ambercare/contracts/auth";
 import { DOCUMENT_MAX_BYTES } from "@ambercare/contracts/consultation-limits";
 import { VISIT_TYPING_TOPIC } from "@ambercare/contracts/live";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { authOf, clinicianOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
-import { createMedicalDocumentService } from "#api/modules/consultations/medical-document-service.ts";
 import { acceptRawUploads, rawUpload } from "#api/modules/consultations/medical-record-routes.ts";
-import {
-  type ChatViewer,
-  createVisitChatService,
-  type VisitChatService,
-} from "#api/modules/consultations/visit-chat-service.ts";
 import type { LiveService } from "#api/modules/live/live-service.ts";
+import type { ChatViewer, VisitChatService } from "#api/modules/visit-chat/visit-chat-service.ts";
 import { auditClinicianAccess, createAuditRepository } from "#api/platform/audit-log.ts";
 import { sendDocument } from "#api/platform/content-disposition.ts";
 import { serve } from "#api/platform/contract-routes.ts";
 import { AppError } from "#api/platform/errors.ts";
-
-/** The chat service over the app's database, clock, files and live events. */
-export function chatServiceOf(app: FastifyInstance): VisitChatService {
-  return createVisitChatService({
-    db: app.db.db,
-    clock: app.clock,
-    followUpDays: app.config.VISIT_FOLLOW_UP_DAYS,
-    documents: createMedicalDocumentService({
-      db: app.db.db,
-      clock: app.clock,
-      dataDir: app.config.DATA_DIR,
-    }),
-    // Each write tells both participants' open pages (ids only) through the live events.
-    events: app.live,
-  });
-}
 
 /** The patient behind a request that passed `guards.patient`; the service account acts for nobody. */
 function patientViewer(request: FastifyRequest): ChatViewer {
@@ -91,7 +70,7 @@ function registerThreadRoutes(
     viewer: (request: FastifyRequest) => ChatViewer;
   },
 ) {
-  const chat = chatServiceOf(app);
+  const chat = app.visitChat;
   acceptRawUploads(app);
   const { routes, guard, viewer } = side;
 

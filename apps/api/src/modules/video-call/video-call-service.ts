@@ -11,10 +11,10 @@ import {
   VISIT_CALL_SIGNAL,
 } from "@ambercare/contracts/video-call-protocol";
 import type { Database, Executor } from "@ambercare/db/client";
-import { createVideoCallRepository } from "#api/modules/consultations/video-call-repository.ts";
-import { createVisitChatRepository } from "#api/modules/consultations/visit-chat-repository.ts";
-import { refusedVisit } from "#api/modules/consultations/visit-chat-service.ts";
 import type { ClinicianActor } from "#api/modules/consultations/visit-service.ts";
+import { createVideoCallRepository } from "#api/modules/video-call/video-call-repository.ts";
+import { createVisitChatRepository } from "#api/modules/visit-chat/visit-chat-repository.ts";
+import { refusedVisit } from "#api/modules/visit-chat/visit-chat-service.ts";
 import type { Clock } from "#api/platform/clock.ts";
 import { AppError } from "#api/platform/errors.ts";
 

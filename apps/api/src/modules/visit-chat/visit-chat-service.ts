@@ -11,7 +11,7 @@ import {
   type AttachmentRow,
   createVisitChatRepository,
   type ThreadMessageRow,
-} from "#api/modules/consultations/visit-chat-repository.ts";
+} from "#api/modules/visit-chat/visit-chat-repository.ts";
 import type { Clock } from "#api/platform/clock.ts";
 import { AppError } from "#api/platform/errors.ts";
 

@@ -10,8 +10,8 @@ import {
   type ClinicianListing,
   createClinicianRepository,
   type ProviderRef,
-} from "#api/modules/care-team/clinician-repository.ts";
-import { expectedWaits } from "#api/modules/care-team/expected-wait.ts";
+} from "#api/modules/care-console/clinician-repository.ts";
+import { expectedWaits } from "#api/modules/care-console/expected-wait.ts";
 import type { Clock } from "#api/platform/clock.ts";
 import type { Mailer } from "#api/platform/mail/mailer.ts";
 import { renderMail } from "#api/platform/mail/templates.ts";

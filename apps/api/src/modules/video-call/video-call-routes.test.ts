@@ -5,8 +5,8 @@ import { callSetupResponse } from "@ambercare/contracts/video-call";
 import { auditLog, consultations, liveEvents, providers } from "@ambercare/db/schema";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createVideoCallService, splitForRelay } from "#api/modules/consultations/video-call-service.ts";
 import { openLiveClient } from "#api/modules/live/live-test-client.ts";
+import { createVideoCallService, splitForRelay } from "#api/modules/video-call/video-call-service.ts";
 import { createManualClock } from "#api/platform/clock.ts";
 import {
   bearer,
@@ -376,8 +376,7 @@ describe("the call's history", () => {
     clock.advance(1_000);
     expect((await callEvent(doctor.access_token, id, "leave", CONSOLE_BASE)).statusCode).toBe(200);
 
-    const { videoCallServiceOf } = await import("#api/modules/consultations/video-call-routes.ts");
-    const history = await videoCallServiceOf(t.app).history(id);
+    const history = await t.app.videoCalls.history(id);
     expect(history.map((row) => [row.side, row.event])).toEqual([
       ["patient", "join"],
       ["clinician", "join"],

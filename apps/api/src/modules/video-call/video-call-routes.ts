@@ -5,36 +5,11 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { authOf, clinicianOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
-import {
-  type CallViewer,
-  createVideoCallService,
-  type VideoCallService,
-} from "#api/modules/consultations/video-call-service.ts";
 import type { LiveService } from "#api/modules/live/live-service.ts";
+import type { CallViewer, VideoCallService } from "#api/modules/video-call/video-call-service.ts";
 import { auditClinicianAccess, createAuditRepository } from "#api/platform/audit-log.ts";
 import { serve } from "#api/platform/contract-routes.ts";
 import { AppError } from "#api/platform/errors.ts";
-
-/** The call service over the app's database, clock, live events, visits and TURN settings. */
-export function videoCallServiceOf(app: FastifyInstance): VideoCallService {
-  const config = app.config;
-  return createVideoCallService({
-    db: app.db.db,
-    clock: app.clock,
-    ice: {
-      turnUrls: config.TURN_URLS,
-      turnSecret: config.TURN_SECRET,
-      ttlSeconds: config.TURN_CREDENTIAL_TTL_S,
-      stunUrls: config.STUN_URLS,
-      policy: config.CALL_ICE_TRANSPORT_POLICY,
-    },
-    live: app.live,
-    visits: {
-      // The visits service is decorated after the live module; it is looked up when a call starts.
-      start: (actor, id) => app.visits.start(actor, id),
-    },
-  });
-}
 
 function patientViewer(request: FastifyRequest): CallViewer {
   const auth = authOf(request);
@@ -99,7 +74,7 @@ function registerCallRoutes(
 /** The patient's side of a video visit's call (care API), on their own visits only. */
 export const careVideoCallRoutes: FastifyPluginAsyncZod = async (app) => {
   const guards = createAuthGuards(app.accounts.sessions);
-  registerCallRoutes(app, videoCallServiceOf(app), {
+  registerCallRoutes(app, app.videoCalls, {
     routes: apiRoutes.consultations,
     guard: guards.patient,
     viewer: patientViewer,
@@ -112,7 +87,7 @@ export const careVideoCallRoutes: FastifyPluginAsyncZod = async (app) => {
  */
 export const consoleVideoCallRoutes: FastifyPluginAsyncZod = async (app) => {
   const guards = createAuthGuards(app.accounts.sessions);
-  const calls = videoCallServiceOf(app);
+  const calls = app.videoCalls;
   registerCallRoutes(app, calls, {
     routes: apiRoutes.careTeam,
     guard: guards.clinician,

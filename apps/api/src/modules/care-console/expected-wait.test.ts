@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EXPECTED_WAIT_REUSE_MS, reusedExpectedWaits } from "#api/modules/care-team/expected-wait.ts";
+import { EXPECTED_WAIT_REUSE_MS, reusedExpectedWaits } from "#api/modules/care-console/expected-wait.ts";
 import { createManualClock } from "#api/platform/clock.ts";
 
 /** A reader that records what it was asked and answers from `table` (absent: no wait). */
