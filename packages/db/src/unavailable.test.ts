@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isDatabaseUnavailable } from "./unavailable.ts";
+import { connectionFailure, isDatabaseUnavailable } from "./unavailable.ts";
 
 /** A driver error as node-postgres or PGlite builds it, wrapped the way Drizzle wraps it. */
 const wrapped = (cause: Error) => new Error("Failed query: select 1\nparams: ", { cause });
@@ -39,5 +39,18 @@ describe("isDatabaseUnavailable", () => {
     ["no error at all", undefined],
   ])("is false for %s", (_label, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe("connectionFailure", () => {
+  it("is the error when the connection failed, so that the pool ends the client", () => {
+    const refused = coded("ECONNREFUSED");
+    expect(connectionFailure(wrapped(refused))).toBeInstanceOf(Error);
+    expect(connectionFailure(refused)).toBe(refused);
+  });
+
+  it("is nothing when only the query failed: the connection goes back to the pool", () => {
+    expect(connectionFailure(wrapped(coded("23505")))).toBeUndefined();
+    expect(connectionFailure(new TypeError("x is undefined"))).toBeUndefined();
   });
 });

@@ -65,3 +65,12 @@ function isConnectionFailure(error: FailureLike): boolean {
   }
   return typeof error.message === "string" && NO_CONNECTION_MESSAGE.test(error.message);
 }
+
+/**
+ * What to release a borrowed pool client with after `error`: the error when the connection failed, so
+ * that the pool ends the client instead of lending it again; nothing when only the query failed.
+ */
+export function connectionFailure(error: unknown): Error | undefined {
+  if (!isDatabaseUnavailable(error)) return undefined;
+  return error instanceof Error ? error : new Error(String(error));
+}
