@@ -1,7 +1,7 @@
 // Runs one server in several processes on one port: `node [flags] cluster.mjs <entry> [args…]` with
 // CLUSTER_PROCESSES=N. node:cluster's primary accepts the connections and hands them to the workers
 // in turn, so N processes serve one address. The first worker starts alone (the API migrates and
-// seeds the database on start); the others once it listens.
+// seeds the database on start); the others once it listens, and once they all listen it says so.
 // A worker that stops after it served is started again, so one crash never takes the site down; the
 // others keep serving meanwhile. A worker that stops before it ever listened (a wrong setting, a
 // database that refuses the migration) or workers that keep stopping (more than MAX_RESTARTS in
@@ -62,8 +62,13 @@ function fork() {
 }
 
 fork().once("listening", () => {
-  for (let i = 1; i < count; i += 1) fork();
-  if (count > 1) console.log(`${count} processes share the port`);
+  let listening = 1;
+  for (let i = 1; i < count; i += 1) {
+    fork().once("listening", () => {
+      listening += 1;
+      if (listening === count) console.log(`${count} processes share the port`);
+    });
+  }
 });
 
 for (const signal of ["SIGTERM", "SIGINT"]) process.once(signal, () => stopAll(0));

@@ -70,22 +70,26 @@ export async function startThrowawayPostgres({
   if (allowFrom) appendFileSync(join(dataDir, "pg_hba.conf"), `host all all ${allowFrom} trust\n`);
   const startArgs = ["-D", dataDir, "-l", join(dir, "server.log"), "-w", "-o", serverOptions, "start"];
   asUser(join(bin, "pg_ctl"), startArgs);
+  let running = true;
   return {
     url: `postgres://postgres@${host}:${port}/postgres`,
     /**
      * Shuts the server down as an operator would (`-m fast`: every connection gets 57P01). Resolves
      * once it is down; the event loop runs meanwhile, so a test's clients keep working.
      */
-    shutDown() {
-      return asUserAsync(join(bin, "pg_ctl"), ["-D", dataDir, "-m", "fast", "-w", "stop"]);
+    async shutDown() {
+      await asUserAsync(join(bin, "pg_ctl"), ["-D", dataDir, "-m", "fast", "-w", "stop"]);
+      running = false;
     },
     /** Starts the server again after shutDown(), on the same port and data. */
-    startAgain() {
-      return asUserAsync(join(bin, "pg_ctl"), startArgs);
+    async startAgain() {
+      await asUserAsync(join(bin, "pg_ctl"), startArgs);
+      running = true;
     },
+    /** Stops the server (unless it is shut down) and removes its files. */
     stop() {
       try {
-        asUser(join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
+        if (running) asUser(join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

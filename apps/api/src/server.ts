@@ -1,5 +1,6 @@
 import { EnvError } from "@ambercare/contracts/server-env";
 import { createDb, type DbHandle } from "@ambercare/db/client";
+import { retryWhileUnavailable } from "@ambercare/db/unavailable";
 import { type App, buildApp } from "#api/app.ts";
 import { prepareDatabase } from "#api/database-setup.ts";
 import { type ApiConfig, loadConfig } from "#api/platform/config.ts";
@@ -10,6 +11,13 @@ import { type ApiConfig, loadConfig } from "#api/platform/config.ts";
  */
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * How long a starting process waits for a database it cannot reach (down, restarting, still starting
+ * up) before it gives up. A process started while the database restarts, such as the second of
+ * several started while an operator restarts PostgreSQL, would otherwise stop, and the cluster
+ * launcher takes a process that stops before it listens for a wrong setting and stops them all.
+ */
+const DATABASE_WAIT_MS = 60_000;
 
 function fail(message: string): never {
   console.error(message);
@@ -25,6 +33,17 @@ try {
   throw error;
 }
 
+/**
+ * The driver's own words under Drizzle's wrapper (whose message quotes the query and its
+ * parameters), or the first address's when a host with several refused them all.
+ */
+function innermost(error: unknown): string {
+  let current = error;
+  while (current instanceof Error && current.cause !== undefined) current = current.cause;
+  if (current instanceof AggregateError && current.errors.length > 0) current = current.errors[0];
+  return current instanceof Error ? current.message : String(current);
+}
+
 let app: App | undefined;
 let db: DbHandle | undefined;
 try {
@@ -33,7 +52,16 @@ try {
     dataDir: config.DATA_DIR,
     onError: (error) => app?.log.warn({ err: error }, "a database connection failed"),
   });
-  await prepareDatabase(db, config);
+  const handle = db;
+  await retryWhileUnavailable(() => prepareDatabase(handle, config), {
+    waitMs: DATABASE_WAIT_MS,
+    // Trying once a second costs a refused connection; it serves within a second of the database.
+    maxDelayMs: 1_000,
+    onWait: (error, delayMs) =>
+      console.error(
+        `The database cannot be reached yet (${innermost(error)}); trying again in ${delayMs} ms`,
+      ),
+  });
   app = await buildApp(config, { db });
   const kind = db.kind;
   await app.listen({
@@ -71,6 +99,9 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
     console.error(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
   }
+  // Closed: leave now. Under the cluster launcher the channel to its primary would otherwise keep
+  // the process alive until the grace period above ended it as too slow.
+  process.exit();
 }
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -4,11 +4,12 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { Assume, ExtractTablesWithRelations } from "drizzle-orm";
 import { sql } from "drizzle-orm";
-import { drizzle as drizzleNodePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { drizzle as drizzleNodePg, type NodePgDatabase, NodePgSession } from "drizzle-orm/node-postgres";
+import { type PgDatabase, PgDialect, type PgQueryResultHKT, type PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite, type PgliteDatabase } from "drizzle-orm/pglite";
 import pg from "pg";
 import * as schema from "./schema.ts";
+import { connectionFailure } from "./unavailable.ts";
 
 export type Schema = typeof schema;
 
@@ -71,6 +72,38 @@ export type CreateDbOptions = {
    */
   restoreFrom?: Blob;
 };
+
+/**
+ * Makes every transaction on the pool (`db.transaction`, and the migrator's) give its connection
+ * back, and end a broken one. Drizzle's own sends `begin` before its try/finally, so a connection
+ * that fails right then (the server ended it just as the pool lent it out: a shutdown, a restart,
+ * `pg_terminate_backend`) is never released and its pool slot is lost for good; once every slot is
+ * lost, each query waits the pool's five seconds and fails, with the database up, and `pool.end()`
+ * never finishes. Here the client is borrowed and released around Drizzle's transaction on that
+ * client alone: always released, and with the error, so the pool ends it, when the connection failed.
+ */
+function releaseTransactionClients(db: NodePgDatabase<Schema>, pool: pg.Pool): void {
+  // What drizzle() built for the pool's session, for the sessions of the borrowed clients.
+  const dialect = new PgDialect();
+  const relations = { fullSchema: db._.fullSchema, schema: db._.schema!, tableNamesMap: db._.tableNamesMap };
+  const session = db._.session;
+  session.transaction = async (run, config) => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      return await new NodePgSession<Schema, ExtractTablesWithRelations<Schema>>(
+        client,
+        dialect,
+        relations,
+      ).transaction(run, config);
+    } catch (error) {
+      broken = connectionFailure(error);
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  };
+}
 
 /** Another process has the PGlite files open (the API, or a command such as a backup). */
 export class DatabaseInUseError extends Error {}
@@ -213,6 +246,7 @@ function createPostgresHandle(connectionString: string, options: CreateDbOptions
     });
   });
   const db = drizzleNodePg({ client: pool, schema });
+  releaseTransactionClients(db, pool);
   let closed: Promise<void> | undefined;
   return {
     db,

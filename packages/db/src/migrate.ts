@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { DbHandle } from "./client.ts";
+import { connectionFailure } from "./unavailable.ts";
 
 /** The generated SQL migrations, committed beside this package (`npm run generate`). */
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../drizzle", import.meta.url));
@@ -24,6 +25,8 @@ export async function runMigrations(handle: DbHandle, migrationsFolder = MIGRATI
       return;
     case "postgres": {
       const lock = await driver.pool.connect();
+      // A connection that failed is ended, not lent again (its advisory lock died with it).
+      let broken: Error | undefined;
       try {
         await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID.toString()]);
         try {
@@ -31,8 +34,11 @@ export async function runMigrations(handle: DbHandle, migrationsFolder = MIGRATI
         } finally {
           await lock.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID.toString()]);
         }
+      } catch (error) {
+        broken = connectionFailure(error);
+        throw error;
       } finally {
-        lock.release();
+        lock.release(broken);
       }
       return;
     }

@@ -65,3 +65,42 @@ function isConnectionFailure(error: FailureLike): boolean {
   }
   return typeof error.message === "string" && NO_CONNECTION_MESSAGE.test(error.message);
 }
+
+/**
+ * What to release a borrowed pool client with after `error`: the error when the connection failed, so
+ * that the pool ends the client instead of lending it again; nothing when only the query failed.
+ */
+export function connectionFailure(error: unknown): Error | undefined {
+  if (!isDatabaseUnavailable(error)) return undefined;
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+export type WaitOptions = {
+  /** How long to keep trying in all; the failure after that is thrown. */
+  waitMs: number;
+  /** The first pause, doubled after each failure up to `maxDelayMs`. */
+  minDelayMs?: number;
+  maxDelayMs?: number;
+  /** Told of each failure that is waited out, with the pause before the next try. */
+  onWait?: (error: unknown, delayMs: number) => void;
+};
+
+/**
+ * Runs `task` until it succeeds, trying again after a pause each time it fails because the database
+ * cannot be reached (down, restarting, still starting up): for a process that has to wait for its
+ * database, such as the API starting. Any other failure is thrown at once, and so is an outage that
+ * outlasts `waitMs`.
+ */
+export async function retryWhileUnavailable<T>(task: () => Promise<T>, options: WaitOptions): Promise<T> {
+  const { waitMs, minDelayMs = 250, maxDelayMs = 2_000, onWait } = options;
+  const deadline = Date.now() + waitMs;
+  for (let delay = minDelayMs; ; delay = Math.min(delay * 2, maxDelayMs)) {
+    try {
+      return await task();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || Date.now() + delay > deadline) throw error;
+      onWait?.(error, delay);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}

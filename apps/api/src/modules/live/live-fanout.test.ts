@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { LIVE_API_PATH } from "@ambercare/contracts/live";
 import { createTestDb, type TestDb } from "@ambercare/db/testing";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LiveTestClient, openLiveClient } from "#api/modules/live/live-test-client.ts";
 import { createTestApp, registerPatient, type TestApp } from "#api/test-support.ts";
@@ -31,6 +32,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("live events across API instance
     await second?.close();
     await db?.cleanup();
   });
+
+  /** The listening connections on this test file's database (one per instance when all is well). */
+  const rowsListening = async (testApp: TestApp) =>
+    (
+      await testApp.db.db.execute<{ pid: number }>(
+        sql`select pid from pg_stat_activity where datname = current_database() and query ilike 'listen %'`,
+      )
+    ).rows;
 
   const openOn = async (testApp: TestApp, token: string, after: number | null): Promise<LiveTestClient> => {
     const client = await openLiveClient(liveUrl(testApp), { authorization: `Bearer ${token}` });
@@ -81,6 +90,24 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("live events across API instance
     for (let i = 0; i < concurrent.length; i++) received.push(((await client.next()) as { id: number }).id);
     expect(received).toEqual([...concurrent].sort((a, b) => a - b));
     expect(await client.quietFor(300)).toEqual([]);
+    await client.close();
+  });
+
+  it("listens again within seconds when the server ends the listening connections, and misses nothing", async () => {
+    const alice = await registerPatient(first.app);
+    const client = await openOn(first, alice.access_token, null);
+    // Both instances' listening connections, as a database restart ends them.
+    const { rows: ended } = await first.db.db.execute<{ pid: number }>(
+      sql`select pid, pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen %'`,
+    );
+    expect(ended.length).toBe(2);
+    // Published at once, before either instance listens again: the page gets it on the resync.
+    const [missed] = await second.app.live.publish([alice.user_id], "visit.message", { n: 1 });
+    expect(await client.next()).toEqual({ id: missed, topic: "visit.message", payload: { n: 1 } });
+    // And live again afterwards, across the instances.
+    await expect.poll(async () => (await rowsListening(first)).length, { timeout: 5_000 }).toBe(2);
+    const [live] = await second.app.live.publish([alice.user_id], "visit.message", { n: 2 });
+    expect(await client.next(3_000)).toEqual({ id: live, topic: "visit.message", payload: { n: 2 } });
     await client.close();
   });
 });

@@ -165,6 +165,11 @@ export function createPostgresSignal(deps: {
       onLost(error as Error);
       throw error;
     }
+    if (closed) {
+      // close() ran while this connection was being opened: nothing else would end it.
+      connection.end().catch(() => undefined);
+      return;
+    }
     client = connection;
     failures = 0;
   }
