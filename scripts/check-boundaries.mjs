@@ -22,12 +22,15 @@ const MODULE_EXPORTS = {
   // The directory shows the wait a new request can expect with an on-duty clinician.
   "care-team": ["expected-wait.ts"],
   communications: ["mailing-list-service.ts", "communication-mail.ts"],
-  consultations: [],
+  // Booked visits change a visit's status through the one transition table.
+  consultations: ["visit-lifecycle.ts"],
   directory: [],
   // Other modules publish events (`app.live.publish`) and register client frame handlers.
   live: ["live-service.ts"],
   membership: ["consultation-entitlements.ts"],
   "my-data": [],
+  // The directory reads each provider's next free slot; the reminders hook into the booking events.
+  scheduling: ["availability.ts", "booking-events.ts"],
 };
 
 const LAYER_OF = (file) =>

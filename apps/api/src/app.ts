@@ -68,6 +68,7 @@ import {
   type MembershipService,
 } from "#api/modules/membership/membership-service.ts";
 import { createMyDataService, type MyDataService } from "#api/modules/my-data/my-data-service.ts";
+import { createScheduling, type Scheduling } from "#api/modules/scheduling/scheduling.ts";
 import { createAttemptCounterRepository } from "#api/platform/attempt-counter-repository.ts";
 import { registerAuditHooks } from "#api/platform/audit-log.ts";
 import { type Clock, createOffsetClock, isAdvanceable, systemClock } from "#api/platform/clock.ts";
@@ -106,6 +107,8 @@ declare module "fastify" {
     visits: VisitService;
     /** Clinician accounts: invitations, the list, disabling, the console's profile. */
     careTeam: CareTeamService;
+    /** Booked visits: clinicians' hours, slots, holds and bookings (ADR 059). */
+    scheduling: Scheduling;
   }
 }
 
@@ -363,8 +366,12 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
       publish: (recipients, topic, payload) => app.live.publish(recipients, topic, payload),
       documentBytes: createMedicalDocumentService({ db: deps.db.db, clock, dataDir: config.DATA_DIR })
         .bytesOf,
+      // Booked visits start from "scheduled", and a clinician's cancel tells their listeners.
+      beforeStart: (actor, id) => app.scheduling.bookings.beforeStart(actor, id),
+      onClinicianCancel: (tx, id) => app.scheduling.bookings.clinicianCanceled(tx, id),
     }),
   );
+  app.decorate("scheduling", createScheduling(app, config));
   await app.register(visitExpirySweepPlugin, { visits: app.visits });
   app.decorate(
     "communications",

@@ -12,6 +12,7 @@ import type { ConsultationEntitlements } from "#api/modules/membership/consultat
 import { careMembershipRoutes } from "#api/modules/membership/membership-routes.ts";
 import { careStripeWebhookRoutes } from "#api/modules/membership/stripe-webhook-routes.ts";
 import { careMyDataRoutes } from "#api/modules/my-data/my-data-routes.ts";
+import { careSchedulingRoutes } from "#api/modules/scheduling/scheduling-routes.ts";
 
 export type CareApiOptions = {
   productSlug: string;
@@ -49,6 +50,7 @@ export const careApi: FastifyPluginAsyncZod<CareApiOptions> = async (
       await product.register(careMedicalRecordRoutes);
       await product.register(careVisitChatRoutes);
       await product.register(careVideoCallRoutes);
+      await product.register(careSchedulingRoutes);
     },
     { prefix: `/${productSlug}` },
   );

@@ -9,6 +9,7 @@ import { consoleVisitChatRoutes } from "#api/modules/consultations/visit-chat-ro
 import { providerRoutes } from "#api/modules/directory/provider-routes.ts";
 import { specializationRoutes } from "#api/modules/directory/specialization-routes.ts";
 import { liveRoutes } from "#api/modules/live/live-routes.ts";
+import { schedulingRoutes } from "#api/modules/scheduling/scheduling-routes.ts";
 
 /**
  * The main API, mounted under /api/v1; its own paths start with /api/…,
@@ -25,4 +26,5 @@ export const mainApi: FastifyPluginAsyncZod = async (app) => {
   await app.register(careTeamRoutes);
   await app.register(consoleVisitChatRoutes);
   await app.register(consoleVideoCallRoutes);
+  await app.register(schedulingRoutes);
 };

@@ -39,6 +39,7 @@ export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOpt
     announceQueueChange: app.visits.announceQueueChange,
     events: app.live,
     lineOf: app.visits.lineOf,
+    bookings: app.scheduling.bookings,
   });
 
   const routes = apiRoutes.consultations;

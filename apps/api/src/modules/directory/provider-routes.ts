@@ -15,7 +15,12 @@ export const providerRoutes: FastifyPluginAsyncZod = async (app) => {
     (ids) => expectedWaits(app.db.db, ids, app.clock.now(), app.config.VISIT_ACCEPT_TIMEOUT * 60_000),
     app.clock,
   );
-  const service = createProviderService(createProviderRepository(app.db.db), app.providerDirectory, waits);
+  const service = createProviderService(
+    createProviderRepository(app.db.db),
+    app.providerDirectory,
+    waits,
+    app.scheduling.availability.current,
+  );
 
   serve(
     app,
