@@ -36,6 +36,8 @@ const POSTGRES_SUITES = [
   "apps/api/src/modules/consultations/visit-service.test.ts",
   "apps/api/src/modules/directory/rating-routes.test.ts",
   "apps/api/src/modules/membership/membership-routes.test.ts",
+  // Holds racing for one slot: the exclusion constraint under a real pool.
+  "apps/api/src/modules/scheduling/booking-routes.test.ts",
   // Live events over LISTEN/NOTIFY.
   "apps/api/src/modules/live/live-fanout.test.ts",
   "apps/api/src/modules/live/live-routes.test.ts",

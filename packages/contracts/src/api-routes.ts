@@ -109,19 +109,6 @@ import {
 } from "./provider.ts";
 import { clinicianProfileResponse } from "./roles.ts";
 import {
-  confirmSecondFactorRequest,
-  disableSecondFactorRequest,
-  loginStepResponse,
-  lostDeviceRequest,
-  lostDeviceResetRequest,
-  lostDeviceResponse,
-  recoveryCodesResponse,
-  secondFactorDisabledResponse,
-  secondFactorLoginRequest,
-  secondFactorSetupResponse,
-  secondFactorStatusResponse,
-} from "./second-factor.ts";
-import {
   addExceptionRequest,
   agendaQuery,
   agendaResponse,
@@ -137,6 +124,19 @@ import {
   slotsQuery,
   slotsResponse,
 } from "./scheduling.ts";
+import {
+  confirmSecondFactorRequest,
+  disableSecondFactorRequest,
+  loginStepResponse,
+  lostDeviceRequest,
+  lostDeviceResetRequest,
+  lostDeviceResponse,
+  recoveryCodesResponse,
+  secondFactorDisabledResponse,
+  secondFactorLoginRequest,
+  secondFactorSetupResponse,
+  secondFactorStatusResponse,
+} from "./second-factor.ts";
 import { specializationListQuery, specializationListResponse } from "./specialization.ts";
 import { callEventRequest, callEventResponse, callSetupResponse } from "./video-call.ts";
 import { waitingRoomResponse } from "./waiting-room.ts";
@@ -1266,7 +1266,8 @@ export const apiRoutes = {
       api: "main",
       method: "GET",
       path: "/api/care-team/agenda",
-      summary: "The clinician's booked visits between from and to (default: their local today), with check-ins",
+      summary:
+        "The clinician's booked visits between from and to (default: their local today), with check-ins",
       bearer: true,
       query: agendaQuery,
       response: agendaResponse,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { timeZoneSchema } from "./auth.ts";
-import { dataEnvelope } from "./envelope.ts";
 import { CONSULTATION_STATUSES } from "./consultation-limits.ts";
+import { dataEnvelope } from "./envelope.ts";
 import { CONSULTATION_TYPES } from "./provider-limits.ts";
 import { US_STATE_CODES, type UsStateCode } from "./us-states.ts";
 
@@ -35,11 +35,15 @@ export const SCHEDULING_ERRORS = Object.freeze({
   tooLateToCancel: "The free cancellation period of this visit is over: the visit counts as used",
   notTakingVisits: "This provider is not taking visits yet",
   checkInNotOpen: "Check-in opens 15 minutes before the visit and closes when it ends",
-  notMissedYet: "A visit can be marked missed only when the patient has not checked in 10 minutes after its start",
+  notMissedYet:
+    "A visit can be marked missed only when the patient has not checked in 10 minutes after its start",
   scheduleInvalid: "The hours overlap or are out of order",
 } as const);
 
-const usState = z.enum(US_STATE_CODES as [UsStateCode, ...UsStateCode[]], "Expected a US state code such as CA");
+const usState = z.enum(
+  US_STATE_CODES as [UsStateCode, ...UsStateCode[]],
+  "Expected a US state code such as CA",
+);
 
 /** "HH:MM", 00:00 to 24:00 (24:00 only as the end of a range). */
 export const wallTimeSchema = z
@@ -76,8 +80,18 @@ export type WeeklyRange = z.infer<typeof weeklyRange>;
 
 const slotMinutes = z
   .object({
-    chat: z.number().int().min(SCHEDULE_LIMITS.slotMinutes.min).max(SCHEDULE_LIMITS.slotMinutes.max).optional(),
-    video: z.number().int().min(SCHEDULE_LIMITS.slotMinutes.min).max(SCHEDULE_LIMITS.slotMinutes.max).optional(),
+    chat: z
+      .number()
+      .int()
+      .min(SCHEDULE_LIMITS.slotMinutes.min)
+      .max(SCHEDULE_LIMITS.slotMinutes.max)
+      .optional(),
+    video: z
+      .number()
+      .int()
+      .min(SCHEDULE_LIMITS.slotMinutes.min)
+      .max(SCHEDULE_LIMITS.slotMinutes.max)
+      .optional(),
   })
   .strict();
 

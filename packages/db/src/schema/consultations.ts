@@ -90,10 +90,7 @@ export const consultations = pgTable(
       "consultations_expired_at_set",
       sql`(${table.status} = 'expired') = (${table.expiredAt} is not null)`,
     ),
-    check(
-      "consultations_missed_at_set",
-      sql`(${table.status} = 'missed') = (${table.missedAt} is not null)`,
-    ),
+    check("consultations_missed_at_set", sql`(${table.status} = 'missed') = (${table.missedAt} is not null)`),
     check(
       "consultations_scheduled_has_start",
       sql`${table.status} <> 'scheduled' or ${table.scheduledStart} is not null`,

@@ -25,7 +25,10 @@ export const clinicianSchedules = pgTable(
     timeZone: text("time_zone").notNull(),
     minNoticeMinutes: integer("min_notice_minutes").notNull().default(60),
     horizonDays: integer("horizon_days").notNull().default(14),
-    slotMinutes: jsonb("slot_minutes").$type<Partial<Record<ConsultationType, number>>>().notNull().default({}),
+    slotMinutes: jsonb("slot_minutes")
+      .$type<Partial<Record<ConsultationType, number>>>()
+      .notNull()
+      .default({}),
     updatedAt: timestamptz("updated_at").notNull().defaultNow(),
   },
   (table) => [
@@ -79,7 +82,11 @@ export const clinicianHourExceptions = pgTable(
     kind: text("kind").$type<HourExceptionKind>().notNull(),
     startMinute: integer("start_minute"),
     endMinute: integer("end_minute"),
-    visitTypes: text("visit_types").array().$type<ConsultationType[]>().notNull().default(sql`array['chat', 'video']::text[]`),
+    visitTypes: text("visit_types")
+      .array()
+      .$type<ConsultationType[]>()
+      .notNull()
+      .default(sql`array['chat', 'video']::text[]`),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
   },
   (table) => [
@@ -128,12 +135,18 @@ export const bookings = pgTable(
     updatedAt: timestamptz("updated_at").notNull().defaultNow(),
   },
   (table) => [
-    check("bookings_status_known", sql`${table.status} in ('held', 'booked', 'released', 'moved', 'canceled')`),
+    check(
+      "bookings_status_known",
+      sql`${table.status} in ('held', 'booked', 'released', 'moved', 'canceled')`,
+    ),
     check("bookings_type_known", sql`${table.type} in ('chat', 'video')`),
     check("bookings_range", sql`${table.startsAt} < ${table.endsAt}`),
     check("bookings_state_code", sql`${table.state} ~ '^[A-Z]{2}$'`),
     check("bookings_hold_expiry", sql`${table.status} <> 'held' or ${table.holdExpiresAt} is not null`),
-    check("bookings_booked_consultation", sql`${table.status} <> 'booked' or ${table.consultationId} is not null`),
+    check(
+      "bookings_booked_consultation",
+      sql`${table.status} <> 'booked' or ${table.consultationId} is not null`,
+    ),
     index("bookings_clinician_starts_idx").on(table.clinicianUserId, table.startsAt),
     index("bookings_consultation_idx").on(table.consultationId),
     index("bookings_patient_idx").on(table.patientUserId, table.status),

@@ -53,7 +53,10 @@ export type ConsultationBookings = {
     type: ConsultationType,
     state: string,
   ): Promise<{ holdId: string; providerId: string; providerSlug: string; startsAt: Date }>;
-  book(tx: Executor, input: { holdId: string; consultationId: string; userId: string; at: Date }): Promise<void>;
+  book(
+    tx: Executor,
+    input: { holdId: string; consultationId: string; userId: string; at: Date },
+  ): Promise<void>;
   patientCancels(tx: Executor, consultationId: string, at: Date): Promise<void>;
   /** Whether the provider has an enabled clinician account (a request to it is refused otherwise). */
   takesRequests(providerId: string): Promise<boolean>;
@@ -232,7 +235,8 @@ export function createConsultationService(deps: {
           });
           if (!inserted) throw new DuplicateSubmit();
           await recordRequested(tx, inserted, userId, now, held ? "scheduled" : "requested");
-          if (held) await deps.bookings!.book(tx, { holdId: held.holdId, consultationId: inserted, userId, at: now });
+          if (held)
+            await deps.bookings!.book(tx, { holdId: held.holdId, consultationId: inserted, userId, at: now });
           // Last step of the transaction: once a credit is taken, nothing here can fail any more.
           await audit(tx, caller, "consultation.create", "consultation", inserted);
           if (!member && !(await deps.entitlements.consumeVisitCredit(tx, userId, type, inserted))) {

@@ -69,7 +69,11 @@ export async function computeAvailability(
   const byProvider = new Map<string, ProviderAvailability>();
   const freeToday = new Set<string>();
   for (const row of accounts) {
-    byProvider.set(row.providerId, { takingVisits: row.onDutySince !== null, nextAvailable: null, freeToday: false });
+    byProvider.set(row.providerId, {
+      takingVisits: row.onDutySince !== null,
+      nextAvailable: null,
+      freeToday: false,
+    });
   }
   for (const schedule of schedules) {
     const provider = account.get(schedule.providerId);
@@ -87,7 +91,8 @@ export async function computeAvailability(
       if (first && (next === null || first.start < next)) next = first.start;
     }
     const today = next !== null && localDateOf(next, rules.timeZone) === localDateOf(now, rules.timeZone);
-    const hasHours = rules.weekly.length > 0 || rules.exceptions.some((exception) => exception.kind === "extra");
+    const hasHours =
+      rules.weekly.length > 0 || rules.exceptions.some((exception) => exception.kind === "extra");
     byProvider.set(schedule.providerId, {
       takingVisits: provider.onDutySince !== null || hasHours,
       nextAvailable: next,

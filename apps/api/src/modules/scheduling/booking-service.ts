@@ -137,8 +137,12 @@ export function createBookingService(deps: {
       start: row.startsAt.toISOString(),
       end: row.endsAt.toISOString(),
       clinician_time_zone: schedule?.timeZone ?? "UTC",
-      free_cancel_until: new Date(row.startsAt.getTime() - deps.policy.cancelCutoffMinutes * MINUTE).toISOString(),
-      check_in_opens_at: new Date(row.startsAt.getTime() - deps.policy.checkInOpensMinutes * MINUTE).toISOString(),
+      free_cancel_until: new Date(
+        row.startsAt.getTime() - deps.policy.cancelCutoffMinutes * MINUTE,
+      ).toISOString(),
+      check_in_opens_at: new Date(
+        row.startsAt.getTime() - deps.policy.checkInOpensMinutes * MINUTE,
+      ).toISOString(),
       checked_in_at: checkedInAt?.toISOString() ?? null,
       sequence: row.sequence,
     } satisfies Booking;
@@ -148,7 +152,12 @@ export function createBookingService(deps: {
   async function ownVisit(auth: AuthContext, id: string) {
     patientOnly(auth);
     const [row] = await deps.db
-      .select({ id: consultations.id, userId: consultations.userId, status: consultations.status, checkedInAt: consultations.checkedInAt })
+      .select({
+        id: consultations.id,
+        userId: consultations.userId,
+        status: consultations.status,
+        checkedInAt: consultations.checkedInAt,
+      })
       .from(consultations)
       .where(eq(consultations.id, id.toLowerCase()));
     if (!row) throw notFound();
@@ -170,8 +179,8 @@ export function createBookingService(deps: {
           .where(
             and(
               eq(bookings.status, "held"),
-              sql`(${bookings.clinicianUserId} = ${values.clinicianUserId} and ${bookings.holdExpiresAt} <= ${now.toISOString()}::timestamptz)
-                or ${bookings.patientUserId} = ${values.patientUserId}`,
+              sql`((${bookings.clinicianUserId} = ${values.clinicianUserId} and ${bookings.holdExpiresAt} <= ${now.toISOString()}::timestamptz)
+                or ${bookings.patientUserId} = ${values.patientUserId})`,
             ),
           );
         const [row] = await tx.insert(bookings).values(values).returning();
@@ -223,7 +232,11 @@ export function createBookingService(deps: {
         throw new AppError("PROVIDER_NOT_LICENSED_IN_STATE", 422, CONSULTATION_ERRORS.providerNotLicensed);
       }
       if (!(input.type === "chat" ? provider.offersChat : provider.offersVideo)) {
-        throw new AppError("PROVIDER_DOES_NOT_OFFER_VISIT_TYPE", 422, CONSULTATION_ERRORS.providerTypeNotOffered);
+        throw new AppError(
+          "PROVIDER_DOES_NOT_OFFER_VISIT_TYPE",
+          422,
+          CONSULTATION_ERRORS.providerTypeNotOffered,
+        );
       }
       const rules = await deps.schedules.rulesFor(provider.clinicianUserId, now);
       if (!rules) throw notTakingVisits();
@@ -336,7 +349,7 @@ export function createBookingService(deps: {
      */
     async patientCancels(tx: Executor, consultationId: string, at: Date): Promise<void> {
       const row = await currentBooking(tx, consultationId);
-      if (!row || row.status !== "booked") return;
+      if (row?.status !== "booked") return;
       if (at.getTime() > row.startsAt.getTime() - deps.policy.cancelCutoffMinutes * MINUTE) {
         throw new AppError("TOO_LATE_TO_CANCEL", 409, SCHEDULING_ERRORS.tooLateToCancel);
       }
@@ -366,7 +379,7 @@ export function createBookingService(deps: {
         if (visit.userId !== auth.userId) throw notYours(visit);
         if (visit.status !== "scheduled") throw refused();
         const old = await currentBooking(tx, consultationId);
-        if (!old || old.status !== "booked") throw refused();
+        if (old?.status !== "booked") throw refused();
         if (now.getTime() > old.startsAt.getTime() - deps.policy.cancelCutoffMinutes * MINUTE) {
           throw new AppError("TOO_LATE_TO_CANCEL", 409, SCHEDULING_ERRORS.tooLateToCancel);
         }
@@ -454,7 +467,8 @@ export function createBookingService(deps: {
         }
         if (visit.status !== "scheduled") throw refused();
         const booking = await currentBooking(tx, consultationId);
-        const late = booking && now.getTime() >= booking.startsAt.getTime() + deps.policy.noShowGraceMinutes * MINUTE;
+        const late =
+          booking && now.getTime() >= booking.startsAt.getTime() + deps.policy.noShowGraceMinutes * MINUTE;
         if (!late || visit.checkedInAt !== null) {
           throw new AppError("NOT_MISSED_YET", 409, SCHEDULING_ERRORS.notMissedYet);
         }
@@ -477,13 +491,20 @@ export function createBookingService(deps: {
      * CHECK_IN_OPENS_MINUTES before its time (409 CHECK_IN_NOT_OPEN before); its provider must still
      * be licensed in the patient's state, else the visit is canceled and refunded (409).
      */
-    async beforeStart(actor: { userId: string; providerId: string }, id: string): Promise<ConsultationStatus> {
+    async beforeStart(
+      actor: { userId: string; providerId: string },
+      id: string,
+    ): Promise<ConsultationStatus> {
       const consultationId = id.toLowerCase();
       const [visit] = await deps.db
-        .select({ status: consultations.status, providerId: consultations.providerId, state: consultations.state })
+        .select({
+          status: consultations.status,
+          providerId: consultations.providerId,
+          state: consultations.state,
+        })
         .from(consultations)
         .where(eq(consultations.id, consultationId));
-      if (!visit || visit.status !== "scheduled") return "accepted";
+      if (visit?.status !== "scheduled") return "accepted";
       if (visit.providerId !== actor.providerId) return "scheduled";
       const booking = await currentBooking(deps.db, consultationId);
       const now = deps.clock.now();

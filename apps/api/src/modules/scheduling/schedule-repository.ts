@@ -82,7 +82,9 @@ export function createScheduleRepository(db: Executor) {
         .where(isNull(clinicians.disabledAt));
     },
 
-    async weekly(clinicianUserIds: readonly string[]): Promise<(WeeklyHours & { clinicianUserId: string })[]> {
+    async weekly(
+      clinicianUserIds: readonly string[],
+    ): Promise<(WeeklyHours & { clinicianUserId: string })[]> {
       if (clinicianUserIds.length === 0) return [];
       return db
         .select({

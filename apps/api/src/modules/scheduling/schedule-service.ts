@@ -155,9 +155,13 @@ export function createScheduleService(deps: {
           .insert(clinicianSchedules)
           .values({ clinicianUserId, ...values })
           .onConflictDoUpdate({ target: clinicianSchedules.clinicianUserId, set: values });
-        await tx.delete(clinicianWeeklyHours).where(eq(clinicianWeeklyHours.clinicianUserId, clinicianUserId));
+        await tx
+          .delete(clinicianWeeklyHours)
+          .where(eq(clinicianWeeklyHours.clinicianUserId, clinicianUserId));
         if (sorted.length > 0) {
-          await tx.insert(clinicianWeeklyHours).values(sorted.map((range) => ({ clinicianUserId, ...range })));
+          await tx
+            .insert(clinicianWeeklyHours)
+            .values(sorted.map((range) => ({ clinicianUserId, ...range })));
         }
       });
       changed();
@@ -209,7 +213,11 @@ export function createScheduleService(deps: {
         throw new AppError("PROVIDER_NOT_LICENSED_IN_STATE", 422, CONSULTATION_ERRORS.providerNotLicensed);
       }
       if (!(query.type === "chat" ? provider.offersChat : provider.offersVideo)) {
-        throw new AppError("PROVIDER_DOES_NOT_OFFER_VISIT_TYPE", 422, CONSULTATION_ERRORS.providerTypeNotOffered);
+        throw new AppError(
+          "PROVIDER_DOES_NOT_OFFER_VISIT_TYPE",
+          422,
+          CONSULTATION_ERRORS.providerTypeNotOffered,
+        );
       }
       const now = deps.clock.now();
       const rules = await rulesFor(provider.clinicianUserId, now);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { freeSlots, instantOf, localDateOf, rangesOn, type ScheduleRules, slotAt } from "#api/modules/scheduling/slots.ts";
+import {
+  freeSlots,
+  instantOf,
+  localDateOf,
+  rangesOn,
+  type ScheduleRules,
+  slotAt,
+} from "#api/modules/scheduling/slots.ts";
 
 const LA = "America/Los_Angeles";
 const iso = (slots: { start: Date }[]) => slots.map((slot) => slot.start.toISOString());
@@ -69,9 +76,27 @@ describe("slots across the 2027 US daylight-saving changes (America/Los_Angeles)
       "2027-03-15T16:40:00.000Z",
     ]);
     // Every slot keeps its wall time; none overlaps the next.
-    expect(wall(slots.map((slot) => slot.start), LA).map((text) => text.slice(11))).toEqual([
-      "09:00", "09:20", "09:40", "01:00", "01:20", "01:40", "03:00", "03:20", "03:40",
-      "09:00", "09:20", "09:40", "09:00", "09:20", "09:40",
+    expect(
+      wall(
+        slots.map((slot) => slot.start),
+        LA,
+      ).map((text) => text.slice(11)),
+    ).toEqual([
+      "09:00",
+      "09:20",
+      "09:40",
+      "01:00",
+      "01:20",
+      "01:40",
+      "03:00",
+      "03:20",
+      "03:40",
+      "09:00",
+      "09:20",
+      "09:40",
+      "09:00",
+      "09:20",
+      "09:40",
     ]);
     for (let i = 1; i < slots.length; i++) expect(slots[i]!.start >= slots[i - 1]!.end).toBe(true);
   });
@@ -100,7 +125,10 @@ describe("slots across the 2027 US daylight-saving changes (America/Los_Angeles)
       "2027-11-07T10:20:00.000Z",
       "2027-11-07T10:40:00.000Z",
     ]);
-    const walls = wall(slots.map((slot) => slot.start), LA);
+    const walls = wall(
+      slots.map((slot) => slot.start),
+      LA,
+    );
     expect(new Set(walls).size).toBe(walls.length);
     for (let i = 1; i < slots.length; i++) expect(slots[i]!.start >= slots[i - 1]!.end).toBe(true);
   });
@@ -114,18 +142,28 @@ describe("slots across the 2027 US daylight-saving changes (America/Los_Angeles)
       weekly: [{ weekday: 1, startMinute: 9 * 60, endMinute: 9 * 60 + 20, visitTypes: ["video"] }],
     });
     const slots = freeSlots(schedule, { type: "video", now: new Date("2027-03-07T00:00:00Z"), busy: [] });
-    expect(wall(slots.map((slot) => slot.start), "Europe/Sofia")).toEqual([
-      "2027-03-08 19:00",
-      "2027-03-15 18:00",
-      "2027-03-22 18:00",
-      "2027-03-29 19:00",
-    ]);
-    expect(wall(slots.map((slot) => slot.start), LA).every((text) => text.endsWith("09:00"))).toBe(true);
+    expect(
+      wall(
+        slots.map((slot) => slot.start),
+        "Europe/Sofia",
+      ),
+    ).toEqual(["2027-03-08 19:00", "2027-03-15 18:00", "2027-03-22 18:00", "2027-03-29 19:00"]);
+    expect(
+      wall(
+        slots.map((slot) => slot.start),
+        LA,
+      ).every((text) => text.endsWith("09:00")),
+    ).toBe(true);
   });
 });
 
 describe("slots", () => {
-  const monday = { weekday: 1, startMinute: 9 * 60, endMinute: 12 * 60, visitTypes: ["chat", "video"] as const };
+  const monday = {
+    weekday: 1,
+    startMinute: 9 * 60,
+    endMinute: 12 * 60,
+    visitTypes: ["chat", "video"] as const,
+  };
   const now = new Date("2027-06-07T15:00:00Z"); // Monday 08:00 in Los Angeles
 
   it("takes exceptions, types, notice, horizon and taken time into account", () => {
@@ -134,9 +172,27 @@ describe("slots", () => {
       horizonDays: 8,
       weekly: [monday, { weekday: 2, startMinute: 9 * 60, endMinute: 10 * 60, visitTypes: ["chat"] }],
       exceptions: [
-        { onDate: "2027-06-07", kind: "off", startMinute: 10 * 60, endMinute: 11 * 60, visitTypes: ["chat", "video"] },
-        { onDate: "2027-06-09", kind: "extra", startMinute: 14 * 60, endMinute: 15 * 60, visitTypes: ["video"] },
-        { onDate: "2027-06-14", kind: "off", startMinute: null, endMinute: null, visitTypes: ["chat", "video"] },
+        {
+          onDate: "2027-06-07",
+          kind: "off",
+          startMinute: 10 * 60,
+          endMinute: 11 * 60,
+          visitTypes: ["chat", "video"],
+        },
+        {
+          onDate: "2027-06-09",
+          kind: "extra",
+          startMinute: 14 * 60,
+          endMinute: 15 * 60,
+          visitTypes: ["video"],
+        },
+        {
+          onDate: "2027-06-14",
+          kind: "off",
+          startMinute: null,
+          endMinute: null,
+          visitTypes: ["chat", "video"],
+        },
       ],
     });
     expect(rangesOn(schedule, "2027-06-07", "video")).toEqual([
@@ -145,7 +201,12 @@ describe("slots", () => {
     ]);
     const busy = [{ startsAt: new Date("2027-06-07T18:00:00Z"), endsAt: new Date("2027-06-07T18:20:00Z") }];
     const slots = freeSlots(schedule, { type: "video", now, busy });
-    expect(wall(slots.map((slot) => slot.start), LA)).toEqual([
+    expect(
+      wall(
+        slots.map((slot) => slot.start),
+        LA,
+      ),
+    ).toEqual([
       // 09:00 is inside the notice (08:00 + 90 min); 10:00–11:00 off; 11:00 taken.
       "2027-06-07 09:40",
       "2027-06-07 11:20",

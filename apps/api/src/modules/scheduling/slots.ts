@@ -45,7 +45,10 @@ export type ComputedSlot = { start: Date; end: Date; type: ConsultationType };
 
 /** The clinician's local date of an instant, YYYY-MM-DD. */
 export function localDateOf(instant: Date, timeZone: string): string {
-  return Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(timeZone).toPlainDate().toString();
+  return Temporal.Instant.fromEpochMilliseconds(instant.getTime())
+    .toZonedDateTimeISO(timeZone)
+    .toPlainDate()
+    .toString();
 }
 
 /** The instant a local date's day starts (its first existing wall time, midnight in most zones). */
@@ -61,7 +64,10 @@ export function addDays(date: string, days: number): string {
 
 /** The instant of a wall time of a local date; undefined when that wall time does not exist there. */
 export function instantOf(date: string, minute: number, timeZone: string): Date | undefined {
-  const wall = Temporal.PlainDate.from(date).toPlainDateTime({ hour: Math.floor(minute / 60), minute: minute % 60 });
+  const wall = Temporal.PlainDate.from(date).toPlainDateTime({
+    hour: Math.floor(minute / 60),
+    minute: minute % 60,
+  });
   const zoned = wall.toZonedDateTime(timeZone, { disambiguation: "earlier" });
   // In a gap, "earlier" moves the wall time (02:30 → 01:30): such a time is skipped, not moved.
   if (!zoned.toPlainDateTime().equals(wall)) return undefined;
