@@ -40,7 +40,7 @@ const post = (token: string, url: string, payload: object = {}) =>
  */
 async function clinician(providerId: string): Promise<ClinicianActor> {
   const userId = (await registerPatient(t.app)).user_id;
-  await t.db.db.insert(clinicians).values({ userId, providerId });
+  await t.db.db.insert(clinicians).values({ userId, providerId }).onConflictDoNothing();
   return { userId, providerId };
 }
 
