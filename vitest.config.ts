@@ -23,6 +23,7 @@ const POSTGRES_SUITES = [
   "packages/db/src/db.test.ts",
   "packages/db/src/migrations.test.ts",
   "packages/db/src/seed-providers.test.ts",
+  "packages/db/src/scheduling-schema.test.ts",
   // Repositories called directly.
   "apps/api/src/modules/accounts/login-throttle.test.ts",
   "apps/api/src/modules/accounts/service-account.test.ts",

@@ -1,18 +1,119 @@
-import { sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bookings, clinicians, consultations, users } from "./schema.ts";
 import { createTestDb, type TestDb } from "./testing.ts";
 
+/**
+ * The bookings' guarantees held by the database itself (ADR 059): no two held or booked times of one
+ * clinician overlap (an exclusion constraint over btree_gist, on PostgreSQL and PGlite), and a booked
+ * visit that is canceled or expires gives its time back in the same statement.
+ */
 let db: TestDb;
+let clinicianUserId: string;
+let providerId: string;
+let patientUserId: string;
+
 beforeAll(async () => {
   db = await createTestDb({ seeded: true });
+  const [clinician] = await db.db.select().from(clinicians).limit(1);
+  clinicianUserId = clinician!.userId;
+  providerId = clinician!.providerId;
+  const [patient] = await db.db
+    .insert(users)
+    .values({ email: "booking-patient@example.org", passwordHash: "x" })
+    .returning({ id: users.id });
+  patientUserId = patient!.id;
 });
+
 afterAll(async () => db?.cleanup());
 
+const range = (start: string, minutes: number) => ({
+  startsAt: new Date(start),
+  endsAt: new Date(new Date(start).getTime() + minutes * 60_000),
+});
+
+function insert(
+  start: string,
+  minutes: number,
+  status: "held" | "booked" | "released" | "moved" | "canceled",
+  extra: Partial<typeof bookings.$inferInsert> = {},
+) {
+  return db.db
+    .insert(bookings)
+    .values({
+      patientUserId,
+      clinicianUserId,
+      providerId,
+      type: "video",
+      state: "CA",
+      ...range(start, minutes),
+      status,
+      holdExpiresAt: new Date("2030-01-01T00:00:00Z"),
+      ...extra,
+    })
+    .returning({ id: bookings.id });
+}
+
+/** The SQLSTATE of a failed statement, through Drizzle's wrapper. */
+async function sqlState(statement: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await statement;
+    return undefined;
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause;
+    return cause?.code ?? (error as { code?: string }).code;
+  }
+}
+
 describe("bookings", () => {
-  it("has the exclusion constraint", async () => {
-    const { rows } = await db.db.execute(
-      sql`select conname from pg_constraint where conname = 'bookings_no_overlap'`,
-    );
-    expect(rows).toHaveLength(1);
+  it("refuses a held or booked time overlapping another of the same clinician", async () => {
+    await insert("2030-03-04T16:00:00Z", 20, "held");
+    expect(await sqlState(insert("2030-03-04T16:10:00Z", 20, "held"))).toBe("23P01");
+    expect(await sqlState(insert("2030-03-04T15:50:00Z", 30, "held"))).toBe("23P01");
+    // Touching ends do not overlap: [16:00, 16:20) then [16:20, 16:40).
+    expect(await sqlState(insert("2030-03-04T16:20:00Z", 20, "held"))).toBeUndefined();
+    expect(await sqlState(insert("2030-03-04T15:40:00Z", 20, "held"))).toBeUndefined();
+  });
+
+  it("lets given-back times overlap anything, and a released hold free its time", async () => {
+    await insert("2030-03-05T16:00:00Z", 20, "released");
+    await insert("2030-03-05T16:00:00Z", 20, "moved");
+    await insert("2030-03-05T16:00:00Z", 20, "canceled");
+    const [held] = await insert("2030-03-05T16:00:00Z", 20, "held");
+    expect(await sqlState(insert("2030-03-05T16:00:00Z", 20, "held"))).toBe("23P01");
+    await db.db.update(bookings).set({ status: "released" }).where(eq(bookings.id, held!.id));
+    expect(await sqlState(insert("2030-03-05T16:00:00Z", 20, "held"))).toBeUndefined();
+  });
+
+  it("gives a booked visit's time back when the visit is canceled", async () => {
+    const at = new Date("2030-02-01T10:00:00Z");
+    const [visit] = await db.db
+      .insert(consultations)
+      .values({
+        userId: patientUserId,
+        providerId,
+        type: "video",
+        status: "scheduled",
+        state: "CA",
+        scheduledStart: new Date("2030-03-06T16:00:00Z"),
+        acceptedAt: at,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning({ id: consultations.id });
+    const [booked] = await insert("2030-03-06T16:00:00Z", 20, "booked", { consultationId: visit!.id });
+    expect(await sqlState(insert("2030-03-06T16:00:00Z", 20, "held"))).toBe("23P01");
+    await db.db
+      .update(consultations)
+      .set({ status: "canceled", canceledAt: at, updatedAt: at })
+      .where(eq(consultations.id, visit!.id));
+    const [row] = await db.db.select().from(bookings).where(eq(bookings.id, booked!.id));
+    expect(row).toMatchObject({ status: "canceled", updatedAt: at });
+    expect(await sqlState(insert("2030-03-06T16:00:00Z", 20, "held"))).toBeUndefined();
+  });
+
+  it("keeps a booked time's consultation and a hold's expiry", async () => {
+    expect(await sqlState(insert("2030-03-07T16:00:00Z", 20, "booked"))).toBe("23514");
+    expect(await sqlState(insert("2030-03-07T16:00:00Z", 20, "held", { holdExpiresAt: null }))).toBe("23514");
   });
 });
