@@ -1,6 +1,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bookings, clinicians, consultations, users } from "./schema.ts";
+import {
+  bookings,
+  clinicianSchedules,
+  clinicians,
+  clinicianWeeklyHours,
+  consultations,
+  users,
+} from "./schema.ts";
+import { DEMO_BOOKING_CLINICIANS, seedDemoBooking } from "./seed-booking.ts";
 import { createTestDb, type TestDb } from "./testing.ts";
 
 /**
@@ -115,5 +123,24 @@ describe("bookings", () => {
   it("keeps a booked time's consultation and a hold's expiry", async () => {
     expect(await sqlState(insert("2030-03-07T16:00:00Z", 20, "booked"))).toBe("23514");
     expect(await sqlState(insert("2030-03-07T16:00:00Z", 20, "held", { holdExpiresAt: null }))).toBe("23514");
+  });
+});
+
+describe("the demo clinicians' hours", () => {
+  it("are seeded once for each demo clinician and the demo clinician, and left alone after", async () => {
+    const fresh = await createTestDb({ seeded: true });
+    try {
+      expect(await seedDemoBooking(fresh, new Date("2027-06-01T00:00:00Z"))).toBe(
+        DEMO_BOOKING_CLINICIANS.length + 1,
+      );
+      const zones = await fresh.db.select({ zone: clinicianSchedules.timeZone }).from(clinicianSchedules);
+      expect(new Set(zones.map((row) => row.zone)).size).toBeGreaterThanOrEqual(4);
+      const hours = await fresh.db.select().from(clinicianWeeklyHours);
+      expect(hours.length).toBeGreaterThan(20);
+      expect(await seedDemoBooking(fresh)).toBe(0);
+      expect(await fresh.db.select().from(clinicianWeeklyHours)).toHaveLength(hours.length);
+    } finally {
+      await fresh.cleanup();
+    }
   });
 });

@@ -18,6 +18,7 @@ import {
   providers,
   users,
 } from "@ambercare/db/schema";
+import { DEMO_BOOKING_CLINICIANS, seedDemoBooking } from "@ambercare/db/seed-booking";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enableKnownSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
@@ -539,5 +540,26 @@ describe("the directory", () => {
     );
     expect(list.data.map((card) => card.slug)).toContain(doctor.slug);
     expect(list.data.every((card) => card.taking_visits)).toBe(true);
+  });
+
+  it("shows the demo clinicians' next free times once the demo hours are seeded", async () => {
+    await seedDemoBooking(t.db, clock.now());
+    // New providers: the directory's copy is reloaded (the API seeds before it starts).
+    await t.app.providerDirectory.refresh();
+    t.app.scheduling.availability.invalidate();
+    for (const clinician of DEMO_BOOKING_CLINICIANS) {
+      const res = await request("GET", `/api/v1/api/provider/${clinician.slug}`);
+      const provider = providerResponse.parse(res.json()).data;
+      expect(provider.taking_visits, clinician.slug).toBe(true);
+      expect(provider.next_available, clinician.slug).not.toBeNull();
+      const type = clinician.types[0]!;
+      const free = await request(
+        "GET",
+        `/api/v1/api/provider/${clinician.slug}/slots?type=${type}&state=${clinician.states[0]}`,
+      );
+      const body = slotsResponse.parse(free.json()).data;
+      expect(body.time_zone).toBe(clinician.timeZone);
+      expect(body.slots.length, clinician.slug).toBeGreaterThan(0);
+    }
   });
 });
