@@ -1,4 +1,4 @@
-import { type CreateConsultationRequest, consultationResponse } from "@ambercare/contracts/consultation";
+import { consultationResponse } from "@ambercare/contracts/consultation";
 import { providerListResponse, providerResponse } from "@ambercare/contracts/provider";
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import {
