@@ -23,6 +23,7 @@ const POSTGRES_SUITES = [
   "packages/db/src/db.test.ts",
   "packages/db/src/migrations.test.ts",
   "packages/db/src/seed-providers.test.ts",
+  "packages/db/src/scheduling-schema.test.ts",
   // Repositories called directly.
   "apps/api/src/modules/accounts/login-throttle.test.ts",
   "apps/api/src/modules/accounts/service-account.test.ts",
@@ -36,6 +37,8 @@ const POSTGRES_SUITES = [
   "apps/api/src/modules/consultations/visit-service.test.ts",
   "apps/api/src/modules/directory/rating-routes.test.ts",
   "apps/api/src/modules/membership/membership-routes.test.ts",
+  // Holds racing for one slot: the exclusion constraint under a real pool.
+  "apps/api/src/modules/scheduling/booking-routes.test.ts",
   // Durable jobs: runners on separate pools racing for due rows (FOR UPDATE SKIP LOCKED, leases).
   "apps/api/src/platform/jobs.test.ts",
   // Live events over LISTEN/NOTIFY.

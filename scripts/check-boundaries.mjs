@@ -28,12 +28,20 @@ const MODULE_EXPORTS = {
   "care-console": ["expected-wait.ts"],
   communications: ["mailing-list-service.ts", "communication-mail.ts"],
   // A visit's documents travel in its chat (the same upload rules); a call starts the visit.
-  consultations: ["medical-document-service.ts", "medical-record-routes.ts", "visit-service.ts"],
+  consultations: [
+    "medical-document-service.ts",
+    "medical-record-routes.ts",
+    "visit-service.ts",
+    // Booked visits change a visit's status through the one transition table.
+    "visit-lifecycle.ts",
+  ],
   directory: [],
   // Other modules publish events (`app.live.publish`) and register client frame handlers.
   live: ["live-service.ts"],
   membership: ["consultation-entitlements.ts"],
   "my-data": [],
+  // The directory reads each provider's next free slot; the reminders hook into the booking events.
+  scheduling: ["availability.ts", "booking-events.ts", "scheduling-service.ts"],
   "video-call": [],
   // A call is allowed in the same visits as the chat, and its events are written into the thread.
   "visit-chat": ["visit-chat-repository.ts", "visit-chat-service.ts"],
@@ -44,7 +52,8 @@ const MODULE_EXPORTS = {
  * feature has its API module, except these (the web's content is Markdown read by the web alone).
  */
 const WEB_ONLY_FEATURES = ["content"];
-const API_ONLY_MODULES = [];
+// Booked visits have API calls before they have pages of their own.
+const API_ONLY_MODULES = ["scheduling"];
 
 const LAYER_OF = (file) =>
   file.endsWith("-routes.ts")

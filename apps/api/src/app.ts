@@ -39,6 +39,7 @@ import type { ConsultationEntitlements } from "#api/modules/membership/consultat
 import type { MembershipService } from "#api/modules/membership/membership-service.ts";
 import { registerRenewalSweep } from "#api/modules/membership/renewal-sweep.ts";
 import type { MyDataService } from "#api/modules/my-data/my-data-service.ts";
+import type { Scheduling } from "#api/modules/scheduling/scheduling-service.ts";
 import { registerVideoCallSignalling } from "#api/modules/video-call/video-call-routes.ts";
 import type { VideoCallService } from "#api/modules/video-call/video-call-service.ts";
 import { registerVisitTyping } from "#api/modules/visit-chat/visit-chat-routes.ts";
@@ -98,6 +99,8 @@ declare module "fastify" {
     specializations: SpecializationService;
     /** Clinician accounts: invitations, the list, disabling, the console's profile. */
     careTeam: CareTeamService;
+    /** Booked visits: clinicians' hours, slots, holds and bookings (ADR 059). */
+    scheduling: Scheduling;
     /**
      * Durable jobs (ADR 060): modules register their handlers and sweeps here; server.ts starts the
      * polling, tests call `app.jobs.runDue(now)`.
@@ -254,6 +257,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   app.decorate("membership", services.membership);
   app.decorate("live", live);
   app.decorate("visits", services.visits);
+  app.decorate("scheduling", services.scheduling);
   app.decorate("consultations", services.consultations);
   app.decorate("medicalDocuments", services.medicalDocuments);
   app.decorate("visitChat", services.visitChat);

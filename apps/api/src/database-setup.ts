@@ -1,6 +1,7 @@
 import type { DbHandle } from "@ambercare/db/client";
 import { runMigrations } from "@ambercare/db/migrate";
 import { isDatabaseEmpty, seedDemoData } from "@ambercare/db/seed";
+import { seedDemoBooking } from "@ambercare/db/seed-booking";
 import { createPasswords } from "#api/modules/accounts/passwords.ts";
 import { enableDemoClinicianSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
 import { ensureServiceAccount } from "#api/modules/accounts/service-account.ts";
@@ -8,8 +9,8 @@ import { systemClock } from "#api/platform/clock.ts";
 import { type ApiConfig, seedsDemoPatient } from "#api/platform/config.ts";
 
 /**
- * The database as the API starts on it: migrated; seeded when empty (the demo accounts, and the demo
- * clinician's second factor, unless SEED_DEMO_PATIENT says otherwise); the service account made to
+ * The database as the API starts on it: migrated; seeded when empty (the demo accounts, the demo
+ * clinician's second factor and the demo clinicians' hours, unless SEED_DEMO_PATIENT says otherwise); the service account made to
  * match the environment. server.ts runs it before listening; the browser journeys' fixture runs it
  * before inviting their clinicians, so the API then finds the database it would have made.
  */
@@ -19,8 +20,11 @@ export async function prepareDatabase(db: DbHandle, config: ApiConfig): Promise<
   if (await isDatabaseEmpty(db)) {
     const demoAccounts = seedsDemoPatient(config);
     await seedDemoData(db, { demoPatient: demoAccounts });
-    if (demoAccounts)
+    if (demoAccounts) {
       await enableDemoClinicianSecondFactor(db.db, config.SECOND_FACTOR_KEY, systemClock.now());
+      // Demo clinicians with weekly hours: a newcomer sees real free times (ADR 059).
+      await seedDemoBooking(db, systemClock.now());
+    }
   }
   await ensureServiceAccount(
     db.db,

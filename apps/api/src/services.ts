@@ -53,6 +53,7 @@ import {
   type MembershipService,
 } from "#api/modules/membership/membership-service.ts";
 import { createMyDataService, type MyDataService } from "#api/modules/my-data/my-data-service.ts";
+import { createScheduling, type Scheduling } from "#api/modules/scheduling/scheduling-service.ts";
 import { createVideoCallService, type VideoCallService } from "#api/modules/video-call/video-call-service.ts";
 import { createVisitChatService, type VisitChatService } from "#api/modules/visit-chat/visit-chat-service.ts";
 import { createAttemptCounterRepository } from "#api/platform/attempt-counter-repository.ts";
@@ -193,7 +194,11 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     acceptTimeoutMs,
     publish: (recipients, topic, payload) => live.publish(recipients, topic, payload),
     documentBytes: medicalDocuments.bytesOf,
+    // Booked visits start from "scheduled", and a clinician's cancel tells their listeners.
+    beforeStart: (actor, id) => scheduling.bookings.beforeStart(actor, id),
+    onClinicianCancel: (tx, id) => scheduling.bookings.clinicianCanceled(tx, id),
   });
+  const scheduling: Scheduling = createScheduling({ db: handle, clock, live, visits, log }, config);
   const consultations: ConsultationService = createConsultationService({
     db,
     clock,
@@ -202,6 +207,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     announceQueueChange: visits.announceQueueChange,
     events: live,
     lineOf: visits.lineOf,
+    bookings: scheduling.bookings,
   });
   const visitChat: VisitChatService = createVisitChatService({
     db,
@@ -234,6 +240,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     providerDirectory,
     // Each on-duty provider's wait is read at most every few seconds, whatever the searches.
     reusedExpectedWaits((ids) => expectedWaits(db, ids, clock.now(), acceptTimeoutMs), clock),
+    scheduling.availability.current,
   );
   const ratings: RatingService = createRatingService({
     db,
@@ -317,6 +324,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     membership,
     live,
     visits,
+    scheduling,
     consultations,
     medicalDocuments,
     visitChat,

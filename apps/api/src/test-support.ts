@@ -422,6 +422,35 @@ export async function registerClinician(t: TestApp, now: Date, { secondFactor = 
   return { ...account, providerId: free!.id };
 }
 
+/**
+ * A create-consultation body of a patient in `state` with a cough (a new idempotency key each
+ * time); `extra` adds or replaces fields (a provider, a hold), `intake` answers.
+ */
+export function consultationBody(
+  type: ConsultationType,
+  state: string,
+  extra: Record<string, unknown> = {},
+  intake: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    idempotency_key: randomUUID(),
+    type,
+    intake: {
+      patient: "self",
+      gender: "female",
+      race: "White",
+      ethnicity: "Not Hispanic or Latino",
+      state,
+      symptoms: ["Cough"],
+      symptoms_started_on: "2026-01-02",
+      recent_travel: false,
+      ...intake,
+    },
+    consents: { informed_consent: true, audio_video_recording: true, financial_communications: true },
+    ...extra,
+  };
+}
+
 /** The service account's care token, as the web server gets it (for public care calls of a visitor). */
 export async function serviceToken(app: App): Promise<string> {
   const res = await app.inject({

@@ -10,6 +10,10 @@ export const CONSULTATION_STATUSES = Object.freeze([
   "completed",
   "canceled",
   "expired",
+  /** A booked visit (ADR 059): it has a time, and a clinician starts it then. */
+  "scheduled",
+  /** A booked visit the patient did not come to (the clinician marked it): the visit is used. */
+  "missed",
 ] as const);
 export type ConsultationStatus = (typeof CONSULTATION_STATUSES)[number];
 
@@ -18,7 +22,11 @@ export type ConsultationStatus = (typeof CONSULTATION_STATUSES)[number];
  * apps/api/src/modules/consultations/visit-lifecycle.ts, is the rule; the web reads this list to
  * decide whether to show the button).
  */
-export const CANCELABLE_STATUSES: readonly ConsultationStatus[] = Object.freeze(["requested", "accepted"]);
+export const CANCELABLE_STATUSES: readonly ConsultationStatus[] = Object.freeze([
+  "requested",
+  "accepted",
+  "scheduled",
+]);
 
 /**
  * A request that chose a provider is that provider's alone for this many minutes; then every

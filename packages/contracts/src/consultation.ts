@@ -172,6 +172,14 @@ export const createConsultationRequest = z
       .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/)
       .nullish()
       .transform((v) => v ?? null),
+    /**
+     * A slot held with `POST /{product}/bookings/holds` (ADR 059): the consultation is then a booked
+     * visit at that time, with the hold's provider, type and state (the intake's state must match).
+     */
+    hold_id: z
+      .uuid()
+      .nullish()
+      .transform((v) => v ?? null),
     intake: intakeSchema,
     consents: consentsSchema,
   })
@@ -200,6 +208,10 @@ export const consultation = z
     started_at: z.iso.datetime().nullable(),
     completed_at: z.iso.datetime().nullable(),
     canceled_at: z.iso.datetime().nullable(),
+    /** A booked visit's start (ADR 059); null for an on-demand request. Optional for older answers. */
+    scheduled_start: z.iso.datetime().nullable().optional(),
+    /** When the patient of a booked visit checked in; null until then. */
+    checked_in_at: z.iso.datetime().nullable().optional(),
   })
   .strict();
 export type Consultation = z.infer<typeof consultation>;

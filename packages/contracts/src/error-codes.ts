@@ -113,6 +113,17 @@ export const ERROR_CODES = [
   // The video visit's call.
   "VISIT_NOT_VIDEO",
   "CALL_NOT_OPEN",
+  // Booked visits (ADR 059).
+  "SLOT_TAKEN",
+  "SLOT_HELD",
+  "HOLD_EXPIRED",
+  "HOLD_NOT_FOUND",
+  "OUTSIDE_HOURS",
+  "TOO_LATE_TO_CANCEL",
+  "NOT_TAKING_VISITS",
+  "CHECK_IN_NOT_OPEN",
+  "NOT_MISSED_YET",
+  "SCHEDULE_INVALID",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

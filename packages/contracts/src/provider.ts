@@ -100,12 +100,22 @@ export const provider = z
     offers_chat: z.boolean(),
     offers_video: z.boolean(),
     /**
-     * A provider with a clinician account is available while that clinician is on duty in the care
-     * console; others carry the directory's own flag.
+     * Only a provider with a clinician account can be available: while that clinician is on duty in
+     * the care console, or with a free slot left on the clinician's local today (ADR 059).
      */
     available_today: z.boolean(),
     /** Minutes a new request can expect to wait for this provider now; null when not on duty. */
     expected_wait_minutes: z.number().int().min(0).nullable(),
+    /**
+     * The start of the provider's first free bookable slot (any visit type they offer), ISO; null
+     * without one in the booking horizon (ADR 059).
+     */
+    next_available: z.iso.datetime().nullable(),
+    /**
+     * A clinician account works as this provider, enabled, with weekly hours or on duty: only then
+     * can the provider be requested or booked.
+     */
+    taking_visits: z.boolean(),
     rating: z
       .object({
         /** 0 to 5 with two decimals; 0 while count is 0. */

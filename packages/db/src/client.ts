@@ -1,7 +1,8 @@
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { createConnection, createServer, type Server } from "node:net";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
+import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
 import type { Assume, ExtractTablesWithRelations } from "drizzle-orm";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg, type NodePgDatabase, NodePgSession } from "drizzle-orm/node-postgres";
@@ -196,11 +197,19 @@ async function createPgliteHandle(
     throw new Error(`createDb: ${dataDir} already holds files; a backup is restored only into an empty one`);
   }
   const client = await PGlite.create({
+    ...PGLITE_OPTIONS,
     ...(dataDir === undefined ? {} : { dataDir }),
     ...(restoreFrom ? { loadDataDir: restoreFrom } : {}),
   });
   return pgliteHandle(client, unlock);
 }
+
+/**
+ * What every PGlite this project opens needs (tests' snapshots too): the btree_gist extension's
+ * files, for the bookings' exclusion constraint (ADR 059). PostgreSQL ships them; PGlite loads them
+ * when asked, and a data directory that uses them cannot be opened without them.
+ */
+export const PGLITE_OPTIONS = { extensions: { btree_gist } } as const satisfies PGliteOptions;
 
 /**
  * The handle of an open PGlite (tests also open one from a snapshot of a data directory);

@@ -18,3 +18,4 @@ export * from "./schema/membership.ts";
 export * from "./schema/my-data.ts";
 export * from "./schema/platform.ts";
 export * from "./schema/ratings.ts";
+export * from "./schema/scheduling.ts";

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { createDb } from "./client.ts";
 import { runMigrations } from "./migrate.ts";
 import { demoPatientFromEnv, seedDemoData } from "./seed.ts";
+import { seedDemoBooking } from "./seed-booking.ts";
 import { DEFAULT_PROVIDER_SEED, seedProviders } from "./seed-providers.ts";
 
 /**
@@ -34,10 +35,12 @@ const providerSeed = numberOption("seed", DEFAULT_PROVIDER_SEED) ?? DEFAULT_PROV
 const handle = await createDb({ databaseUrl, dataDir });
 try {
   await runMigrations(handle);
-  const result = await seedDemoData(handle, { demoPatient: demoPatientFromEnv(process.env) });
+  const demoAccounts = demoPatientFromEnv(process.env);
+  const result = await seedDemoData(handle, { demoPatient: demoAccounts });
+  const schedules = demoAccounts ? await seedDemoBooking(handle) : 0;
   const target = handle.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${dataDir}`;
   console.log(
-    `Seeded ${target}: ${result.specializations} specializations, ${result.conditions} conditions, ${result.providers} providers and ${result.demoPatients} demo patient written.`,
+    `Seeded ${target}: ${result.specializations} specializations, ${result.conditions} conditions, ${result.providers} providers, ${result.demoPatients} demo patient and ${schedules} demo clinicians' hours written.`,
   );
   if (providerCount !== undefined) {
     const started = Date.now();

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { inject } from "vitest";
-import { createDb, type DbHandle, MEMORY_URL, pgliteHandle } from "./client.ts";
+import { createDb, type DbHandle, MEMORY_URL, PGLITE_OPTIONS, pgliteHandle } from "./client.ts";
 import { MIGRATIONS_FOLDER } from "./migrate.ts";
 import { databaseUrl, dropDatabase, prepare, type TestTemplates, withAdminClient } from "./test-templates.ts";
 
@@ -40,7 +40,7 @@ export async function createTestDb(
   if (!serverUrl) {
     const snapshot = templates?.pglite?.[seeded ? "seeded" : "migrated"];
     if (snapshot) {
-      const client = await PGlite.create({ loadDataDir: snapshotBlob(snapshot) });
+      const client = await PGlite.create({ ...PGLITE_OPTIONS, loadDataDir: snapshotBlob(snapshot) });
       const handle = pgliteHandle(client);
       return { ...handle, cleanup: () => handle.close() };
     }

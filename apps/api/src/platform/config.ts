@@ -71,6 +71,30 @@ export const apiEnvSchema = sharedEnvSchema.extend({
    * follow-up questions in its thread; afterwards the thread is read-only.
    */
   VISIT_FOLLOW_UP_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  /** Booked visits (ADR 059): minutes a chosen slot stays held while the patient fills in and pays. */
+  BOOKING_HOLD_MINUTES: z.coerce.number().int().min(1).max(60).default(10),
+  /** Until this many minutes before a booked visit the patient cancels for free; later it is used. */
+  BOOKING_CANCEL_CUTOFF_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 60)
+    .default(120),
+  /** The patient may check in from this many minutes before the start. */
+  CHECK_IN_OPENS_MINUTES: z.coerce.number().int().min(0).max(120).default(15),
+  /** Minutes after the start before a clinician may mark a patient who never checked in missed. */
+  NO_SHOW_GRACE_MINUTES: z.coerce.number().int().min(0).max(120).default(10),
+  /** The clinic's slot lengths, which a clinician may override for themselves. */
+  SLOT_MINUTES_CHAT: z.coerce.number().int().min(5).max(240).default(15),
+  SLOT_MINUTES_VIDEO: z.coerce.number().int().min(5).max(240).default(20),
+  /** A new clinician schedule's least notice and booking horizon until the clinician sets their own. */
+  BOOKING_MIN_NOTICE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 60)
+    .default(60),
+  BOOKING_HORIZON_DAYS: z.coerce.number().int().min(1).max(90).default(14),
   /**
    * The TURN servers of video visits, comma-separated (`turn:turn.example.org:3478?transport=udp,
    * turns:turn.example.org:5349`), with the `static-auth-secret` they share (coturn's

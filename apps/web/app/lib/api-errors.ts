@@ -157,6 +157,16 @@ export const API_ERROR_MESSAGES: Readonly<Record<ErrorCode, ErrorRule>> = {
   NOTES_NOT_SIGNED: { key: "console.notes.notSigned" },
   VISIT_NOT_VIDEO: { key: "apiErrors.visitNotVideo" },
   CALL_NOT_OPEN: { key: "apiErrors.callNotOpen" },
+  SLOT_TAKEN: { key: "apiErrors.slotTaken" },
+  SLOT_HELD: { key: "apiErrors.slotHeld" },
+  HOLD_EXPIRED: { key: "apiErrors.holdExpired" },
+  HOLD_NOT_FOUND: { key: "apiErrors.holdNotFound" },
+  OUTSIDE_HOURS: { key: "apiErrors.outsideHours" },
+  TOO_LATE_TO_CANCEL: { key: "apiErrors.tooLateToCancel" },
+  NOT_TAKING_VISITS: { key: "apiErrors.notTakingVisits" },
+  CHECK_IN_NOT_OPEN: { key: "apiErrors.checkInNotOpen" },
+  NOT_MISSED_YET: { key: "apiErrors.notMissedYet" },
+  SCHEDULE_INVALID: { key: "apiErrors.scheduleInvalid" },
 };
 
 /** What a refused call carries that the table reads (ApiError of api-client.server.ts). */

@@ -59,6 +59,11 @@ export const consultations = pgTable(
     completedAt: timestamptz("completed_at"),
     canceledAt: timestamptz("canceled_at"),
     expiredAt: timestamptz("expired_at"),
+    /** A booked visit (ADR 059): its start, kept here too so lists need no join; null on demand. */
+    scheduledStart: timestamptz("scheduled_start"),
+    /** When the patient of a booked visit checked in (from CHECK_IN_OPENS_MINUTES before the start). */
+    checkedInAt: timestamptz("checked_in_at"),
+    missedAt: timestamptz("missed_at"),
     /**
      * Set in the transaction that expires the visit or cancels it for the clinician: its refund (or
      * the notice that the membership covered it) and the patient's e-mail are still to be done.
@@ -70,7 +75,7 @@ export const consultations = pgTable(
     check("consultations_type_known", sql`${table.type} in ('chat', 'video')`),
     check(
       "consultations_status_known",
-      sql`${table.status} in ('requested', 'accepted', 'in_progress', 'completed', 'canceled', 'expired')`,
+      sql`${table.status} in ('requested', 'accepted', 'in_progress', 'completed', 'canceled', 'expired', 'scheduled', 'missed')`,
     ),
     check("consultations_paid_with_known", sql`${table.paidWith} in ('membership', 'visit_credit')`),
     check(
@@ -84,6 +89,11 @@ export const consultations = pgTable(
     check(
       "consultations_expired_at_set",
       sql`(${table.status} = 'expired') = (${table.expiredAt} is not null)`,
+    ),
+    check("consultations_missed_at_set", sql`(${table.status} = 'missed') = (${table.missedAt} is not null)`),
+    check(
+      "consultations_scheduled_has_start",
+      sql`${table.status} <> 'scheduled' or ${table.scheduledStart} is not null`,
     ),
     // A visit a clinician accepted always has its provider.
     check(

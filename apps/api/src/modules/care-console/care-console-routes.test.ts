@@ -20,6 +20,7 @@ import { enableKnownSecondFactor } from "#api/modules/accounts/second-factor-ser
 import { createManualClock } from "#api/platform/clock.ts";
 import {
   bearer,
+  consultationBody,
   createTestApp,
   createTestEntitlements,
   registerPatient,
@@ -117,23 +118,22 @@ async function requestVisit(
   type: ConsultationType = "chat",
   intake: Partial<CreateConsultationRequest["intake"]> = {},
 ): Promise<string> {
-  const res = await call("POST", "/ambercare/create-consultation", token, {
-    idempotency_key: randomUUID(),
-    type,
-    intake: {
-      patient: "self",
-      gender: "female",
-      race: "White",
-      ethnicity: "Not Hispanic or Latino",
-      state: STATE,
-      symptoms: ["Cough", "Fever"],
-      symptoms_other: "A rash on the left arm",
-      symptoms_started_on: "2026-06-28",
-      recent_travel: false,
-      ...intake,
-    },
-    consents: { informed_consent: true, audio_video_recording: true, financial_communications: true },
-  });
+  const res = await call(
+    "POST",
+    "/ambercare/create-consultation",
+    token,
+    consultationBody(
+      type,
+      STATE,
+      {},
+      {
+        symptoms: ["Cough", "Fever"],
+        symptoms_other: "A rash on the left arm",
+        symptoms_started_on: "2026-06-28",
+        ...intake,
+      },
+    ),
+  );
   expect(res.statusCode, res.body).toBe(201);
   return res.json().data.id;
 }

@@ -43,6 +43,8 @@ const consultationColumns = {
   startedAt: consultations.startedAt,
   completedAt: consultations.completedAt,
   canceledAt: consultations.canceledAt,
+  scheduledStart: consultations.scheduledStart,
+  checkedInAt: consultations.checkedInAt,
   providerId: providers.id,
   providerSlug: providers.slug,
   providerFirstName: providers.firstName,
@@ -66,6 +68,8 @@ export type ConsultationRow = {
   startedAt: Date | null;
   completedAt: Date | null;
   canceledAt: Date | null;
+  scheduledStart: Date | null;
+  checkedInAt: Date | null;
   providerId: string | null;
   providerSlug: string | null;
   providerFirstName: string | null;
@@ -360,6 +364,8 @@ export function createConsultationRepository(db: Executor) {
             eq(consultations.type, type),
             isNotNull(consultations.acceptedAt),
             gt(consultations.acceptedAt, since),
+            // A booked visit is "accepted" when booked: it says nothing of the on-demand wait.
+            isNull(consultations.scheduledStart),
           ),
         )
         .orderBy(desc(consultations.acceptedAt))

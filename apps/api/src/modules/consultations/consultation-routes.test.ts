@@ -20,7 +20,7 @@ import {
 } from "@ambercare/contracts/options";
 import { SYMPTOMS } from "@ambercare/contracts/symptoms";
 import { US_STATE_CODES } from "@ambercare/contracts/us-states";
-import { auditLog, consultations, providerLicenses, providers } from "@ambercare/db/schema";
+import { auditLog, clinicians, consultations, providerLicenses, providers } from "@ambercare/db/schema";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock } from "#api/platform/clock.ts";
@@ -285,6 +285,12 @@ describe("POST /ambercare/create-consultation", () => {
       .from(providerLicenses)
       .where(eq(providerLicenses.providerId, licence!.id));
     const elsewhere = US_STATE_CODES.find((code) => !licensed.some((row) => row.state === code))!;
+    // Only a provider a clinician account works as takes requests (ADR 059).
+    const account = await registerPatient(t.app);
+    await t.db.db
+      .insert(clinicians)
+      .values({ userId: account.user_id, providerId: licence!.id })
+      .onConflictDoNothing();
 
     const ok = await create(
       hank.access_token,

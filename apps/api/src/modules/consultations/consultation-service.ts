@@ -9,6 +9,8 @@ import {
   intakeSchema,
 } from "@ambercare/contracts/consultation";
 import type { AuditAction, AuditResource } from "@ambercare/contracts/consultation-limits";
+import type { ConsultationType } from "@ambercare/contracts/provider-limits";
+import { SCHEDULING_ERRORS } from "@ambercare/contracts/scheduling";
 import type { WaitingRoom } from "@ambercare/contracts/waiting-room";
 import type { Database, Executor } from "@ambercare/db/client";
 import type { z } from "zod";
@@ -38,6 +40,27 @@ const notYours = (row: { id: string; userId: string }) =>
   new AppError("CONSULTATION_NOT_YOURS", 403, CONSULTATION_ERRORS.notYours, {
     refusedAccess: { ownerUserId: row.userId, resourceType: "consultation", resourceId: row.id },
   });
+
+/**
+ * What creating and canceling a consultation asks of booked visits (the scheduling module, ADR 059):
+ * a consultation created with a hold is booked at that time; a provider without a clinician account
+ * takes no request; a booked visit is free to cancel only until the cut-off.
+ */
+export type ConsultationBookings = {
+  heldSlot(
+    userId: string,
+    holdId: string,
+    type: ConsultationType,
+    state: string,
+  ): Promise<{ holdId: string; providerId: string; providerSlug: string; startsAt: Date }>;
+  book(
+    tx: Executor,
+    input: { holdId: string; consultationId: string; userId: string; at: Date },
+  ): Promise<void>;
+  patientCancels(tx: Executor, consultationId: string, at: Date): Promise<void>;
+  /** Whether the provider has an enabled clinician account (a request to it is refused otherwise). */
+  takesRequests(providerId: string): Promise<boolean>;
+};
 
 /** A thrown marker: the same form was sent twice at once and the other request won. */
 class DuplicateSubmit extends Error {}
@@ -74,6 +97,8 @@ export function toConsultation(row: ConsultationRow): Consultation {
     started_at: iso(row.startedAt),
     completed_at: iso(row.completedAt),
     canceled_at: iso(row.canceledAt),
+    scheduled_start: iso(row.scheduledStart),
+    checked_in_at: iso(row.checkedInAt),
   };
 }
 
@@ -93,6 +118,8 @@ export function createConsultationService(deps: {
   events: VisitEvents;
   /** A waiting request's place in line (the visit service's rule). */
   lineOf: (row: ConsultationRow) => Promise<WaitingRoom["line"]>;
+  /** Booked visits; without it, every consultation is an on-demand request (some tests). */
+  bookings?: ConsultationBookings;
 }) {
   const announce = deps.announceQueueChange ?? (async () => {});
   const patientOnly = (auth: AuthContext) => {
@@ -156,7 +183,15 @@ export function createConsultationService(deps: {
       if (earlier) return { created: false, consultation: toConsultation(earlier) };
 
       let providerId: string | null = null;
-      if (input.provider_slug) {
+      const held = input.hold_id
+        ? await deps.bookings?.heldSlot(userId, input.hold_id, type, intake.state)
+        : undefined;
+      if (held) {
+        if (input.provider_slug && input.provider_slug !== held.providerSlug) {
+          throw new AppError("VALIDATION_FAILED", 422, "The held time is with another provider");
+        }
+        providerId = held.providerId;
+      } else if (input.provider_slug) {
         const provider = await repository.providerBySlug(input.provider_slug, intake.state);
         if (!provider) throw new AppError("PROVIDER_NOT_FOUND", 422, CONSULTATION_ERRORS.providerNotFound);
         if (!provider.licensedInState) {
@@ -168,6 +203,9 @@ export function createConsultationService(deps: {
             422,
             CONSULTATION_ERRORS.providerTypeNotOffered,
           );
+        }
+        if (deps.bookings && !(await deps.bookings.takesRequests(provider.id))) {
+          throw new AppError("NOT_TAKING_VISITS", 409, SCHEDULING_ERRORS.notTakingVisits);
         }
         providerId = provider.id;
       } else if (!(await repository.anyProviderIn(intake.state, type))) {
@@ -184,7 +222,9 @@ export function createConsultationService(deps: {
             userId,
             providerId,
             type,
-            status: "requested",
+            status: held ? "scheduled" : "requested",
+            // A booked visit is its provider's from the start: "accepted" when booked.
+            ...(held ? { scheduledStart: held.startsAt, acceptedAt: now } : {}),
             state: intake.state,
             intake,
             idempotencyKey: key,
@@ -194,7 +234,9 @@ export function createConsultationService(deps: {
             updatedAt: now,
           });
           if (!inserted) throw new DuplicateSubmit();
-          await recordRequested(tx, inserted, userId, now);
+          await recordRequested(tx, inserted, userId, now, held ? "scheduled" : "requested");
+          if (held)
+            await deps.bookings!.book(tx, { holdId: held.holdId, consultationId: inserted, userId, at: now });
           // Last step of the transaction: once a credit is taken, nothing here can fail any more.
           await audit(tx, caller, "consultation.create", "consultation", inserted);
           if (!member && !(await deps.entitlements.consumeVisitCredit(tx, userId, type, inserted))) {
@@ -209,8 +251,11 @@ export function createConsultationService(deps: {
         return { created: false, consultation: toConsultation(winner) };
       }
       const row = await repository.findById(id);
-      await announce(id, "created");
-      await deps.mail.send("visit-requested", row!);
+      // A booked visit waits in no queue; its confirmation hangs on the booking events.
+      if (!held) {
+        await announce(id, "created");
+        await deps.mail.send("visit-requested", row!);
+      }
       return { created: true, consultation: toConsultation(row!) };
     },
 
@@ -278,6 +323,7 @@ export function createConsultationService(deps: {
         const row = await repository.lock(consultationId);
         if (!row) throw new AppError("CONSULTATION_NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
         if (row.userId !== caller.auth.userId) throw notYours(row);
+        if (row.status === "scheduled") await deps.bookings?.patientCancels(tx, row.id, deps.clock.now());
         await changeVisitStatus(
           tx,
           {

@@ -39,6 +39,7 @@ const REACHED: Partial<Record<ConsultationStatus, keyof typeof consultations.$in
   completed: "completedAt",
   canceled: "canceledAt",
   expired: "expiredAt",
+  missed: "missedAt",
 };
 
 async function visitIn(status: ConsultationStatus): Promise<string> {
@@ -57,6 +58,7 @@ async function visitIn(status: ConsultationStatus): Promise<string> {
       createdAt: at,
       updatedAt: at,
       ...(stamp ? { [stamp]: at } : {}),
+      ...(status === "scheduled" || status === "missed" ? { scheduledStart: at } : {}),
     })
     .returning({ id: consultations.id });
   return row!.id;
@@ -69,7 +71,8 @@ function actorOf(kind: (typeof VISIT_ACTOR_KINDS)[number]): VisitActor {
 }
 
 const TARGETS = CONSULTATION_STATUSES.filter(
-  (status): status is Exclude<ConsultationStatus, "requested"> => status !== "requested",
+  (status): status is Exclude<ConsultationStatus, "requested" | "scheduled"> =>
+    status !== "requested" && status !== "scheduled",
 );
 const cases = CONSULTATION_STATUSES.flatMap((from) =>
   TARGETS.flatMap((to) =>
@@ -78,7 +81,7 @@ const cases = CONSULTATION_STATUSES.flatMap((from) =>
 );
 
 describe("the visit transition table", () => {
-  it("allows exactly the eight documented changes", () => {
+  it("allows exactly the thirteen documented changes", () => {
     expect(cases.filter((c) => c.allowed).map((c) => `${c.from}→${c.to} by ${c.by}`)).toEqual([
       "requested→accepted by clinician",
       "requested→canceled by patient",
@@ -88,8 +91,13 @@ describe("the visit transition table", () => {
       "accepted→canceled by patient",
       "accepted→canceled by clinician",
       "in_progress→completed by clinician",
+      "scheduled→in_progress by clinician",
+      "scheduled→canceled by patient",
+      "scheduled→canceled by clinician",
+      "scheduled→canceled by system",
+      "scheduled→missed by clinician",
     ]);
-    expect(VISIT_TRANSITIONS).toHaveLength(8);
+    expect(VISIT_TRANSITIONS).toHaveLength(13);
   });
 
   it.each(cases)("$from → $to by $by: allowed $allowed", async ({ from, to, by, allowed }) => {

@@ -27,6 +27,14 @@ export const VISIT_TRANSITIONS: ReadonlyArray<{
   { from: "requested", to: "canceled", by: "clinician" },
   { from: "accepted", to: "canceled", by: "clinician" },
   { from: "requested", to: "expired", by: "system" },
+  // Booked visits (ADR 059): started at their time like an accepted visit; canceled before (by the
+  // patient until the cut-off, the clinician, or the system when the licence lapsed); missed when the
+  // patient never came.
+  { from: "scheduled", to: "in_progress", by: "clinician" },
+  { from: "scheduled", to: "canceled", by: "patient" },
+  { from: "scheduled", to: "canceled", by: "clinician" },
+  { from: "scheduled", to: "canceled", by: "system" },
+  { from: "scheduled", to: "missed", by: "clinician" },
 ]);
 
 export function canTransition(from: ConsultationStatus, to: ConsultationStatus, by: VisitActorKind): boolean {
@@ -46,6 +54,7 @@ const REACHED_AT = {
   completed: "completedAt",
   canceled: "canceledAt",
   expired: "expiredAt",
+  missed: "missedAt",
 } as const satisfies Partial<Record<ConsultationStatus, keyof typeof consultations.$inferInsert>>;
 
 export type Refusal = { code: ErrorCode; message: string };
@@ -62,7 +71,7 @@ export type StatusChange = {
    * it (an atomic claim). Without it, the row is locked and its status read first.
    */
   from?: ConsultationStatus;
-  to: Exclude<ConsultationStatus, "requested">;
+  to: Exclude<ConsultationStatus, "requested" | "scheduled">;
   actor: VisitActor;
   reason?: string | null;
   at: Date;
@@ -155,12 +164,18 @@ async function acceptingClinicians(tx: Executor, providerId: string): Promise<st
   return rows.map((row) => row.userId);
 }
 
-/** The first history row of a visit: requested by the patient (from none). */
-export async function recordRequested(tx: Executor, consultationId: string, userId: string, at: Date) {
+/** The first history row of a visit: requested (or booked, "scheduled") by the patient (from none). */
+export async function recordRequested(
+  tx: Executor,
+  consultationId: string,
+  userId: string,
+  at: Date,
+  status: "requested" | "scheduled" = "requested",
+) {
   await tx.insert(consultationStatusHistory).values({
     consultationId,
     fromStatus: null,
-    toStatus: "requested",
+    toStatus: status,
     actorUserId: userId,
     actorKind: "patient",
     at,

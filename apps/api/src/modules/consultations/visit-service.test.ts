@@ -3,7 +3,7 @@ import type { CreateConsultationRequest } from "@ambercare/contracts/consultatio
 import { CHOSEN_PROVIDER_MINUTES } from "@ambercare/contracts/consultation-limits";
 import { invoicesResponse } from "@ambercare/contracts/membership";
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
-import { consultations, invoices, providerLicenses, providers } from "@ambercare/db/schema";
+import { clinicians, consultations, invoices, providerLicenses, providers } from "@ambercare/db/schema";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClinicianActor } from "#api/modules/consultations/visit-service.ts";
@@ -34,9 +34,14 @@ type Patient = Awaited<ReturnType<typeof registerPatient>>;
 const post = (token: string, url: string, payload: object = {}) =>
   t.app.inject({ method: "POST", url, headers: bearer(token), payload });
 
-/** Clinician accounts come with the care team; here the actor's user is a registered account. */
+/**
+ * Clinician accounts come with the care team; here the actor's user is a registered account linked
+ * to the provider (a provider without a clinician account takes no request).
+ */
 async function clinician(providerId: string): Promise<ClinicianActor> {
-  return { userId: (await registerPatient(t.app)).user_id, providerId };
+  const userId = (await registerPatient(t.app)).user_id;
+  await t.db.db.insert(clinicians).values({ userId, providerId }).onConflictDoNothing();
+  return { userId, providerId };
 }
 
 beforeAll(async () => {

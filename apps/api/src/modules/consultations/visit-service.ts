@@ -122,6 +122,13 @@ export function createVisitService(deps: {
   publish?: Publish;
   /** The stored bytes of a medical document (the medical documents' own store). */
   documentBytes: (storageKey: string) => Promise<Buffer>;
+  /**
+   * The status a clinician starts a visit from: "accepted", or "scheduled" for a booked visit
+   * (which checks its time and the licence first, ADR 059). "accepted" without it.
+   */
+  beforeStart?: (actor: ClinicianActor, consultationId: string) => Promise<ConsultationStatus>;
+  /** A clinician canceled a visit, inside that transaction (a booked visit's listeners hear of it). */
+  onClinicianCancel?: (tx: Executor, consultationId: string) => Promise<void>;
 }) {
   const chosenOnlyUntil = (now: Date) => new Date(now.getTime() - CHOSEN_PROVIDER_MINUTES * 60_000);
 
@@ -344,7 +351,8 @@ export function createVisitService(deps: {
 
     /** The accepted visit begins (the chat opens, the call starts). */
     async start(actor: ClinicianActor, id: string): Promise<Consultation> {
-      return toConsultation(await ownStep(actor, id, "accepted", "in_progress"));
+      const from = (await deps.beforeStart?.(actor, id.toLowerCase())) ?? "accepted";
+      return toConsultation(await ownStep(actor, id, from, "in_progress"));
     },
 
     /** Ends the visit with the clinician's summary, which the patient reads in their records. */
@@ -452,6 +460,7 @@ export function createVisitService(deps: {
           },
           deps.events,
         );
+        if (row.status === "scheduled") await deps.onClinicianCancel?.(tx, consultationId);
         return row;
       });
       if (canceled.status === "requested") await announceQueueChange(consultationId, "canceled");

@@ -32,6 +32,8 @@ type Snapshot = {
   loadedAt: number;
   entries: DirectoryEntry[];
   bySlug: Map<string, DirectoryEntry>;
+  /** Entry position by provider id. */
+  positionOf: Map<string, number>;
   /** Entry positions in name order (the entries themselves are in the default, rating order). */
   nameOrder: Int32Array;
   words: number;
@@ -182,6 +184,7 @@ async function loadSnapshot(repository: ProviderRepository, now: number): Promis
     loadedAt: now,
     entries,
     bySlug: new Map(entries.map((entry) => [entry.row.slug, entry])),
+    positionOf,
     nameOrder,
     words,
     specialization,
@@ -219,7 +222,21 @@ function matchesOf(snapshot: Snapshot, filters: ProviderFilters): Bits | null {
   if (filters.type === "chat") sets.push(snapshot.chat);
   if (filters.type === "video") sets.push(snapshot.video);
   if (filters.availableToday !== undefined) {
-    sets.push(filters.availableToday ? snapshot.availableToday : snapshot.notAvailableToday);
+    // On duty (in the copy), or a free slot today (as of this search).
+    const free = [...(filters.freeToday ?? [])]
+      .map((id) => snapshot.positionOf.get(id))
+      .filter((at) => at !== undefined);
+    if (free.length === 0) {
+      sets.push(filters.availableToday ? snapshot.availableToday : snapshot.notAvailableToday);
+    } else {
+      const available = Uint32Array.from(snapshot.availableToday);
+      const notAvailable = Uint32Array.from(snapshot.notAvailableToday);
+      for (const at of free) {
+        setBit(available, at);
+        notAvailable[at >>> 5]! &= ~(1 << (at & 31));
+      }
+      sets.push(filters.availableToday ? available : notAvailable);
+    }
   }
   if (sets.length === 0) return null;
   const result = Uint32Array.from(sets[0]!);

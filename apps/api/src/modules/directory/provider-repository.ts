@@ -38,6 +38,8 @@ export type ProviderFilters = {
   state?: string | undefined;
   type?: "chat" | "video" | undefined;
   availableToday?: boolean | undefined;
+  /** Providers with a free bookable slot today: "available today" with those on duty (ADR 059). */
+  freeToday?: ReadonlySet<string> | undefined;
 };
 
 export type ProviderLink = {
@@ -52,13 +54,11 @@ export type ProviderLink = {
 export type CatalogueRow = { id: number; slug: string; nameEn: string; translations: Translations<"name"> };
 
 /**
- * "Available today": for a provider with a clinician account, whether that clinician is on duty in
- * the console now (a disabled account is off duty); for a provider without one, the directory's
- * own flag (`providers.available_today`, from the seed or an operator).
+ * A clinician of this provider is on duty in the console now (a disabled account is off duty): with
+ * a free bookable slot today (`freeToday`, computed by the scheduling module), that is "available
+ * today" (ADR 059). A provider without a clinician account never is: the seeded
+ * `providers.available_today` flag is no longer read.
  */
-const availableTodaySql = sql<boolean>`coalesce((select ${clinicians.onDutySince} is not null and ${clinicians.disabledAt} is null
-  from ${clinicians} where ${clinicians.providerId} = ${providers.id}), ${providers.availableToday})`;
-
 const clinicianOnDutySql = sql<boolean>`exists (select 1 from ${clinicians} where ${clinicians.providerId} = ${providers.id}
   and ${clinicians.onDutySince} is not null and ${clinicians.disabledAt} is null)`;
 
@@ -74,7 +74,7 @@ const columns = {
   languages: providers.languages,
   offersChat: providers.offersChat,
   offersVideo: providers.offersVideo,
-  availableToday: availableTodaySql,
+  availableToday: clinicianOnDutySql,
   clinicianOnDuty: clinicianOnDutySql,
   ratingAverage: providers.ratingAverage,
   ratingCount: providers.ratingCount,
@@ -118,7 +118,10 @@ function whereOf(filters: ProviderFilters): SQL | undefined {
   if (filters.type === "chat") parts.push(eq(providers.offersChat, true));
   if (filters.type === "video") parts.push(eq(providers.offersVideo, true));
   if (filters.availableToday !== undefined) {
-    parts.push(filters.availableToday ? availableTodaySql : sql`not ${availableTodaySql}`);
+    const free = [...(filters.freeToday ?? [])];
+    const available =
+      free.length === 0 ? clinicianOnDutySql : sql`(${clinicianOnDutySql} or ${inArray(providers.id, free)})`;
+    parts.push(filters.availableToday ? available : sql`not ${available}`);
   }
   return parts.length === 0 ? undefined : and(...parts);
 }

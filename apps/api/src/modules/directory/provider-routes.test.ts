@@ -24,12 +24,12 @@ const TOTAL = demo.length;
 type Demo = (typeof demo)[number];
 
 /**
- * "Available today" as the directory shows it: a provider with a clinician account (the demo
- * clinician's) is available while that clinician is on duty; the others carry their seeded flag.
+ * "Available today" as the directory shows it (ADR 059): only a provider with a clinician account
+ * (the demo clinician's) can be, while that clinician is on duty or has a free slot today (no
+ * clinician has hours here); the others are never available, whatever their seeded flag says.
  */
 const onDuty = new Set<string>();
-const availableNow = (p: Demo) =>
-  p.slug === DEMO_CLINICIAN_PROVIDER.slug ? onDuty.has(p.slug) : p.availableToday;
+const availableNow = (p: Demo) => p.slug === DEMO_CLINICIAN_PROVIDER.slug && onDuty.has(p.slug);
 
 let t: TestApp;
 
@@ -89,6 +89,7 @@ describe("GET /api/v1/api/provider", () => {
         "id",
         "last_name",
         "name",
+        "next_available",
         "offers_chat",
         "offers_video",
         "photo",
@@ -96,6 +97,7 @@ describe("GET /api/v1/api/provider", () => {
         "slug",
         "specializations",
         "states",
+        "taking_visits",
       ].sort(),
     );
     const source = demo.find((p) => p.slug === item.slug)!;
@@ -107,6 +109,8 @@ describe("GET /api/v1/api/provider", () => {
       offers_chat: source.offersChat,
       offers_video: source.offersVideo,
       available_today: availableNow(source),
+      next_available: null,
+      taking_visits: false,
       rating: { average: 0, count: 0 },
     });
     expect(item.specializations.map((s) => s.slug).sort()).toEqual([...source.specializationSlugs].sort());
@@ -227,6 +231,23 @@ describe("GET /api/v1/api/provider", () => {
   });
 
   it("combines every filter (AND)", async () => {
+    // The one provider that can be available: the demo clinician's, on duty for this test.
+    const slug = DEMO_CLINICIAN_PROVIDER.slug;
+    await t.db.db.execute(sql`update clinicians set on_duty_since = now()
+      where provider_id = (select id from providers where slug = ${slug})`);
+    onDuty.add(slug);
+    await t.app.providerDirectory.refresh();
+    try {
+      await combinesEveryFilter();
+    } finally {
+      await t.db.db.execute(sql`update clinicians set on_duty_since = null
+        where provider_id = (select id from providers where slug = ${slug})`);
+      onDuty.delete(slug);
+      await t.app.providerDirectory.refresh();
+    }
+  });
+
+  async function combinesEveryFilter() {
     const target = demo.find((p) => availableNow(p) && p.offersVideo && p.states.length > 1)!;
     const query = {
       q: target.lastName,
@@ -253,7 +274,7 @@ describe("GET /api/v1/api/provider", () => {
       (p) => p.specializationSlugs.includes("pediatrics") && p.states.includes("TX") && p.offersChat,
     );
     await expectMatches({ specialization: "pediatrics", state: "TX", type: "chat" }, pair);
-  });
+  }
 
   it("answers an unknown specialization or condition with an empty list, not an error", async () => {
     const body = await search({ specialization: "astrology" });

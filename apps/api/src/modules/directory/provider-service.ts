@@ -17,6 +17,7 @@ import type {
   ProviderRow,
 } from "#api/modules/directory/provider-repository.ts";
 import { translated } from "#api/modules/directory/translations.ts";
+import type { Availability } from "#api/modules/scheduling/availability.ts";
 import { AppError } from "#api/platform/errors.ts";
 
 type Credentials = (typeof PROVIDER_CREDENTIALS)[number];
@@ -38,10 +39,21 @@ const LANGUAGES = Object.fromEntries(LOCALES.map((lang) => [lang, languageOf(lan
 /** The wait a new request can expect, by provider id, for those whose clinician is on duty. */
 export type ExpectedWaits = (providerIds: readonly string[]) => Promise<Map<string, number>>;
 
+/** Each provider's booking availability (the scheduling module's index, ADR 059). */
+export type AvailabilityOf = () => Promise<Availability>;
+
+const NO_AVAILABILITY: Availability = { byProvider: new Map(), freeToday: new Set() };
+
 /** A search result: what its card shows. */
-function toCard(entry: DirectoryEntry, lang: Locale, waits: Map<string, number>): ProviderCard {
+function toCard(
+  entry: DirectoryEntry,
+  lang: Locale,
+  waits: Map<string, number>,
+  availability: Availability,
+): ProviderCard {
   const { row } = entry;
   const { name } = LANGUAGES[lang];
+  const booking = availability.byProvider.get(row.id);
   return {
     id: row.id,
     slug: row.slug,
@@ -55,18 +67,26 @@ function toCard(entry: DirectoryEntry, lang: Locale, waits: Map<string, number>)
     states: entry.states,
     offers_chat: row.offersChat,
     offers_video: row.offersVideo,
-    available_today: row.availableToday,
-    expected_wait_minutes: row.availableToday ? (waits.get(row.id) ?? null) : null,
+    // Only real clinicians: on duty now, or with a free slot left today.
+    available_today: row.clinicianOnDuty || availability.freeToday.has(row.id),
+    expected_wait_minutes: row.clinicianOnDuty ? (waits.get(row.id) ?? null) : null,
+    next_available: booking?.nextAvailable?.toISOString() ?? null,
+    taking_visits: booking?.takingVisits ?? false,
     rating: { average: Number(row.ratingAverage), count: row.ratingCount },
   };
 }
 
 /** The provider's page: the card and the rest. */
-function toProvider(entry: DirectoryEntry, lang: Locale, waits: Map<string, number>): Provider {
+function toProvider(
+  entry: DirectoryEntry,
+  lang: Locale,
+  waits: Map<string, number>,
+  availability: Availability,
+): Provider {
   const { row } = entry;
   const { collator, name } = LANGUAGES[lang];
   return {
-    ...toCard(entry, lang, waits),
+    ...toCard(entry, lang, waits, availability),
     bio: translated(row.translations, "bio", row.bioEn, lang),
     conditions: entry.conditions.map(name).sort((a, b) => collator.compare(a.name, b.name)),
     languages: row.languages,
@@ -81,6 +101,7 @@ export function createProviderService(
   repository: ProviderRepository,
   directory?: ProviderDirectory,
   expectedWaits: ExpectedWaits = async () => new Map(),
+  availabilityOf: AvailabilityOf = async () => NO_AVAILABILITY,
 ) {
   /**
    * The waits of the entries shown whose clinician is on duty (nobody else has one): most searches
@@ -109,6 +130,7 @@ export function createProviderService(
   return {
     /** One page of the directory; a page past the end is empty but still reports the total. */
     async search(query: ProviderListQuery): Promise<ProviderListResponse> {
+      const availability = await availabilityOf();
       const filters: ProviderFilters = {
         namePrefix: query.q?.toLowerCase().replaceAll(/\s+/g, " "),
         specialization: query.specialization,
@@ -116,6 +138,7 @@ export function createProviderService(
         state: query.state,
         type: query.type,
         availableToday: query.available_today,
+        freeToday: availability.freeToday,
       };
       const offset = (query.page - 1) * query.per_page;
       let found = directory?.search(filters, query.sort, query.per_page, offset) ?? null;
@@ -125,7 +148,7 @@ export function createProviderService(
       }
       const waits = await waitsOf(found.entries);
       return {
-        data: found.entries.map((entry) => toCard(entry, query.lang, waits)),
+        data: found.entries.map((entry) => toCard(entry, query.lang, waits, availability)),
         meta: { page: query.page, per_page: query.per_page, total: found.total },
       };
     },
@@ -138,7 +161,7 @@ export function createProviderService(
         entry = row ? (await withLinks([row]))[0] : undefined;
       }
       if (!entry) throw new AppError("PROVIDER_NOT_FOUND", 404, PROVIDER_ERRORS.notFound);
-      return toProvider(entry, lang, await waitsOf([entry]));
+      return toProvider(entry, lang, await waitsOf([entry]), await availabilityOf());
     },
   };
 }

@@ -41,6 +41,8 @@ const provider: Provider = {
   offers_video: false,
   available_today: true,
   expected_wait_minutes: null,
+  next_available: null,
+  taking_visits: true,
   rating: { average: 4.46, count: 12 },
 };
 

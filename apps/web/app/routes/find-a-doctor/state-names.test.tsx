@@ -24,6 +24,8 @@ const provider: Provider = {
   offers_video: true,
   available_today: true,
   expected_wait_minutes: null,
+  next_available: null,
+  taking_visits: true,
   rating: { average: 4.5, count: 2 },
 };
 

@@ -1,0 +1,565 @@
+import { consultationResponse } from "@ambercare/contracts/consultation";
+import { providerListResponse, providerResponse } from "@ambercare/contracts/provider";
+import type { ConsultationType } from "@ambercare/contracts/provider-limits";
+import {
+  agendaResponse,
+  bookingResponse,
+  holdResponse,
+  type PutScheduleRequest,
+  scheduleResponse,
+  slotsResponse,
+} from "@ambercare/contracts/scheduling";
+import {
+  bookings,
+  clinicians,
+  consultationStatusHistory,
+  consultations,
+  providerLicenses,
+  providers,
+  users,
+} from "@ambercare/db/schema";
+import { DEMO_BOOKING_CLINICIANS, seedDemoBooking } from "@ambercare/db/seed-booking";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { enableKnownSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
+import { createManualClock } from "#api/platform/clock.ts";
+import {
+  bearer,
+  consultationBody,
+  createTestApp,
+  createTestEntitlements,
+  registerPatient,
+  type TestApp,
+} from "#api/test-support.ts";
+
+/**
+ * Booked visits through the API (ADR 059), on PGlite and PostgreSQL (POSTGRES_SUITES): holds racing
+ * for one slot, expiry, booking through create-consultation, reschedule, the cancel cut-off, check-in,
+ * missed visits, the licence at start, and the directory's availability. The clock is the test's.
+ */
+
+const STATE = "CA";
+const LA = "America/Los_Angeles";
+const CONSOLE = "/api/v1/api/care-team";
+// Monday 2027-06-07, 08:00 in Los Angeles.
+const clock = createManualClock(new Date("2027-06-07T15:00:00Z"));
+const entitlements = createTestEntitlements();
+/** Consultations whose payment was given back (refundVisit), in order. */
+const refunded: string[] = [];
+let t: TestApp;
+
+type Patient = Awaited<ReturnType<typeof registerPatient>>;
+type Clinician = { token: string; userId: string; providerId: string; slug: string };
+let doctor: Clinician;
+/** A provider with no clinician account. */
+let unlinked: { id: string; slug: string };
+
+const at = (text: string) => new Date(text);
+
+function request(method: "GET" | "POST" | "PUT" | "DELETE", url: string, token?: string, payload?: object) {
+  return t.app.inject({
+    method,
+    url,
+    ...(token ? { headers: bearer(token) } : {}),
+    ...(payload ? { payload } : {}),
+  });
+}
+
+/** A provider made to offer both types, licensed in STATE, worked by a new clinician account. */
+async function clinicianFor(providerId: string): Promise<Clinician> {
+  const account = await registerPatient(t.app);
+  await t.db.db.update(users).set({ role: "clinician" }).where(eq(users.id, account.user_id));
+  await t.db.db
+    .update(providers)
+    .set({ offersChat: true, offersVideo: true })
+    .where(eq(providers.id, providerId));
+  await t.db.db.insert(providerLicenses).values({ providerId, state: STATE }).onConflictDoNothing();
+  await t.db.db.insert(clinicians).values({ userId: account.user_id, providerId });
+  await enableKnownSecondFactor(t.db.db, {
+    encryptionKey: t.app.config.SECOND_FACTOR_KEY!,
+    userId: account.user_id,
+    secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+    now: clock.now(),
+  });
+  const [row] = await t.db.db
+    .select({ slug: providers.slug })
+    .from(providers)
+    .where(eq(providers.id, providerId));
+  return { token: account.access_token, userId: account.user_id, providerId, slug: row!.slug };
+}
+
+async function member(): Promise<Patient> {
+  const patient = await registerPatient(t.app);
+  entitlements.grant(patient.user_id, { member: true });
+  return patient;
+}
+
+const consultationRequest = (type: ConsultationType, holdId: string | null, providerSlug?: string) =>
+  consultationBody(type, STATE, {
+    hold_id: holdId,
+    ...(providerSlug ? { provider_slug: providerSlug } : {}),
+  });
+
+const hold = (patient: Patient, start: string, type: ConsultationType = "video", slug = doctor.slug) =>
+  request("POST", "/ambercare/bookings/holds", patient.access_token, {
+    provider_slug: slug,
+    type,
+    state: STATE,
+    start,
+  });
+
+async function slots(type: ConsultationType = "video", query = ""): Promise<string[]> {
+  const res = await request(
+    "GET",
+    `/api/v1/api/provider/${doctor.slug}/slots?type=${type}&state=${STATE}${query}`,
+  );
+  expect(res.statusCode, res.body).toBe(200);
+  return slotsResponse.parse(res.json()).data.slots.map((slot) => slot.start);
+}
+
+/** Holds `start` and books it with a new consultation; answers the consultation id. */
+async function book(patient: Patient, start: string, type: ConsultationType = "video"): Promise<string> {
+  const held = await hold(patient, start, type);
+  expect(held.statusCode, held.body).toBe(201);
+  const created = await request(
+    "POST",
+    "/ambercare/create-consultation",
+    patient.access_token,
+    consultationRequest(type, holdResponse.parse(held.json()).data.id),
+  );
+  expect(created.statusCode, created.body).toBe(201);
+  return consultationResponse.parse(created.json()).data.id;
+}
+
+const bookingOf = async (patient: Patient, id: string) => {
+  const res = await request("GET", `/ambercare/consultations/${id}/booking`, patient.access_token);
+  expect(res.statusCode, res.body).toBe(200);
+  return bookingResponse.parse(res.json()).data;
+};
+
+const statusOf = async (id: string) =>
+  (
+    await t.db.db.select({ status: consultations.status }).from(consultations).where(eq(consultations.id, id))
+  )[0]?.status;
+
+const WEEK: PutScheduleRequest = {
+  time_zone: LA,
+  min_notice_minutes: 0,
+  horizon_days: 14,
+  weekly_hours: [1, 2, 3, 4, 5].map((weekday) => ({
+    weekday,
+    start: "09:00",
+    end: "17:00",
+    visit_types: ["chat", "video"] as ("chat" | "video")[],
+  })),
+};
+
+beforeAll(async () => {
+  t = await createTestApp({
+    clock,
+    entitlements: {
+      ...entitlements,
+      async refundVisit(consultationId) {
+        refunded.push(consultationId);
+        return { kind: "nothing_paid" };
+      },
+    },
+    env: { RATE_LIMIT_MAX: "100000", SESSION_IDLE_MINUTES: "300" },
+  });
+  // Two providers licensed in STATE for video without a clinician account; one gets one.
+  const free = await t.db.db
+    .select({ id: providers.id, slug: providers.slug })
+    .from(providers)
+    .innerJoin(
+      providerLicenses,
+      and(eq(providerLicenses.providerId, providers.id), eq(providerLicenses.state, STATE)),
+    )
+    .leftJoin(clinicians, eq(clinicians.providerId, providers.id))
+    .where(and(isNull(clinicians.userId), eq(providers.offersVideo, true)))
+    .orderBy(asc(providers.slug))
+    .limit(2);
+  doctor = await clinicianFor(free[0]!.id);
+  unlinked = free[1]!;
+  const put = await request("PUT", `${CONSOLE}/schedule`, doctor.token, WEEK);
+  expect(put.statusCode, put.body).toBe(200);
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe("the clinician's hours", () => {
+  it("are read back as saved, with the clinic's slot lengths, and refused when they overlap", async () => {
+    const res = await request("GET", `${CONSOLE}/schedule`, doctor.token);
+    const schedule = scheduleResponse.parse(res.json()).data;
+    expect(schedule).toMatchObject({
+      time_zone: LA,
+      min_notice_minutes: 0,
+      horizon_days: 14,
+      slot_minutes: { chat: 15, video: 20 },
+      saved: true,
+    });
+    expect(schedule.weekly_hours).toHaveLength(5);
+    const overlapping = await request("PUT", `${CONSOLE}/schedule`, doctor.token, {
+      ...WEEK,
+      weekly_hours: [
+        ...WEEK.weekly_hours,
+        { weekday: 1, start: "16:00", end: "18:00", visit_types: ["chat"] },
+      ],
+    });
+    expect(overlapping.statusCode).toBe(422);
+    expect(overlapping.json().code).toBe("SCHEDULE_INVALID");
+    const badZone = await request("PUT", `${CONSOLE}/schedule`, doctor.token, {
+      ...WEEK,
+      time_zone: "Mars/Olympus",
+    });
+    expect(badZone.statusCode).toBe(400);
+    const patient = await member();
+    expect((await request("GET", `${CONSOLE}/schedule`, patient.access_token)).statusCode).toBe(403);
+  });
+
+  it("gives slots in the clinician's zone as instants, with exceptions", async () => {
+    const today = await slots("video", "&days=1");
+    // 09:00–17:00 PDT is 16:00–24:00 UTC, every 20 minutes.
+    expect(today[0]).toBe("2027-06-07T16:00:00.000Z");
+    expect(today.at(-1)).toBe("2027-06-07T23:40:00.000Z");
+    expect(today).toHaveLength(24);
+    const off = await request("POST", `${CONSOLE}/schedule/exceptions`, doctor.token, {
+      date: "2027-06-08",
+      kind: "off",
+    });
+    expect(off.statusCode, off.body).toBe(201);
+    const tuesday = await slots("video", "&from=2027-06-08T07:00:00Z&days=1");
+    expect(tuesday).toEqual([]);
+    const removed = await request(
+      "DELETE",
+      `${CONSOLE}/schedule/exceptions/${off.json().data.id}`,
+      doctor.token,
+    );
+    expect(removed.statusCode).toBe(204);
+    expect(await slots("video", "&from=2027-06-08T07:00:00Z&days=1")).toHaveLength(24);
+  });
+});
+
+describe("holding a slot", () => {
+  it("gives one slot to exactly one of 20 patients holding it at once", async () => {
+    const patients = await Promise.all(Array.from({ length: 20 }, () => member()));
+    const start = "2027-06-07T18:00:00.000Z";
+    const answers = await Promise.all(patients.map((patient) => hold(patient, start)));
+    const codes = answers.map((res) => res.statusCode).sort();
+    expect(codes.filter((code) => code === 201)).toHaveLength(1);
+    expect(codes.filter((code) => code === 409)).toHaveLength(19);
+    for (const res of answers.filter((answer) => answer.statusCode === 409)) {
+      expect(res.json().code).toBe("SLOT_HELD");
+    }
+    const [{ n }] = (
+      await t.db.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from bookings where starts_at = ${start}::timestamptz and status in ('held', 'booked')`,
+      )
+    ).rows as [{ n: number }];
+    expect(n).toBe(1);
+    expect(await slots()).not.toContain(start);
+  });
+
+  it("frees the slot when the hold expires", async () => {
+    const [first, second] = [await member(), await member()];
+    const start = "2027-06-07T18:20:00.000Z";
+    expect((await hold(first, start)).statusCode).toBe(201);
+    const refused = await hold(second, start);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().code).toBe("SLOT_HELD");
+    clock.advance(10 * 60_000);
+    try {
+      expect(await slots()).toContain(start);
+      const taken = await hold(second, start);
+      expect(taken.statusCode, taken.body).toBe(201);
+      const rows = await t.db.db
+        .select({ status: bookings.status })
+        .from(bookings)
+        .where(eq(bookings.startsAt, at(start)))
+        .orderBy(asc(bookings.createdAt));
+      expect(rows.map((row) => row.status)).toEqual(["released", "held"]);
+    } finally {
+      clock.advance(-10 * 60_000);
+    }
+  });
+
+  it("refuses a time outside the hours, a provider without a clinician, and another state", async () => {
+    const patient = await member();
+    const between = await hold(patient, "2027-06-07T18:10:00.000Z");
+    expect(between.statusCode).toBe(422);
+    expect(between.json().code).toBe("OUTSIDE_HOURS");
+    const night = await hold(patient, "2027-06-08T06:00:00.000Z");
+    expect(night.json().code).toBe("OUTSIDE_HOURS");
+    const nobody = await hold(patient, "2027-06-07T18:00:00.000Z", "video", unlinked.slug);
+    expect(nobody.statusCode).toBe(409);
+    expect(nobody.json().code).toBe("NOT_TAKING_VISITS");
+    const noSlots = await request("GET", `/api/v1/api/provider/${unlinked.slug}/slots?type=video`);
+    expect(noSlots.json().code).toBe("NOT_TAKING_VISITS");
+    const request_ = await request(
+      "POST",
+      "/ambercare/create-consultation",
+      patient.access_token,
+      consultationRequest("video", null, unlinked.slug),
+    );
+    expect(request_.statusCode).toBe(409);
+    expect(request_.json().code).toBe("NOT_TAKING_VISITS");
+    const otherState = await request("POST", "/ambercare/bookings/holds", patient.access_token, {
+      provider_slug: doctor.slug,
+      type: "video",
+      state: "AK",
+      start: "2027-06-07T20:00:00.000Z",
+    });
+    const licensedInAlaska = (
+      await t.db.db
+        .select()
+        .from(providerLicenses)
+        .where(and(eq(providerLicenses.providerId, doctor.providerId), eq(providerLicenses.state, "AK")))
+    ).length;
+    if (!licensedInAlaska) expect(otherState.json().code).toBe("PROVIDER_NOT_LICENSED_IN_STATE");
+  });
+});
+
+describe("a booked visit", () => {
+  it("is a scheduled consultation with its provider, and its slot is taken", async () => {
+    const patient = await member();
+    const start = "2027-06-07T19:00:00.000Z";
+    const id = await book(patient, start);
+    const visit = await request("GET", `/ambercare/consultations/${id}`, patient.access_token);
+    expect(visit.json().data).toMatchObject({
+      status: "scheduled",
+      scheduled_start: start,
+      checked_in_at: null,
+      provider: { slug: doctor.slug },
+    });
+    expect(await bookingOf(patient, id)).toMatchObject({
+      start,
+      end: "2027-06-07T19:20:00.000Z",
+      clinician_time_zone: LA,
+      free_cancel_until: "2027-06-07T17:00:00.000Z",
+      check_in_opens_at: "2027-06-07T18:45:00.000Z",
+      sequence: 0,
+    });
+    expect(await slots()).not.toContain(start);
+    const history = await t.db.db
+      .select({ from: consultationStatusHistory.fromStatus, to: consultationStatusHistory.toStatus })
+      .from(consultationStatusHistory)
+      .where(eq(consultationStatusHistory.consultationId, id));
+    expect(history).toEqual([{ from: null, to: "scheduled" }]);
+    const agenda = await request("GET", `${CONSOLE}/agenda`, doctor.token);
+    expect(agendaResponse.parse(agenda.json()).data.map((item) => item.consultation_id)).toContain(id);
+  });
+
+  it("is not booked from an expired hold", async () => {
+    const patient = await member();
+    const held = await hold(patient, "2027-06-07T19:20:00.000Z");
+    clock.advance(11 * 60_000);
+    try {
+      const created = await request(
+        "POST",
+        "/ambercare/create-consultation",
+        patient.access_token,
+        consultationRequest("video", held.json().data.id),
+      );
+      expect(created.statusCode).toBe(409);
+      expect(created.json().code).toBe("HOLD_EXPIRED");
+      expect(
+        await t.db.db.select().from(consultations).where(eq(consultations.userId, patient.user_id)),
+      ).toEqual([]);
+    } finally {
+      clock.advance(-11 * 60_000);
+    }
+  });
+
+  it("keeps its old time until the new one is booked when rescheduled", async () => {
+    const patient = await member();
+    const first = "2027-06-07T19:40:00.000Z";
+    const later = "2027-06-07T20:40:00.000Z";
+    const id = await book(patient, first);
+    const newHold = await hold(patient, later);
+    expect(newHold.statusCode).toBe(201);
+    // Held but not yet moved: both times are taken, the visit is still at the first.
+    expect(await slots()).not.toContain(first);
+    expect(await slots()).not.toContain(later);
+    expect((await bookingOf(patient, id)).start).toBe(first);
+
+    // A hold that expired moves nothing.
+    clock.advance(11 * 60_000);
+    const expired = await request("POST", `/ambercare/consultations/${id}/reschedule`, patient.access_token, {
+      hold_id: newHold.json().data.id,
+    });
+    clock.advance(-11 * 60_000);
+    expect(expired.statusCode).toBe(409);
+    expect(expired.json().code).toBe("HOLD_EXPIRED");
+    expect((await bookingOf(patient, id)).start).toBe(first);
+    expect(await slots()).not.toContain(first);
+
+    const again = await hold(patient, later);
+    expect(again.statusCode, again.body).toBe(201);
+    const moved = await request("POST", `/ambercare/consultations/${id}/reschedule`, patient.access_token, {
+      hold_id: again.json().data.id,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(bookingResponse.parse(moved.json()).data).toMatchObject({ start: later, sequence: 1 });
+    expect(await slots()).toContain(first);
+    expect(await slots()).not.toContain(later);
+    const rows = await t.db.db
+      .select({ status: bookings.status, sequence: bookings.sequence })
+      .from(bookings)
+      .where(eq(bookings.consultationId, id))
+      .orderBy(asc(bookings.sequence));
+    expect(rows).toEqual([
+      { status: "moved", sequence: 0 },
+      { status: "booked", sequence: 1 },
+    ]);
+  });
+
+  it("is canceled free before the cut-off (the credit comes back) and refused after it", async () => {
+    const patient = await registerPatient(t.app);
+    entitlements.grant(patient.user_id, { credits: { video: 2 } });
+    const early = await book(patient, "2027-06-07T21:00:00.000Z");
+    const soon = await book(patient, "2027-06-07T16:40:00.000Z");
+    expect(entitlements.credits(patient.user_id).video).toBe(0);
+
+    const canceled = await request("POST", `/ambercare/consultations/${early}/cancel`, patient.access_token);
+    expect(canceled.statusCode, canceled.body).toBe(200);
+    expect(canceled.json().data.status).toBe("canceled");
+    expect(entitlements.credits(patient.user_id).video).toBe(1);
+    expect(await slots()).toContain("2027-06-07T21:00:00.000Z");
+
+    // 16:40 is less than 2 hours away at 15:00.
+    const late = await request("POST", `/ambercare/consultations/${soon}/cancel`, patient.access_token);
+    expect(late.statusCode).toBe(409);
+    expect(late.json().code).toBe("TOO_LATE_TO_CANCEL");
+    expect(await statusOf(soon)).toBe("scheduled");
+    expect(entitlements.credits(patient.user_id).video).toBe(1);
+  });
+
+  it("is refunded in full when the clinician cancels it, and its time is free again", async () => {
+    const patient = await member();
+    const start = "2027-06-07T21:20:00.000Z";
+    const id = await book(patient, start);
+    const res = await request("POST", `${CONSOLE}/visits/${id}/cancel`, doctor.token, {
+      reason: "Called away",
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await statusOf(id)).toBe("canceled");
+    expect(refunded).toContain(id);
+    expect(await slots()).toContain(start);
+    const [row] = await t.db.db
+      .select({ status: bookings.status })
+      .from(bookings)
+      .where(eq(bookings.consultationId, id));
+    expect(row?.status).toBe("canceled");
+  });
+
+  it("is checked in to from 15 minutes before its start, and started by its clinician", async () => {
+    const patient = await member();
+    const start = "2027-06-07T17:00:00.000Z";
+    const id = await book(patient, start);
+    const checkIn = () => request("POST", `/ambercare/consultations/${id}/check-in`, patient.access_token);
+    const startVisit = () => request("POST", `${CONSOLE}/visits/${id}/start`, doctor.token);
+    clock.set(at("2027-06-07T16:44:00Z"));
+    try {
+      const early = await checkIn();
+      expect(early.statusCode).toBe(409);
+      expect(early.json().code).toBe("CHECK_IN_NOT_OPEN");
+      expect((await startVisit()).json().code).toBe("CHECK_IN_NOT_OPEN");
+      clock.set(at("2027-06-07T16:46:00Z"));
+      const ok = await checkIn();
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json().data.checked_in_at).toBe("2027-06-07T16:46:00.000Z");
+      const agenda = agendaResponse.parse((await request("GET", `${CONSOLE}/agenda`, doctor.token)).json());
+      expect(agenda.data.find((item) => item.consultation_id === id)?.checked_in_at).toBe(
+        "2027-06-07T16:46:00.000Z",
+      );
+      const started = await startVisit();
+      expect(started.statusCode, started.body).toBe(200);
+      expect(await statusOf(id)).toBe("in_progress");
+    } finally {
+      clock.set(at("2027-06-07T15:00:00Z"));
+    }
+  });
+
+  it("is marked missed by its clinician only 10 minutes after its start without a check-in", async () => {
+    const patient = await member();
+    const id = await book(patient, "2027-06-07T17:20:00.000Z");
+    const missed = () => request("POST", `${CONSOLE}/visits/${id}/missed`, doctor.token);
+    clock.set(at("2027-06-07T17:29:00Z"));
+    try {
+      const early = await missed();
+      expect(early.statusCode).toBe(409);
+      expect(early.json().code).toBe("NOT_MISSED_YET");
+      clock.set(at("2027-06-07T17:30:00Z"));
+      const ok = await missed();
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json().data.status).toBe("missed");
+      expect(refunded).not.toContain(id);
+      const other = await member();
+      expect((await request("POST", `${CONSOLE}/visits/${id}/missed`, other.access_token)).statusCode).toBe(
+        403,
+      );
+    } finally {
+      clock.set(at("2027-06-07T15:00:00Z"));
+    }
+  });
+
+  it("is not started, but canceled and refunded, when the licence lapsed before its start", async () => {
+    const patient = await member();
+    const id = await book(patient, "2027-06-07T17:40:00.000Z");
+    await t.db.db
+      .delete(providerLicenses)
+      .where(and(eq(providerLicenses.providerId, doctor.providerId), eq(providerLicenses.state, STATE)));
+    clock.set(at("2027-06-07T17:38:00Z"));
+    try {
+      const res = await request("POST", `${CONSOLE}/visits/${id}/start`, doctor.token);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().code).toBe("PROVIDER_NOT_LICENSED_IN_STATE");
+      expect(await statusOf(id)).toBe("canceled");
+      expect(refunded).toContain(id);
+    } finally {
+      clock.set(at("2027-06-07T15:00:00Z"));
+      await t.db.db.insert(providerLicenses).values({ providerId: doctor.providerId, state: STATE });
+    }
+  });
+});
+
+describe("the directory", () => {
+  it("shows the next free slot and taking visits only for providers with a clinician", async () => {
+    t.app.scheduling.availability.invalidate();
+    const res = await request("GET", `/api/v1/api/provider/${doctor.slug}`);
+    const provider = providerResponse.parse(res.json()).data;
+    expect(provider).toMatchObject({ taking_visits: true, available_today: true });
+    expect(provider.next_available).toBe((await slots("chat"))[0]);
+    const other = providerResponse.parse(
+      (await request("GET", `/api/v1/api/provider/${unlinked.slug}`)).json(),
+    ).data;
+    expect(other).toMatchObject({ taking_visits: false, available_today: false, next_available: null });
+    const list = providerListResponse.parse(
+      (await request("GET", "/api/v1/api/provider?available_today=true&per_page=50")).json(),
+    );
+    expect(list.data.map((card) => card.slug)).toContain(doctor.slug);
+    expect(list.data.every((card) => card.taking_visits)).toBe(true);
+  });
+
+  it("shows the demo clinicians' next free times once the demo hours are seeded", async () => {
+    await seedDemoBooking(t.db, clock.now());
+    // New providers: the directory's copy is reloaded (the API seeds before it starts).
+    await t.app.providerDirectory.refresh();
+    t.app.scheduling.availability.invalidate();
+    for (const clinician of DEMO_BOOKING_CLINICIANS) {
+      const res = await request("GET", `/api/v1/api/provider/${clinician.slug}`);
+      const provider = providerResponse.parse(res.json()).data;
+      expect(provider.taking_visits, clinician.slug).toBe(true);
+      expect(provider.next_available, clinician.slug).not.toBeNull();
+      const type = clinician.types[0]!;
+      const free = await request(
+        "GET",
+        `/api/v1/api/provider/${clinician.slug}/slots?type=${type}&state=${clinician.states[0]}`,
+      );
+      const body = slotsResponse.parse(free.json()).data;
+      expect(body.time_zone).toBe(clinician.timeZone);
+      expect(body.slots.length, clinician.slug).toBeGreaterThan(0);
+    }
+  });
+});

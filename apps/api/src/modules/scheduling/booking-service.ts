@@ -1,0 +1,560 @@
+import { CONSULTATION_ERRORS } from "@ambercare/contracts/consultation";
+import type { ConsultationStatus } from "@ambercare/contracts/consultation-limits";
+import type { ConsultationType } from "@ambercare/contracts/provider-limits";
+import {
+  AGENDA_TOPIC,
+  type Booking,
+  type CreateHoldRequest,
+  type Hold,
+  SCHEDULING_ERRORS,
+} from "@ambercare/contracts/scheduling";
+import type { Database, Executor } from "@ambercare/db/client";
+import { bookings, clinicians, consultations, providers } from "@ambercare/db/schema";
+import { and, desc, eq, inArray, lte, sql } from "drizzle-orm";
+import type { AuthContext } from "#api/modules/accounts/session-service.ts";
+import { changeVisitStatus, type VisitEvents } from "#api/modules/consultations/visit-lifecycle.ts";
+import type { BookedVisit, BookingEvents } from "#api/modules/scheduling/booking-events.ts";
+import { createScheduleRepository } from "#api/modules/scheduling/schedule-repository.ts";
+import { notTakingVisits, type ScheduleService } from "#api/modules/scheduling/schedule-service.ts";
+import { slotAt } from "#api/modules/scheduling/slots.ts";
+import type { Clock } from "#api/platform/clock.ts";
+import { AppError } from "#api/platform/errors.ts";
+
+export type BookingPolicy = {
+  holdMinutes: number;
+  cancelCutoffMinutes: number;
+  checkInOpensMinutes: number;
+  noShowGraceMinutes: number;
+};
+
+const MINUTE = 60_000;
+
+/** PostgreSQL's exclusion_violation: the time overlaps a held or booked one of the clinician. */
+function isOverlap(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && depth < 5; depth++) {
+    if ((cause as { code?: unknown }).code === "23P01") return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+const holdExpired = () => new AppError("HOLD_EXPIRED", 409, SCHEDULING_ERRORS.holdExpired);
+const holdNotFound = () => new AppError("HOLD_NOT_FOUND", 404, SCHEDULING_ERRORS.holdNotFound);
+const notFound = () => new AppError("CONSULTATION_NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
+const refused = () =>
+  new AppError("CONSULTATION_TRANSITION_REFUSED", 409, CONSULTATION_ERRORS.transitionRefused);
+const notLicensed = () =>
+  new AppError("PROVIDER_NOT_LICENSED_IN_STATE", 409, CONSULTATION_ERRORS.providerNotLicensed);
+const notYours = (row: { id: string; userId: string }) =>
+  new AppError("CONSULTATION_NOT_YOURS", 403, CONSULTATION_ERRORS.notYours, {
+    refusedAccess: { ownerUserId: row.userId, resourceType: "consultation", resourceId: row.id },
+  });
+
+type BookingRow = typeof bookings.$inferSelect;
+
+const visitOf = (row: BookingRow): BookedVisit => ({
+  bookingId: row.id,
+  consultationId: row.consultationId!,
+  patientUserId: row.patientUserId,
+  clinicianUserId: row.clinicianUserId,
+  startsAt: row.startsAt,
+  endsAt: row.endsAt,
+  sequence: row.sequence,
+});
+
+/** What the consultation service asks of booking when a consultation is created with a hold. */
+export type HeldSlot = {
+  holdId: string;
+  providerId: string;
+  providerSlug: string;
+  clinicianUserId: string;
+  startsAt: Date;
+};
+
+/**
+ * Holds and booked visits (ADR 059): a patient holds a free slot, the consultation created with the
+ * hold books it, and then the visit moves, is checked in to, started, canceled or missed. No two
+ * held or booked times of a clinician overlap: the database refuses it (`bookings_no_overlap`), so
+ * of patients racing for a slot exactly one gets it.
+ */
+export function createBookingService(deps: {
+  db: Database;
+  clock: Clock;
+  policy: BookingPolicy;
+  schedules: ScheduleService;
+  events: BookingEvents;
+  /** Live events: the visit's status to the patient's pages, agenda changes to the clinician's. */
+  live: VisitEvents;
+  /** The directory's availability is stale (a slot was taken or given back). */
+  onChange?: () => void;
+  /** Gives back what visits that will not take place cost (the visit service's settlement). */
+  settlePending?: () => Promise<unknown>;
+}) {
+  const changed = () => deps.onChange?.();
+  const patientOnly = (auth: AuthContext) => {
+    if (auth.isServiceAccount) throw new AppError("OWN_ACCOUNT_ONLY", 403, "Use the patient's own account");
+  };
+
+  const tellClinician = (tx: Executor, clinicianUserId: string, consultationId: string) =>
+    deps.live.publish([clinicianUserId], AGENDA_TOPIC, { consultation_id: consultationId }, tx);
+
+  /** The visit's booking in force ('booked'), else its latest one. */
+  async function currentBooking(db: Executor, consultationId: string): Promise<BookingRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(bookings)
+      .where(eq(bookings.consultationId, consultationId))
+      .orderBy(sql`${bookings.status} = 'booked' desc`, desc(bookings.sequence), desc(bookings.updatedAt))
+      .limit(1);
+    return row;
+  }
+
+  async function lockConsultation(tx: Executor, id: string) {
+    const [row] = await tx
+      .select({
+        id: consultations.id,
+        userId: consultations.userId,
+        status: consultations.status,
+        type: consultations.type,
+        state: consultations.state,
+        providerId: consultations.providerId,
+        checkedInAt: consultations.checkedInAt,
+      })
+      .from(consultations)
+      .where(eq(consultations.id, id))
+      .for("update");
+    return row;
+  }
+
+  async function bookingView(consultationId: string, status: ConsultationStatus, checkedInAt: Date | null) {
+    const row = await currentBooking(deps.db, consultationId);
+    if (!row) throw notFound();
+    const schedule = await createScheduleRepository(deps.db).schedule(row.clinicianUserId);
+    return {
+      consultation_id: consultationId,
+      status,
+      type: row.type,
+      start: row.startsAt.toISOString(),
+      end: row.endsAt.toISOString(),
+      clinician_time_zone: schedule?.timeZone ?? "UTC",
+      free_cancel_until: new Date(
+        row.startsAt.getTime() - deps.policy.cancelCutoffMinutes * MINUTE,
+      ).toISOString(),
+      check_in_opens_at: new Date(
+        row.startsAt.getTime() - deps.policy.checkInOpensMinutes * MINUTE,
+      ).toISOString(),
+      checked_in_at: checkedInAt?.toISOString() ?? null,
+      sequence: row.sequence,
+    } satisfies Booking;
+  }
+
+  /** The caller's own booked consultation (404, or 403 when another patient's). */
+  async function ownVisit(auth: AuthContext, id: string) {
+    patientOnly(auth);
+    const [row] = await deps.db
+      .select({
+        id: consultations.id,
+        userId: consultations.userId,
+        status: consultations.status,
+        checkedInAt: consultations.checkedInAt,
+      })
+      .from(consultations)
+      .where(eq(consultations.id, id.toLowerCase()));
+    if (!row) throw notFound();
+    if (row.userId !== auth.userId) throw notYours(row);
+    return row;
+  }
+
+  /**
+   * Holds or books a row: inserts it after releasing, in the same transaction, the clinician's holds
+   * that expired and the patient's own other holds (one hold at a time per patient). An overlap is
+   * 409 SLOT_HELD when the time is held by someone, else SLOT_TAKEN.
+   */
+  async function insertHold(values: typeof bookings.$inferInsert, now: Date): Promise<BookingRow> {
+    try {
+      return await deps.db.transaction(async (tx) => {
+        await tx
+          .update(bookings)
+          .set({ status: "released", updatedAt: now })
+          .where(
+            and(
+              eq(bookings.status, "held"),
+              sql`((${bookings.clinicianUserId} = ${values.clinicianUserId} and ${bookings.holdExpiresAt} <= ${now.toISOString()}::timestamptz)
+                or ${bookings.patientUserId} = ${values.patientUserId})`,
+            ),
+          );
+        const [row] = await tx.insert(bookings).values(values).returning();
+        return row!;
+      });
+    } catch (error) {
+      if (!isOverlap(error)) throw error;
+      const [other] = await deps.db
+        .select({ status: bookings.status })
+        .from(bookings)
+        .where(
+          and(
+            eq(bookings.clinicianUserId, values.clinicianUserId),
+            inArray(bookings.status, ["held", "booked"]),
+            sql`tstzrange(${bookings.startsAt}, ${bookings.endsAt}, '[)') && tstzrange(${values.startsAt.toISOString()}::timestamptz, ${values.endsAt.toISOString()}::timestamptz, '[)')`,
+          ),
+        )
+        .limit(1);
+      throw other?.status === "held"
+        ? new AppError("SLOT_HELD", 409, SCHEDULING_ERRORS.slotHeld)
+        : new AppError("SLOT_TAKEN", 409, SCHEDULING_ERRORS.slotTaken);
+    }
+  }
+
+  /** Licence in the state and an enabled clinician, at booking and at start (ADR 059). */
+  async function stillMayTreat(tx: Executor, providerId: string, clinicianUserId: string, state: string) {
+    const [row] = await tx
+      .select({ disabledAt: clinicians.disabledAt })
+      .from(clinicians)
+      .where(and(eq(clinicians.userId, clinicianUserId), eq(clinicians.providerId, providerId)));
+    if (!row || row.disabledAt !== null) throw notTakingVisits();
+    if (!(await createScheduleRepository(tx).isLicensed(providerId, state))) throw notLicensed();
+  }
+
+  return {
+    /**
+     * Holds a free slot of a provider for BOOKING_HOLD_MINUTES: the provider takes bookings (409
+     * NOT_TAKING_VISITS), is licensed in the state and offers the type (422), and `start` is one of
+     * the slots of their hours within notice and horizon (422 OUTSIDE_HOURS).
+     */
+    async hold(auth: AuthContext, input: CreateHoldRequest): Promise<Hold> {
+      patientOnly(auth);
+      const now = deps.clock.now();
+      const repository = createScheduleRepository(deps.db);
+      const provider = await repository.providerForBooking(input.provider_slug, input.state);
+      if (!provider) throw new AppError("PROVIDER_NOT_FOUND", 404, CONSULTATION_ERRORS.providerNotFound);
+      if (!provider.clinicianUserId || provider.clinicianDisabledAt !== null) throw notTakingVisits();
+      if (!provider.licensedInState) {
+        throw new AppError("PROVIDER_NOT_LICENSED_IN_STATE", 422, CONSULTATION_ERRORS.providerNotLicensed);
+      }
+      if (!(input.type === "chat" ? provider.offersChat : provider.offersVideo)) {
+        throw new AppError(
+          "PROVIDER_DOES_NOT_OFFER_VISIT_TYPE",
+          422,
+          CONSULTATION_ERRORS.providerTypeNotOffered,
+        );
+      }
+      const rules = await deps.schedules.rulesFor(provider.clinicianUserId, now);
+      if (!rules) throw notTakingVisits();
+      const slot = slotAt(rules, input.type, new Date(input.start), now);
+      if (!slot) throw new AppError("OUTSIDE_HOURS", 422, SCHEDULING_ERRORS.outsideHours);
+      const row = await insertHold(
+        {
+          patientUserId: auth.userId,
+          clinicianUserId: provider.clinicianUserId,
+          providerId: provider.id,
+          type: input.type,
+          state: input.state,
+          startsAt: slot.start,
+          endsAt: slot.end,
+          status: "held",
+          holdExpiresAt: new Date(now.getTime() + deps.policy.holdMinutes * MINUTE),
+          createdAt: now,
+          updatedAt: now,
+        },
+        now,
+      );
+      changed();
+      return {
+        id: row.id,
+        provider_slug: provider.slug,
+        type: row.type,
+        state: row.state,
+        start: row.startsAt.toISOString(),
+        end: row.endsAt.toISOString(),
+        expires_at: row.holdExpiresAt!.toISOString(),
+      };
+    },
+
+    /** Whether the provider has an enabled clinician account: only then may a patient request them. */
+    async takesRequests(providerId: string): Promise<boolean> {
+      return (await createScheduleRepository(deps.db).enabledClinicianOf(providerId)) !== undefined;
+    },
+
+    /** Gives a hold back (404 when it is not the caller's or no longer held). */
+    async releaseHold(auth: AuthContext, holdId: string): Promise<void> {
+      patientOnly(auth);
+      const released = await deps.db
+        .update(bookings)
+        .set({ status: "released", updatedAt: deps.clock.now() })
+        .where(
+          and(
+            eq(bookings.id, holdId.toLowerCase()),
+            eq(bookings.patientUserId, auth.userId),
+            eq(bookings.status, "held"),
+          ),
+        )
+        .returning({ id: bookings.id });
+      if (released.length === 0) throw holdNotFound();
+      changed();
+    },
+
+    /**
+     * The caller's hold a consultation is created with: still held and unexpired (409 HOLD_EXPIRED),
+     * for the consultation's type and state (422).
+     */
+    async heldSlot(userId: string, holdId: string, type: ConsultationType, state: string): Promise<HeldSlot> {
+      const [row] = await deps.db
+        .select({ booking: bookings, slug: providers.slug })
+        .from(bookings)
+        .innerJoin(providers, eq(providers.id, bookings.providerId))
+        .where(and(eq(bookings.id, holdId.toLowerCase()), eq(bookings.patientUserId, userId)));
+      if (!row) throw holdNotFound();
+      const { booking } = row;
+      if (booking.status !== "held" || booking.holdExpiresAt! <= deps.clock.now()) throw holdExpired();
+      if (booking.type !== type || booking.state !== state) {
+        throw new AppError("VALIDATION_FAILED", 422, "The held time is for another visit type or state");
+      }
+      return {
+        holdId: booking.id,
+        providerId: booking.providerId,
+        providerSlug: row.slug,
+        clinicianUserId: booking.clinicianUserId,
+        startsAt: booking.startsAt,
+      };
+    },
+
+    /**
+     * Books the hold for the consultation, inside the transaction that creates it: 409 HOLD_EXPIRED
+     * when it expired or was released meanwhile; the licence and the clinician are checked again.
+     */
+    async book(tx: Executor, input: { holdId: string; consultationId: string; userId: string; at: Date }) {
+      const [row] = await tx
+        .update(bookings)
+        .set({ status: "booked", consultationId: input.consultationId, updatedAt: input.at })
+        .where(
+          and(
+            eq(bookings.id, input.holdId.toLowerCase()),
+            eq(bookings.patientUserId, input.userId),
+            eq(bookings.status, "held"),
+            sql`${bookings.holdExpiresAt} > ${input.at.toISOString()}::timestamptz`,
+          ),
+        )
+        .returning();
+      if (!row) throw holdExpired();
+      await stillMayTreat(tx, row.providerId, row.clinicianUserId, row.state);
+      await deps.events.booked(tx, visitOf(row));
+      await tellClinician(tx, row.clinicianUserId, input.consultationId);
+      changed();
+    },
+
+    /**
+     * The patient cancels a booked visit (inside the cancel's transaction): free until
+     * BOOKING_CANCEL_CUTOFF_MINUTES before the start, refused after (409 TOO_LATE_TO_CANCEL: the
+     * visit is used). The booking itself is released by the database with the status change.
+     */
+    async patientCancels(tx: Executor, consultationId: string, at: Date): Promise<void> {
+      const row = await currentBooking(tx, consultationId);
+      if (row?.status !== "booked") return;
+      if (at.getTime() > row.startsAt.getTime() - deps.policy.cancelCutoffMinutes * MINUTE) {
+        throw new AppError("TOO_LATE_TO_CANCEL", 409, SCHEDULING_ERRORS.tooLateToCancel);
+      }
+      await deps.events.canceled(tx, visitOf(row), "patient");
+      await tellClinician(tx, row.clinicianUserId, consultationId);
+      changed();
+    },
+
+    /** A booked visit's time and policy, for its patient. */
+    async booking(auth: AuthContext, id: string): Promise<Booking> {
+      const visit = await ownVisit(auth, id);
+      return bookingView(visit.id, visit.status, visit.checkedInAt);
+    },
+
+    /**
+     * Moves a booked visit to a slot the patient holds: the old booking stays until the new one is
+     * booked, in one transaction (old 'moved', new 'booked', SEQUENCE + 1). Until the cancel cut-off
+     * only (409 TOO_LATE_TO_CANCEL), and for the same type and state.
+     */
+    async reschedule(auth: AuthContext, id: string, holdId: string): Promise<Booking> {
+      patientOnly(auth);
+      const consultationId = id.toLowerCase();
+      const now = deps.clock.now();
+      await deps.db.transaction(async (tx) => {
+        const visit = await lockConsultation(tx, consultationId);
+        if (!visit) throw notFound();
+        if (visit.userId !== auth.userId) throw notYours(visit);
+        if (visit.status !== "scheduled") throw refused();
+        const old = await currentBooking(tx, consultationId);
+        if (old?.status !== "booked") throw refused();
+        if (now.getTime() > old.startsAt.getTime() - deps.policy.cancelCutoffMinutes * MINUTE) {
+          throw new AppError("TOO_LATE_TO_CANCEL", 409, SCHEDULING_ERRORS.tooLateToCancel);
+        }
+        const [held] = await tx
+          .select()
+          .from(bookings)
+          .where(and(eq(bookings.id, holdId.toLowerCase()), eq(bookings.patientUserId, auth.userId)))
+          .for("update");
+        if (!held) throw holdNotFound();
+        if (held.status !== "held" || held.holdExpiresAt! <= now) throw holdExpired();
+        if (held.type !== visit.type || held.state !== visit.state) {
+          throw new AppError("VALIDATION_FAILED", 422, "The held time is for another visit type or state");
+        }
+        await stillMayTreat(tx, held.providerId, held.clinicianUserId, held.state);
+        const [moved] = await tx
+          .update(bookings)
+          .set({ status: "booked", consultationId, sequence: old.sequence + 1, updatedAt: now })
+          .where(eq(bookings.id, held.id))
+          .returning();
+        await tx.update(bookings).set({ status: "moved", updatedAt: now }).where(eq(bookings.id, old.id));
+        await tx
+          .update(consultations)
+          .set({
+            scheduledStart: moved!.startsAt,
+            providerId: moved!.providerId,
+            checkedInAt: null,
+            updatedAt: now,
+          })
+          .where(eq(consultations.id, consultationId));
+        await deps.events.moved(tx, visitOf(moved!), { bookingId: old.id, startsAt: old.startsAt });
+        await tellClinician(tx, old.clinicianUserId, consultationId);
+        if (moved!.clinicianUserId !== old.clinicianUserId) {
+          await tellClinician(tx, moved!.clinicianUserId, consultationId);
+        }
+      });
+      changed();
+      return bookingView(consultationId, "scheduled", null);
+    },
+
+    /**
+     * The patient checks in: from CHECK_IN_OPENS_MINUTES before the start until the slot ends (409
+     * CHECK_IN_NOT_OPEN otherwise); a second check-in keeps the first time.
+     */
+    async checkIn(auth: AuthContext, id: string): Promise<Booking> {
+      patientOnly(auth);
+      const consultationId = id.toLowerCase();
+      const now = deps.clock.now();
+      const checkedInAt = await deps.db.transaction(async (tx) => {
+        const visit = await lockConsultation(tx, consultationId);
+        if (!visit) throw notFound();
+        if (visit.userId !== auth.userId) throw notYours(visit);
+        const booking = await currentBooking(tx, consultationId);
+        if (visit.status !== "scheduled" || !booking || booking.status !== "booked") {
+          throw new AppError("CHECK_IN_NOT_OPEN", 409, SCHEDULING_ERRORS.checkInNotOpen);
+        }
+        const opens = booking.startsAt.getTime() - deps.policy.checkInOpensMinutes * MINUTE;
+        if (now.getTime() < opens || now.getTime() >= booking.endsAt.getTime()) {
+          throw new AppError("CHECK_IN_NOT_OPEN", 409, SCHEDULING_ERRORS.checkInNotOpen);
+        }
+        if (visit.checkedInAt) return visit.checkedInAt;
+        await tx
+          .update(consultations)
+          .set({ checkedInAt: now, updatedAt: now })
+          .where(eq(consultations.id, consultationId));
+        await tellClinician(tx, booking.clinicianUserId, consultationId);
+        return now;
+      });
+      return bookingView(consultationId, "scheduled", checkedInAt);
+    },
+
+    /**
+     * The clinician marks a booked visit missed: theirs, still scheduled, and the patient has not
+     * checked in NO_SHOW_GRACE_MINUTES after the start (409 NOT_MISSED_YET). The visit is used.
+     */
+    async markMissed(actor: { userId: string; providerId: string }, id: string): Promise<void> {
+      const consultationId = id.toLowerCase();
+      const now = deps.clock.now();
+      await deps.db.transaction(async (tx) => {
+        const visit = await lockConsultation(tx, consultationId);
+        if (!visit) throw notFound();
+        if (visit.providerId !== actor.providerId) {
+          throw new AppError("CONSULTATION_OTHER_CLINICIAN", 403, CONSULTATION_ERRORS.otherClinician, {
+            refusedAccess: { ownerUserId: visit.userId, resourceType: "consultation", resourceId: visit.id },
+          });
+        }
+        if (visit.status !== "scheduled") throw refused();
+        const booking = await currentBooking(tx, consultationId);
+        const late =
+          booking && now.getTime() >= booking.startsAt.getTime() + deps.policy.noShowGraceMinutes * MINUTE;
+        if (!late || visit.checkedInAt !== null) {
+          throw new AppError("NOT_MISSED_YET", 409, SCHEDULING_ERRORS.notMissedYet);
+        }
+        await changeVisitStatus(
+          tx,
+          {
+            consultationId,
+            from: "scheduled",
+            to: "missed",
+            actor: { kind: "clinician", ...actor },
+            at: now,
+          },
+          deps.live,
+        );
+      });
+    },
+
+    /**
+     * Before a clinician starts a visit: the status it starts from. A booked visit starts from
+     * CHECK_IN_OPENS_MINUTES before its time (409 CHECK_IN_NOT_OPEN before); its provider must still
+     * be licensed in the patient's state, else the visit is canceled and refunded (409).
+     */
+    async beforeStart(
+      actor: { userId: string; providerId: string },
+      id: string,
+    ): Promise<ConsultationStatus> {
+      const consultationId = id.toLowerCase();
+      const [visit] = await deps.db
+        .select({
+          status: consultations.status,
+          providerId: consultations.providerId,
+          state: consultations.state,
+        })
+        .from(consultations)
+        .where(eq(consultations.id, consultationId));
+      if (visit?.status !== "scheduled") return "accepted";
+      if (visit.providerId !== actor.providerId) return "scheduled";
+      const booking = await currentBooking(deps.db, consultationId);
+      const now = deps.clock.now();
+      if (!booking || now.getTime() < booking.startsAt.getTime() - deps.policy.checkInOpensMinutes * MINUTE) {
+        throw new AppError("CHECK_IN_NOT_OPEN", 409, SCHEDULING_ERRORS.checkInNotOpen);
+      }
+      if (!(await createScheduleRepository(deps.db).isLicensed(actor.providerId, visit.state ?? ""))) {
+        await deps.db.transaction(async (tx) => {
+          await changeVisitStatus(
+            tx,
+            {
+              consultationId,
+              from: "scheduled",
+              to: "canceled",
+              actor: { kind: "system" },
+              reason: "The clinician's licence in the patient's state lapsed before the visit",
+              at: now,
+              set: { settlementPending: true },
+            },
+            deps.live,
+          );
+          await deps.events.canceled(tx, visitOf(booking), "system");
+        });
+        changed();
+        await deps.settlePending?.();
+        throw notLicensed();
+      }
+      return "scheduled";
+    },
+
+    /** The clinician canceled a booked visit (the visit service's cancel, in its transaction). */
+    async clinicianCanceled(tx: Executor, consultationId: string): Promise<void> {
+      const row = await currentBooking(tx, consultationId);
+      if (!row) return;
+      await deps.events.canceled(tx, visitOf(row), "clinician");
+      changed();
+    },
+
+    /** Holds past their expiry become 'released' (also done whenever a clinician's slot is held). */
+    async releaseExpiredHolds(): Promise<number> {
+      const now = deps.clock.now();
+      const rows = await deps.db
+        .update(bookings)
+        .set({ status: "released", updatedAt: now })
+        .where(and(eq(bookings.status, "held"), lte(bookings.holdExpiresAt, now)))
+        .returning({ id: bookings.id });
+      if (rows.length > 0) changed();
+      return rows.length;
+    },
+  };
+}
+
+export type BookingService = ReturnType<typeof createBookingService>;
