@@ -1,11 +1,12 @@
 import { z } from "zod";
-import { intakeRecord, medicalDocument } from "./consultation.ts";
+import { medicalDocument } from "./consultation.ts";
 import {
   CANCEL_REASON_MAX_LENGTH,
   CONSULTATION_STATUSES,
   VISIT_SUMMARY_MAX_LENGTH,
 } from "./consultation-limits.ts";
 import { dataEnvelope, listEnvelope } from "./envelope.ts";
+import { intakeRecord } from "./intake-schemas.ts";
 import { CONSULTATION_TYPES } from "./provider.ts";
 import { SYMPTOMS } from "./symptoms.ts";
 import { textSchema } from "./text.ts";

@@ -3,153 +3,25 @@ import {
   AUDIT_ACTIONS,
   AUDIT_RESOURCES,
   CONSULTATION_STATUSES,
-  DEPENDENT_NAME_MAX_LENGTH,
   DOCUMENT_CONTENT_TYPES,
-  INTAKE_TEXT_MAX_LENGTH,
   MESSAGE_ATTACHMENTS_MAX,
   MESSAGE_AUTHORS,
   MESSAGE_MAX_LENGTH,
   PATIENT_KINDS,
   PAYMENT_SOURCES,
-  SYMPTOMS_OTHER_MAX_LENGTH,
-  TEMPERATURE_F_MAX,
-  TEMPERATURE_F_MIN,
-  TRAVEL_DESTINATION_MAX_LENGTH,
 } from "./consultation-limits.ts";
 import { dataEnvelope, listEnvelope } from "./envelope.ts";
-import { ETHNICITIES, GENDERS, RACES, RELATIONSHIPS, TEMPERATURE_LOCATIONS, TRANSPORTS } from "./options.ts";
+import { intakeRecord, intakeSchema } from "./intake-schemas.ts";
 import { CONSULTATION_TYPES } from "./provider.ts";
-import { SYMPTOMS } from "./symptoms.ts";
 import { textSchema } from "./text.ts";
-import { US_STATE_CODES, type UsStateCode } from "./us-states.ts";
 
 /**
  * Consultations, their intake, medical documents, message threads and the audit log (care API,
  * `/{product}/create-consultation`, `/{product}/consultations…`, `/{product}/medical-records…`,
- * `/{product}/audit-log`). Every option is checked against the spec's lists in options.ts,
- * symptoms.ts and us-states.ts; docs/decisions/018-consultations-and-records.md explains the rest.
+ * `/{product}/audit-log`). The intake is declared once in intake.ts, its schemas built in
+ * intake-schemas.ts (docs/decisions/057-one-intake-schema.md);
+ * docs/decisions/018-consultations-and-records.md explains the rest.
  */
-
-const optionalText = (max: number) =>
-  textSchema()
-    .trim()
-    .max(max)
-    .nullish()
-    .transform((value) => (value ? value : null));
-
-const isoDate = z.iso.date();
-
-export const dependentSchema = z
-  .object({
-    relationship: z.enum(RELATIONSHIPS),
-    first_name: textSchema().trim().min(1).max(DEPENDENT_NAME_MAX_LENGTH),
-    last_name: textSchema().trim().min(1).max(DEPENDENT_NAME_MAX_LENGTH),
-    date_of_birth: isoDate,
-  })
-  .strict();
-export type Dependent = z.infer<typeof dependentSchema>;
-
-/**
- * The intake answers as stored and as shown back in medical records. "Who it is for" is the
- * account holder (`patient: "self"`) or a dependent with relationship, name and date of birth.
- */
-export const intakeSchema = z
-  .object({
-    patient: z.enum(PATIENT_KINDS),
-    dependent: dependentSchema.nullish().transform((value) => value ?? null),
-    gender: z.enum(GENDERS),
-    race: z.enum(RACES),
-    ethnicity: z.enum(ETHNICITIES),
-    /** Where the patient is now: only providers licensed in this state may take the visit. */
-    state: z.enum(US_STATE_CODES as [UsStateCode, ...UsStateCode[]]),
-    symptoms: z
-      .array(z.enum(SYMPTOMS))
-      .min(1)
-      .max(SYMPTOMS.length)
-      .refine((list) => new Set(list).size === list.length, "Each symptom may be chosen once"),
-    symptoms_other: optionalText(SYMPTOMS_OTHER_MAX_LENGTH),
-    /** The day the symptoms started (not in the future: the service checks against its clock). */
-    symptoms_started_on: isoDate,
-    /** Degrees Fahrenheit with one decimal, or null when not measured. */
-    temperature_f: z
-      .number()
-      .min(TEMPERATURE_F_MIN)
-      .max(TEMPERATURE_F_MAX)
-      .nullish()
-      .transform((v) => v ?? null),
-    temperature_location: z
-      .enum(TEMPERATURE_LOCATIONS)
-      .nullish()
-      .transform((v) => v ?? null),
-    recent_travel: z.boolean(),
-    travel_destination: optionalText(TRAVEL_DESTINATION_MAX_LENGTH),
-    transport: z
-      .array(z.enum(TRANSPORTS))
-      .max(TRANSPORTS.length)
-      .default([])
-      .refine((list) => new Set(list).size === list.length, "Each means of transport may be chosen once"),
-    medications: optionalText(INTAKE_TEXT_MAX_LENGTH),
-    allergies: optionalText(INTAKE_TEXT_MAX_LENGTH),
-  })
-  .strict()
-  .superRefine((intake, ctx) => {
-    if (intake.patient === "dependent" && !intake.dependent) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["dependent"],
-        message: "A dependent needs relationship, name and date of birth",
-      });
-    }
-    if (intake.patient === "self" && intake.dependent) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["dependent"],
-        message: "Leave dependent empty for your own visit",
-      });
-    }
-    if ((intake.temperature_f === null) !== (intake.temperature_location === null)) {
-      ctx.addIssue({
-        code: "custom",
-        path: [intake.temperature_f === null ? "temperature_f" : "temperature_location"],
-        message: "Give the temperature together with where it was measured",
-      });
-    }
-    if (intake.recent_travel && intake.transport.length === 0) {
-      ctx.addIssue({ code: "custom", path: ["transport"], message: "Choose how you travelled" });
-    }
-    if (!intake.recent_travel && (intake.transport.length > 0 || intake.travel_destination)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["recent_travel"],
-        message: "Travel details need recent_travel true",
-      });
-    }
-  });
-export type Intake = z.output<typeof intakeSchema>;
-export type IntakeInput = z.input<typeof intakeSchema>;
-
-/** The intake as the API answers it: the stored answers, every optional field present (null). */
-export const intakeRecord = z
-  .object({
-    patient: z.enum(PATIENT_KINDS),
-    dependent: dependentSchema.nullable(),
-    gender: z.enum(GENDERS),
-    race: z.enum(RACES),
-    ethnicity: z.enum(ETHNICITIES),
-    state: z.enum(US_STATE_CODES as [UsStateCode, ...UsStateCode[]]),
-    symptoms: z.array(z.enum(SYMPTOMS)),
-    symptoms_other: z.string().nullable(),
-    symptoms_started_on: isoDate,
-    temperature_f: z.number().nullable(),
-    temperature_location: z.enum(TEMPERATURE_LOCATIONS).nullable(),
-    recent_travel: z.boolean(),
-    travel_destination: z.string().nullable(),
-    transport: z.array(z.enum(TRANSPORTS)),
-    medications: z.string().nullable(),
-    allergies: z.string().nullable(),
-  })
-  .strict();
-export type IntakeRecord = z.infer<typeof intakeRecord>;
 
 /** Each consent must be given; the server records when. */
 export const consentsSchema = z

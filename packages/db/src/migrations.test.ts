@@ -63,3 +63,45 @@ describe("0008_directory_translations", () => {
     expect(left.rows).toEqual([]);
   });
 });
+
+describe("0021_intake_version", () => {
+  let folder: string;
+  let handle: TestDb;
+  const intake = {
+    patient: "self",
+    dependent: null,
+    gender: "female",
+    state: "CA",
+    symptoms: ["Fever"],
+    symptoms_started_on: "2026-03-08",
+  };
+
+  beforeAll(async () => {
+    folder = await migrationsBefore("0021_intake_version");
+    handle = await createTestDb({ migrationsFolder: folder });
+    await handle.db.execute(sql`insert into users (email, password_hash) values ('intake@example.org', 'x')`);
+    await handle.db.execute(sql`insert into consultations (user_id, type, status, state, intake)
+      select id, 'chat', 'requested', 'CA', ${JSON.stringify(intake)}::jsonb from users
+      union all select id, 'video', 'requested', null, null from users`);
+    await runMigrations(handle);
+  });
+
+  afterAll(async () => {
+    await handle?.cleanup();
+    if (folder) await rm(folder, { recursive: true, force: true });
+  });
+
+  it("gives every existing consultation intake version 1 and keeps its answers", async () => {
+    const rows = await handle.db.execute(
+      sql`select type, intake, intake_version from consultations order by type`,
+    );
+    expect(rows.rows).toEqual([
+      { type: "chat", intake, intake_version: 1 },
+      { type: "video", intake: null, intake_version: 1 },
+    ]);
+  });
+
+  it("refuses a version below 1", async () => {
+    await expect(handle.db.execute(sql`update consultations set intake_version = 0`)).rejects.toThrow();
+  });
+});

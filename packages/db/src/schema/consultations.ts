@@ -26,9 +26,10 @@ import { providers } from "./directory.ts";
 
 /**
  * A patient's chat or video consultation (docs/decisions/018-consultations-and-records.md). The
- * intake answers are one jsonb document validated by `intakeSchema` (packages/contracts): they are
- * always read and written whole, never queried field by field, except the state, which has its own
- * column. provider_id stays null until a provider is chosen or a clinician accepts the request.
+ * intake answers are one jsonb document validated by `intakeSchema` (packages/contracts) and stored
+ * with the intake version that asked them; `readStoredIntake` reads every version back (ADR 057).
+ * They are always read and written whole, never queried field by field, except the state, which has
+ * its own column. provider_id stays null until a provider is chosen or a clinician accepts the request.
  * Status changes only through the transition table of
  * apps/api/src/modules/consultations/visit-lifecycle.ts, each one written to
  * consultation_status_history.
@@ -46,6 +47,8 @@ export const consultations = pgTable(
     /** USPS code of the state the patient is in during the visit. */
     state: text("state"),
     intake: jsonb("intake"),
+    /** INTAKE_VERSION (packages/contracts/src/intake.ts) when the intake was stored; 1 before versions. */
+    intakeVersion: integer("intake_version").notNull().default(1),
     /** One random key per filled-in form, so a double submit creates (and pays) once. */
     idempotencyKey: uuid("idempotency_key"),
     /** "membership" or "visit_credit": a canceled visit-credit consultation gives the credit back. */
@@ -101,6 +104,7 @@ export const consultations = pgTable(
       sql`${table.status} in ('requested', 'canceled', 'expired') or ${table.providerId} is not null`,
     ),
     check("consultations_state_code", sql`${table.state} ~ '^[A-Z]{2}$'`),
+    check("consultations_intake_version_known", sql`${table.intakeVersion} >= 1`),
     index("consultations_user_id_idx").on(table.userId, table.createdAt),
     index("consultations_provider_id_idx").on(table.providerId),
     uniqueIndex("consultations_user_idempotency_key").on(table.userId, table.idempotencyKey),

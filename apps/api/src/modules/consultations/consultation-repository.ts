@@ -35,6 +35,7 @@ const consultationColumns = {
   status: consultations.status,
   state: consultations.state,
   intake: consultations.intake,
+  intakeVersion: consultations.intakeVersion,
   paidWith: consultations.paidWith,
   visitSummary: consultations.visitSummary,
   consentsAcceptedAt: consultations.consentsAcceptedAt,
@@ -60,6 +61,8 @@ export type ConsultationRow = {
   status: ConsultationStatus;
   state: string | null;
   intake: unknown;
+  /** The intake version it was stored with (readStoredIntake reads every one). */
+  intakeVersion: number;
   paidWith: PaymentSource;
   visitSummary: string | null;
   consentsAcceptedAt: Date | null;
@@ -168,6 +171,7 @@ export function createConsultationRepository(db: Executor) {
           state: consultations.state,
           createdAt: consultations.createdAt,
           intake: consultations.intake,
+          intakeVersion: consultations.intakeVersion,
           accountDateOfBirth: users.dateOfBirth,
           chosen: sql<boolean>`coalesce(${consultations.providerId} = ${providerId}, false)`,
         })
@@ -217,6 +221,7 @@ export function createConsultationRepository(db: Executor) {
           status: consultations.status,
           state: consultations.state,
           intake: consultations.intake,
+          intakeVersion: consultations.intakeVersion,
           visitSummary: consultations.visitSummary,
           createdAt: consultations.createdAt,
           acceptedAt: consultations.acceptedAt,
@@ -256,6 +261,7 @@ export function createConsultationRepository(db: Executor) {
           type: consultations.type,
           status: consultations.status,
           intake: consultations.intake,
+          intakeVersion: consultations.intakeVersion,
           visitSummary: consultations.visitSummary,
           createdAt: consultations.createdAt,
           completedAt: consultations.completedAt,

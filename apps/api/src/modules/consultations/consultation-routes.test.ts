@@ -5,11 +5,11 @@ import {
   consultationDetailResponse,
   consultationListResponse,
   consultationResponse,
-  type IntakeInput,
   visitRecordsResponse,
 } from "@ambercare/contracts/consultation";
 import { VISIT_RECORDS_SHOWN } from "@ambercare/contracts/consultation-limits";
 import { INVALID_ACCESS_TOKEN } from "@ambercare/contracts/envelope";
+import type { IntakeInput } from "@ambercare/contracts/intake";
 import {
   ETHNICITIES,
   GENDERS,

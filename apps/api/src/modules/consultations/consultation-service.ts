@@ -5,12 +5,12 @@ import {
   type Consultation,
   type ConsultationDetail,
   type createConsultationRequest,
-  type Intake,
-  intakeSchema,
 } from "@ambercare/contracts/consultation";
 import type { AuditAction, AuditResource } from "@ambercare/contracts/consultation-limits";
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import { SCHEDULING_ERRORS } from "@ambercare/contracts/scheduling";
+import { datesNotAfterToday, INTAKE_VERSION } from "@ambercare/contracts/intake";
+import { readStoredIntake } from "@ambercare/contracts/intake-schemas";
 import type { WaitingRoom } from "@ambercare/contracts/waiting-room";
 import type { Database, Executor } from "@ambercare/db/client";
 import type { z } from "zod";
@@ -71,8 +71,8 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const today = (now: Date) => now.toISOString().slice(0, 10);
 
 export function toConsultation(row: ConsultationRow): Consultation {
-  const intake = row.intake as Partial<Intake> | null;
-  const dependent = intake?.patient === "dependent" ? intake.dependent : null;
+  const intake = readStoredIntake(row.intake, row.intakeVersion);
+  const dependent = intake.patient === "dependent" ? intake.dependent : null;
   return {
     id: row.id,
     type: row.type,
@@ -156,7 +156,7 @@ export function createConsultationService(deps: {
   async function detail(row: ConsultationRow): Promise<ConsultationDetail> {
     return {
       ...toConsultation(row),
-      intake: intakeSchema.parse(row.intake),
+      intake: readStoredIntake(row.intake, row.intakeVersion),
       consents_accepted_at: (row.consentsAcceptedAt ?? row.createdAt).toISOString(),
     };
   }
@@ -173,7 +173,7 @@ export function createConsultationService(deps: {
       patientOnly(caller.auth);
       const { intake, type } = input;
       const now = deps.clock.now();
-      if (intake.symptoms_started_on > today(now) || (intake.dependent?.date_of_birth ?? "") > today(now)) {
+      if (datesNotAfterToday(intake).some((date) => date > today(now))) {
         throw new AppError("DATE_IN_FUTURE", 400, CONSULTATION_ERRORS.futureDate);
       }
       const userId = caller.auth.userId;
@@ -227,6 +227,7 @@ export function createConsultationService(deps: {
             ...(held ? { scheduledStart: held.startsAt, acceptedAt: now } : {}),
             state: intake.state,
             intake,
+            intakeVersion: INTAKE_VERSION,
             idempotencyKey: key,
             paidWith: member ? "membership" : "visit_credit",
             consentsAcceptedAt: now,

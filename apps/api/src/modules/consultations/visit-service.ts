@@ -8,18 +8,15 @@ import {
   type VisitNotes,
   type VisitWorkspace,
 } from "@ambercare/contracts/console";
-import {
-  CONSULTATION_ERRORS,
-  type Consultation,
-  type Intake,
-  intakeSchema,
-} from "@ambercare/contracts/consultation";
+import { CONSULTATION_ERRORS, type Consultation } from "@ambercare/contracts/consultation";
 import {
   CANCEL_REASON_MAX_LENGTH,
   CHOSEN_PROVIDER_MINUTES,
   type ConsultationStatus,
   VISIT_SUMMARY_MAX_LENGTH,
 } from "@ambercare/contracts/consultation-limits";
+import type { IntakeRecord } from "@ambercare/contracts/intake";
+import { readStoredIntake } from "@ambercare/contracts/intake-schemas";
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import {
   DEFAULT_MINUTES_PER_PLACE,
@@ -73,11 +70,11 @@ export function ageOn(dateOfBirth: string | null | undefined, now: Date): number
 
 /** The person a visit is for: the dependent of the intake, or the account holder. */
 function patientOf(
-  intake: Partial<Intake> | null,
+  intake: IntakeRecord,
   account: { firstName?: string | null; lastName?: string | null; accountDateOfBirth: string | null },
   now: Date,
 ) {
-  const dependent = intake?.patient === "dependent" ? intake.dependent : null;
+  const dependent = intake.patient === "dependent" ? intake.dependent : null;
   if (dependent) {
     return {
       name: `${dependent.first_name} ${dependent.last_name}`,
@@ -167,7 +164,7 @@ export function createVisitService(deps: {
   }
 
   function toConsoleVisit(row: NonNullable<Awaited<ReturnType<typeof heldVisit>>>): ConsoleVisit {
-    const patient = patientOf(row.intake as Partial<Intake> | null, row, deps.clock.now());
+    const patient = patientOf(readStoredIntake(row.intake, row.intakeVersion), row, deps.clock.now());
     return {
       id: row.id,
       type: row.type,
@@ -301,15 +298,15 @@ export function createVisitService(deps: {
         new Date(now.getTime() - deps.acceptTimeoutMs),
       );
       return rows.map((row) => {
-        const intake = row.intake as Partial<Intake> | null;
+        const intake = readStoredIntake(row.intake, row.intakeVersion);
         return {
           id: row.id,
           type: row.type,
           state: row.state ?? "",
           created_at: row.createdAt.toISOString(),
           wait_seconds: Math.max(0, Math.floor((now.getTime() - row.createdAt.getTime()) / 1000)),
-          symptoms: intake?.symptoms ?? [],
-          other_symptoms: Boolean(intake?.symptoms_other),
+          symptoms: intake.symptoms ?? [],
+          other_symptoms: Boolean(intake.symptoms_other),
           patient_age: patientOf(intake, row, now).age,
           chosen: row.chosen,
         };
@@ -506,7 +503,7 @@ export function createVisitService(deps: {
         patientUserId: row.userId,
         workspace: {
           visit: toConsoleVisit(row),
-          intake: intakeSchema.parse(row.intake),
+          intake: readStoredIntake(row.intake, row.intakeVersion),
           documents: documents.map(toDocument),
           past_visits: past.map((visit) => ({
             id: visit.id,
@@ -514,7 +511,7 @@ export function createVisitService(deps: {
             status: visit.status,
             created_at: visit.createdAt.toISOString(),
             completed_at: visit.completedAt?.toISOString() ?? null,
-            symptoms: (visit.intake as Partial<Intake> | null)?.symptoms ?? [],
+            symptoms: readStoredIntake(visit.intake, visit.intakeVersion).symptoms ?? [],
             visit_summary: visit.visitSummary,
           })),
           notes,

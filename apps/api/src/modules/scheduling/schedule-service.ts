@@ -1,4 +1,5 @@
-import { CONSULTATION_ERRORS, type Intake } from "@ambercare/contracts/consultation";
+import { CONSULTATION_ERRORS } from "@ambercare/contracts/consultation";
+import { readStoredIntake } from "@ambercare/contracts/intake-schemas";
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import {
   type AddExceptionRequest,
@@ -266,6 +267,7 @@ export function createScheduleService(deps: {
           type: consultations.type,
           state: consultations.state,
           intake: consultations.intake,
+          intakeVersion: consultations.intakeVersion,
           checkedInAt: consultations.checkedInAt,
           firstName: users.firstName,
           lastName: users.lastName,
@@ -289,7 +291,7 @@ export function createScheduleService(deps: {
         from,
         to,
         items: rows.map((row) => {
-          const intake = row.intake as Partial<Intake> | null;
+          const intake = readStoredIntake(row.intake, row.intakeVersion);
           const dependent = intake?.patient === "dependent" ? intake.dependent : null;
           return {
             consultation_id: row.consultationId,

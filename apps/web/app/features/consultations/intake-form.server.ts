@@ -1,9 +1,18 @@
 import { type CreateConsultationRequest, createConsultationRequest } from "@ambercare/contracts/consultation";
 import {
+  INTAKE_QUESTIONS,
+  type IntakeQuestion,
+  type IntakeQuestionName,
+  intakeQuestions,
+} from "@ambercare/contracts/intake";
+import {
+  CONSENTS,
   INTAKE_FIELDS,
   type IntakeField,
   type IntakeValues,
+  isShown,
   MULTI_FIELDS,
+  yesNo,
 } from "#app/features/consultations/intake-form.ts";
 import type { FieldErrors, FormMessage } from "#app/lib/forms.ts";
 
@@ -39,45 +48,51 @@ export type IntakeDraft = {
   consents: Record<string, boolean>;
 };
 
+/** A question's answer when it is not shown: nothing (an empty list for a checkbox group). */
+const notShown = (question: IntakeQuestion) => (question.kind === "checkboxes" ? [] : null);
+
+/** One question's answer from the form's fields, as the API's body carries it. */
+function answerOf(name: IntakeQuestionName, question: IntakeQuestion, values: IntakeValues): unknown {
+  if (!isShown(question, (decider) => text(values, decider as IntakeField))) return notShown(question);
+  const value = text(values, name as IntakeField);
+  switch (question.kind) {
+    case "radio":
+    case "select":
+    case "text":
+    case "textarea":
+      return question.optional ? orNull(value) : value;
+    case "checkboxes":
+      return list(values, name as IntakeField);
+    case "date":
+      return value;
+    case "number": {
+      const number = value.replace(",", ".");
+      return number === "" ? null : Number(number);
+    }
+    case "yes-no":
+      return value === yesNo(true) ? true : value === yesNo(false) ? false : undefined;
+    case "person":
+      return Object.fromEntries(
+        Object.entries(question.parts).map(([part, field]) => [
+          part,
+          text(values, field.form as IntakeField),
+        ]),
+      );
+  }
+}
+
 /** The API body for the form's values; what does not fit the contract is left for zod to report. */
 export function intakePayload(values: IntakeValues): IntakeDraft {
-  const dependent = text(values, "patient") === "dependent";
-  const temperature = text(values, "temperature_f").replace(",", ".");
-  const travel = text(values, "recent_travel");
   return {
     idempotency_key: text(values, "idempotency_key"),
     type: text(values, "type"),
     provider_slug: orNull(text(values, "provider_slug")),
-    intake: {
-      patient: text(values, "patient"),
-      dependent: dependent
-        ? {
-            relationship: text(values, "relationship"),
-            first_name: text(values, "dependent_first_name"),
-            last_name: text(values, "dependent_last_name"),
-            date_of_birth: text(values, "dependent_date_of_birth"),
-          }
-        : null,
-      gender: text(values, "gender"),
-      race: text(values, "race"),
-      ethnicity: text(values, "ethnicity"),
-      state: text(values, "state"),
-      symptoms: list(values, "symptoms"),
-      symptoms_other: orNull(text(values, "symptoms_other")),
-      symptoms_started_on: text(values, "symptoms_started_on"),
-      temperature_f: temperature === "" ? null : Number(temperature),
-      temperature_location: orNull(text(values, "temperature_location")),
-      recent_travel: travel === "yes" ? true : travel === "no" ? false : undefined,
-      travel_destination: travel === "yes" ? orNull(text(values, "travel_destination")) : null,
-      transport: travel === "yes" ? list(values, "transport") : [],
-      medications: orNull(text(values, "medications")),
-      allergies: orNull(text(values, "allergies")),
-    },
-    consents: {
-      informed_consent: text(values, "consent_informed") === "on",
-      audio_video_recording: text(values, "consent_recording") === "on",
-      financial_communications: text(values, "consent_financial") === "on",
-    },
+    intake: Object.fromEntries(
+      intakeQuestions().map(([name, question]) => [name, answerOf(name, question, values)]),
+    ),
+    consents: Object.fromEntries(
+      CONSENTS.map((consent) => [consent.api, text(values, consent.name) === "on"]),
+    ),
   };
 }
 
@@ -86,21 +101,14 @@ export function fieldOfPath(path: readonly PropertyKey[]): IntakeField | "type" 
   const [head, second, third] = path.map(String);
   if (head === "type") return "type";
   if (head === "consents") {
-    return second === "informed_consent"
-      ? "consent_informed"
-      : second === "audio_video_recording"
-        ? "consent_recording"
-        : "consent_financial";
+    return CONSENTS.find((consent) => consent.api === second)?.name ?? "consent_financial";
   }
-  if (head !== "intake" || second === undefined) return null;
-  if (second === "dependent") {
-    if (third === "relationship") return "relationship";
-    if (third === "date_of_birth") return "dependent_date_of_birth";
-    if (third === "last_name") return "dependent_last_name";
-    return third === "first_name" ? "dependent_first_name" : "relationship";
-  }
-  if (second === "temperature_location") return "temperature_location";
-  return (INTAKE_FIELDS as readonly string[]).includes(second) ? (second as IntakeField) : null;
+  if (head !== "intake" || second === undefined || !Object.hasOwn(INTAKE_QUESTIONS, second)) return null;
+  const question: IntakeQuestion = INTAKE_QUESTIONS[second as IntakeQuestionName];
+  if (question.kind !== "person") return second as IntakeField;
+  // A person's problem is on its part's field; one about the whole person, on its first.
+  const parts = Object.entries(question.parts);
+  return ((parts.find(([part]) => part === third) ?? parts[0])?.[1].form ?? null) as IntakeField | null;
 }
 
 const OWN_MESSAGES: Partial<Record<IntakeField, FormMessage>> = {

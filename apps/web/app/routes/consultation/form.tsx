@@ -1,39 +1,15 @@
 import { randomUUID } from "node:crypto";
-import {
-  DEPENDENT_NAME_MAX_LENGTH,
-  INTAKE_TEXT_MAX_LENGTH,
-  PATIENT_KINDS,
-  SYMPTOMS_OTHER_MAX_LENGTH,
-  TEMPERATURE_F_MAX,
-  TEMPERATURE_F_MIN,
-  TRAVEL_DESTINATION_MAX_LENGTH,
-} from "@ambercare/contracts/consultation-limits";
-import {
-  ETHNICITIES,
-  GENDERS,
-  RACES,
-  RELATIONSHIPS,
-  TEMPERATURE_LOCATIONS,
-  TRANSPORTS,
-} from "@ambercare/contracts/options";
-import { SYMPTOMS } from "@ambercare/contracts/symptoms";
-import { useEffect, useRef, useState } from "react";
+import { GENDERS } from "@ambercare/contracts/options";
+import { type Dispatch, type SetStateAction, useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
-import { ChoiceGroup } from "#app/components/choice-group.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import {
-  CheckboxField,
-  ErrorSummary,
-  SelectField,
-  SubmitButton,
-  Textarea,
-  TextField,
-  useHydrated,
-} from "#app/components/forms.tsx";
+import { CheckboxField, ErrorSummary, SubmitButton, useHydrated } from "#app/components/forms.tsx";
 import { PageHeading } from "#app/components/page.tsx";
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
 import { readIntake, validateIntake } from "#app/features/consultations/intake-form.server.ts";
 import {
+  CONSENTS,
+  DECIDING_QUESTIONS,
   INTAKE_DRAFT_KEY,
   INTAKE_FIELD_STEPS,
   INTAKE_FIELDS,
@@ -41,8 +17,8 @@ import {
   type IntakeStep,
   type IntakeValues,
   MULTI_FIELDS,
-  optionKey,
 } from "#app/features/consultations/intake-form.ts";
+import { IntakeQuestions } from "#app/features/consultations/intake-questions.tsx";
 import { loadChosenProvider } from "#app/features/consultations/visit-choice.server.ts";
 import {
   choiceQuery,
@@ -55,10 +31,9 @@ import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FieldErrors, FormErrorResult, FormMessage } from "#app/lib/forms.ts";
-import { type TranslationKey, useTranslation } from "#app/lib/i18n.tsx";
+import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteUser } from "#app/lib/session.server.ts";
-import { useUsStateNames } from "#app/lib/us-state-names.ts";
 import type { Route } from "./+types/form";
 
 const FORM_ID = "intake";
@@ -135,9 +110,24 @@ export async function action({ request, pattern, context }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "consultationForm");
 
-const asList = (value: string | string[] | undefined) =>
-  Array.isArray(value) ? value : value ? [value] : [];
 const asText = (value: string | string[] | undefined) => (typeof value === "string" ? value : "");
+
+/** The form's value of each question others depend on (a draft or the visitor changes them). */
+function decidingOf(value: (name: string) => string): Record<string, string> {
+  return Object.fromEntries(DECIDING_QUESTIONS.map((name) => [name, value(name)]));
+}
+const sameValues = (a: Record<string, string>, b: Record<string, string>) =>
+  DECIDING_QUESTIONS.every((name) => a[name] === b[name]);
+
+/** Reads the deciding answers again from the form (a question shows or hides as they change). */
+function readDeciding(element: HTMLFormElement, set: Dispatch<SetStateAction<Record<string, string>>>) {
+  const data = new FormData(element);
+  const next = decidingOf((name) => {
+    const value = data.get(name);
+    return typeof value === "string" ? value : "";
+  });
+  set((current) => (sameValues(current, next) ? current : next));
+}
 
 /** Saves every field of the form in sessionStorage, so a reload or a failed submission loses nothing. */
 function saveDraft(form: HTMLFormElement) {
@@ -216,24 +206,8 @@ function StepProgress({ current, hydrated }: { current: number; hydrated: boolea
   );
 }
 
-/** The three consents of the intake, each linking to the page that explains it. */
-const CONSENTS = [
-  { name: "consent_informed", label: "consultation.form.consents.informed", page: "/informed-consent" },
-  {
-    name: "consent_recording",
-    label: "consultation.form.consents.recording",
-    page: "/audio-video-recording-consent-in-ehrs",
-  },
-  {
-    name: "consent_financial",
-    label: "consultation.form.consents.financial",
-    page: "/patient-consent-for-financial-communications",
-  },
-] as const;
-
 export default function ConsultationFormPage() {
   const { t } = useTranslation();
-  const { states: usStates } = useUsStateNames();
   const { type, provider, state, profile, idempotencyKey, today } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const hydrated = useHydrated();
@@ -244,16 +218,14 @@ export default function ConsultationFormPage() {
     INTAKE_FIELDS.some((field) => INTAKE_FIELD_STEPS[field] === step && errors[field]),
   );
   const [step, setStep] = useState(0);
-  const [dependent, setDependent] = useState(asText(values.patient) === "dependent");
-  const [travel, setTravel] = useState(asText(values.recent_travel) === "yes");
-
+  const [deciding, setDeciding] = useState(() =>
+    decidingOf((name) => asText(values[name as keyof IntakeValues])),
+  );
   // First visit or reload: bring back the draft. After a failed submission the server's values win.
   useEffect(() => {
     if (!form.current) return;
     if (!actionData) restoreDraft(form.current, new Set(state ? ["state"] : []));
-    const data = new FormData(form.current);
-    setDependent(data.get("patient") === "dependent");
-    setTravel(data.get("recent_travel") === "yes");
+    readDeciding(form.current, setDeciding);
   }, [actionData, state]);
 
   useEffect(() => {
@@ -268,12 +240,10 @@ export default function ConsultationFormPage() {
         ...(actionData.formError ? { formError: actionData.formError } : {}),
       }
     : undefined;
-  const options = (list: readonly string[], group: string) =>
-    list.map((value) => ({
-      value,
-      label: t(`consultation.options.${group}.${optionKey(value)}` as TranslationKey),
-    }));
   const visible = (name: IntakeStep) => !hydrated || INTAKE_STEPS[step] === name;
+  // What the form starts with: the visit is the patient's own, the profile's gender, the state chosen
+  // before the form or the profile's.
+  const initial = { patient: "self", gender: profile.gender ?? "", state: state ?? profile.state ?? "" };
 
   return (
     <div className="page-container py-10 tablet:py-14">
@@ -316,9 +286,7 @@ export default function ConsultationFormPage() {
           className="flex flex-col gap-8"
           onChange={(event) => {
             saveDraft(event.currentTarget);
-            const data = new FormData(event.currentTarget);
-            setDependent(data.get("patient") === "dependent");
-            setTravel(data.get("recent_travel") === "yes");
+            readDeciding(event.currentTarget, setDeciding);
           }}
           onInput={(event) => saveDraft(event.currentTarget)}
         >
@@ -330,223 +298,23 @@ export default function ConsultationFormPage() {
             value={asText(values.idempotency_key) || idempotencyKey}
           />
 
-          <fieldset hidden={!visible("patient")} className="flex flex-col gap-5">
-            <legend className="mb-4 font-bold text-2xl text-ink">
-              {t("consultation.form.steps.patient")}
-            </legend>
-            <ChoiceGroup
-              formId={FORM_ID}
-              name="patient"
-              type="radio"
-              legend={t("consultation.form.fields.patient")}
-              options={PATIENT_KINDS.map((value) => ({
-                value,
-                label: t(`consultation.form.patientKinds.${value}`),
-              }))}
-              selected={asList(values.patient ?? "self")}
-              error={errors.patient}
-            />
-            {dependent || !hydrated ? (
-              <div className="flex flex-col gap-5 border-border border-l-4 pl-4">
-                {hydrated ? null : <p className="text-ink-muted">{t("consultation.form.dependentOnly")}</p>}
-                <SelectField
-                  formId={FORM_ID}
-                  name="relationship"
-                  label={t("consultation.form.fields.relationship")}
-                  options={options(RELATIONSHIPS, "relationship")}
-                  defaultValue={asText(values.relationship)}
-                  error={errors.relationship}
-                  optional={!hydrated}
-                />
-                <TextField
-                  formId={FORM_ID}
-                  name="dependent_first_name"
-                  label={t("consultation.form.fields.dependentFirstName")}
-                  maxLength={DEPENDENT_NAME_MAX_LENGTH}
-                  autoComplete="off"
-                  defaultValue={asText(values.dependent_first_name)}
-                  error={errors.dependent_first_name}
-                  optional={!hydrated}
-                />
-                <TextField
-                  formId={FORM_ID}
-                  name="dependent_last_name"
-                  label={t("consultation.form.fields.dependentLastName")}
-                  maxLength={DEPENDENT_NAME_MAX_LENGTH}
-                  autoComplete="off"
-                  defaultValue={asText(values.dependent_last_name)}
-                  error={errors.dependent_last_name}
-                  optional={!hydrated}
-                />
-                <TextField
-                  formId={FORM_ID}
-                  name="dependent_date_of_birth"
-                  type="date"
-                  max={today}
-                  label={t("consultation.form.fields.dependentDateOfBirth")}
-                  defaultValue={asText(values.dependent_date_of_birth)}
-                  error={errors.dependent_date_of_birth}
-                  optional={!hydrated}
-                />
-              </div>
-            ) : null}
-            <SelectField
-              formId={FORM_ID}
-              name="gender"
-              label={t("consultation.form.fields.gender")}
-              options={options(GENDERS, "gender")}
-              defaultValue={asText(values.gender) || (profile.gender ?? "")}
-              error={errors.gender}
-            />
-            <SelectField
-              formId={FORM_ID}
-              name="race"
-              label={t("consultation.form.fields.race")}
-              options={options(RACES, "race")}
-              defaultValue={asText(values.race)}
-              error={errors.race}
-            />
-            <SelectField
-              formId={FORM_ID}
-              name="ethnicity"
-              label={t("consultation.form.fields.ethnicity")}
-              options={options(ETHNICITIES, "ethnicity")}
-              defaultValue={asText(values.ethnicity)}
-              error={errors.ethnicity}
-            />
-            <SelectField
-              formId={FORM_ID}
-              name="state"
-              label={t("consultation.form.fields.state")}
-              hint={t("consultation.form.hints.state")}
-              options={usStates.map((state) => ({ value: state.code, label: state.name }))}
-              defaultValue={asText(values.state) || (state ?? profile.state ?? "")}
-              error={errors.state}
-            />
-          </fieldset>
-
-          <fieldset hidden={!visible("symptoms")} className="flex flex-col gap-5">
-            <legend className="mb-4 font-bold text-2xl text-ink">
-              {t("consultation.form.steps.symptoms")}
-            </legend>
-            <ChoiceGroup
-              formId={FORM_ID}
-              name="symptoms"
-              type="checkbox"
-              columns
-              legend={t("consultation.form.fields.symptoms")}
-              hint={t("consultation.form.hints.symptoms")}
-              options={options(SYMPTOMS, "symptoms")}
-              selected={asList(values.symptoms)}
-              error={errors.symptoms}
-            />
-            <Textarea
-              formId={FORM_ID}
-              name="symptoms_other"
-              label={t("consultation.form.fields.symptomsOther")}
-              maxLength={SYMPTOMS_OTHER_MAX_LENGTH}
-              rows={3}
-              maxRows={8}
-              optional
-              defaultValue={asText(values.symptoms_other)}
-              error={errors.symptoms_other}
-            />
-            <TextField
-              formId={FORM_ID}
-              name="symptoms_started_on"
-              type="date"
-              max={today}
-              label={t("consultation.form.fields.startedOn")}
-              defaultValue={asText(values.symptoms_started_on)}
-              error={errors.symptoms_started_on}
-            />
-            <TextField
-              formId={FORM_ID}
-              name="temperature_f"
-              inputMode="decimal"
-              label={t("consultation.form.fields.temperature")}
-              hint={t("consultation.form.hints.temperature", {
-                min: TEMPERATURE_F_MIN,
-                max: TEMPERATURE_F_MAX,
-              })}
-              optional
-              autoComplete="off"
-              defaultValue={asText(values.temperature_f)}
-              error={errors.temperature_f}
-            />
-            <SelectField
-              formId={FORM_ID}
-              name="temperature_location"
-              label={t("consultation.form.fields.temperatureLocation")}
-              options={options(TEMPERATURE_LOCATIONS, "temperatureLocation")}
-              optional
-              defaultValue={asText(values.temperature_location)}
-              error={errors.temperature_location}
-            />
-          </fieldset>
-
-          <fieldset hidden={!visible("history")} className="flex flex-col gap-5">
-            <legend className="mb-4 font-bold text-2xl text-ink">
-              {t("consultation.form.steps.history")}
-            </legend>
-            <ChoiceGroup
-              formId={FORM_ID}
-              name="recent_travel"
-              type="radio"
-              legend={t("consultation.form.fields.recentTravel")}
-              options={[
-                { value: "no", label: t("consultation.form.no") },
-                { value: "yes", label: t("consultation.form.yes") },
-              ]}
-              selected={asList(values.recent_travel)}
-              error={errors.recent_travel}
-            />
-            {travel || !hydrated ? (
-              <div className="flex flex-col gap-5 border-border border-l-4 pl-4">
-                {hydrated ? null : <p className="text-ink-muted">{t("consultation.form.travelOnly")}</p>}
-                <TextField
-                  formId={FORM_ID}
-                  name="travel_destination"
-                  label={t("consultation.form.fields.travelDestination")}
-                  maxLength={TRAVEL_DESTINATION_MAX_LENGTH}
-                  optional
-                  defaultValue={asText(values.travel_destination)}
-                  error={errors.travel_destination}
-                />
-                <ChoiceGroup
-                  formId={FORM_ID}
-                  name="transport"
-                  type="checkbox"
-                  columns
-                  legend={t("consultation.form.fields.transport")}
-                  options={options(TRANSPORTS, "transport")}
-                  selected={asList(values.transport)}
-                  error={errors.transport}
-                />
-              </div>
-            ) : null}
-            <Textarea
-              formId={FORM_ID}
-              name="medications"
-              label={t("consultation.form.fields.medications")}
-              hint={t("consultation.form.hints.medications")}
-              maxLength={INTAKE_TEXT_MAX_LENGTH}
-              maxRows={12}
-              optional
-              defaultValue={asText(values.medications)}
-              error={errors.medications}
-            />
-            <Textarea
-              formId={FORM_ID}
-              name="allergies"
-              label={t("consultation.form.fields.allergies")}
-              maxLength={INTAKE_TEXT_MAX_LENGTH}
-              maxRows={12}
-              optional
-              defaultValue={asText(values.allergies)}
-              error={errors.allergies}
-            />
-          </fieldset>
+          {INTAKE_STEPS.filter((name) => name !== "consents").map((name) => (
+            <fieldset key={name} hidden={!visible(name)} className="flex flex-col gap-5">
+              <legend className="mb-4 font-bold text-2xl text-ink">
+                {t(`consultation.form.steps.${name}`)}
+              </legend>
+              <IntakeQuestions
+                step={name}
+                deciding={deciding}
+                formId={FORM_ID}
+                values={values}
+                errors={errors}
+                initial={initial}
+                today={today}
+                hydrated={hydrated}
+              />
+            </fieldset>
+          ))}
 
           <fieldset hidden={!visible("consents")} className="flex flex-col gap-5">
             <legend className="mb-4 font-bold text-2xl text-ink">
