@@ -229,7 +229,9 @@ function HoursForm() {
       <StatusMessage message={result?.status === "success" ? result.message : undefined} />
       {!schedule.saved && !result ? <p className="text-ink">{t("console.hours.notSaved")}</p> : null}
       <fieldset className="flex flex-col gap-4">
-        <legend className="mb-2 font-semibold text-ink text-xl">{t("console.hours.settings")}</legend>
+        <legend className="mb-2">
+          <h2 className="font-semibold text-ink text-xl">{t("console.hours.settings")}</h2>
+        </legend>
         <SelectField
           formId={HOURS_FORM}
           name="time_zone"
@@ -276,7 +278,9 @@ function HoursForm() {
         </div>
       </fieldset>
       <fieldset className="flex flex-col gap-4">
-        <legend className="mb-2 font-semibold text-ink text-xl">{t("console.hours.weekly")}</legend>
+        <legend className="mb-2">
+          <h2 className="font-semibold text-ink text-xl">{t("console.hours.weekly")}</h2>
+        </legend>
         <p className="text-ink-muted">{t("console.hours.weeklyHint", { rows: RANGE_ROWS })}</p>
         {WEEKDAYS.map((weekday) => (
           <section key={weekday} aria-labelledby={`day-${weekday}`} className="flex flex-col gap-2">
