@@ -11,6 +11,7 @@
  */
 export const CLINICIAN_JOURNEYS = [
   "care-visit",
+  "console-hours",
   "consultations-waiting-room",
   "video-device",
   "video-visit",

@@ -52,8 +52,7 @@ const MODULE_EXPORTS = {
  * feature has its API module, except these (the web's content is Markdown read by the web alone).
  */
 const WEB_ONLY_FEATURES = ["content"];
-// Booked visits have API calls before they have pages of their own.
-const API_ONLY_MODULES = ["scheduling"];
+const API_ONLY_MODULES = [];
 
 const LAYER_OF = (file) =>
   file.endsWith("-routes.ts")

@@ -332,6 +332,14 @@ export const PAGES = Object.freeze({
     seo: {},
     layout: CONSOLE_LAYOUT,
   },
+  // The clinician's bookable hours (ADR 059): time zone, weekly hours, exceptions, booking limits.
+  "/console/hours": {
+    file: "routes/console/hours.tsx",
+    name: "consoleHours",
+    access: CLINICIAN,
+    seo: {},
+    layout: CONSOLE_LAYOUT,
+  },
 } as const satisfies Record<string, PageEntry>);
 
 export type RoutePath = keyof typeof PAGES;

@@ -13,18 +13,28 @@ import {
 import { runQueueAction } from "#app/features/care-console/queue-actions.server.ts";
 import { useSoundChoice } from "#app/features/care-console/queue-sound.ts";
 import { titleWithCount } from "#app/features/care-console/queue-watch.ts";
+import { Agenda } from "#app/features/scheduling/agenda.tsx";
+import { schedulingApi } from "#app/features/scheduling/scheduling.server.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteClinician } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/index";
 
-/** /console: the clinician's duty, the live queue of requests they may accept, and their visits. */
+/**
+ * /console: the clinician's duty, the live queue of requests they may accept, their visits, and
+ * today's booked visits (ADR 059).
+ */
 export async function loader({ request, pattern, context }: Route.LoaderArgs) {
   const { user } = await requireRouteClinician(request, pattern);
   const api = consoleApi(request, user, context);
-  const [queue, visits, duty] = await Promise.all([api.queue(), api.visits(), api.duty()]);
-  return data({ queue, visits, duty }, { headers: { "Cache-Control": "private, no-store" } });
+  const [queue, visits, duty, agenda] = await Promise.all([
+    api.queue(),
+    api.visits(),
+    api.duty(),
+    schedulingApi(request, user, context).agendaToday(),
+  ]);
+  return data({ queue, visits, duty, agenda }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export async function action({ request, pattern, context }: Route.ActionArgs) {
@@ -60,7 +70,7 @@ function LiveNotice({ live }: { live: ReturnType<typeof useLiveQueue> }) {
 
 export default function ConsoleQueuePage() {
   const { t } = useTranslation();
-  const { queue, visits, duty } = useLoaderData<typeof loader>();
+  const { queue, visits, duty, agenda } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const live = useLiveQueue();
   const sound = useSoundChoice();
@@ -106,6 +116,13 @@ export default function ConsoleQueuePage() {
             </h2>
             <DutyToggle duty={duty} />
             <SoundToggle {...sound} />
+          </section>
+          <section aria-labelledby="agenda-title" className="flex flex-col gap-4">
+            <h2 id="agenda-title" className="font-semibold text-ink text-xl">
+              {t("console.agenda.heading")}
+            </h2>
+            <p className="text-ink-muted text-sm">{t("console.agenda.caption", { zone: agenda.timeZone })}</p>
+            <Agenda items={agenda.items} timeZone={agenda.timeZone} />
           </section>
           <section aria-labelledby="my-visits-title" className="flex flex-col gap-4">
             <h2 id="my-visits-title" className="font-semibold text-ink text-xl">

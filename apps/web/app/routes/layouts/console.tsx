@@ -1,4 +1,4 @@
-import { Form, Outlet, useLoaderData } from "react-router";
+import { Form, NavLink, Outlet, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { LanguageSwitch } from "#app/components/language-switch.tsx";
 import { Logo } from "#app/components/logo.tsx";
@@ -45,6 +45,14 @@ export default function ConsoleLayout() {
             </Form>
           </div>
         </div>
+        <nav aria-label={t("console.nav.label")} className="page-container flex flex-wrap gap-4 pb-3">
+          <NavLink to="/console" end className="link aria-[current=page]:font-semibold">
+            {t("console.nav.queue")}
+          </NavLink>
+          <NavLink to="/console/hours" className="link aria-[current=page]:font-semibold">
+            {t("console.nav.hours")}
+          </NavLink>
+        </nav>
       </header>
       <main id="main-content" tabIndex={-1} className="flex-1">
         <Outlet />
