@@ -53,6 +53,8 @@ import {
   type MembershipService,
 } from "#api/modules/membership/membership-service.ts";
 import { createMyDataService, type MyDataService } from "#api/modules/my-data/my-data-service.ts";
+import { confirmationEvents } from "#api/modules/scheduling/booking-calendar.ts";
+import { bookingEventsOf } from "#api/modules/scheduling/booking-events.ts";
 import { reminderEvents } from "#api/modules/scheduling/booking-reminders.ts";
 import { createScheduling, type Scheduling } from "#api/modules/scheduling/scheduling-service.ts";
 import { createVideoCallService, type VideoCallService } from "#api/modules/video-call/video-call-service.ts";
@@ -202,7 +204,10 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
   const scheduling: Scheduling = createScheduling(
     { db: handle, clock, live, visits, log },
     config,
-    reminderEvents({ clock, minutesBefore: config.BOOKING_REMINDERS_MINUTES }),
+    bookingEventsOf(
+      reminderEvents({ clock, minutesBefore: config.BOOKING_REMINDERS_MINUTES }),
+      confirmationEvents({ clock }),
+    ),
   );
   const consultations: ConsultationService = createConsultationService({
     db,

@@ -1,7 +1,7 @@
 import type { Locale } from "@ambercare/contracts/locales";
 import type { Database, Executor } from "@ambercare/db/client";
 import { bookings, clinicianSchedules } from "@ambercare/db/schema";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { BookedVisit, BookingEvents } from "#api/modules/scheduling/booking-events.ts";
 import type { Clock } from "#api/platform/clock.ts";
 import { enqueue, type JobRunner } from "#api/platform/jobs.ts";
@@ -67,7 +67,11 @@ export function visitTime(at: Date, locale: Locale, timeZone: string): string {
   }).format(at);
 }
 
-export function renderReminderMail(
+/** The e-mails of a booked time: its reminder, and the confirmations of booking, move and cancel. */
+export type BookingMailKind = "reminder" | "booked" | "moved" | "bookingCanceled";
+
+export function renderBookingMail(
+  kind: BookingMailKind,
   locale: Locale,
   vars: {
     productName: string;
@@ -81,17 +85,33 @@ export function renderReminderMail(
   const visit = mailT(locale)(`visit.types.${vars.type}`);
   const time = visitTime(vars.startsAt, locale, vars.timeZone);
   const t = mailT(locale, { productName: vars.productName, visit, time });
+  const paragraphs = [greeting(t, vars.firstName), t(`visit.${kind}.when`)];
+  if (kind === "reminder") paragraphs.push(t("visit.reminder.checkIn"), t("common.emergency"));
+  paragraphs.push(t("common.signature"));
   return renderParagraphMail(locale, {
-    subject: t("visit.reminder.subject"),
-    paragraphs: [
-      greeting(t, vars.firstName),
-      t("visit.reminder.when"),
-      t("visit.reminder.checkIn"),
-      t("common.emergency"),
-      t("common.signature"),
-    ],
+    subject: t(`visit.${kind}.subject`),
+    paragraphs,
     action: { label: t("visit.reminder.action"), link: vars.link },
   });
+}
+
+/** A booking as its e-mails need it, with the clinician's zone (UTC without a schedule). */
+export async function bookingForMail(db: Database, bookingId: string) {
+  const [row] = await db
+    .select({
+      status: bookings.status,
+      startsAt: bookings.startsAt,
+      endsAt: bookings.endsAt,
+      type: bookings.type,
+      sequence: bookings.sequence,
+      consultationId: bookings.consultationId,
+      patientUserId: bookings.patientUserId,
+      clinicianZone: sql<string>`coalesce(${clinicianSchedules.timeZone}, 'UTC')`,
+    })
+    .from(bookings)
+    .leftJoin(clinicianSchedules, eq(clinicianSchedules.clinicianUserId, bookings.clinicianUserId))
+    .where(eq(bookings.id, bookingId));
+  return row;
 }
 
 /**
@@ -105,30 +125,19 @@ export function registerBookingReminders(
 ): void {
   jobs.register(REMINDER_JOB, async (job) => {
     const payload = job.payload as ReminderPayload;
-    const [row] = await deps.db
-      .select({
-        status: bookings.status,
-        startsAt: bookings.startsAt,
-        type: bookings.type,
-        consultationId: bookings.consultationId,
-        patientUserId: bookings.patientUserId,
-        clinicianZone: clinicianSchedules.timeZone,
-      })
-      .from(bookings)
-      .leftJoin(clinicianSchedules, eq(clinicianSchedules.clinicianUserId, bookings.clinicianUserId))
-      .where(eq(bookings.id, payload.bookingId));
+    const row = await bookingForMail(deps.db, payload.bookingId);
     if (row?.status !== "booked" || row.consultationId === null) return;
     if (row.startsAt.getTime() !== new Date(payload.startsAt).getTime()) return;
     // A runner that was down past the start does not remind of a visit that has begun.
     if (job.now.getTime() >= row.startsAt.getTime()) return;
     const patient = await mailRecipient(deps.db, row.patientUserId);
     if (!patient) return;
-    const mail = renderReminderMail(patient.locale, {
+    const mail = renderBookingMail("reminder", patient.locale, {
       productName: deps.productName,
       firstName: patient.firstName,
       type: row.type,
       startsAt: row.startsAt,
-      timeZone: patient.timeZone ?? row.clinicianZone ?? "UTC",
+      timeZone: patient.timeZone ?? row.clinicianZone,
       link: `${deps.consultationsUrl}/${row.consultationId}`,
     });
     await deps.mailer.send({

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { consultationResponse } from "@ambercare/contracts/consultation";
 import { providerListResponse, providerResponse } from "@ambercare/contracts/provider";
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
@@ -21,6 +23,7 @@ import {
 } from "@ambercare/db/schema";
 import { DEMO_BOOKING_CLINICIANS, seedDemoBooking } from "@ambercare/db/seed-booking";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enableKnownSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
 import { registerBookingReminders } from "#api/modules/scheduling/booking-reminders.ts";
@@ -668,5 +671,76 @@ describe("the reminders of a booked visit", () => {
       );
     expect(keys.map((row) => row.key.split(":").slice(2).join(":")).sort()).toEqual(["0:1440", "0:60"]);
     expect(keys.every((row) => row.doneAt !== null)).toBe(true);
+  });
+});
+
+describe("the calendar e-mails of a booked visit", () => {
+  /** The `.ics` attachments of the messages written to `email`, oldest first, parsed by ical.js. */
+  function invitations(email: string) {
+    const directory = join(t.app.config.DATA_DIR, "mail");
+    return readdirSync(directory)
+      .filter((name) => name.endsWith(".eml"))
+      .sort()
+      .map((name) => readFileSync(join(directory, name), "utf8").replaceAll("\r\n", "\n"))
+      .filter((raw) => raw.includes(`\nTo: ${email}\n`))
+      .flatMap((raw) => {
+        const part =
+          /Content-Type: text\/calendar[^\n]*(?:\n[ \t][^\n]*)*\n((?:[^\n]+\n)*)\n([\s\S]*?)\n--/.exec(raw);
+        if (!part) return [];
+        const body = part[1]!.includes("base64")
+          ? Buffer.from(part[2]!.replaceAll(/\s/g, ""), "base64").toString("utf8")
+          : part[2]!
+              .replaceAll("=\n", "")
+              .replaceAll(/=([0-9A-F]{2})/g, (_m, hex: string) =>
+                String.fromCharCode(Number.parseInt(hex, 16)),
+              );
+        const calendar = new ICAL.Component(ICAL.parse(body));
+        const event = calendar.getFirstSubcomponent("vevent")!;
+        return [
+          {
+            method: calendar.getFirstPropertyValue("method"),
+            uid: event.getFirstPropertyValue("uid"),
+            sequence: event.getFirstPropertyValue("sequence"),
+            start: (event.getFirstPropertyValue("dtstart") as ICAL.Time).toJSDate().toISOString(),
+            text: raw,
+          },
+        ];
+      });
+  }
+
+  it("carry an invitation on booking, an update on a move and a cancel on cancel", async () => {
+    const patient = await member();
+    const first = "2027-06-09T17:00:00.000Z";
+    const later = "2027-06-09T18:00:00.000Z";
+    const id = await book(patient, first);
+    await t.app.jobs.runDue(clock.now());
+    const held = await hold(patient, later);
+    const moved = await request("POST", `/ambercare/consultations/${id}/reschedule`, patient.access_token, {
+      hold_id: held.json().data.id,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    await t.app.jobs.runDue(clock.now());
+    const canceled = await request("POST", `/ambercare/consultations/${id}/cancel`, patient.access_token);
+    expect(canceled.statusCode, canceled.body).toBe(200);
+    await t.app.jobs.runDue(clock.now());
+    await t.app.jobs.runDue(clock.now());
+
+    const sent = invitations(patient.email);
+    expect(sent.map(({ method, uid, sequence, start }) => ({ method, uid, sequence, start }))).toEqual([
+      { method: "REQUEST", uid: expect.stringMatching(new RegExp(`^${id}@`)), sequence: 0, start: first },
+      { method: "REQUEST", uid: sent[0]!.uid, sequence: 1, start: later },
+      { method: "CANCEL", uid: sent[0]!.uid, sequence: 1, start: later },
+    ]);
+    const subjects = mailFilesTo(t.app.config.DATA_DIR, patient.email).map((mail) =>
+      mail.headers.get("subject"),
+    );
+    expect(subjects).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining("is booked for Wednesday, June 9, 2027 at 10:00 AM PDT"),
+        expect.stringContaining("moved to Wednesday, June 9, 2027 at 11:00 AM PDT"),
+        expect.stringContaining("on Wednesday, June 9, 2027 at 11:00 AM PDT is canceled"),
+      ]),
+    );
+    expect(sent[0]!.text).toContain(`/my-profile/consultations/${id}`);
   });
 });
