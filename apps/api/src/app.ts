@@ -40,7 +40,7 @@ import type { MembershipService } from "#api/modules/membership/membership-servi
 import { registerRenewalSweep } from "#api/modules/membership/renewal-sweep.ts";
 import type { MyDataService } from "#api/modules/my-data/my-data-service.ts";
 import { registerBookingConfirmations } from "#api/modules/scheduling/booking-calendar.ts";
-import { registerBookingReminders } from "#api/modules/scheduling/booking-reminders.ts";
+import { registerBookingReminders, registerNoShowCheck } from "#api/modules/scheduling/booking-reminders.ts";
 import type { Scheduling } from "#api/modules/scheduling/scheduling-service.ts";
 import { registerVideoCallSignalling } from "#api/modules/video-call/video-call-routes.ts";
 import type { VideoCallService } from "#api/modules/video-call/video-call-service.ts";
@@ -294,6 +294,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     productName: config.PRODUCT_NAME,
     consultationsUrl: `${webUrl(config)}/my-profile/consultations`,
   });
+  registerNoShowCheck(jobs, app.scheduling.bookings);
   registerBookingConfirmations(jobs, {
     db: deps.db.db,
     mailer,

@@ -205,7 +205,11 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     { db: handle, clock, live, visits, log },
     config,
     bookingEventsOf(
-      reminderEvents({ clock, minutesBefore: config.BOOKING_REMINDERS_MINUTES }),
+      reminderEvents({
+        clock,
+        minutesBefore: config.BOOKING_REMINDERS_MINUTES,
+        noShowGraceMinutes: config.NO_SHOW_GRACE_MINUTES,
+      }),
       confirmationEvents({ clock }),
     ),
   );

@@ -19,6 +19,8 @@ import type { RenderedMail } from "#api/platform/mail/templates.ts";
  */
 
 export const REMINDER_JOB = "booking.reminder";
+/** NO_SHOW_GRACE_MINUTES after the start: a visit its clinician never started is canceled. */
+export const NO_SHOW_JOB = "booking.no-show";
 const MINUTE = 60_000;
 
 type ReminderPayload = { bookingId: string; startsAt: string; minutes: number };
@@ -31,9 +33,24 @@ export const reminderKey = (visit: Pick<BookedVisit, "bookingId" | "sequence">, 
  * The booking events that queue reminders. A reminder whose time has passed when the visit is
  * booked (a visit booked for within the hour has no "a day before") is not queued.
  */
-export function reminderEvents(deps: { clock: Clock; minutesBefore: readonly number[] }): BookingEvents {
+export function reminderEvents(deps: {
+  clock: Clock;
+  minutesBefore: readonly number[];
+  noShowGraceMinutes: number;
+}): BookingEvents {
   async function queue(tx: Executor, visit: BookedVisit): Promise<void> {
     const now = deps.clock.now().getTime();
+    const check: ReminderPayload = {
+      bookingId: visit.bookingId,
+      startsAt: visit.startsAt.toISOString(),
+      minutes: 0,
+    };
+    await enqueue(tx, {
+      kind: NO_SHOW_JOB,
+      key: `${NO_SHOW_JOB}:${visit.bookingId}:${visit.sequence}`,
+      runAt: new Date(visit.startsAt.getTime() + deps.noShowGraceMinutes * MINUTE),
+      payload: check,
+    });
     for (const minutes of deps.minutesBefore) {
       const runAt = new Date(visit.startsAt.getTime() - minutes * MINUTE);
       if (runAt.getTime() <= now) continue;
@@ -146,5 +163,16 @@ export function registerBookingReminders(
       template: "visit-reminder",
       idempotencyKey: job.key,
     });
+  });
+}
+
+/** The no-show check's handler: the booking service cancels and refunds a visit never started. */
+export function registerNoShowCheck(
+  jobs: JobRunner,
+  bookings: { clinicianNeverStarted(bookingId: string, startsAt: Date, at: Date): Promise<boolean> },
+): void {
+  jobs.register(NO_SHOW_JOB, async (job) => {
+    const payload = job.payload as ReminderPayload;
+    await bookings.clinicianNeverStarted(payload.bookingId, new Date(payload.startsAt), job.now);
   });
 }

@@ -744,3 +744,42 @@ describe("the calendar e-mails of a booked visit", () => {
     expect(sent[0]!.text).toContain(`/my-profile/consultations/${id}`);
   });
 });
+
+describe("a booked visit its clinician never starts", () => {
+  it("is canceled by the system and refunded after the grace, unless it was marked missed", async () => {
+    const patient = await member();
+    const start = "2027-06-10T17:00:00.000Z";
+    const id = await book(patient, start);
+    const noShow = await member();
+    const missedAt = "2027-06-10T18:00:00.000Z";
+    const missedId = await book(noShow, missedAt);
+    const after = (minutes: number, from = start) => new Date(at(from).getTime() + minutes * 60_000);
+
+    await t.app.jobs.runDue(after(9));
+    expect(await statusOf(id)).toBe("scheduled");
+    await t.app.jobs.runDue(after(10));
+    expect(await statusOf(id)).toBe("canceled");
+    expect(refunded).toContain(id);
+    await t.app.mailer.drain();
+    const mail = mailFilesTo(t.app.config.DATA_DIR, patient.email);
+    expect(mail.map((message) => message.headers.get("subject"))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/was canceled/)]),
+    );
+    expect(mail.some((message) => message.text.includes("You can request a new consultation"))).toBe(true);
+
+    // The clinician marked the other visit missed: the check leaves it so.
+    clock.set(after(10, missedAt));
+    try {
+      // Three days on, the console's session has expired: the service the route calls.
+      await t.app.scheduling.bookings.markMissed(
+        { userId: doctor.userId, providerId: doctor.providerId },
+        missedId,
+      );
+    } finally {
+      clock.set(at("2027-06-07T15:00:00Z"));
+    }
+    await t.app.jobs.runDue(after(10, missedAt));
+    expect(await statusOf(missedId)).toBe("missed");
+    expect(refunded).not.toContain(missedId);
+  });
+});
