@@ -39,6 +39,8 @@ import type { ConsultationEntitlements } from "#api/modules/membership/consultat
 import type { MembershipService } from "#api/modules/membership/membership-service.ts";
 import { registerRenewalSweep } from "#api/modules/membership/renewal-sweep.ts";
 import type { MyDataService } from "#api/modules/my-data/my-data-service.ts";
+import { registerBookingConfirmations } from "#api/modules/scheduling/booking-calendar.ts";
+import { registerBookingReminders, registerNoShowCheck } from "#api/modules/scheduling/booking-reminders.ts";
 import type { Scheduling } from "#api/modules/scheduling/scheduling-service.ts";
 import { registerVideoCallSignalling } from "#api/modules/video-call/video-call-routes.ts";
 import type { VideoCallService } from "#api/modules/video-call/video-call-service.ts";
@@ -46,7 +48,7 @@ import { registerVisitTyping } from "#api/modules/visit-chat/visit-chat-routes.t
 import type { VisitChatService } from "#api/modules/visit-chat/visit-chat-service.ts";
 import { registerAuditHooks } from "#api/platform/audit-log.ts";
 import { type Clock, createOffsetClock, isAdvanceable, systemClock } from "#api/platform/clock.ts";
-import type { ApiConfig } from "#api/platform/config.ts";
+import { type ApiConfig, mailFrom, webUrl } from "#api/platform/config.ts";
 import { routeRegistryPlugin } from "#api/platform/contract-routes.ts";
 import { devClockRoutes } from "#api/platform/dev-clock-routes.ts";
 import { registerErrorHandling } from "#api/platform/error-handler.ts";
@@ -286,6 +288,20 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   registerRenewalSweep(jobs, app.membership);
   registerLiveSweep(jobs, live);
   registerVisitExpirySweep(jobs, app.visits);
+  registerBookingReminders(jobs, {
+    db: deps.db.db,
+    mailer,
+    productName: config.PRODUCT_NAME,
+    consultationsUrl: `${webUrl(config)}/my-profile/consultations`,
+  });
+  registerNoShowCheck(jobs, app.scheduling.bookings);
+  registerBookingConfirmations(jobs, {
+    db: deps.db.db,
+    mailer,
+    productName: config.PRODUCT_NAME,
+    consultationsUrl: `${webUrl(config)}/my-profile/consultations`,
+    organizer: /<([^>]+)>/.exec(mailFrom(config))?.[1] ?? mailFrom(config),
+  });
   // Loaded in the background once the server is ready; searches ask the database until then.
   app.addHook("onReady", async () => {
     void providerDirectory.load();

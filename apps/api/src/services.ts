@@ -53,6 +53,9 @@ import {
   type MembershipService,
 } from "#api/modules/membership/membership-service.ts";
 import { createMyDataService, type MyDataService } from "#api/modules/my-data/my-data-service.ts";
+import { confirmationEvents } from "#api/modules/scheduling/booking-calendar.ts";
+import { bookingEventsOf } from "#api/modules/scheduling/booking-events.ts";
+import { reminderEvents } from "#api/modules/scheduling/booking-reminders.ts";
 import { createScheduling, type Scheduling } from "#api/modules/scheduling/scheduling-service.ts";
 import { createVideoCallService, type VideoCallService } from "#api/modules/video-call/video-call-service.ts";
 import { createVisitChatService, type VisitChatService } from "#api/modules/visit-chat/visit-chat-service.ts";
@@ -198,7 +201,18 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     beforeStart: (actor, id) => scheduling.bookings.beforeStart(actor, id),
     onClinicianCancel: (tx, id) => scheduling.bookings.clinicianCanceled(tx, id),
   });
-  const scheduling: Scheduling = createScheduling({ db: handle, clock, live, visits, log }, config);
+  const scheduling: Scheduling = createScheduling(
+    { db: handle, clock, live, visits, log },
+    config,
+    bookingEventsOf(
+      reminderEvents({
+        clock,
+        minutesBefore: config.BOOKING_REMINDERS_MINUTES,
+        noShowGraceMinutes: config.NO_SHOW_GRACE_MINUTES,
+      }),
+      confirmationEvents({ clock }),
+    ),
+  );
   const consultations: ConsultationService = createConsultationService({
     db,
     clock,

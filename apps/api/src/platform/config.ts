@@ -84,6 +84,23 @@ export const apiEnvSchema = sharedEnvSchema.extend({
   CHECK_IN_OPENS_MINUTES: z.coerce.number().int().min(0).max(120).default(15),
   /** Minutes after the start before a clinician may mark a patient who never checked in missed. */
   NO_SHOW_GRACE_MINUTES: z.coerce.number().int().min(0).max(120).default(10),
+  /**
+   * Minutes before a booked visit at which its patient is e-mailed a reminder, comma-separated
+   * ("1440,60": a day and an hour before); empty for none.
+   */
+  BOOKING_REMINDERS_MINUTES: z
+    .string()
+    .trim()
+    .regex(/^(\d{1,5}(\s*,\s*\d{1,5})*)?$/, "a comma-separated list of minutes, e.g. 1440,60")
+    .default("1440,60")
+    .transform((text) => [
+      ...new Set(
+        text
+          .split(",")
+          .filter((part) => part.trim() !== "")
+          .map(Number),
+      ),
+    ]),
   /** The clinic's slot lengths, which a clinician may override for themselves. */
   SLOT_MINUTES_CHAT: z.coerce.number().int().min(5).max(240).default(15),
   SLOT_MINUTES_VIDEO: z.coerce.number().int().min(5).max(240).default(20),

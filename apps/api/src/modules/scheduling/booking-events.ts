@@ -34,3 +34,18 @@ export const noBookingEvents: BookingEvents = {
   async moved() {},
   async canceled() {},
 };
+
+/** Several listeners, called in turn in the change's transaction. */
+export function bookingEventsOf(...listeners: BookingEvents[]): BookingEvents {
+  return {
+    async booked(tx, visit) {
+      for (const listener of listeners) await listener.booked(tx, visit);
+    },
+    async moved(tx, visit, from) {
+      for (const listener of listeners) await listener.moved(tx, visit, from);
+    },
+    async canceled(tx, visit, by) {
+      for (const listener of listeners) await listener.canceled(tx, visit, by);
+    },
+  };
+}

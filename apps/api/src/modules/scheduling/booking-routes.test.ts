@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { consultationResponse } from "@ambercare/contracts/consultation";
 import { providerListResponse, providerResponse } from "@ambercare/contracts/provider";
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
@@ -14,20 +16,25 @@ import {
   clinicians,
   consultationStatusHistory,
   consultations,
+  jobs,
   providerLicenses,
   providers,
   users,
 } from "@ambercare/db/schema";
 import { DEMO_BOOKING_CLINICIANS, seedDemoBooking } from "@ambercare/db/seed-booking";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enableKnownSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
+import { registerBookingReminders } from "#api/modules/scheduling/booking-reminders.ts";
 import { createManualClock } from "#api/platform/clock.ts";
+import { createJobRunner } from "#api/platform/jobs.ts";
 import {
   bearer,
   consultationBody,
   createTestApp,
   createTestEntitlements,
+  mailFilesTo,
   registerPatient,
   type TestApp,
 } from "#api/test-support.ts";
@@ -561,5 +568,218 @@ describe("the directory", () => {
       expect(body.time_zone).toBe(clinician.timeZone);
       expect(body.slots.length, clinician.slug).toBeGreaterThan(0);
     }
+  });
+});
+
+describe("the reminders of a booked visit", () => {
+  // Tuesday 2027-06-08, 10:00 in Los Angeles and onwards; the clock stays on Monday morning.
+  const TUESDAY = ["17:00", "17:20", "17:40", "18:00", "18:20"].map((time) => `2027-06-08T${time}:00.000Z`);
+  const minutesBefore = (start: string, minutes: number) => new Date(at(start).getTime() - minutes * 60_000);
+  const reminders = (patient: Patient) =>
+    mailFilesTo(t.app.config.DATA_DIR, patient.email).filter((mail) =>
+      /Reminder|Напомняне/.test(mail.headers.get("subject") ?? ""),
+    );
+
+  it("is e-mailed once at each time before the visit, in the patient's language and zone", async () => {
+    const patient = await member();
+    await t.db.db
+      .update(users)
+      .set({ locale: "bg", timeZone: "Europe/Sofia" })
+      .where(eq(users.id, patient.user_id));
+    const id = await book(patient, TUESDAY[0]!);
+
+    await t.app.jobs.runDue(new Date(minutesBefore(TUESDAY[0]!, 1440).getTime() - 60_000));
+    expect(reminders(patient)).toHaveLength(0);
+    await t.app.jobs.runDue(minutesBefore(TUESDAY[0]!, 1440));
+    const [first, ...others] = reminders(patient);
+    expect(others).toHaveLength(0);
+    // 10:00 in Los Angeles is 20:00 in Sofia, written in Bulgarian with the zone.
+    expect(first!.headers.get("subject")).toContain("Напомняне");
+    expect(first!.text).toContain("8 юни 2027 г. в 20:00 ч. Гринуич+3");
+    expect(first!.html).toContain("20:00");
+    expect(first!.text).toContain(`/my-profile/consultations/${id}`);
+    await t.app.jobs.runDue(minutesBefore(TUESDAY[0]!, 1440));
+    expect(reminders(patient)).toHaveLength(1);
+
+    await t.app.jobs.runDue(minutesBefore(TUESDAY[0]!, 60));
+    expect(reminders(patient)).toHaveLength(2);
+    await t.app.jobs.runDue(minutesBefore(TUESDAY[0]!, 30));
+    expect(reminders(patient)).toHaveLength(2);
+  });
+
+  it("is not sent for a canceled visit, nor for the old time of a moved one", async () => {
+    const canceling = await member();
+    const canceled = await book(canceling, TUESDAY[1]!);
+    const res = await request("POST", `/ambercare/consultations/${canceled}/cancel`, canceling.access_token);
+    expect(res.statusCode, res.body).toBe(200);
+
+    const moving = await member();
+    const id = await book(moving, TUESDAY[2]!);
+    const held = await hold(moving, TUESDAY[3]!);
+    expect(held.statusCode, held.body).toBe(201);
+    const moved = await request("POST", `/ambercare/consultations/${id}/reschedule`, moving.access_token, {
+      hold_id: held.json().data.id,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+
+    // The old time's reminders are due first, and are no-ops.
+    await t.app.jobs.runDue(minutesBefore(TUESDAY[2]!, 60));
+    expect(reminders(canceling)).toHaveLength(0);
+    expect(reminders(moving)).toHaveLength(1);
+    expect(reminders(moving)[0]!.text).toContain("11:00 AM PDT");
+    await t.app.jobs.runDue(minutesBefore(TUESDAY[3]!, 60));
+    expect(reminders(canceling)).toHaveLength(0);
+    const sent = reminders(moving);
+    expect(sent).toHaveLength(2);
+    // The patient has no zone of their own: the clinician's is used.
+    for (const mail of sent) expect(mail.text).toContain("Tuesday, June 8, 2027 at 11:00 AM PDT");
+    expect(sent.some((mail) => mail.text.includes("10:40"))).toBe(false);
+  });
+
+  it("is sent once by two runners at once, and once by a runner that starts after its time", async () => {
+    const patient = await member();
+    await book(patient, TUESDAY[4]!);
+    /** Another API process on the same database: a runner of its own with the reminders' handler. */
+    const otherProcess = () => {
+      const runner = createJobRunner({ db: t.db.db, clock, log: t.app.log });
+      registerBookingReminders(runner, {
+        db: t.db.db,
+        mailer: t.app.mailer,
+        productName: t.app.config.PRODUCT_NAME,
+        consultationsUrl: "http://web.test/my-profile/consultations",
+      });
+      return runner;
+    };
+
+    const dayBefore = minutesBefore(TUESDAY[4]!, 1440);
+    await Promise.all([t.app.jobs.runDue(dayBefore), otherProcess().runDue(dayBefore)]);
+    expect(reminders(patient)).toHaveLength(1);
+
+    // The hour-before reminder's time passes with no process up; one started 20 minutes later sends
+    // it once, and nothing runs it again.
+    const restarted = otherProcess();
+    await restarted.runDue(minutesBefore(TUESDAY[4]!, 40));
+    expect(reminders(patient)).toHaveLength(2);
+    await restarted.runDue(minutesBefore(TUESDAY[4]!, 30));
+    await t.app.jobs.runDue(minutesBefore(TUESDAY[4]!, 30));
+    expect(reminders(patient)).toHaveLength(2);
+    const keys = await t.db.db
+      .select({ key: jobs.dedupeKey, doneAt: jobs.doneAt })
+      .from(jobs)
+      .where(
+        sql`${jobs.dedupeKey} like ${"booking.reminder:%"} and ${jobs.payload}->>'startsAt' = ${TUESDAY[4]}`,
+      );
+    expect(keys.map((row) => row.key.split(":").slice(2).join(":")).sort()).toEqual(["0:1440", "0:60"]);
+    expect(keys.every((row) => row.doneAt !== null)).toBe(true);
+  });
+});
+
+describe("the calendar e-mails of a booked visit", () => {
+  /** The `.ics` attachments of the messages written to `email`, oldest first, parsed by ical.js. */
+  function invitations(email: string) {
+    const directory = join(t.app.config.DATA_DIR, "mail");
+    return readdirSync(directory)
+      .filter((name) => name.endsWith(".eml"))
+      .sort()
+      .map((name) => readFileSync(join(directory, name), "utf8").replaceAll("\r\n", "\n"))
+      .filter((raw) => raw.includes(`\nTo: ${email}\n`))
+      .flatMap((raw) => {
+        const part =
+          /Content-Type: text\/calendar[^\n]*(?:\n[ \t][^\n]*)*\n((?:[^\n]+\n)*)\n([\s\S]*?)\n--/.exec(raw);
+        if (!part) return [];
+        const body = part[1]!.includes("base64")
+          ? Buffer.from(part[2]!.replaceAll(/\s/g, ""), "base64").toString("utf8")
+          : part[2]!
+              .replaceAll("=\n", "")
+              .replaceAll(/=([0-9A-F]{2})/g, (_m, hex: string) =>
+                String.fromCharCode(Number.parseInt(hex, 16)),
+              );
+        const calendar = new ICAL.Component(ICAL.parse(body));
+        const event = calendar.getFirstSubcomponent("vevent")!;
+        return [
+          {
+            method: calendar.getFirstPropertyValue("method"),
+            uid: event.getFirstPropertyValue("uid"),
+            sequence: event.getFirstPropertyValue("sequence"),
+            start: (event.getFirstPropertyValue("dtstart") as ICAL.Time).toJSDate().toISOString(),
+            text: raw,
+          },
+        ];
+      });
+  }
+
+  it("carry an invitation on booking, an update on a move and a cancel on cancel", async () => {
+    const patient = await member();
+    const first = "2027-06-09T17:00:00.000Z";
+    const later = "2027-06-09T18:00:00.000Z";
+    const id = await book(patient, first);
+    await t.app.jobs.runDue(clock.now());
+    const held = await hold(patient, later);
+    const moved = await request("POST", `/ambercare/consultations/${id}/reschedule`, patient.access_token, {
+      hold_id: held.json().data.id,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    await t.app.jobs.runDue(clock.now());
+    const canceled = await request("POST", `/ambercare/consultations/${id}/cancel`, patient.access_token);
+    expect(canceled.statusCode, canceled.body).toBe(200);
+    await t.app.jobs.runDue(clock.now());
+    await t.app.jobs.runDue(clock.now());
+
+    const sent = invitations(patient.email);
+    expect(sent.map(({ method, uid, sequence, start }) => ({ method, uid, sequence, start }))).toEqual([
+      { method: "REQUEST", uid: expect.stringMatching(new RegExp(`^${id}@`)), sequence: 0, start: first },
+      { method: "REQUEST", uid: sent[0]!.uid, sequence: 1, start: later },
+      { method: "CANCEL", uid: sent[0]!.uid, sequence: 1, start: later },
+    ]);
+    const subjects = mailFilesTo(t.app.config.DATA_DIR, patient.email).map((mail) =>
+      mail.headers.get("subject"),
+    );
+    expect(subjects).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining("is booked for Wednesday, June 9, 2027 at 10:00 AM PDT"),
+        expect.stringContaining("moved to Wednesday, June 9, 2027 at 11:00 AM PDT"),
+        expect.stringContaining("on Wednesday, June 9, 2027 at 11:00 AM PDT is canceled"),
+      ]),
+    );
+    expect(sent[0]!.text).toContain(`/my-profile/consultations/${id}`);
+  });
+});
+
+describe("a booked visit its clinician never starts", () => {
+  it("is canceled by the system and refunded after the grace, unless it was marked missed", async () => {
+    const patient = await member();
+    const start = "2027-06-10T17:00:00.000Z";
+    const id = await book(patient, start);
+    const noShow = await member();
+    const missedAt = "2027-06-10T18:00:00.000Z";
+    const missedId = await book(noShow, missedAt);
+    const after = (minutes: number, from = start) => new Date(at(from).getTime() + minutes * 60_000);
+
+    await t.app.jobs.runDue(after(9));
+    expect(await statusOf(id)).toBe("scheduled");
+    await t.app.jobs.runDue(after(10));
+    expect(await statusOf(id)).toBe("canceled");
+    expect(refunded).toContain(id);
+    await t.app.mailer.drain();
+    const mail = mailFilesTo(t.app.config.DATA_DIR, patient.email);
+    expect(mail.map((message) => message.headers.get("subject"))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/was canceled/)]),
+    );
+    expect(mail.some((message) => message.text.includes("You can request a new consultation"))).toBe(true);
+
+    // The clinician marked the other visit missed: the check leaves it so.
+    clock.set(after(10, missedAt));
+    try {
+      // Three days on, the console's session has expired: the service the route calls.
+      await t.app.scheduling.bookings.markMissed(
+        { userId: doctor.userId, providerId: doctor.providerId },
+        missedId,
+      );
+    } finally {
+      clock.set(at("2027-06-07T15:00:00Z"));
+    }
+    await t.app.jobs.runDue(after(10, missedAt));
+    expect(await statusOf(missedId)).toBe("missed");
+    expect(refunded).not.toContain(missedId);
   });
 });

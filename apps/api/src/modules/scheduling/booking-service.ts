@@ -543,6 +543,42 @@ export function createBookingService(deps: {
       changed();
     },
 
+    /**
+     * The no-show check, NO_SHOW_GRACE_MINUTES after a booked start (a job): a visit still booked
+     * at `startsAt` and still 'scheduled' (its clinician neither started it nor marked it missed) is
+     * canceled by the system and refunded; the settlement writes to the patient. Answers whether it was.
+     */
+    async clinicianNeverStarted(bookingId: string, startsAt: Date, at: Date): Promise<boolean> {
+      const canceled = await deps.db.transaction(async (tx) => {
+        const [row] = await tx.select().from(bookings).where(eq(bookings.id, bookingId));
+        if (row?.status !== "booked" || row.consultationId === null) return false;
+        if (row.startsAt.getTime() !== startsAt.getTime()) return false;
+        const visit = await lockConsultation(tx, row.consultationId);
+        if (visit?.status !== "scheduled") return false;
+        await changeVisitStatus(
+          tx,
+          {
+            consultationId: row.consultationId,
+            from: "scheduled",
+            to: "canceled",
+            actor: { kind: "system" },
+            reason: "The clinician did not start the visit in time",
+            at,
+            set: { settlementPending: true },
+          },
+          deps.live,
+        );
+        await deps.events.canceled(tx, visitOf(row), "system");
+        await tellClinician(tx, row.clinicianUserId, row.consultationId);
+        return true;
+      });
+      if (canceled) {
+        changed();
+        await deps.settlePending?.();
+      }
+      return canceled;
+    },
+
     /** Holds past their expiry become 'released' (also done whenever a clinician's slot is held). */
     async releaseExpiredHolds(): Promise<number> {
       const now = deps.clock.now();

@@ -20,7 +20,11 @@ export type OutgoingMail = RenderedMail & {
    * the `.eml` files of development are written once per key.
    */
   idempotencyKey?: string;
+  /** Files sent with the message (a visit's `.ics` invitation). */
+  attachments?: readonly MailAttachment[];
 };
+
+export type MailAttachment = { filename: string; content: string; contentType: string };
 
 export type Mailer = {
   /** "smtp" with SMTP_URL, "file" without. */
@@ -154,6 +158,7 @@ function message(mail: OutgoingMail, clock: Clock, from: string) {
     date: clock.now(),
     ...(mail.headers ? { headers: { ...mail.headers } } : {}),
     ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
+    ...(mail.attachments ? { attachments: mail.attachments.map((file) => ({ ...file })) } : {}),
   };
 }
 
