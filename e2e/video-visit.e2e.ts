@@ -66,6 +66,9 @@ describe("a video visit, both sides", () => {
       await expectMediaFlowing(doctor);
       await patient.getByTestId("call-status").filter({ hasText: "Connected." }).waitFor();
       await doctor.getByTestId("call-status").filter({ hasText: "Connected." }).waitFor();
+      // The ring is over once the patient is in the call: the console says so no more.
+      const ringingNote = doctor.getByText("The patient's waiting room is ringing.");
+      await expect.poll(() => ringingNote.count()).toBe(0);
       await expect.poll(() => doctor.getByTestId("call-quality").count()).toBe(1);
       await patient.getByText("This visit is not recorded.").waitFor();
 
@@ -133,6 +136,7 @@ describe("a video visit, both sides", () => {
       await leftNote.waitFor({ timeout: 5_000 });
       console.log(`The clinician saw the patient leave ${Date.now() - leftAt} ms after "Leave the call".`);
       await doctor.getByRole("button", { name: "Call the patient again" }).click();
+      await ringingNote.waitFor();
       const callingAgain = patient
         .getByRole("alert")
         .filter({ hasText: "Your clinician is calling you again." });
@@ -143,10 +147,12 @@ describe("a video visit, both sides", () => {
       await expectMediaFlowing(patient);
       await expectMediaFlowing(doctor);
       await doctor.getByTestId("call-status").filter({ hasText: "Connected." }).waitFor();
+      await expect.poll(() => ringingNote.count()).toBe(0);
 
       // The clinician hangs up: the patient is taken to the call-ended page.
       await doctor.getByRole("button", { name: "Leave the call" }).click();
       await waitForPath(patient, "/call-ended");
+      expect(await ringingNote.count()).toBe(0);
     } finally {
       await sides.close();
     }
