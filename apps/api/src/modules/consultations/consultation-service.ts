@@ -247,6 +247,24 @@ export function createConsultationService(deps: {
      * waits, and the face of the clinician who accepted it. Read like the visit itself (audited).
      */
     async waitingRoom(caller: Caller, id: string): Promise<WaitingRoom> {
+      /** Who ended a visit that will not take place, why, and what became of its payment. */
+      const endingOf = async (row: ConsultationRow): Promise<WaitingRoom["ending"]> => {
+        if (row.status !== "canceled" && row.status !== "expired") return null;
+        const last = (await createConsultationRepository(deps.db).history(row.id))
+          .filter((change) => change.toStatus === row.status)
+          .at(-1);
+        const by =
+          row.status === "expired" ? "system" : last?.actorKind === "clinician" ? "clinician" : "patient";
+        // A patient's own cancel gives the visit credit back rather than the money.
+        const payment = by === "patient" ? null : await deps.entitlements.visitPayment(row.id);
+        return {
+          by,
+          reason: by === "clinician" ? (last?.reason ?? null) : null,
+          refund: payment
+            ? { amount_cents: payment.amountCents, refunded_cents: payment.refundedCents }
+            : null,
+        };
+      };
       const row = await ownConsultation(caller, id);
       await audit(deps.db, caller, "consultation.read", "consultation", row.id);
       const face = row.providerId
@@ -255,6 +273,7 @@ export function createConsultationService(deps: {
       return {
         consultation: toConsultation(row),
         line: await deps.lineOf(row),
+        ending: await endingOf(row),
         clinician: face
           ? {
               first_name: face.firstName,

@@ -10,6 +10,7 @@ import { PrintButton } from "#app/components/print-button.tsx";
 import { ConsultationCard } from "#app/features/consultations/consultation-card.tsx";
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
 import { notify, playAcceptedTone, useNotificationChoice } from "#app/features/consultations/visit-alerts.ts";
+import { VisitEnding } from "#app/features/consultations/visit-ending.tsx";
 import { readVisitPage, type VisitPageData } from "#app/features/consultations/visit-page.server.ts";
 import { ProviderAvatar } from "#app/features/directory/directory.tsx";
 import {
@@ -290,7 +291,9 @@ export default function VisitPage() {
           <ChatRegion consultationId={consultation.id} messages={messages} />
         ) : null}
         {status === "completed" ? <AfterVisit room={room} /> : null}
-        {status === "canceled" || status === "expired" ? (
+        {(status === "canceled" || status === "expired") && room.ending ? (
+          <VisitEnding room={room} clinicianName={room.clinician ? clinicianName(t, room.clinician) : null} />
+        ) : status === "canceled" || status === "expired" ? (
           <p className="text-ink">
             <Link to="/consultation/consult" className="link">
               {t("consultation.list.request")}
