@@ -140,6 +140,9 @@ describe("a chat visit, both sides", () => {
         .waitFor();
       expect(await sameDocument(patient)).toBe(true);
       await doctor.getByRole("heading", { name: "Intake" }).waitFor();
+      // The patients' support widget is theirs: it never floats over the clinician's workspace.
+      expect(await doctor.getByRole("button", { name: "E-mail support" }).count()).toBe(0);
+      await patient.getByRole("button", { name: "E-mail support" }).waitFor();
       await doctor.getByRole("heading", { name: "Earlier visits with your practice" }).waitFor();
 
       // The chat, both ways, with receipts and an image.

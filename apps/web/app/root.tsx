@@ -7,6 +7,7 @@ import {
   Outlet,
   ScrollRestoration,
   type ShouldRevalidateFunctionArgs,
+  useMatches,
 } from "react-router";
 import { DeferredScripts } from "#app/components/deferred-scripts.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
@@ -21,6 +22,7 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { useNonce } from "#app/lib/nonce.ts";
 import { stringsForPath } from "#app/lib/page-strings.server.ts";
 import { hasStringsFor, pageTranslations } from "#app/lib/page-strings.ts";
+import { showsSupportWidget } from "#app/lib/pages.ts";
 import { type RootData, useRootData } from "#app/lib/root-data.ts";
 import { siteUrl } from "#app/lib/seo.server.ts";
 import { getUser, headersWithCookies } from "#app/lib/session.server.ts";
@@ -123,6 +125,7 @@ export function Layout({ children }: { children: ReactNode }) {
   // appears: from then on the page is interactive and its layout final (styles and the browser
   // journeys rely on it).
   const hydrated = useHydrated();
+  const matches = useMatches();
   return (
     <html lang={i18n.language} dir="ltr" data-hydrated={hydrated ? "" : undefined}>
       <head>
@@ -146,7 +149,9 @@ export function Layout({ children }: { children: ReactNode }) {
       <body>
         <I18nProvider i18n={i18n}>
           {children}
-          {root ? <SupportWidget loggedIn={root.user.isLoggedIn} /> : null}
+          {root && showsSupportWidget(matches.map((match) => match.id)) ? (
+            <SupportWidget loggedIn={root.user.isLoggedIn} />
+          ) : null}
           {root?.analytics?.consent === null ? (
             <Suspense fallback={null}>
               <ConsentBanner />
