@@ -1,5 +1,5 @@
 import { THEME_COLORS } from "@ambercare/contracts/theme";
-import { type ComponentType, lazy, type ReactNode, Suspense, useMemo } from "react";
+import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useMemo } from "react";
 import {
   data,
   Links,
@@ -28,6 +28,7 @@ import { siteUrl } from "#app/lib/seo.server.ts";
 import { getUser, headersWithCookies } from "#app/lib/session.server.ts";
 import { pageTimeZone } from "#app/lib/time-zone.server.ts";
 import { timeZoneScript } from "#app/lib/time-zone.ts";
+import { forgetVisitStorage } from "#app/lib/visit-storage.ts";
 // Only the error texts ship in the bundle, for the rare page whose root loader failed.
 import { errors as fallbackErrors } from "#app/locales/en.json";
 import type { Route } from "./+types/root";
@@ -172,6 +173,12 @@ export default function App() {
   // and a lazy part in the server's HTML would hold the hydration flag back until its chunk has
   // loaded (ADR 048).
   const hydrated = useHydrated();
+  const loggedIn = root?.user.isLoggedIn;
+  useEffect(() => {
+    // Nobody is logged in on this page (a logout, the idle timeout, a session that ended
+    // elsewhere): what the visit pages kept in this browser goes, so the next person cannot read it.
+    if (loggedIn === false) forgetVisitStorage();
+  }, [loggedIn]);
   return (
     <>
       <Outlet />
