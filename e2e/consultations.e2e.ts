@@ -298,6 +298,16 @@ describe("consultations", () => {
         true,
       );
       await page.getByRole("button", { name: "Print" }).waitFor();
+      // The visit's chat stays open for follow-up questions for a few days, and says until when.
+      const followUp = page.getByRole("region", { name: "Follow-up questions" });
+      await followUp.getByText(/^You can ask your clinician follow-up questions here until /).waitFor();
+      await followUp.getByRole("textbox", { name: "Your message" }).fill("Can she go to school tomorrow?");
+      await followUp.getByRole("button", { name: "Send" }).click();
+      await followUp
+        .getByRole("list", { name: "Messages of this visit" })
+        .getByText("Can she go to school tomorrow?")
+        .waitFor();
+      await expect.poll(() => followUp.getByText("Sending…").count()).toBe(0);
       await expectNoAxeViolations(page);
 
       // A reload keeps it all: the state is the server's.

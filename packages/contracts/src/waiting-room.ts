@@ -71,6 +71,8 @@ export const waitingRoom = z
     clinician: clinician.nullable(),
     /** Once the visit was canceled or expired; null otherwise (and absent from older answers). */
     ending: ending.nullable().optional(),
+    /** A completed visit's last moment for follow-up questions in its chat; null otherwise. */
+    follow_up_until: z.iso.datetime().nullable().optional(),
   })
   .strict();
 export type WaitingRoom = z.infer<typeof waitingRoom>;

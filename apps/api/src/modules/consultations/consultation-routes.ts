@@ -39,6 +39,7 @@ export const careConsultationRoutes: FastifyPluginAsyncZod<ConsultationRoutesOpt
     announceQueueChange: app.visits.announceQueueChange,
     events: app.live,
     lineOf: app.visits.lineOf,
+    followUpDays: app.config.VISIT_FOLLOW_UP_DAYS,
   });
 
   const routes = apiRoutes.consultations;

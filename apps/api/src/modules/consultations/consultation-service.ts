@@ -93,6 +93,8 @@ export function createConsultationService(deps: {
   events: VisitEvents;
   /** A waiting request's place in line (the visit service's rule). */
   lineOf: (row: ConsultationRow) => Promise<WaitingRoom["line"]>;
+  /** Days after completion the chat takes follow-up questions (VISIT_FOLLOW_UP_DAYS); none when unset. */
+  followUpDays?: number;
 }) {
   const announce = deps.announceQueueChange ?? (async () => {});
   const patientOnly = (auth: AuthContext) => {
@@ -274,6 +276,11 @@ export function createConsultationService(deps: {
         consultation: toConsultation(row),
         line: await deps.lineOf(row),
         ending: await endingOf(row),
+        // Until when the patient may ask follow-up questions in the chat (the chat's own rule).
+        follow_up_until:
+          row.status === "completed" && row.completedAt && deps.followUpDays
+            ? new Date(row.completedAt.getTime() + deps.followUpDays * 86_400_000).toISOString()
+            : null,
         clinician: face
           ? {
               first_name: face.firstName,

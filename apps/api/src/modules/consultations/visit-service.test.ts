@@ -273,6 +273,27 @@ describe("accepting, starting and completing", () => {
     ]);
   });
 
+  it("tells the patient's page until when a completed visit takes follow-up questions", async () => {
+    const patient = await member();
+    const id = await requestVisit(patient, "chat");
+    const room = async () =>
+      (
+        await t.app.inject({
+          method: "GET",
+          url: `/ambercare/consultations/${id}/waiting-room`,
+          headers: bearer(patient.access_token),
+        })
+      ).json().data;
+    expect((await room()).follow_up_until).toBeNull();
+    await t.app.visits.accept(first, id);
+    await t.app.visits.start(first, id);
+    await t.app.visits.complete(first, id, "Rest and fluids.");
+    const completed = Date.parse((await room()).consultation.completed_at);
+    expect(Date.parse((await room()).follow_up_until) - completed).toBe(
+      t.app.config.VISIT_FOLLOW_UP_DAYS * 24 * 60 * 60 * 1000,
+    );
+  });
+
   it("lets the patient cancel an accepted visit, written to the history as theirs", async () => {
     const patient = await member();
     const id = await requestVisit(patient, "chat");
