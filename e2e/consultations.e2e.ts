@@ -463,7 +463,7 @@ describe("consultations", () => {
     }
   });
 
-  it("starts the intake with the gender and state of the profile", async () => {
+  it("starts the intake with the gender and state of the profile, not a dependant's gender", async () => {
     const { context, page, consoleErrors } = await openPage(browser);
     try {
       await dismissPopupBeforehand(context);
@@ -482,6 +482,12 @@ describe("consultations", () => {
       await page.reload();
       await waitForHydration(page);
       expect(await page.getByLabel("US state where the patient is now").inputValue()).toBe("OR");
+      expect(await page.getByLabel("Gender").inputValue()).toBe("female");
+      // The profile's gender is the account holder's: a visit for someone they care for starts
+      // without it, and a visit for themselves has it again.
+      await page.getByRole("radio", { name: /Someone I care for/ }).check();
+      expect(await page.getByLabel("Gender").inputValue()).toBe("");
+      await page.getByRole("radio", { name: "Me", exact: true }).check();
       expect(await page.getByLabel("Gender").inputValue()).toBe("female");
       expect(unexpected(consoleErrors)).toEqual([]);
     } finally {

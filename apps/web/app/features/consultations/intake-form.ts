@@ -53,3 +53,18 @@ export function optionKey(value: string): string {
     .replaceAll(/[^a-z0-9]+/g, "_")
     .replaceAll(/^_|_$/g, "");
 }
+
+/**
+ * The gender field when "who is it for" changes: the profile's gender describes the account holder,
+ * so a visit for someone they care for starts without it; back to "me", the profile's comes back.
+ * A gender the patient chose (anything but the profile's, or empty) is never touched.
+ */
+export function genderForPatient(
+  patient: "self" | "dependent",
+  gender: string,
+  profileGender: string | null,
+): string {
+  if (!profileGender) return gender;
+  if (patient === "dependent") return gender === profileGender ? "" : gender;
+  return gender === "" ? profileGender : gender;
+}

@@ -34,6 +34,7 @@ import { PageHeading } from "#app/components/page.tsx";
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
 import { readIntake, validateIntake } from "#app/features/consultations/intake-form.server.ts";
 import {
+  genderForPatient,
   INTAKE_DRAFT_KEY,
   INTAKE_FIELD_STEPS,
   INTAKE_FIELDS,
@@ -315,6 +316,17 @@ export default function ConsultationFormPage() {
           noValidate
           className="flex flex-col gap-8"
           onChange={(event) => {
+            const target = event.target;
+            const gender = event.currentTarget.elements.namedItem("gender");
+            if (
+              target instanceof HTMLInputElement &&
+              target.name === "patient" &&
+              gender instanceof HTMLSelectElement
+            ) {
+              // The profile's gender is the account holder's, not the gender of someone they care for.
+              const patient = target.value === "dependent" ? "dependent" : "self";
+              gender.value = genderForPatient(patient, gender.value, profile.gender ?? null);
+            }
             saveDraft(event.currentTarget);
             const data = new FormData(event.currentTarget);
             setDependent(data.get("patient") === "dependent");
@@ -395,7 +407,10 @@ export default function ConsultationFormPage() {
               name="gender"
               label={t("consultation.form.fields.gender")}
               options={options(GENDERS, "gender")}
-              defaultValue={asText(values.gender) || (profile.gender ?? "")}
+              defaultValue={
+                asText(values.gender) ||
+                (asText(values.patient) === "dependent" ? "" : (profile.gender ?? ""))
+              }
               error={errors.gender}
             />
             <SelectField
