@@ -9,7 +9,8 @@ import { startTrialSession } from "./session-fixtures.ts";
 /**
  * A chat visit with a real clinician on the other side, in two browser contexts: the patient
  * requests it, the request appears in the console of the journey's own clinician without a reload, the clinician
- * accepts, the patient's waiting room changes, both chat with receipts and an image, the clinician
+ * accepts, the patient's waiting room changes, both chat with receipts and an image (listed at once
+ * among the patient's documents in the workspace), the clinician
  * writes the notes, signs and completes, the patient reads the summary and rates the provider, and
  * find-a-doctor shows the new rating.
  */
@@ -139,6 +140,9 @@ describe("a chat visit, both sides", () => {
         .waitFor();
       expect(await sameDocument(patient)).toBe(true);
       await doctor.getByRole("heading", { name: "Intake" }).waitFor();
+      // The patients' support widget is theirs: it never floats over the clinician's workspace.
+      expect(await doctor.getByRole("button", { name: "E-mail support" }).count()).toBe(0);
+      await patient.getByRole("button", { name: "E-mail support" }).waitFor();
       await doctor.getByRole("heading", { name: "Earlier visits with your practice" }).waitFor();
 
       // The chat, both ways, with receipts and an image.
@@ -161,6 +165,10 @@ describe("a chat visit, both sides", () => {
       await patient.getByRole("button", { name: "Send" }).click();
       await doctorThread.getByText("Since Sunday. Here is my throat.").waitFor();
       await doctorThread.getByText("throat.png").first().waitFor();
+      // The file is one of the patient's documents now: the workspace lists it at once, unreloaded.
+      await doctor.getByRole("link", { name: "Download throat.png" }).waitFor();
+      expect(await doctor.getByText("The patient has no documents.").count()).toBe(0);
+      expect(await sameDocument(doctor)).toBe(true);
       await patientThread.getByText("Read", { exact: true }).waitFor();
       await expectNoAxeViolations(doctor);
 

@@ -163,7 +163,7 @@ export function careTeamSteps(apiUrl: string, token: string) {
   const api = `${apiUrl}/api/v1/api`;
   return {
     token,
-    step(visitId: string, step: "accept" | "start" | "complete", body: object = {}) {
+    step(visitId: string, step: "accept" | "start" | "complete" | "cancel", body: object = {}) {
       return postJson(`${api}/care-team/visits/${visitId}/${step}`, body, token);
     },
   };

@@ -298,6 +298,16 @@ describe("consultations", () => {
         true,
       );
       await page.getByRole("button", { name: "Print" }).waitFor();
+      // The visit's chat stays open for follow-up questions for a few days, and says until when.
+      const followUp = page.getByRole("region", { name: "Follow-up questions" });
+      await followUp.getByText(/^You can ask your clinician follow-up questions here until /).waitFor();
+      await followUp.getByRole("textbox", { name: "Your message" }).fill("Can she go to school tomorrow?");
+      await followUp.getByRole("button", { name: "Send" }).click();
+      await followUp
+        .getByRole("list", { name: "Messages of this visit" })
+        .getByText("Can she go to school tomorrow?")
+        .waitFor();
+      await expect.poll(() => followUp.getByText("Sending…").count()).toBe(0);
       await expectNoAxeViolations(page);
 
       // A reload keeps it all: the state is the server's.
@@ -318,7 +328,8 @@ describe("consultations", () => {
     }
   });
 
-  it("a patient without a membership is told to buy a visit, then succeeds with one", async () => {
+  it("a patient without a membership is told to buy a visit, then succeeds with one; the clinician's cancel is explained", async () => {
+    const clinician = clinicianFor("consultations-waiting-room");
     const { context, page, consoleErrors } = await openPage(browser, {
       viewport: { width: 320, height: 800 },
     });
@@ -336,7 +347,7 @@ describe("consultations", () => {
       expect(await page.getByText("Your membership includes this visit").count()).toBe(0);
       await page.goto(`${baseUrl}/consultation/form?type=video`);
       await waitForHydration(page);
-      await fillIntakeForChild(page);
+      await fillIntakeForChild(page, clinician.state.name);
       await page.getByRole("button", { name: "Request the visit" }).click();
       const explanation = page.getByText(/a visit is included only with a membership/);
       await explanation.waitFor();
@@ -357,8 +368,42 @@ describe("consultations", () => {
       expect(await page.getByRole("checkbox", { name: /financial communications/ }).isChecked()).toBe(true);
       await page.getByRole("button", { name: "Request the visit" }).click();
       await waitForPath(page, "/consultation/thank-you");
+      const room =
+        (await page.getByRole("link", { name: "Go to your waiting room" }).getAttribute("href")) ?? "";
       await page.goto(`${baseUrl}/my-profile/consultations`);
       await page.getByRole("article").filter({ hasText: "Video visit · Requested" }).waitFor();
+
+      // The clinician accepts, then cancels with a reason: the patient's page, open all along, says
+      // who canceled, why, what happens to the $49, and what to do next.
+      await page.goto(`${baseUrl}${room}`);
+      await waitForHydration(page);
+      const visitId = room.split("/").pop() ?? "";
+      const steps = await clinicianApi(apiUrl, clinician);
+      await steps.step(visitId, "accept");
+      await page.getByTestId("visit-status").filter({ hasText: "accepted your visit" }).waitFor();
+      await steps.step(visitId, "cancel", { reason: "I am called away to an emergency." });
+      const ending = page.getByRole("region", {
+        name: /^(Why this visit was canceled|Защо това посещение беше отменено)$/,
+      });
+      await ending.getByText(`Dr ${clinician.name} canceled this visit before it started.`).waitFor();
+      await ending.getByText("I am called away to an emergency.").waitFor();
+      await ending.getByText(/^We (are refunding|refunded) \$49 to the card you paid with\.$/).waitFor();
+      expect(await ending.getByRole("link", { name: "Request a visit again" }).getAttribute("href")).toBe(
+        "/consultation/form?type=video",
+      );
+      await expectNoAxeViolations(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+      await page.goto(`${baseUrl}${room}?lang=bg`);
+      await ending
+        .getByText(`Посещението беше отменено от д-р ${clinician.name}, преди да започне.`)
+        .waitFor();
+      await ending
+        .getByText(/^(Възстановяваме|Възстановихме) \$49 по картата, с която платихте\.$/)
+        .waitFor();
+      await expectNoAxeViolations(page);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await expectNoAxeViolations(page);
+      await page.goto(`${baseUrl}${room}?lang=en`);
       expect(unexpected(consoleErrors)).toEqual([]);
     } finally {
       await context.close();
@@ -418,7 +463,7 @@ describe("consultations", () => {
     }
   });
 
-  it("starts the intake with the gender and state of the profile", async () => {
+  it("starts the intake with the gender and state of the profile, not a dependant's gender", async () => {
     const { context, page, consoleErrors } = await openPage(browser);
     try {
       await dismissPopupBeforehand(context);
@@ -437,6 +482,12 @@ describe("consultations", () => {
       await page.reload();
       await waitForHydration(page);
       expect(await page.getByLabel("US state where the patient is now").inputValue()).toBe("OR");
+      expect(await page.getByLabel("Gender").inputValue()).toBe("female");
+      // The profile's gender is the account holder's: a visit for someone they care for starts
+      // without it, and a visit for themselves has it again.
+      await page.getByRole("radio", { name: /Someone I care for/ }).check();
+      expect(await page.getByLabel("Gender").inputValue()).toBe("");
+      await page.getByRole("radio", { name: "Me", exact: true }).check();
       expect(await page.getByLabel("Gender").inputValue()).toBe("female");
       expect(unexpected(consoleErrors)).toEqual([]);
     } finally {

@@ -341,7 +341,7 @@ describe("payments that fail, one-time visits and the popup", () => {
     }
   });
 
-  it("offers a membership 5 s after arriving on / to a non-member, and not on /my-profile", async () => {
+  it("offers a membership 5 s after arriving on / to a non-member, and not on /my-profile or /call-ended", async () => {
     const { context, page, consoleErrors } = await openPage(browser);
     try {
       // The pages' timers run on Playwright's clock: the test moves it on instead of waiting.
@@ -349,12 +349,15 @@ describe("payments that fail, one-time visits and the popup", () => {
       await newPatient(page);
       const popup = page.getByRole("dialog", { name: "Get care whenever you need it" });
 
-      // Excluded: nothing appears on My profile, however long the patient stays.
-      await page.goto(`${baseUrl}/my-profile`);
-      await waitForHydration(page);
-      await offerReady(page);
-      await page.clock.fastForward(NOT_SUBSCRIBED_POPUP_DELAY_MS + 1_500);
-      expect(await popup.isVisible()).toBe(false);
+      // Excluded: nothing appears on My profile, however long the patient stays, nor where a
+      // video visit's call ends: the offer never interrupts care.
+      for (const excluded of ["/my-profile", "/call-ended"]) {
+        await page.goto(`${baseUrl}${excluded}`);
+        await waitForHydration(page);
+        await offerReady(page);
+        await page.clock.fastForward(NOT_SUBSCRIBED_POPUP_DELAY_MS + 1_500);
+        expect(await popup.isVisible(), excluded).toBe(false);
+      }
 
       const arrived = await pageTime(page);
       await page.goto(`${baseUrl}/`);

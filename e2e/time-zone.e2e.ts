@@ -9,7 +9,8 @@ import { startTrialSession } from "./session-fixtures.ts";
 /**
  * Times in the patient's time zone: a patient whose browser is in Seattle sees a consultation's time
  * in Pacific time from the first page that shows it (the browser's zone, no change after hydration);
- * after choosing Europe/Sofia on /my-profile the same time is shown in Sofia's.
+ * after choosing Europe/Sofia on /my-profile the same time is shown in Sofia's, and in Bulgarian the
+ * list names every zone in Bulgarian, the likely ones first.
  */
 
 const baseUrl = inject("baseUrl");
@@ -120,6 +121,24 @@ describe("times in the patient's time zone", () => {
       await page.reload();
       await waitForHydration(page);
       expect(await requestedTime(page)).toBe(sofia);
+
+      // In Bulgarian the zones are named in Bulgarian (the engine's own names), the likely first.
+      await page.goto(`${baseUrl}/my-profile?lang=bg`);
+      await waitForHydration(page);
+      const bgZone = page.getByLabel("Часова зона");
+      expect(await bgZone.inputValue()).toBe("Europe/Sofia");
+      expect(await bgZone.locator("option:checked").textContent()).toMatch(
+        /^България — Източноевропейско време \(Гринуич\+0[23]:00\)$/,
+      );
+      const labels = await bgZone.locator("option").allTextContents();
+      expect(labels.filter((label) => /[A-Za-z]{2}/.test(label))).toEqual([]);
+      const groups = bgZone.locator("optgroup");
+      expect(await groups.first().getAttribute("label")).toBe("Най-вероятни за вас");
+      expect(await groups.first().locator("option").first().getAttribute("value")).toBe("Europe/Sofia");
+      await expectNoAxeViolations(page);
+      await page.setViewportSize({ width: 320, height: 800 });
+      await expectNoAxeViolations(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
       expect(unexpected(consoleErrors)).toEqual([]);
     } finally {
       await context.close();

@@ -22,7 +22,8 @@ import {
  * the call from the console, the patient's waiting room rings, the patient joins, and on both sides
  * the other's video is decoded and its sound has energy; a reload of the patient's page rejoins.
  * With the relay forced (CALL_ICE_TRANSPORT_POLICY=relay) through a local coturn, stopping coturn
- * and starting it again on the same port brings the frames back through an ICE restart. How the
+ * and starting it again on the same port brings the frames back through an ICE restart. The
+ * clinician is told when the patient's page closes or the patient leaves, and calls them back. How the
  * journey reads the media: video-call-steps.ts.
  */
 
@@ -65,6 +66,9 @@ describe("a video visit, both sides", () => {
       await expectMediaFlowing(doctor);
       await patient.getByTestId("call-status").filter({ hasText: "Connected." }).waitFor();
       await doctor.getByTestId("call-status").filter({ hasText: "Connected." }).waitFor();
+      // The ring is over once the patient is in the call: the console says so no more.
+      const ringingNote = doctor.getByText("The patient's waiting room is ringing.");
+      await expect.poll(() => ringingNote.count()).toBe(0);
       await expect.poll(() => doctor.getByTestId("call-quality").count()).toBe(1);
       await patient.getByText("This visit is not recorded.").waitFor();
 
@@ -109,9 +113,46 @@ describe("a video visit, both sides", () => {
       // The refused re-reads are the browser's failed resources; nothing else may have been logged.
       expect(unexpected(takeLoggedErrors()).filter((error) => !/status of 503/.test(error))).toEqual([]);
 
+      // The patient's call page closes without hanging up (a closed tab): the clinician is told at
+      // once, not "Connecting…", and the patient comes back to the call.
+      const visitPage = patient.url();
+      await patient.goto("about:blank");
+      await doctor
+        .getByTestId("call-status")
+        .filter({ hasText: "The patient's call page closed. Waiting for them to come back…" })
+        .waitFor({ timeout: 5_000 });
+      await patient.goto(visitPage);
+      await waitForHydration(patient);
+      await patient.getByRole("button", { name: "Rejoin the call" }).click();
+      await expectMediaFlowing(patient);
+      await expectMediaFlowing(doctor);
+
+      // The patient leaves: the clinician is told within seconds and calls again; the call-ended
+      // page hears it and leads the patient back into the call.
+      const leftAt = Date.now();
+      await patient.getByRole("button", { name: "Leave the call" }).click();
+      await waitForPath(patient, "/call-ended");
+      const leftNote = doctor.getByTestId("call-status").filter({ hasText: "The patient left the call." });
+      await leftNote.waitFor({ timeout: 5_000 });
+      console.log(`The clinician saw the patient leave ${Date.now() - leftAt} ms after "Leave the call".`);
+      await doctor.getByRole("button", { name: "Call the patient again" }).click();
+      await ringingNote.waitFor();
+      const callingAgain = patient
+        .getByRole("alert")
+        .filter({ hasText: "Your clinician is calling you again." });
+      await callingAgain.waitFor();
+      await expectNoAxeViolations(patient);
+      await callingAgain.getByRole("link", { name: "Back to the call" }).click();
+      await patient.getByRole("button", { name: "Rejoin the call" }).click();
+      await expectMediaFlowing(patient);
+      await expectMediaFlowing(doctor);
+      await doctor.getByTestId("call-status").filter({ hasText: "Connected." }).waitFor();
+      await expect.poll(() => ringingNote.count()).toBe(0);
+
       // The clinician hangs up: the patient is taken to the call-ended page.
       await doctor.getByRole("button", { name: "Leave the call" }).click();
       await waitForPath(patient, "/call-ended");
+      expect(await ringingNote.count()).toBe(0);
     } finally {
       await sides.close();
     }

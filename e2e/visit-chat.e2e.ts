@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Account } from "./account-steps.ts";
-import { clinicianFor, newPatient, waitForHydration } from "./auth-helpers.ts";
-import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
+import { clinicianFor, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
+import { expectNoAxeViolations, launchBrowser, openPage, takeLoggedErrors, unexpected } from "./browser.ts";
 import { dismissPopupBeforehand } from "./checkout-helpers.ts";
 import { type ClinicianAccount, clinicianApi, requestVisit } from "./clinician-helpers.ts";
 import { startTrialSession } from "./session-fixtures.ts";
@@ -11,7 +11,8 @@ import { startTrialSession } from "./session-fixtures.ts";
 /**
  * The visit chat on the patient's messages page: a member's chat visit accepted by the journey's
  * own clinician, messages both ways without a reload, and the outbox: written while the browser is
- * offline, both messages arrive once when it is back. The clinician's side is called on the API.
+ * offline, both messages arrive once when it is back; logging out clears what the outbox kept. The
+ * clinician's side is called on the API.
  */
 
 const baseUrl = inject("baseUrl");
@@ -66,6 +67,8 @@ describe("the visit chat", () => {
       await page.getByRole("button", { name: "Send" }).click();
       const thread = page.getByRole("list", { name: "Messages of this visit" });
       await thread.getByText("Hello, I have a cough.").waitFor();
+      // Stored before the clinician answers (it shows at once, while its send is still on its way).
+      await expect.poll(() => thread.getByText("Sending…").count()).toBe(0);
 
       // The clinician answers: the page shows it without a reload and says it in the live region.
       const answer = await call("POST", `${CONSOLE}/${id}/messages`, doctor, {
@@ -109,10 +112,31 @@ describe("the visit chat", () => {
       expect(await thread.getByText("It is worse at night.").count()).toBe(1);
 
       await expectNoAxeViolations(page);
-      // Requests that failed while the browser was offline are the point of the test, not errors.
-      expect(unexpected(consoleErrors).filter((e) => !/ERR_INTERNET_DISCONNECTED|WebSocket/.test(e))).toEqual(
-        [],
+
+      // A message still waits in the outbox (its sends fail) when the patient logs out: nothing the
+      // visit kept stays in this browser for the next person at this computer.
+      const kept = () =>
+        page.evaluate(() =>
+          Object.keys(localStorage)
+            .filter((key) => key.startsWith("ambercare.visit-chat."))
+            .map((key) => localStorage.getItem(key) ?? ""),
+        );
+      await page.route(/\/visit-chat\/[0-9a-f-]+$/, (route) =>
+        route.request().method() === "POST" ? route.abort("failed") : route.continue(),
       );
+      await box.fill("Please call me back tonight.");
+      await page.getByRole("button", { name: "Send" }).click();
+      await expect.poll(async () => (await kept()).join()).toContain("Please call me back tonight.");
+      await page.getByRole("banner").getByRole("button", { name: "Log out" }).click();
+      await waitForPath(page, "/login");
+      await expect.poll(kept).toEqual([]);
+
+      // Requests that failed while the browser was offline are the point of the test, not errors.
+      expect(
+        unexpected(consoleErrors).filter((e) => !/ERR_INTERNET_DISCONNECTED|ERR_FAILED|WebSocket/.test(e)),
+      ).toEqual([]);
+      // The refused sends before the logout are the browser's failed resources, nothing else.
+      expect(unexpected(takeLoggedErrors()).filter((e) => !/ERR_FAILED/.test(e))).toEqual([]);
     } finally {
       await context.close();
     }

@@ -222,6 +222,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     events: live,
     lineOf: visits.lineOf,
     bookings: scheduling.bookings,
+    followUpDays: config.VISIT_FOLLOW_UP_DAYS,
   });
   const visitChat: VisitChatService = createVisitChatService({
     db,

@@ -170,6 +170,9 @@ export function createTestEntitlements(): GrantableEntitlements {
     async refundVisit() {
       return { kind: "nothing_paid" };
     },
+    async visitPayment() {
+      return null;
+    },
     grant(userId, grant) {
       if (grant.member === true) members.add(userId);
       if (grant.member === false) members.delete(userId);

@@ -1,5 +1,5 @@
 import { THEME_COLORS } from "@ambercare/contracts/theme";
-import { type ComponentType, lazy, type ReactNode, Suspense, useMemo } from "react";
+import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useMemo } from "react";
 import {
   data,
   Links,
@@ -7,6 +7,7 @@ import {
   Outlet,
   ScrollRestoration,
   type ShouldRevalidateFunctionArgs,
+  useMatches,
 } from "react-router";
 import { DeferredScripts } from "#app/components/deferred-scripts.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
@@ -21,11 +22,13 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { useNonce } from "#app/lib/nonce.ts";
 import { stringsForPath } from "#app/lib/page-strings.server.ts";
 import { hasStringsFor, pageTranslations } from "#app/lib/page-strings.ts";
+import { showsSupportWidget } from "#app/lib/pages.ts";
 import { type RootData, useRootData } from "#app/lib/root-data.ts";
 import { siteUrl } from "#app/lib/seo.server.ts";
 import { getUser, headersWithCookies } from "#app/lib/session.server.ts";
 import { pageTimeZone } from "#app/lib/time-zone.server.ts";
 import { timeZoneScript } from "#app/lib/time-zone.ts";
+import { forgetVisitStorage } from "#app/lib/visit-storage.ts";
 // Only the error texts ship in the bundle, for the rare page whose root loader failed.
 import { errors as fallbackErrors } from "#app/locales/en.json";
 import type { Route } from "./+types/root";
@@ -123,6 +126,7 @@ export function Layout({ children }: { children: ReactNode }) {
   // appears: from then on the page is interactive and its layout final (styles and the browser
   // journeys rely on it).
   const hydrated = useHydrated();
+  const matches = useMatches();
   return (
     <html lang={i18n.language} dir="ltr" data-hydrated={hydrated ? "" : undefined}>
       <head>
@@ -146,7 +150,9 @@ export function Layout({ children }: { children: ReactNode }) {
       <body>
         <I18nProvider i18n={i18n}>
           {children}
-          {root ? <SupportWidget loggedIn={root.user.isLoggedIn} /> : null}
+          {root && showsSupportWidget(matches.map((match) => match.id)) ? (
+            <SupportWidget loggedIn={root.user.isLoggedIn} />
+          ) : null}
           {root?.analytics?.consent === null ? (
             <Suspense fallback={null}>
               <ConsentBanner />
@@ -167,6 +173,12 @@ export default function App() {
   // and a lazy part in the server's HTML would hold the hydration flag back until its chunk has
   // loaded (ADR 048).
   const hydrated = useHydrated();
+  const loggedIn = root?.user.isLoggedIn;
+  useEffect(() => {
+    // Nobody is logged in on this page (a logout, the idle timeout, a session that ended
+    // elsewhere): what the visit pages kept in this browser goes, so the next person cannot read it.
+    if (loggedIn === false) forgetVisitStorage();
+  }, [loggedIn]);
   return (
     <>
       <Outlet />

@@ -75,6 +75,12 @@ export const LIVE_CLOSE_CODES = Object.freeze({
 export const VISIT_TYPING_TOPIC = "visit.typing";
 export type VisitTypingFrame = { type: typeof VISIT_TYPING_TOPIC; consultation_id: string; typing: boolean };
 
+/**
+ * A visit's chat changed (a message sent or retracted): `{consultation_id, message_id, seq, change}`,
+ * with `attachments` (how many files) when the message brought files.
+ */
+export const VISIT_MESSAGE_TOPIC = "visit.message";
+
 /** Topics are lower-case dotted names such as `visit.status`, `visit.message`, `queue.changed`. */
 export const LIVE_TOPIC_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 

@@ -31,8 +31,10 @@ export type CallSignal =
   /** A page (re)joined: the other side drops its old connection and answers `welcome`. */
   | { kind: "hello" }
   | { kind: "welcome" }
-  /** The page leaves the call (hang up, tab closed). */
+  /** The page leaves the call (hang up). */
   | { kind: "bye" }
+  /** The page is closing or reloading without hanging up: it may come back with hello. */
+  | { kind: "away" }
   | { kind: "description"; description: { type: "offer" | "answer"; sdp: string } }
   /** null: the end of this page's candidates. */
   | { kind: "candidate"; candidate: CallIceCandidate | null }
@@ -44,7 +46,7 @@ export type CallSignal =
  * `message_id`) because a relayed payload is at most 2 KiB; the page joins them in order of `part`.
  */
 export type CallSignalEvent = { consultation_id: string; from: CallSide } & (
-  | { kind: "hello" | "welcome" | "bye" }
+  | { kind: "hello" | "welcome" | "bye" | "away" }
   | {
       kind: "description";
       description_type: "offer" | "answer";

@@ -44,6 +44,24 @@ const clinician = z
   })
   .strict();
 
+/**
+ * How a visit that did not take place ended, for the patient's page: who ended it (the patient,
+ * the clinician, or nobody in time: `system`), the clinician's reason, and what became of the
+ * money. `refund`: the one-time visit's price, `refunded_cents` null while the refund is on its
+ * way; null when a membership or a returned visit credit covered it (`paid_with` says which).
+ */
+const ending = z
+  .object({
+    by: z.enum(["patient", "clinician", "system"]),
+    reason: z.string().nullable(),
+    refund: z
+      .object({ amount_cents: z.number().int(), refunded_cents: z.number().int().nullable() })
+      .strict()
+      .nullable(),
+  })
+  .strict();
+export type VisitEnding = z.infer<typeof ending>;
+
 export const waitingRoom = z
   .object({
     consultation,
@@ -51,6 +69,10 @@ export const waitingRoom = z
     line: line.nullable(),
     /** Once a clinician accepted the visit. */
     clinician: clinician.nullable(),
+    /** Once the visit was canceled or expired; null otherwise (and absent from older answers). */
+    ending: ending.nullable().optional(),
+    /** A completed visit's last moment for follow-up questions in its chat; null otherwise. */
+    follow_up_until: z.iso.datetime().nullable().optional(),
   })
   .strict();
 export type WaitingRoom = z.infer<typeof waitingRoom>;

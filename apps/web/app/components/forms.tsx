@@ -214,8 +214,24 @@ type SelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "name" |
   hint?: string;
   error?: FormMessage;
   optional?: boolean;
-  options: ReadonlyArray<{ value: string; label: string }>;
+  /** Options with a `group` are shown under it (an optgroup), each run of one group together. */
+  options: ReadonlyArray<SelectOption>;
 };
+
+type SelectOption = { value: string; label: string; group?: string | undefined };
+
+/** Consecutive options of one group together; options without a group stand on their own. */
+function optionRuns(
+  options: ReadonlyArray<SelectOption>,
+): Array<{ group?: string; options: SelectOption[] }> {
+  const runs: Array<{ group?: string; options: SelectOption[] }> = [];
+  for (const option of options) {
+    const last = runs.at(-1);
+    if (last && option.group !== undefined && last.group === option.group) last.options.push(option);
+    else runs.push({ ...(option.group === undefined ? {} : { group: option.group }), options: [option] });
+  }
+  return runs;
+}
 
 export function SelectField({ formId, name, label, hint, error, optional, options, ...select }: SelectProps) {
   const { t } = useTranslation();
@@ -233,11 +249,20 @@ export function SelectField({ formId, name, label, hint, error, optional, option
           {...select}
         >
           <option value="">{t("forms.select")}</option>
-          {options.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
+          {optionRuns(options).map((run) => {
+            const rendered = run.options.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ));
+            return run.group === undefined ? (
+              rendered
+            ) : (
+              <optgroup key={`group-${run.group}`} label={run.group}>
+                {rendered}
+              </optgroup>
+            );
+          })}
         </select>
       )}
     </FieldFrame>

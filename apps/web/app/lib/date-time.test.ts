@@ -147,14 +147,45 @@ describe("the tz cookie", () => {
   it("lists the zones with their offsets now, UTC first, keeping a name the patient has that this engine lists under another", () => {
     const january = new Date("2026-01-15T12:00:00Z");
     const options = timeZoneOptions("en", january, "Asia/Kolkata");
-    expect(options[0]).toEqual({ value: "Asia/Kolkata", label: "Asia/Kolkata (GMT+05:30)" });
+    expect(options[0]).toEqual({
+      value: "Asia/Kolkata",
+      label: "India — India Standard Time (GMT+05:30)",
+      likely: true,
+    });
     expect(options[1]?.value).toBe("UTC");
-    expect(options).toContainEqual({ value: "Europe/Sofia", label: "Europe/Sofia (GMT+02:00)" });
+    expect(options).toContainEqual({
+      value: "Europe/Sofia",
+      label: "Bulgaria — Eastern European Time (GMT+02:00)",
+    });
     expect(options).toContainEqual({
       value: "America/Los_Angeles",
-      label: "America/Los_Angeles (GMT-08:00)",
+      label: "United States — Pacific Time (GMT-08:00)",
+      likely: true,
     });
     const bg = timeZoneOptions("bg", new Date("2026-07-15T12:00:00Z"));
-    expect(bg).toContainEqual({ value: "Europe/Sofia", label: "Europe/Sofia (Гринуич+03:00)" });
+    expect(bg).toContainEqual({
+      value: "Europe/Sofia",
+      label: "България — Източноевропейско време (Гринуич+03:00)",
+    });
+  });
+
+  it("names every zone in the page's language, the likely ones first, each name once", () => {
+    const now = new Date("2026-01-15T12:00:00Z");
+    const bg = timeZoneOptions("bg", now, "Europe/Sofia");
+    // No IANA name ("Africa/Abidjan", "Europe/Sofia") is shown: Intl names them in Bulgarian.
+    expect(bg.filter((option) => /[A-Za-z]{2}/.test(option.label))).toEqual([]);
+    expect(bg.find((option) => option.value === "Africa/Abidjan")?.label).toBe(
+      "Кот д’Ивоар — Средно гринуичко време (Гринуич+00:00)",
+    );
+    // The patient's own zone, UTC and the US's main zones come first; the rest in alphabetical order.
+    const likely = bg.filter((option) => option.likely).map((option) => option.value);
+    expect(likely.slice(0, 3)).toEqual(["Europe/Sofia", "UTC", "America/New_York"]);
+    expect(likely).toContain("America/Los_Angeles");
+    expect(bg.findIndex((option) => !option.likely)).toBe(likely.length);
+    const rest = bg.filter((option) => !option.likely).map((option) => option.label);
+    expect(rest).toEqual([...rest].sort(new Intl.Collator("bg").compare));
+    // Zones that read alike and keep the same offsets all year are one entry.
+    expect(new Set(bg.map((option) => option.label)).size).toBe(bg.length);
+    expect(bg.length).toBeLessThan(Intl.supportedValuesOf("timeZone").length);
   });
 });

@@ -1,10 +1,13 @@
 import type { Consultation } from "@ambercare/contracts/consultation";
+import { type CallRingEvent, VISIT_CALL_RING_TOPIC } from "@ambercare/contracts/video-call-protocol";
 import { VISIT_STATUS_TOPIC } from "@ambercare/contracts/waiting-room";
+import { useState } from "react";
 import { Link, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { PageHeading } from "#app/components/page.tsx";
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
-import { useLiveRevalidation } from "#app/features/live/use-live-events.ts";
+import { useLiveEvents, useLiveRevalidation } from "#app/features/live/use-live-events.ts";
+import { CallRing } from "#app/features/video-call/call-ring.tsx";
 import { endedCallVisit } from "#app/features/video-call/ended-call.ts";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { lookup, type TFunction, useTranslation } from "#app/lib/i18n.tsx";
@@ -142,13 +145,25 @@ function CompletedVisit({ visit }: { visit: EndedCall }) {
 
 /**
  * The call is over but the clinician has not completed the visit yet: the summary and the rating
- * prompt appear here when they do (the page re-reads itself on the visit's status event).
+ * prompt appear here when they do (the page re-reads itself on the visit's status event). A
+ * clinician who calls again (the patient left too soon) is heard here too: the page leads back.
  */
 function SummaryPending({ visit }: { visit: EndedCall }) {
   const { t } = useTranslation();
+  const [callingAgain, setCallingAgain] = useState(false);
   useLiveRevalidation([VISIT_STATUS_TOPIC], (event) => event.payload.consultation_id === visit.id);
+  useLiveEvents([VISIT_CALL_RING_TOPIC], (event) => {
+    if ((event.payload as CallRingEvent).consultation_id === visit.id) setCallingAgain(true);
+  });
   return (
     <div className="mt-6 flex max-w-3xl flex-col gap-4">
+      {callingAgain ? (
+        <CallRing testId="call-again" message={t("consultation.callEnded.callingAgain")}>
+          <Link to={`/my-profile/consultations/${visit.id}`} className="button-primary">
+            {t("consultation.callEnded.backToCall")}
+          </Link>
+        </CallRing>
+      ) : null}
       <p role="status" className="text-ink" data-testid="call-ended-pending">
         {t("consultation.callEnded.pending")}
       </p>

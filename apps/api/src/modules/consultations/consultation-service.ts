@@ -7,10 +7,10 @@ import {
   type createConsultationRequest,
 } from "@ambercare/contracts/consultation";
 import type { AuditAction, AuditResource } from "@ambercare/contracts/consultation-limits";
-import type { ConsultationType } from "@ambercare/contracts/provider-limits";
-import { SCHEDULING_ERRORS } from "@ambercare/contracts/scheduling";
 import { datesNotAfterToday, INTAKE_VERSION } from "@ambercare/contracts/intake";
 import { readStoredIntake } from "@ambercare/contracts/intake-schemas";
+import type { ConsultationType } from "@ambercare/contracts/provider-limits";
+import { SCHEDULING_ERRORS } from "@ambercare/contracts/scheduling";
 import type { WaitingRoom } from "@ambercare/contracts/waiting-room";
 import type { Database, Executor } from "@ambercare/db/client";
 import type { z } from "zod";
@@ -120,6 +120,8 @@ export function createConsultationService(deps: {
   lineOf: (row: ConsultationRow) => Promise<WaitingRoom["line"]>;
   /** Booked visits; without it, every consultation is an on-demand request (some tests). */
   bookings?: ConsultationBookings;
+  /** Days after completion the chat takes follow-up questions (VISIT_FOLLOW_UP_DAYS); none when unset. */
+  followUpDays?: number;
 }) {
   const announce = deps.announceQueueChange ?? (async () => {});
   const patientOnly = (auth: AuthContext) => {
@@ -293,6 +295,24 @@ export function createConsultationService(deps: {
      * waits, and the face of the clinician who accepted it. Read like the visit itself (audited).
      */
     async waitingRoom(caller: Caller, id: string): Promise<WaitingRoom> {
+      /** Who ended a visit that will not take place, why, and what became of its payment. */
+      const endingOf = async (row: ConsultationRow): Promise<WaitingRoom["ending"]> => {
+        if (row.status !== "canceled" && row.status !== "expired") return null;
+        const last = (await createConsultationRepository(deps.db).history(row.id))
+          .filter((change) => change.toStatus === row.status)
+          .at(-1);
+        const by =
+          row.status === "expired" ? "system" : last?.actorKind === "clinician" ? "clinician" : "patient";
+        // A patient's own cancel gives the visit credit back rather than the money.
+        const payment = by === "patient" ? null : await deps.entitlements.visitPayment(row.id);
+        return {
+          by,
+          reason: by === "clinician" ? (last?.reason ?? null) : null,
+          refund: payment
+            ? { amount_cents: payment.amountCents, refunded_cents: payment.refundedCents }
+            : null,
+        };
+      };
       const row = await ownConsultation(caller, id);
       await audit(deps.db, caller, "consultation.read", "consultation", row.id);
       const face = row.providerId
@@ -301,6 +321,12 @@ export function createConsultationService(deps: {
       return {
         consultation: toConsultation(row),
         line: await deps.lineOf(row),
+        ending: await endingOf(row),
+        // Until when the patient may ask follow-up questions in the chat (the chat's own rule).
+        follow_up_until:
+          row.status === "completed" && row.completedAt && deps.followUpDays
+            ? new Date(row.completedAt.getTime() + deps.followUpDays * 86_400_000).toISOString()
+            : null,
         clinician: face
           ? {
               first_name: face.firstName,

@@ -278,6 +278,27 @@ describe("accepting, starting and completing", () => {
     ]);
   });
 
+  it("tells the patient's page until when a completed visit takes follow-up questions", async () => {
+    const patient = await member();
+    const id = await requestVisit(patient, "chat");
+    const room = async () =>
+      (
+        await t.app.inject({
+          method: "GET",
+          url: `/ambercare/consultations/${id}/waiting-room`,
+          headers: bearer(patient.access_token),
+        })
+      ).json().data;
+    expect((await room()).follow_up_until).toBeNull();
+    await t.app.visits.accept(first, id);
+    await t.app.visits.start(first, id);
+    await t.app.visits.complete(first, id, "Rest and fluids.");
+    const completed = Date.parse((await room()).consultation.completed_at);
+    expect(Date.parse((await room()).follow_up_until) - completed).toBe(
+      t.app.config.VISIT_FOLLOW_UP_DAYS * 24 * 60 * 60 * 1000,
+    );
+  });
+
   it("lets the patient cancel an accepted visit, written to the history as theirs", async () => {
     const patient = await member();
     const id = await requestVisit(patient, "chat");
@@ -420,5 +441,34 @@ describe("expiry and refunds", () => {
     expect(canceled.text).toContain("We have refunded");
     // The clinician's reason stays out of e-mail.
     expect(canceled.text).not.toContain("Emergency");
+  });
+
+  it("tells the patient on the visit's page who ended it, why, and what was refunded", async () => {
+    const room = async (patient: Patient, id: string) => {
+      const res = await t.app.inject({
+        method: "GET",
+        url: `/ambercare/consultations/${id}/waiting-room`,
+        headers: bearer(patient.access_token),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data;
+    };
+    const buyer = await registerPatient(t.app, { locale: "en" });
+    await pay(buyer, "/ambercare/visit-checkout", { plan: "ppv_chat" });
+    const id = await requestVisit(buyer, "chat");
+    expect((await room(buyer, id)).ending).toBeNull();
+    await t.app.visits.accept(first, id);
+    await t.app.visits.cancelByClinician(first, id, "I am called to an emergency");
+    expect((await room(buyer, id)).ending).toEqual({
+      by: "clinician",
+      reason: "I am called to an emergency",
+      refund: { amount_cents: 2900, refunded_cents: 2900 },
+    });
+
+    // A member's visit the patient canceled: nothing to refund, and no reason of theirs is asked.
+    const covered = await member();
+    const own = await requestVisit(covered, "chat");
+    await post(covered.access_token, `/ambercare/consultations/${own}/cancel`);
+    expect((await room(covered, own)).ending).toEqual({ by: "patient", reason: null, refund: null });
   });
 });

@@ -1,9 +1,9 @@
 import type { ConsultationType } from "@ambercare/contracts/provider";
 import type { Executor } from "@ambercare/db/client";
 import type { MembershipService } from "#api/modules/membership/membership-service.ts";
-import type { VisitRefund } from "#api/modules/membership/visit-refund-service.ts";
+import type { VisitPayment, VisitRefund } from "#api/modules/membership/visit-refund-service.ts";
 
-export type { VisitRefund } from "#api/modules/membership/visit-refund-service.ts";
+export type { VisitPayment, VisitRefund } from "#api/modules/membership/visit-refund-service.ts";
 
 /**
  * What creating and canceling a consultation needs to know about payment: whether the patient is a
@@ -16,7 +16,8 @@ export type { VisitRefund } from "#api/modules/membership/visit-refund-service.t
  * must take a credit at most once even when two requests race (a row lock or a conditional update),
  * and answer false when there is none; it remembers which consultation spent the credit, so that
  * `refundVisit` can give that consultation's payment back (an expired visit, or one the clinician
- * canceled). `refundVisit` is safe to call again: it refunds once.
+ * canceled). `refundVisit` is safe to call again: it refunds once. `visitPayment` only reads what
+ * the payment became, for the visit's page.
  */
 export interface ConsultationEntitlements {
   isMember(userId: string): Promise<boolean>;
@@ -33,13 +34,14 @@ export interface ConsultationEntitlements {
     consultationId: string,
   ): Promise<void>;
   refundVisit(consultationId: string): Promise<VisitRefund>;
+  visitPayment(consultationId: string): Promise<VisitPayment | null>;
 }
 
 /** The membership module's answer (subscription-service.ts; ADR 015): the real one. */
 export function membershipEntitlements(
   membership: Pick<
     MembershipService,
-    "entitlement" | "consumeVisitCredit" | "returnVisitCredit" | "refundVisit"
+    "entitlement" | "consumeVisitCredit" | "returnVisitCredit" | "refundVisit" | "visitPayment"
   >,
 ): ConsultationEntitlements {
   return {
@@ -49,5 +51,6 @@ export function membershipEntitlements(
     returnVisitCredit: (tx, userId, type, consultationId) =>
       membership.returnVisitCredit(tx, userId, type, consultationId),
     refundVisit: (consultationId) => membership.refundVisit(consultationId),
+    visitPayment: (consultationId) => membership.visitPayment(consultationId),
   };
 }

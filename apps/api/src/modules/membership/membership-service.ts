@@ -41,6 +41,7 @@ export function createMembershipService(deps: MembershipDeps) {
     runDue: renewals.runDue,
     applyPaymentEvent: paymentEvents.applyPaymentEvent,
     refundVisit: visitRefunds.refundVisit,
+    visitPayment: visitRefunds.visitPayment,
   };
 }
 

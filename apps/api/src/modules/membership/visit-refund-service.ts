@@ -8,6 +8,9 @@ export type VisitRefund =
   /** No bought one-time visit paid for it (a membership did): nothing to give back. */
   | { kind: "nothing_paid" };
 
+/** A one-time visit's payment and its refund (null until it is made). */
+export type VisitPayment = { amountCents: number; refundedCents: number | null };
+
 /**
  * Gives back the payment of a one-time visit whose consultation expired or was canceled by the
  * clinician. Safe to repeat: the processor gets the same idempotency key each time (a retry after a
@@ -15,6 +18,19 @@ export type VisitRefund =
  */
 export function createVisitRefundService(deps: Pick<MembershipDeps, "db" | "clock" | "payments" | "log">) {
   return {
+    /**
+     * What a one-time visit's payment became, read only (the visit page says it): null when no
+     * bought visit paid for it; `refundedCents` null while its refund is still to be made.
+     */
+    async visitPayment(consultationId: string): Promise<VisitPayment | null> {
+      const paid = await createMembershipRepository(deps.db).visitPaymentOf(consultationId);
+      if (!paid) return null;
+      return {
+        amountCents: paid.amountCents,
+        refundedCents: paid.refundedAt ? (paid.refundedAmountCents ?? paid.amountCents) : null,
+      };
+    },
+
     async refundVisit(consultationId: string): Promise<VisitRefund> {
       const repo = createMembershipRepository(deps.db);
       const paid = await repo.visitPaymentOf(consultationId);

@@ -16,6 +16,8 @@ import {
   ratings,
   users,
   visitCallEvents,
+  visitNoteAddenda,
+  visitNotes,
 } from "@ambercare/db/schema";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -203,6 +205,44 @@ describe("GET /ambercare/my-data/export", () => {
       expect(text).not.toContain(foreign);
     }
     expect(text).not.toContain(alice.access_token);
+  });
+
+  it("holds each visit's summary and the clinician's signed notes with their addenda", async () => {
+    const cleo = await patientWithData("Cleo");
+    const [visit] = await t.db.db
+      .select({ id: consultations.id })
+      .from(consultations)
+      .where(eq(consultations.userId, cleo.user_id));
+    await t.db.db
+      .update(consultations)
+      .set({ visitSummary: "A mild rash: cream twice a day." })
+      .where(eq(consultations.id, visit!.id));
+    await t.db.db.insert(visitNotes).values({
+      consultationId: visit!.id,
+      subjective: "Itchy rash for three days.",
+      objective: "Red patches on the forearm.",
+      assessment: "Contact dermatitis.",
+      plan: "Hydrocortisone cream.",
+      version: 3,
+      signedAt: clock.now(),
+    });
+    await t.db.db
+      .insert(visitNoteAddenda)
+      .values({ consultationId: visit!.id, body: "Patient reports it is better.", signedAt: clock.now() });
+
+    const { data } = myDataExportResponse.parse((await get(EXPORT, cleo.access_token)).json());
+    const [row] = data.sections.consultations!;
+    expect(row!.visit_summary).toBe("A mild rash: cream twice a day.");
+    expect(JSON.parse(String(row!.clinician_notes))).toEqual({
+      subjective: "Itchy rash for three days.",
+      objective: "Red patches on the forearm.",
+      assessment: "Contact dermatitis.",
+      plan: "Hydrocortisone cream.",
+      signed_at: clock.now().toISOString(),
+    });
+    expect(JSON.parse(String(row!.note_addenda))).toEqual([
+      { body: "Patient reports it is better.", signed_at: clock.now().toISOString() },
+    ]);
   });
 
   it("is the patient's own: 401 without a token, 403 for the service account", async () => {

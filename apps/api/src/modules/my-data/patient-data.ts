@@ -20,6 +20,8 @@ import {
   users,
   visitCallEvents,
   visitCredits,
+  visitNoteAddenda,
+  visitNotes,
 } from "@ambercare/db/schema";
 import { asc, eq, inArray, or } from "drizzle-orm";
 
@@ -66,6 +68,13 @@ export type PatientDataTable = {
 };
 
 const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
+
+/** A visit's SOAP notes as JSON for the export; null when the clinician wrote none. */
+function clinicianNotesOf(notes: typeof visitNotes.$inferSelect | undefined): string | null {
+  if (!notes) return null;
+  const { subjective, objective, assessment, plan } = notes;
+  return JSON.stringify({ subjective, objective, assessment, plan, signed_at: iso(notes.signedAt) });
+}
 
 /**
  * The reason billing records survive a deletion request. Invoices and payments must be kept for
@@ -248,6 +257,18 @@ export const PATIENT_DATA_TABLES: readonly PatientDataTable[] = [
             )
             .orderBy(asc(consultationMessages.seq))
         : [];
+      const ids = rows.map((row) => row.id);
+      // The clinician's notes and their addenda are the patient's record too (right of access).
+      const notes = ids.length
+        ? await db.select().from(visitNotes).where(inArray(visitNotes.consultationId, ids))
+        : [];
+      const addenda = ids.length
+        ? await db
+            .select()
+            .from(visitNoteAddenda)
+            .where(inArray(visitNoteAddenda.consultationId, ids))
+            .orderBy(asc(visitNoteAddenda.signedAt))
+        : [];
       return rows.map((row) => ({
         id: row.id,
         provider_id: row.providerId,
@@ -257,6 +278,12 @@ export const PATIENT_DATA_TABLES: readonly PatientDataTable[] = [
         // The intake answers as the patient gave them (a JSON document).
         intake: row.intake === null ? null : JSON.stringify(row.intake),
         visit_summary: row.visitSummary,
+        clinician_notes: clinicianNotesOf(notes.find((note) => note.consultationId === row.id)),
+        note_addenda: JSON.stringify(
+          addenda
+            .filter((addendum) => addendum.consultationId === row.id)
+            .map((addendum) => ({ body: addendum.body, signed_at: iso(addendum.signedAt) })),
+        ),
         messages: JSON.stringify(
           messages
             .filter((message) => message.consultationId === row.id)

@@ -257,6 +257,12 @@ describe("the call's signalling", () => {
         reconnecting: false,
       },
     });
+    // The patient's page closes without hanging up: the clinician is told at once.
+    patientPage.send({ type: "visit.call.signal", consultation_id: id, signal: { kind: "away" } });
+    expect(await doctorPage.next()).toEqual({
+      topic: "visit.call.signal",
+      payload: { consultation_id: id, from: "patient", kind: "away" },
+    });
 
     // A patient of another visit is refused, nobody hears them, and the attempt is in the log.
     outsiderPage.send({ type: "visit.call.signal", consultation_id: id, signal: { kind: "hello" } });

@@ -117,7 +117,7 @@ const callSignalFrame = z
     type: z.literal(VISIT_CALL_SIGNAL),
     consultation_id: z.uuid(),
     signal: z.union([
-      z.object({ kind: z.enum(["hello", "welcome", "bye"]) }).strict(),
+      z.object({ kind: z.enum(["hello", "welcome", "bye", "away"]) }).strict(),
       z
         .object({
           kind: z.literal("description"),

@@ -393,6 +393,21 @@ describe("the clinician's side", () => {
     expect(events).toHaveLength(6);
   });
 
+  it("says in the message's event that it brought files, so the workspace reads its documents again", async () => {
+    const patient = await registerPatient(t.app);
+    const doctor = await newClinician();
+    const id = await visit(patient, {}, doctor);
+    const file = (await upload(patient.access_token, id, "rash.png", PNG)).json().data;
+    const before = await lastEventId();
+    const sent = await send(patient.access_token, id, { body: "A photo", attachment_ids: [file.id] });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const events = await eventsAfter(before);
+    expect(events.find((event) => event.userId === doctor.user_id)).toMatchObject({
+      topic: "visit.message",
+      payload: { consultation_id: id, change: "created", attachments: 1 },
+    });
+  });
+
   it("refuses a clinician the visits their provider did not accept (403) and unknown ones (404)", async () => {
     const patient = await registerPatient(t.app);
     const doctor = await newClinician();

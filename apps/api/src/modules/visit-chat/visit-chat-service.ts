@@ -231,7 +231,14 @@ export function createVisitChatService(deps: {
         await deps.events?.publish(
           await participantsOf(tx, visit),
           "visit.message",
-          { consultation_id: visit.id, message_id: row.id, seq: row.seq, change: "created" },
+          {
+            consultation_id: visit.id,
+            message_id: row.id,
+            seq: row.seq,
+            change: "created",
+            // Files are the patient's documents too: the clinician's workspace lists them again.
+            ...(files.length > 0 ? { attachments: files.length } : {}),
+          },
           tx,
         );
         return { created: true, message: (await withAttachments(tx, [row]))[0]! };

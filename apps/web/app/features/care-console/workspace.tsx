@@ -103,16 +103,35 @@ export function VideoCallPanel({ visitId, status }: { visitId: string; status: s
   const { t } = useTranslation();
   const fetcher = useFetcher<{ ok: boolean; message: FormMessage; form: string }>();
   const [media, setMedia] = useState<CallMedia | null>(null);
+  // "The patient's waiting room is ringing" is said while it is true: from a ring until the patient
+  // is in the call, and never once the clinician hung up.
+  const [ringing, setRinging] = useState(false);
+  const [patientHere, setPatientHere] = useState(false);
   const refused = fetcher.data && !fetcher.data.ok ? fetcher.data : undefined;
   useEffect(() => {
     // The call could not start (the visit ended meanwhile): the screen closes, the reason shows.
     if (refused) setMedia(null);
-  }, [refused]);
+    else if (fetcher.data?.ok) setRinging(true);
+  }, [refused, fetcher.data]);
   if (status !== "accepted" && status !== "in_progress") return null;
+  const note = fetcher.data && (!fetcher.data.ok || (ringing && media && !patientHere)) ? fetcher.data : null;
   return (
     <div className="flex flex-col gap-3">
       {media ? (
-        <CallScreen consultationId={visitId} side="clinician" media={media} onLeave={() => setMedia(null)} />
+        <CallScreen
+          consultationId={visitId}
+          side="clinician"
+          media={media}
+          onLeave={() => {
+            setMedia(null);
+            setRinging(false);
+            setPatientHere(false);
+          }}
+          onRemotePresence={(presence) => {
+            setPatientHere(presence === "present");
+            if (presence === "present") setRinging(false);
+          }}
+        />
       ) : null}
       <fetcher.Form
         method="post"
@@ -134,9 +153,7 @@ export function VideoCallPanel({ visitId, status }: { visitId: string; status: s
               : t("videoCall.restart")}
         </button>
       </fetcher.Form>
-      <div aria-live="polite">
-        {fetcher.data ? <FormNote message={fetcher.data.message} ok={fetcher.data.ok} /> : null}
-      </div>
+      <div aria-live="polite">{note ? <FormNote message={note.message} ok={note.ok} /> : null}</div>
     </div>
   );
 }

@@ -124,3 +124,18 @@ export function optionLabel(t: TFunction, field: string, options: readonly strin
 export function labelledOptions(t: TFunction, field: string, options: readonly string[]) {
   return options.map((value) => ({ value, label: optionLabel(t, field, options, value) }));
 }
+
+/**
+ * The gender field when "who is it for" changes: the profile's gender describes the account holder,
+ * so a visit for someone they care for starts without it; back to "me", the profile's comes back.
+ * A gender the patient chose (anything but the profile's, or empty) is never touched.
+ */
+export function genderForPatient(
+  patient: "self" | "dependent",
+  gender: string,
+  profileGender: string | null,
+): string {
+  if (!profileGender) return gender;
+  if (patient === "dependent") return gender === profileGender ? "" : gender;
+  return gender === "" ? profileGender : gender;
+}

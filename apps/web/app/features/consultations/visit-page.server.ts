@@ -7,7 +7,12 @@ import type { SessionUser } from "#app/lib/session.server.ts";
 /** The visit's chat is open from acceptance, and for follow-up questions after completion. */
 const WITH_CLINICIAN: readonly string[] = ["accepted", "in_progress"];
 
-export type VisitPageData = { room: WaitingRoom; messages: Message[] };
+/**
+ * `followUpOpen`: a completed visit whose chat still takes follow-up questions (the API's
+ * VISIT_FOLLOW_UP_DAYS, told by the waiting room's `follow_up_until`), decided here so the page and
+ * its hydration agree.
+ */
+export type VisitPageData = { room: WaitingRoom; messages: Message[]; followUpOpen: boolean };
 
 /**
  * What a patient's visit page shows (routes/my-profile/visit.tsx), for its loader and for the page's
@@ -22,9 +27,12 @@ export async function readVisitPage(
 ): Promise<VisitPageData> {
   const api = consultationApi(request, user, context);
   const room = await orNotFound(() => api.waitingRoom(id));
+  const until = room.consultation.status === "completed" ? room.follow_up_until : null;
+  const followUpOpen = typeof until === "string" && Date.parse(until) > Date.now();
   // The thread opens when a clinician accepts: before that there is nothing to read.
-  const messages = WITH_CLINICIAN.includes(room.consultation.status)
-    ? await api.messages(room.consultation.id)
-    : [];
-  return { room, messages };
+  const messages =
+    WITH_CLINICIAN.includes(room.consultation.status) || followUpOpen
+      ? await api.messages(room.consultation.id)
+      : [];
+  return { room, messages, followUpOpen };
 }

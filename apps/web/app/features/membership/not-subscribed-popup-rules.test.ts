@@ -19,6 +19,8 @@ describe("isPopupExcludedPath", () => {
     "/logout",
     "/unsubscribe",
     "/checkout/chk_123",
+    "/call-ended",
+    "/my-profile/consultations/8b7e0a53-5a0c-4d8e-9a55-0b7b9c1f2a10",
   ])("excludes %s", (path) => {
     expect(isPopupExcludedPath(path)).toBe(true);
   });

@@ -8,11 +8,17 @@ import { NOT_SUBSCRIBED_POPUP_EXCLUDED_PREFIXES } from "@ambercare/contracts/tim
 
 /**
  * The spec's excluded prefixes, plus the hosted checkout: a patient paying for a membership or a
- * visit must not be asked to subscribe on top of it.
+ * visit must not be asked to subscribe on top of it; plus the visit's own pages (ADR 062): the call
+ * and the visit page are under /my-profile already, `/call-ended` is where a patient lands when the
+ * call ends, and the browser-side reads of a visit (`/visit-call`, `/visit-chat`) are never pages
+ * with an offer either. The offer never interrupts care.
  */
 export const POPUP_EXCLUDED_PREFIXES: readonly string[] = Object.freeze([
   ...NOT_SUBSCRIBED_POPUP_EXCLUDED_PREFIXES,
   "/checkout",
+  "/call-ended",
+  "/visit-call",
+  "/visit-chat",
 ]);
 
 /** The sessionStorage key that remembers a dismissal until the browser tab's session ends. */

@@ -114,6 +114,7 @@ function setup(polite: boolean) {
   const phases: string[] = [];
   const history: string[] = [];
   const remote: unknown[] = [];
+  const presence: string[] = [];
   const clock = manualClock();
   const connection = createCallConnection({
     polite,
@@ -134,6 +135,7 @@ function setup(polite: boolean) {
     onPhase: (phase) => phases.push(phase),
     onHistory: (event) => history.push(event),
     onRemoteMedia: (media) => remote.push(media),
+    onRemotePresence: (next) => presence.push(next),
     createStream: (tracks) => ({ tracks }) as unknown as MediaStream,
     setTimer: clock.setTimer,
     clearTimer: clock.clearTimer,
@@ -159,7 +161,7 @@ function setup(polite: boolean) {
       });
     }
   };
-  return { connection, peers, peer, sent, phases, history, remote, clock, receive, description };
+  return { connection, peers, peer, sent, phases, history, remote, presence, clock, receive, description };
 }
 
 const kinds = (signals: CallSignal[]) => signals.map((signal) => signal.kind);
@@ -433,6 +435,52 @@ describe("the call's connection", () => {
     // A fresh connection waits for the other side's return.
     expect(call.peers).toHaveLength(2);
     expect(call.connection.phase).toBe("connecting");
+  });
+
+  it("says the other side left when it hangs up, and that it is back when it says hello", async () => {
+    const call = setup(false);
+    call.connection.join();
+    await call.receive({ kind: "welcome" });
+    call.peer().become("connected");
+    expect(call.presence).toEqual(["present"]);
+    await call.receive({ kind: "bye" });
+    expect(call.presence).toEqual(["present", "left"]);
+    await call.receive({ kind: "hello" });
+    expect(call.presence).toEqual(["present", "left", "present"]);
+  });
+
+  it("tells the other side at once when this page goes away, and shows the other side's going", async () => {
+    const call = setup(true);
+    call.connection.join();
+    call.peer().become("connected");
+    call.connection.away();
+    expect(call.sent.at(-1)).toEqual({ kind: "away" });
+    // Going away is no hang-up: the connection stays until the page is gone.
+    expect(call.connection.phase).toBe("connected");
+
+    const other = setup(false);
+    other.connection.join();
+    other.peer().become("connected");
+    const before = other.peer();
+    await other.receive({ kind: "away" });
+    expect(other.presence.at(-1)).toBe("away");
+    expect(before.closed).toBe(true);
+    expect(other.connection.phase).toBe("reconnecting");
+    // The page comes back: hello, and the call is set up afresh.
+    await other.receive({ kind: "hello" });
+    expect(other.presence.at(-1)).toBe("present");
+    expect(other.sent.at(-1)).toEqual({ kind: "welcome" });
+  });
+
+  it("says the connection dropped as soon as the browser reports it, before restarting ICE", () => {
+    const call = setup(true);
+    call.connection.join();
+    call.peer().become("connected");
+    call.peer().become("disconnected");
+    expect(call.connection.phase).toBe("reconnecting");
+    expect(call.peer().restarts).toBe(0);
+    call.peer().become("connected");
+    expect(call.connection.phase).toBe("connected");
   });
 
   it("sends this side's mute and camera state", () => {

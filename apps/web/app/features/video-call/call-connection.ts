@@ -42,6 +42,13 @@ export type CallPhase =
 
 export type RemoteMedia = { muted: boolean; cameraOff: boolean; reconnecting: boolean };
 
+/**
+ * Whether the other side is in the call, as its signals tell: `absent` until it first speaks,
+ * `present` once it (re)joined or sent anything, `left` after it hung up (bye), `away` after its
+ * page closed or reloaded (it may come back with hello).
+ */
+export type RemotePresence = "absent" | "present" | "left" | "away";
+
 export type CallConnectionOptions = {
   /** Perfect negotiation: the patient's side is polite, the clinician's not (GET …/call). */
   polite: boolean;
@@ -57,6 +64,8 @@ export type CallConnectionOptions = {
   onRemoteMedia?(media: RemoteMedia): void;
   /** The other side left (bye). */
   onRemoteLeft?(): void;
+  /** The other side came, left, or its page went away (see RemotePresence). */
+  onRemotePresence?(presence: RemotePresence): void;
   /** A join, a leave or a recovery for the visit's call history (POST …/call/events). */
   onHistory?(event: "join" | "leave" | "reconnect"): void;
   /** Builds a stream for a remote track that came without one. */
@@ -137,6 +146,11 @@ export type CallConnection = {
   /** Hangs up: `bye` to the other side, the connection closed. */
   leave(): void;
   /**
+   * This page is going away (closed or reloading) without hanging up: the other side is told at
+   * once (`away`) and keeps its side ready for this page's hello.
+   */
+  away(): void;
+  /**
    * New ICE servers (fresh TURN credentials): used by the current connection's next ICE restart and
    * by every later connection. A long call would otherwise restart with expired credentials.
    */
@@ -153,6 +167,7 @@ export function createCallConnection(options: CallConnectionOptions): CallConnec
   let peer: CallPeer | null = null;
   let iceServers = options.iceServers;
   let phase: CallPhase = "connecting";
+  let presence: RemotePresence = "absent";
   let everConnected = false;
   /** The connection that reached `connected` (its later restarts are not stalls: ICE restart covers them). */
   let everConnectedPeer: CallPeer | null = null;
@@ -174,6 +189,12 @@ export function createCallConnection(options: CallConnectionOptions): CallConnec
     if (next === phase) return;
     phase = next;
     options.onPhase?.(next);
+  };
+
+  const setPresence = (next: RemotePresence) => {
+    if (next === presence) return;
+    presence = next;
+    options.onRemotePresence?.(next);
   };
 
   const sendMedia = () =>
@@ -247,6 +268,8 @@ export function createCallConnection(options: CallConnectionOptions): CallConnec
       }
       everConnected = true;
     } else if (state === "disconnected") {
+      // Said at once (the browser noticed the silence already); ICE restarts only after the grace.
+      if (everConnectedPeer === current) setPhase("reconnecting");
       if (restartTimer === null) {
         restartTimer = setTimer(() => {
           restartTimer = null;
@@ -369,6 +392,9 @@ export function createCallConnection(options: CallConnectionOptions): CallConnec
   };
 
   const handle = async (event: CallSignalEvent) => {
+    if (event.kind === "bye") setPresence("left");
+    else if (event.kind === "away") setPresence("away");
+    else setPresence("present");
     switch (event.kind) {
       case "hello":
         // The other side (re)joined with a new connection: this side starts afresh too.
@@ -381,6 +407,12 @@ export function createCallConnection(options: CallConnectionOptions): CallConnec
         return;
       case "welcome":
         if (!peer) newPeer();
+        return;
+      case "away":
+        // The other page closed or reloads: its connection is gone; a fresh one waits for its hello.
+        newPeer();
+        setPhase(everConnected ? "reconnecting" : "connecting");
+        options.onRemoteMedia?.({ muted: false, cameraOff: false, reconnecting: false });
         return;
       case "bye":
         dropPeer();
@@ -447,6 +479,10 @@ export function createCallConnection(options: CallConnectionOptions): CallConnec
     async replaceTrack(track) {
       const sender = peer?.getSenders().find((candidate) => candidate.track?.kind === track.kind);
       await sender?.replaceTrack(track);
+    },
+    away() {
+      if (phase === "ended") return;
+      options.send({ kind: "away" });
     },
     leave() {
       if (phase === "ended") return;

@@ -13,6 +13,7 @@ import {
   type CallPhase,
   createCallConnection,
   type RemoteMedia,
+  type RemotePresence,
   setupRefreshDelay,
 } from "#app/features/video-call/call-connection.ts";
 import { readOnce } from "#app/lib/data-cache.ts";
@@ -95,6 +96,7 @@ export function CallScreen({
   media,
   onLeave,
   onRemoteLeft,
+  onRemotePresence,
 }: {
   consultationId: string;
   side: CallSide;
@@ -104,6 +106,8 @@ export function CallScreen({
   onLeave?: () => void;
   /** The other side hung up. */
   onRemoteLeft?: () => void;
+  /** The other side came, left or went away (the console's ringing note ends when it comes). */
+  onRemotePresence?: (presence: RemotePresence) => void;
 }) {
   const { t } = useTranslation();
   const [phase, setPhase] = useState<CallPhase>("connecting");
@@ -112,6 +116,7 @@ export function CallScreen({
   const [localStream, setLocalStream] = useState<MediaStream | null>(null);
   const [remoteStream, setRemoteStream] = useState<MediaStream | null>(null);
   const [remote, setRemote] = useState<RemoteMedia>({ muted: false, cameraOff: false, reconnecting: false });
+  const [presence, setPresence] = useState<RemotePresence>("absent");
   const [muted, setMuted] = useState(false);
   const [cameraOff, setCameraOff] = useState(false);
   const [quality, setQuality] = useState<CallQuality | null>(null);
@@ -123,6 +128,8 @@ export function CallScreen({
   const localVideo = useRef<HTMLVideoElement>(null);
   const leftRef = useRef(onRemoteLeft);
   leftRef.current = onRemoteLeft;
+  const presenceRef = useRef(onRemotePresence);
+  presenceRef.current = onRemotePresence;
   const mediaRef = useRef(media);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the Try again button: it sets up the call afresh
@@ -166,6 +173,10 @@ export function CallScreen({
         onRemoteStream: setRemoteStream,
         onRemoteMedia: setRemote,
         onRemoteLeft: () => leftRef.current?.(),
+        onRemotePresence: (next) => {
+          setPresence(next);
+          presenceRef.current?.(next);
+        },
         onHistory: (event) => recordHistory(consultationId, side, event),
       });
       connectionRef.current = connection;
@@ -193,9 +204,12 @@ export function CallScreen({
       };
       const stopState = live.onState(onState);
       onState(live.state);
-      // A reload or a closed tab is no hang-up: the other side waits for this page's hello (or the
-      // connection's restart) instead of ending the call; only the history learns it left.
-      const onPageHide = () => recordHistory(consultationId, side, "leave");
+      // A reload or a closed tab is no hang-up: the other side is told the page went away and waits
+      // for its hello instead of ending the call; the history records a leave.
+      const onPageHide = () => {
+        connection.away();
+        recordHistory(consultationId, side, "leave");
+      };
       window.addEventListener("pagehide", onPageHide);
       stopLive = () => {
         window.removeEventListener("pagehide", onPageHide);
@@ -305,6 +319,12 @@ export function CallScreen({
     onLeave?.();
   }, [onLeave]);
 
+  const other = side === "patient" ? "clinician" : "patient";
+  // Whether the other side is there now: its departure replaces "Connecting…", which would be untrue.
+  const absence =
+    phase !== "connected" && (presence === "left" || presence === "away")
+      ? t(`videoCall.other.${other}.${presence}`)
+      : null;
   const remoteNotes = [
     remote.reconnecting ? t("videoCall.remote.reconnecting") : null,
     remote.muted ? t("videoCall.remote.muted") : null,
@@ -318,6 +338,7 @@ export function CallScreen({
       className="video-call flex min-w-0 flex-col gap-3 rounded-md border border-border bg-surface p-3"
       data-testid="call-screen"
       data-phase={phase}
+      data-presence={presence}
     >
       <h2 id="video-call-heading" className="font-bold text-ink text-xl">
         {t("videoCall.heading")}
@@ -329,8 +350,8 @@ export function CallScreen({
         className="font-semibold text-ink"
         data-testid="call-status"
       >
-        {t(`videoCall.phase.${phase}`)}
-        {remoteNotes.length > 0 ? ` ${remoteNotes.join(" ")}` : ""}
+        {absence ?? t(`videoCall.phase.${phase}`)}
+        {absence === null && remoteNotes.length > 0 ? ` ${remoteNotes.join(" ")}` : ""}
       </p>
       {setupError ? (
         <div role="alert" className="flex flex-col gap-2">

@@ -5,6 +5,7 @@ import { useNavigate } from "react-router";
 import { useLiveEvents } from "#app/features/live/use-live-events.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { callInvitation, joinedBefore, rememberJoined } from "./call-invitation.ts";
+import { CallRing } from "./call-ring.tsx";
 import { type CallMedia, CallScreen, playRingTone, startCallMedia } from "./call-screen.tsx";
 
 /** Where the patient goes when the call is over (its content is the call-ended page's). */
@@ -73,19 +74,13 @@ export function PatientVideoCall({
   if (invitation === "none") return null;
   const calling = invitation === "calling";
   return (
-    <div
-      role="alert"
-      className="flex flex-col gap-3 rounded-md border-2 border-primary bg-surface-muted p-4"
-      data-testid="call-ring"
+    <CallRing
+      testId="call-ring"
+      message={calling ? t("videoCall.ring.calling") : t("videoCall.ring.inProgress")}
     >
-      <p className="font-semibold text-ink text-xl">
-        {calling ? t("videoCall.ring.calling") : t("videoCall.ring.inProgress")}
-      </p>
-      <div>
-        <button type="button" className="button-primary" onClick={join} data-testid="call-join">
-          {calling ? t("videoCall.ring.join") : t("videoCall.ring.rejoin")}
-        </button>
-      </div>
-    </div>
+      <button type="button" className="button-primary" onClick={join} data-testid="call-join">
+        {calling ? t("videoCall.ring.join") : t("videoCall.ring.rejoin")}
+      </button>
+    </CallRing>
   );
 }

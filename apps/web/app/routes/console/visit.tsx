@@ -1,5 +1,4 @@
 import { MESSAGE_MAX_LENGTH } from "@ambercare/contracts/consultation-limits";
-import { VISIT_STATUS_TOPIC } from "@ambercare/contracts/waiting-room";
 import { type ReactNode, useEffect, useRef } from "react";
 import { data, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
@@ -19,6 +18,7 @@ import {
   StartForm,
   VideoCallPanel,
 } from "#app/features/care-console/workspace.tsx";
+import { concernsWorkspace, WORKSPACE_TOPICS } from "#app/features/care-console/workspace-events.ts";
 import { readWorkspacePage } from "#app/features/care-console/workspace-page.server.ts";
 import { IntakeAnswers } from "#app/features/consultations/intake-answers.tsx";
 import {
@@ -109,8 +109,8 @@ export default function ConsoleVisitPage() {
   } = useLivePageData(
     loaded,
     `/console/visits/${loaded.workspace.visit.id}/data`,
-    [VISIT_STATUS_TOPIC],
-    (event) => event.payload.consultation_id === loaded.workspace.visit.id,
+    WORKSPACE_TOPICS,
+    (event) => concernsWorkspace(event, loaded.workspace.visit.id),
     (data) => data.workspace.visit.status === "accepted" || data.workspace.visit.status === "in_progress",
   );
   const answer = useActionData<typeof action>();

@@ -10,6 +10,7 @@ import { readIntake, validateIntake } from "#app/features/consultations/intake-f
 import {
   CONSENTS,
   DECIDING_QUESTIONS,
+  genderForPatient,
   INTAKE_DRAFT_KEY,
   INTAKE_FIELD_STEPS,
   INTAKE_FIELDS,
@@ -285,6 +286,17 @@ export default function ConsultationFormPage() {
           noValidate
           className="flex flex-col gap-8"
           onChange={(event) => {
+            const target = event.target;
+            const gender = event.currentTarget.elements.namedItem("gender");
+            if (
+              target instanceof HTMLInputElement &&
+              target.name === "patient" &&
+              gender instanceof HTMLSelectElement
+            ) {
+              // The profile's gender is the account holder's, not the gender of someone they care for.
+              const patient = target.value === "dependent" ? "dependent" : "self";
+              gender.value = genderForPatient(patient, gender.value, profile.gender ?? null);
+            }
             saveDraft(event.currentTarget);
             readDeciding(event.currentTarget, setDeciding);
           }}

@@ -147,12 +147,19 @@ function ProfileSection() {
           />
           <div className="max-w-md">
             <SelectField
+              // The patient's zone moves to the top of the list once saved: the list is made afresh
+              // with it chosen, rather than losing the chosen option as it moves.
+              key={values.time_zone}
               formId={PROFILE_FORM}
               name="time_zone"
               label={t("profile.timeZone")}
               hint={t("profile.timeZoneHint")}
               optional
-              options={timeZones}
+              options={timeZones.map((zone) => ({
+                value: zone.value,
+                label: zone.label,
+                group: zone.likely ? t("profile.timeZoneLikely") : t("profile.timeZoneAll"),
+              }))}
               defaultValue={errors?.values?.time_zone ?? values.time_zone}
               error={errors?.fieldErrors.time_zone}
             />

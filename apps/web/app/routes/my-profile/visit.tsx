@@ -10,6 +10,7 @@ import { PrintButton } from "#app/components/print-button.tsx";
 import { ConsultationCard } from "#app/features/consultations/consultation-card.tsx";
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
 import { notify, playAcceptedTone, useNotificationChoice } from "#app/features/consultations/visit-alerts.ts";
+import { VisitEnding } from "#app/features/consultations/visit-ending.tsx";
 import { readVisitPage, type VisitPageData } from "#app/features/consultations/visit-page.server.ts";
 import { ProviderAvatar } from "#app/features/directory/directory.tsx";
 import {
@@ -156,14 +157,29 @@ function AcceptedBy({ clinician }: { clinician: NonNullable<Room["clinician"]> }
   );
 }
 
-/** The visit's chat; without scripts the visit's thread in Messages takes a message as a form. */
-function ChatRegion({ consultationId, messages }: { consultationId: string; messages: Message[] }) {
+/**
+ * The visit's chat; without scripts the visit's thread in Messages takes a message as a form. After
+ * the visit it is the place for follow-up questions (`followUpUntil`: until when).
+ */
+function ChatRegion({
+  consultationId,
+  messages,
+  followUpUntil,
+}: {
+  consultationId: string;
+  messages: Message[];
+  followUpUntil?: string | null | undefined;
+}) {
   const { t } = useTranslation();
+  const when = useDateTime();
   return (
     <section aria-labelledby="visit-chat-heading" className="flex flex-col gap-4">
       <h2 id="visit-chat-heading" className="font-bold text-2xl text-ink">
-        {t("visit.chat.heading")}
+        {followUpUntil ? t("visit.chat.followUpHeading") : t("visit.chat.heading")}
       </h2>
+      {followUpUntil ? (
+        <p className="text-ink">{t("visit.chat.followUpUntil", { when: when(followUpUntil) })}</p>
+      ) : null}
       <VisitChat
         key={consultationId}
         consultationId={consultationId}
@@ -219,7 +235,7 @@ export default function VisitPage() {
   const { t } = useTranslation();
   const loaded = useLoaderData<typeof loader>();
   const {
-    data: { room, messages },
+    data: { room, messages, followUpOpen },
     live,
     refreshFailed,
   } = useLiveVisit(loaded.room.consultation.id, loaded);
@@ -290,7 +306,16 @@ export default function VisitPage() {
           <ChatRegion consultationId={consultation.id} messages={messages} />
         ) : null}
         {status === "completed" ? <AfterVisit room={room} /> : null}
-        {status === "canceled" || status === "expired" ? (
+        {status === "completed" && followUpOpen ? (
+          <ChatRegion
+            consultationId={consultation.id}
+            messages={messages}
+            followUpUntil={room.follow_up_until}
+          />
+        ) : null}
+        {(status === "canceled" || status === "expired") && room.ending ? (
+          <VisitEnding room={room} clinicianName={room.clinician ? clinicianName(t, room.clinician) : null} />
+        ) : status === "canceled" || status === "expired" ? (
           <p className="text-ink">
             <Link to="/consultation/consult" className="link">
               {t("consultation.list.request")}
