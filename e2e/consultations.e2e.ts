@@ -31,6 +31,7 @@ type DirectoryProvider = {
   credentials: string;
   states: string[];
   offers_chat: boolean;
+  taking_visits: boolean;
 };
 
 /** A provider of the demo directory who offers video visits only, asked of the API. */
@@ -43,13 +44,25 @@ async function videoOnlyProvider(): Promise<DirectoryProvider> {
   return provider;
 }
 
-/** A provider of the demo directory licensed in California who offers video visits, asked of the API. */
-async function videoProviderInCalifornia(): Promise<DirectoryProvider> {
-  const response = await fetch(`${apiUrl}/api/v1/api/provider?type=video&state=CA&per_page=1`);
-  expect(response.status).toBe(200);
-  const { data } = (await response.json()) as { data: DirectoryProvider[] };
-  if (!data[0]) throw new Error("the demo directory has no video provider licensed in California");
-  return data[0];
+/**
+ * A provider of the demo directory licensed in California who offers video visits and takes them (a
+ * clinician account works as them, ADR 059) or, asked for, does not; asked of the API page by page:
+ * a provider without a clinician account cannot be requested.
+ */
+async function videoProviderInCalifornia(takingVisits = true): Promise<DirectoryProvider> {
+  for (let page = 1; page <= 20; page++) {
+    const response = await fetch(
+      `${apiUrl}/api/v1/api/provider?type=video&state=CA&per_page=50&page=${page}`,
+    );
+    expect(response.status).toBe(200);
+    const { data } = (await response.json()) as { data: DirectoryProvider[] };
+    const provider = data.find((candidate) => candidate.taking_visits === takingVisits);
+    if (provider) return provider;
+    if (data.length < 50) break;
+  }
+  throw new Error(
+    `the demo directory has no video provider in California with taking_visits ${takingVisits}`,
+  );
 }
 
 /** The page at 1280 px and at 320 px: no axe violation, nothing wider than the phone's screen. */
@@ -404,6 +417,40 @@ describe("consultations", () => {
       await page.setViewportSize({ width: 1280, height: 800 });
       await expectNoAxeViolations(page);
       await page.goto(`${baseUrl}${room}?lang=en`);
+      expect(unexpected(consoleErrors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("says before the questions that a provider takes no visits yet, and a refusal keeps the answers", async () => {
+    const provider = await videoProviderInCalifornia(false);
+    const name = `${provider.name}, ${provider.credentials}`;
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      await dismissPopupBeforehand(context);
+      await newPatient(context);
+      await startTrialSession(context, baseUrl);
+      await page.goto(`${baseUrl}/consultation/form?type=video&provider=${provider.slug}`);
+      await waitForHydration(page);
+      // Before anything is typed: said plainly, with the ways on.
+      const notice = page.getByTestId("provider-not-taking-visits");
+      expect(await notice.innerText()).toContain(`${name} is not taking visits yet`);
+      expect(
+        await notice.getByRole("link", { name: "Request with any available clinician" }).getAttribute("href"),
+      ).toBe("/consultation/consult?type=video");
+      expect(
+        await notice.getByRole("link", { name: "See the doctors available today" }).getAttribute("href"),
+      ).toBe("/find-a-doctor?available_today=true");
+      await expectNoAxeViolations(page);
+
+      // Sent all the same, the API refuses it (409 NOT_TAKING_VISITS): the message, the answers kept.
+      await fillIntakeForChild(page);
+      await page.getByRole("button", { name: "Request the visit" }).click();
+      await page.getByRole("alert").filter({ hasText: "This provider is not taking visits yet." }).waitFor();
+      expect(page.url()).toContain("/consultation/form");
+      expect(await page.getByRole("checkbox", { name: /financial communications/ }).isChecked()).toBe(true);
+      expect(await page.locator('input[name="dependent_first_name"]').inputValue()).toBe("Mia");
       expect(unexpected(consoleErrors)).toEqual([]);
     } finally {
       await context.close();

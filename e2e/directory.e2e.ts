@@ -17,6 +17,9 @@ type ApiProvider = {
   name: string;
   states: string[];
   specializations: Array<{ slug: string; name: string }>;
+  available_today: boolean;
+  taking_visits: boolean;
+  next_available: string | null;
 };
 type ApiList = { data: ApiProvider[]; meta: { page: number; per_page: number; total: number } };
 
@@ -25,6 +28,22 @@ async function apiSearch(query: Record<string, string>): Promise<ApiList> {
   expect(response.status).toBe(200);
   return (await response.json()) as ApiList;
 }
+
+/** The first provider of the whole directory (asked of the API page by page) who fits `wanted`. */
+async function findProvider(
+  wanted: (provider: ApiProvider) => boolean,
+  query: Record<string, string> = {},
+): Promise<ApiProvider | undefined> {
+  for (let page = 1; page <= 20; page++) {
+    const { data } = await apiSearch({ ...query, per_page: "50", page: String(page) });
+    const found = data.find(wanted);
+    if (found || data.length < 50) return found;
+  }
+  return undefined;
+}
+
+/** RegExp source of a literal text. */
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The names on the result cards, in order. */
 async function cardNames(page: Page): Promise<string[]> {
@@ -191,8 +210,9 @@ describe("find a doctor", () => {
   });
 
   it("lays a profile out for wide screens and says when a provider not on duty means being seen", async () => {
-    const offDuty = (await apiSearch({ available_today: "false", per_page: "1" })).data[0];
-    if (!offDuty) throw new Error("the demo directory has nobody off duty");
+    // A provider who takes visits (a clinician account, ADR 059) but is not on duty today.
+    const offDuty = await findProvider((provider) => provider.taking_visits, { available_today: "false" });
+    if (!offDuty) throw new Error("the demo directory has nobody off duty who takes visits");
     const { context, page, consoleErrors } = await openPage(browser, {
       viewport: { width: 1280, height: 900 },
     });
@@ -202,7 +222,10 @@ describe("find a doctor", () => {
       await card.getByRole("heading", { level: 2, name: "Start a consultation" }).waitFor();
       const note = card.getByTestId("not-on-duty");
       const said = (await note.textContent()) ?? "";
-      expect(said).toContain(`${offDuty.name} is not on duty today.`);
+      // "X is not on duty today." alone, or ", and no other clinician is on duty right now" with it.
+      expect(said).toMatch(
+        new RegExp(`^${literally(offDuty.name)} is not on duty today(\\.|, and no other clinician)`),
+      );
       expect(said).toContain("If you start a consultation");
       // One of the three honest answers: a wait in minutes, nobody on duty yet, or the rule alone.
       expect(said).toMatch(
@@ -211,6 +234,10 @@ describe("find a doctor", () => {
       expect(
         await note.getByRole("link", { name: "See the doctors available today" }).getAttribute("href"),
       ).toBe("/find-a-doctor?available_today=true");
+      // Taking visits, so the request can still be started.
+      expect(await card.getByRole("link", { name: /^Start a consultation/ }).getAttribute("href")).toBe(
+        `/consultation/consult?provider=${offDuty.slug}`,
+      );
       // Wide: the start card in a side column beside the profile, its top level with the name.
       const heading = await page.getByRole("heading", { level: 1 }).boundingBox();
       const about = await page.getByRole("heading", { level: 2, name: "About" }).boundingBox();
@@ -232,6 +259,98 @@ describe("find a doctor", () => {
       expect(consoleErrors).toEqual([]);
     } finally {
       await context.close();
+    }
+  });
+
+  it("says plainly which providers take no visits yet, and offers the doctors available today instead", async () => {
+    const notTaking = await findProvider((provider) => !provider.taking_visits);
+    if (!notTaking) throw new Error("the demo directory has nobody without a clinician account");
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      // The card in the results.
+      await page.goto(`${baseUrl}/find-a-doctor?q=${encodeURIComponent(notTaking.name)}`);
+      const card = page.getByRole("article", { name: new RegExp(`^${literally(notTaking.name)},`) }).first();
+      await card.waitFor();
+      expect(await card.getByTestId("not-taking-visits").innerText()).toBe("Not taking visits yet");
+      expect(await card.getByText("Available today").count()).toBe(0);
+      expect(await card.getByTestId("next-available").count()).toBe(0);
+
+      // The profile: said plainly, no way to start a consultation, the doctors available today instead.
+      await page.goto(`${baseUrl}/find-a-doctor/${notTaking.slug}`);
+      const start = page.getByTestId("provider-start");
+      const note = start.getByTestId("not-taking-visits-note");
+      expect(await note.innerText()).toContain(`${notTaking.name} is not taking visits yet`);
+      expect(await start.getByTestId("not-on-duty").count()).toBe(0);
+      expect(await page.getByRole("link", { name: /^Start a consultation/ }).count()).toBe(0);
+      expect(await page.locator('a[href^="/consultation/"]').count()).toBe(0);
+      expect(
+        await note.getByRole("link", { name: "See the doctors available today" }).getAttribute("href"),
+      ).toBe("/find-a-doctor?available_today=true");
+      await expectNoAxeViolations(page);
+
+      // The same in Bulgarian.
+      await page.goto(`${baseUrl}/find-a-doctor/${notTaking.slug}?lang=bg`);
+      expect(await page.getByTestId("not-taking-visits-note").innerText()).toContain(
+        "все още не приема консултации",
+      );
+      expect(await page.locator('a[href^="/consultation/"]').count()).toBe(0);
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("shows a provider's next free time in the visitor's language and time zone", async () => {
+    const booked = await findProvider(
+      (provider) => provider.taking_visits && provider.next_available !== null,
+    );
+    if (!booked?.next_available) throw new Error("the demo directory has nobody with a free slot ahead");
+    const next = booked.next_available;
+    // "Tue 3:30 PM PST" in the visitor's zone, spaces plain.
+    const expected = (locale: string, timeZone: string) =>
+      new Intl.DateTimeFormat(locale, {
+        weekday: "short",
+        hour: "numeric",
+        minute: "2-digit",
+        timeZoneName: "short",
+        timeZone,
+      })
+        .format(new Date(next))
+        .replace(/\s/g, " ");
+    const plain = (text: string) => text.replace(/\s/g, " ").trim();
+    const { context, page, consoleErrors } = await openPage(browser, { timezoneId: "America/Los_Angeles" });
+    try {
+      const pacific = expected("en-US", "America/Los_Angeles");
+      expect(pacific).toMatch(/^[A-Z][a-z]{2},? \d{1,2}:\d{2} [AP]M P[SD]T$/);
+      await page.goto(`${baseUrl}/find-a-doctor/${booked.slug}`);
+      const start = page.getByTestId("provider-start");
+      // A visitor without an account: the browser's zone once the page is hydrated (ADR 044).
+      await expect
+        .poll(async () => plain(await start.getByTestId("next-available").innerText()))
+        .toBe(`Next available: ${pacific}`);
+      expect(await page.getByRole("link", { name: /^Start a consultation/ }).count()).toBe(1);
+
+      // The card in the results says the same.
+      await page.goto(`${baseUrl}/find-a-doctor?q=${encodeURIComponent(booked.name)}`);
+      const card = page.getByRole("article", { name: new RegExp(`^${literally(booked.name)},`) }).first();
+      await expect
+        .poll(async () => plain(await card.getByTestId("next-available").innerText()))
+        .toBe(`Next available: ${pacific}`);
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+    // Another visitor, in Sofia and in Bulgarian: their zone and their words.
+    const sofia = await openPage(browser, { timezoneId: "Europe/Sofia" });
+    try {
+      await sofia.page.goto(`${baseUrl}/find-a-doctor/${booked.slug}?lang=bg`);
+      const inSofia = `Следващ свободен час: ${expected("bg-BG", "Europe/Sofia")}`;
+      expect(inSofia).not.toBe(`Следващ свободен час: ${expected("bg-BG", "America/Los_Angeles")}`);
+      await expect
+        .poll(async () => plain(await sofia.page.getByTestId("next-available").innerText()))
+        .toBe(inSofia);
+    } finally {
+      await sofia.context.close();
     }
   });
 

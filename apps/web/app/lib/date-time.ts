@@ -1,5 +1,6 @@
 import { intlTag } from "@ambercare/contracts/locales";
 import { FALLBACK_TIME_ZONE, isTimeZone } from "@ambercare/contracts/time-zone";
+import { useEffect, useState } from "react";
 import { type Locale, useTranslation } from "#app/lib/i18n.tsx";
 import { useRootData } from "#app/lib/root-data.ts";
 
@@ -30,6 +31,8 @@ const STYLES = {
     minute: "2-digit",
     timeZoneName: "short",
   },
+  /** "Tue 3:30 PM PST": a time within the coming days (a provider's next free slot). */
+  weekdayTime: { weekday: "short", hour: "numeric", minute: "2-digit", timeZoneName: "short" },
   /** "05:00 PDT": a time of today (the notes' last save). */
   time: { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short" },
   /** "March 8, 2026": a day (billing periods, invoices, consents); the day is the zone's. */
@@ -78,6 +81,28 @@ export function useTimeZone(): string {
 export function useDateTime(style: DateTimeStyle = "dateTime") {
   const { i18n } = useTranslation();
   const timeZone = useTimeZone();
+  return (instant: string | Date | null | undefined) =>
+    formatDateTime(instant, { locale: i18n.language, timeZone, style });
+}
+
+/**
+ * The zone for a page anyone may open (the directory): the logged-in viewer's, as the root loader
+ * chose it; for a visitor without an account, whose pages are the same for everyone (ADR 044), the
+ * browser's once the page is hydrated, UTC (labelled) until then and without JavaScript.
+ */
+export function useVisitorTimeZone(): string {
+  const rootZone = useRootData()?.timeZone;
+  const [browserZone, setBrowserZone] = useState<string | null>(null);
+  useEffect(() => {
+    if (!rootZone) setBrowserZone(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  }, [rootZone]);
+  return usableTimeZone(rootZone ?? browserZone);
+}
+
+/** useDateTime for a page anyone may open: in the visitor's zone (useVisitorTimeZone). */
+export function useVisitorDateTime(style: DateTimeStyle = "dateTime") {
+  const { i18n } = useTranslation();
+  const timeZone = useVisitorTimeZone();
   return (instant: string | Date | null | undefined) =>
     formatDateTime(instant, { locale: i18n.language, timeZone, style });
 }

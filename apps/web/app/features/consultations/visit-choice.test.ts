@@ -16,6 +16,7 @@ const videoOnly: ChosenProvider = toChosenProvider({
   offers_chat: false,
   offers_video: true,
   states: ["CA", "WA"],
+  taking_visits: true,
 });
 
 describe("the visit chosen before the health questions", () => {

@@ -15,6 +15,8 @@ export type ChosenProvider = {
   offers: readonly ConsultationType[];
   /** USPS codes of the states the provider is licensed in. */
   states: readonly string[];
+  /** A clinician account works as the provider (ADR 059): only then can the provider be requested. */
+  takingVisits: boolean;
 };
 
 export type VisitChoice = {
@@ -30,6 +32,7 @@ export function toChosenProvider(provider: {
   offers_chat: boolean;
   offers_video: boolean;
   states: string[];
+  taking_visits: boolean;
 }): ChosenProvider {
   return {
     slug: provider.slug,
@@ -38,6 +41,7 @@ export function toChosenProvider(provider: {
       type === "chat" ? provider.offers_chat : provider.offers_video,
     ),
     states: provider.states,
+    takingVisits: provider.taking_visits,
   };
 }
 

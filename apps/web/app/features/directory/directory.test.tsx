@@ -69,6 +69,25 @@ describe("the directory's pieces", () => {
     expect(html).toContain("Available today");
   });
 
+  it("say plainly on the card when a provider takes no visits yet, and when one is next free", () => {
+    const notTaking = render(
+      <ProviderCard provider={{ ...provider, available_today: false, taking_visits: false }} />,
+    );
+    expect(notTaking).toContain("Not taking visits yet");
+    expect(notTaking).not.toContain("Available today");
+    expect(render(<ProviderCard provider={{ ...provider, taking_visits: false }} />, "bg")).toContain(
+      "Все още не приема консултации",
+    );
+    // No zone known on the server for a visitor: UTC, named.
+    const next = render(
+      <ProviderCard
+        provider={{ ...provider, available_today: false, next_available: "2026-12-01T23:30:00.000Z" }}
+      />,
+    );
+    expect(next.replace(/\s/g, " ")).toContain("Next available: Tue, 11:30 PM UTC");
+    expect(render(<ProviderCard provider={provider} />)).not.toContain("Next available");
+  });
+
   it("mark the current page and keep the search in every page link", () => {
     const html = render(<Pagination page={2} pageCount={5} search="?state=CA&page=2" />);
     expect(html).toContain('<nav aria-label="Pages of results"');

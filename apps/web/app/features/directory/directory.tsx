@@ -3,6 +3,7 @@ import type { Provider, ProviderCard as SearchResult } from "@ambercare/contract
 import { type ReactNode, useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { Image } from "#app/components/image.tsx";
+import { useVisitorDateTime } from "#app/lib/date-time.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 
 /**
@@ -91,22 +92,58 @@ export function ConsultationTypes({ provider }: { provider: SearchResult }) {
   );
 }
 
+/**
+ * Whether the provider can be seen today and when next: a provider without a clinician account
+ * (ADR 059) says plainly that they take no visits yet, and nothing more.
+ */
 export function AvailableToday({ provider }: { provider: SearchResult }) {
   const { t } = useTranslation();
-  return provider.available_today ? (
-    <div className="text-sm">
-      <p className="font-semibold text-ink">
-        <span aria-hidden="true" className="mr-1 inline-block size-2.5 rounded-full bg-primary-ink" />
-        {t("directory.card.availableToday")}
+  const when = useVisitorDateTime("weekdayTime");
+  if (!provider.taking_visits) {
+    return (
+      <p className="font-semibold text-ink text-sm" data-testid="not-taking-visits">
+        {t("directory.card.notTakingVisits")}
       </p>
-      {provider.expected_wait_minutes !== null && (
-        <p className="text-ink-muted">
-          {t("directory.card.expectedWait", { minutes: provider.expected_wait_minutes })}
+    );
+  }
+  return (
+    <div className="text-sm">
+      {provider.available_today ? (
+        <>
+          <p className="font-semibold text-ink">
+            <span aria-hidden="true" className="mr-1 inline-block size-2.5 rounded-full bg-primary-ink" />
+            {t("directory.card.availableToday")}
+          </p>
+          {provider.expected_wait_minutes !== null && (
+            <p className="text-ink-muted">
+              {t("directory.card.expectedWait", { minutes: provider.expected_wait_minutes })}
+            </p>
+          )}
+        </>
+      ) : (
+        <p className="text-ink-muted">{t("directory.card.notAvailableToday")}</p>
+      )}
+      {provider.next_available !== null && (
+        <p className="text-ink" data-testid="next-available">
+          {t("directory.card.nextAvailable", { when: when(provider.next_available) })}
         </p>
       )}
     </div>
-  ) : (
-    <p className="text-ink-muted text-sm">{t("directory.card.notAvailableToday")}</p>
+  );
+}
+
+/** A provider without a clinician account cannot be requested: the page says so and where to go instead. */
+export function NotTakingVisitsNote({ provider }: { provider: Pick<Provider, "name"> }) {
+  const { t } = useTranslation();
+  return (
+    <div className="flex flex-col gap-2 text-ink" data-testid="not-taking-visits-note">
+      <p>{t("directory.provider.notTakingVisits", { name: provider.name })}</p>
+      <p>
+        <Link to="/find-a-doctor?available_today=true" className="link">
+          {t("directory.provider.notOnDuty.availableDoctors")}
+        </Link>
+      </p>
+    </div>
   );
 }
 

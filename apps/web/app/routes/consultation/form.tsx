@@ -69,10 +69,12 @@ export async function loader({ request, pattern, context }: Route.LoaderArgs) {
   if (provider && (asked !== type || providerMismatch(provider, type, state))) {
     throw redirect(`/consultation/consult?${choiceQuery({ type, provider: provider.slug, state })}`);
   }
-  const kept = found === "unavailable" && slug ? { slug, name: null } : null;
+  const kept = found === "unavailable" && slug ? { slug, name: null, takingVisits: null } : null;
   return {
     type,
-    provider: provider ? { slug: provider.slug, name: provider.name } : kept,
+    provider: provider
+      ? { slug: provider.slug, name: provider.name, takingVisits: provider.takingVisits }
+      : kept,
     state,
     profile,
     idempotencyKey: randomUUID(),
@@ -260,6 +262,29 @@ export default function ConsultationFormPage() {
         </Link>
       </p>
       <div className="mt-8 max-w-3xl">
+        {provider?.name && provider.takingVisits === false && !actionData?.formError ? (
+          <div
+            className="mb-6 rounded-md border-primary border-l-4 bg-surface-muted px-4 py-3 text-ink"
+            data-testid="provider-not-taking-visits"
+          >
+            <p>{t("consultation.form.notTakingVisits", { name: provider.name })}</p>
+            <ul className="mt-2 flex flex-wrap gap-4">
+              <li>
+                <Link
+                  to={`/consultation/consult?${choiceQuery({ type, provider: null, state })}`}
+                  className="link"
+                >
+                  {t("consultation.form.anyProvider")}
+                </Link>
+              </li>
+              <li>
+                <Link to="/find-a-doctor?available_today=true" className="link">
+                  {t("directory.provider.notOnDuty.availableDoctors")}
+                </Link>
+              </li>
+            </ul>
+          </div>
+        ) : null}
         <ErrorSummary formId={FORM_ID} result={summary} order={INTAKE_FIELDS} />
         {actionData?.paymentRequired ? (
           <div className="mb-6 rounded-md border-primary border-l-4 bg-surface-muted px-4 py-3 text-ink">

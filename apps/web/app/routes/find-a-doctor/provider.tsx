@@ -7,6 +7,7 @@ import {
   AvailableToday,
   ConsultationTypes,
   NotOnDutyNote,
+  NotTakingVisitsNote,
   ProviderAvatar,
   ProviderRating,
 } from "#app/features/directory/directory.tsx";
@@ -34,7 +35,10 @@ export async function loader({ request, pattern, params, context }: Route.Loader
     provider,
     languages: provider.languages.map((code) => languageNames.of(code) ?? code),
     // Off duty, the page says when another clinician on duty could take the request instead.
-    othersWait: provider.available_today ? null : await shortestOnDutyWait(provider.slug, locale, context),
+    othersWait:
+      provider.available_today || !provider.taking_visits
+        ? null
+        : await shortestOnDutyWait(provider.slug, locale, context),
   };
 }
 
@@ -107,16 +111,24 @@ export default function ProviderPage({ loaderData }: Route.ComponentProps) {
             {t("directory.provider.startHeading")}
           </h2>
           <AvailableToday provider={provider} />
-          {provider.available_today ? null : <NotOnDutyNote provider={provider} othersWait={othersWait} />}
-          <p>
-            <Link
-              to={`/consultation/consult?provider=${encodeURIComponent(provider.slug)}`}
-              className="button-primary"
-              aria-label={t("directory.provider.consultWith", { name: provider.name })}
-            >
-              {t("directory.provider.consult")}
-            </Link>
-          </p>
+          {!provider.taking_visits ? (
+            <NotTakingVisitsNote provider={provider} />
+          ) : (
+            <>
+              {provider.available_today ? null : (
+                <NotOnDutyNote provider={provider} othersWait={othersWait} />
+              )}
+              <p>
+                <Link
+                  to={`/consultation/consult?provider=${encodeURIComponent(provider.slug)}`}
+                  className="button-primary"
+                  aria-label={t("directory.provider.consultWith", { name: provider.name })}
+                >
+                  {t("directory.provider.consult")}
+                </Link>
+              </p>
+            </>
+          )}
         </aside>
         <div className="grid min-w-0 max-w-3xl gap-6 laptop:col-start-1">
           <Fact title={t("directory.provider.about")}>
