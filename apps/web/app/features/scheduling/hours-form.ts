@@ -161,9 +161,7 @@ export function parseHoursForm(formData: FormData, knownZones?: ReadonlySet<stri
 export type ExceptionFields = { date: string; kind: string; start: string; end: string };
 
 /** The "add an exception" form: a date, a day off or extra hours, and a range (both times or none). */
-export function parseExceptionForm(
-  formData: FormData,
-):
+export function parseExceptionForm(formData: FormData):
   | {
       ok: true;
       values: ExceptionFields;
