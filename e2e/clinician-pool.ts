@@ -12,6 +12,7 @@
 export const CLINICIAN_JOURNEYS = [
   "care-visit",
   "console-hours",
+  "consultations-cancel",
   "consultations-waiting-room",
   "video-device",
   "video-visit",

@@ -342,7 +342,7 @@ describe("consultations", () => {
   });
 
   it("a patient without a membership is told to buy a visit, then succeeds with one; the clinician's cancel is explained", async () => {
-    const clinician = clinicianFor("consultations-waiting-room");
+    const clinician = clinicianFor("consultations-cancel");
     const { context, page, consoleErrors } = await openPage(browser, {
       viewport: { width: 320, height: 800 },
     });

@@ -95,8 +95,11 @@ describe("find a doctor", () => {
   it("opens a provider's profile with everything to choose by and a way to consult", async () => {
     const { context, page, consoleErrors } = await openPage(browser);
     try {
-      await page.goto(`${baseUrl}/find-a-doctor?specialization=dermatology`);
-      const first = page.locator("article h3 a").first();
+      // A provider who takes visits (one with a clinician account): only they offer a way to consult.
+      const taking = await findProvider((provider) => provider.taking_visits);
+      if (!taking) throw new Error("the demo directory has nobody taking visits");
+      await page.goto(`${baseUrl}/find-a-doctor?${new URLSearchParams({ q: taking.name })}`);
+      const first = page.locator("article h3 a", { hasText: taking.name }).first();
       const name = (await first.innerText()).trim();
       await first.click();
       await page.waitForURL(/\/find-a-doctor\/[a-z0-9-]+$/);
@@ -478,9 +481,10 @@ describe.each(VIEWPORTS)("axe-core at $name", (viewport) => {
     try {
       await page.goto(`${baseUrl}/find-a-doctor?specialization=dermatology&sort=rating`);
       await expectNoAxeViolations(page);
-      const first = page.locator("article h3 a").first();
-      await first.click();
-      await page.waitForURL(/\/find-a-doctor\/[a-z0-9-]+$/);
+      // The profile of a provider who takes visits, with its way to consult.
+      const taking = await findProvider((provider) => provider.taking_visits);
+      if (!taking) throw new Error("the demo directory has nobody taking visits");
+      await page.goto(`${baseUrl}/find-a-doctor/${taking.slug}`);
       await page.getByRole("link", { name: /^Start a consultation/ }).waitFor();
       await expectNoAxeViolations(page);
       await page.goto(`${baseUrl}/find-a-doctor?q=zzzzzz`);
