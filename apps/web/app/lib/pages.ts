@@ -1,4 +1,7 @@
+import { CONSOLE_LAYOUT } from "#app/lib/console-layout.ts";
 import type { Translations } from "#app/lib/i18n.tsx";
+
+export { CONSOLE_LAYOUT_ID, showsSupportWidget } from "#app/lib/console-layout.ts";
 
 /**
  * The page table: every page of the site in one entry, keyed by its path, with everything the site
@@ -64,18 +67,6 @@ const LOGGED_OUT = { notAuthenticated: true } as const;
 
 export const MAIN_LAYOUT = "routes/layouts/main.tsx";
 /** The care console's own layout, header and access rule (ADR 035). */
-const CONSOLE_LAYOUT = "routes/layouts/console.tsx";
-/** The console layout's route id (its file without the extension, as React Router names routes). */
-export const CONSOLE_LAYOUT_ID = CONSOLE_LAYOUT.replace(/\.tsx$/, "");
-
-/**
- * Whether a page (the ids of its matched routes) gets the patients' support widget: every page but
- * the care console's, where it would float over a clinician's notes and serve nobody (its messages
- * are tagged with the patients' segment, SUPPORT_SEGMENT).
- */
-export function showsSupportWidget(routeIds: readonly string[]): boolean {
-  return !routeIds.includes(CONSOLE_LAYOUT_ID);
-}
 /** Pages that are still to come: "coming soon" with the newsletter sign-up. */
 const SOON_LAYOUT = "routes/layouts/soon.tsx";
 

@@ -27,8 +27,13 @@ describe("the patient's visit history", () => {
   const all = CONSULTATION_STATUSES.map(visit);
 
   it("lists what may still happen under Consultations and everything that is over under Past appointments", () => {
-    expect(currentVisits(all).map((v) => v.status)).toEqual(["requested", "accepted", "in_progress"]);
-    expect(pastVisits(all).map((v) => v.status)).toEqual(["completed", "canceled", "expired"]);
+    expect(currentVisits(all).map((v) => v.status)).toEqual([
+      "requested",
+      "accepted",
+      "in_progress",
+      "scheduled",
+    ]);
+    expect(pastVisits(all).map((v) => v.status)).toEqual(["completed", "canceled", "expired", "missed"]);
   });
 
   it("never loses a visit: every status is in exactly one of the two lists, in the API's order", () => {
