@@ -1,4 +1,3 @@
-import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import type { Executor } from "@ambercare/db/client";
 import { clinicians, providers } from "@ambercare/db/schema";
 import { eq, isNull } from "drizzle-orm";
