@@ -29,6 +29,7 @@ const POSTGRES_SUITES = [
   "apps/api/src/modules/accounts/service-account.test.ts",
   "apps/api/src/modules/directory/provider-routes.test.ts",
   "apps/api/src/modules/membership/subscription-states.test.ts",
+  "apps/api/src/modules/consultations/visit-type-matching.test.ts",
   // Concurrent requests: row locks, unique keys, counters.
   "apps/api/src/modules/accounts/main-auth-routes.test.ts",
   "apps/api/src/modules/care-console/care-console-routes.test.ts",

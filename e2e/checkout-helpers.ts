@@ -1,3 +1,5 @@
+import { formatUsd, PLANS } from "@ambercare/contracts/plans";
+import { type VisitType, visitTypeRow } from "@ambercare/contracts/visit-types";
 import type { BrowserContext, Page } from "playwright-core";
 import { waitForPath } from "./account-steps.ts";
 
@@ -28,8 +30,8 @@ export async function dismissPopupBeforehand(context: BrowserContext): Promise<v
 }
 
 /** A logged-in patient buys a one-time visit with the success card. */
-export async function buyVisit(page: Page, baseUrl: string, type: "chat" | "video"): Promise<void> {
-  const price = type === "chat" ? "$29" : "$49";
+export async function buyVisit(page: Page, baseUrl: string, type: VisitType): Promise<void> {
+  const price = formatUsd(PLANS[visitTypeRow(type).planKey].priceCents);
   await page.goto(`${baseUrl}/one-time-visit`);
   await page.getByRole("button", { name: `Buy a ${type} visit for ${price}` }).click();
   await page.waitForURL((url) => url.pathname.startsWith("/checkout/"));

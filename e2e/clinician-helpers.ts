@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { DEMO_CLINICIAN } from "@ambercare/contracts/demo";
+import type { VisitType } from "@ambercare/contracts/visit-types";
 import { Secret, TOTP } from "otpauth";
 import { type BrowserContext, type Page, request } from "playwright-core";
 import { latestMail, linkIn } from "./account-steps.ts";
@@ -200,7 +201,7 @@ export async function enterCode(page: Page, clinician: ClinicianAccount): Promis
 export async function requestVisit(
   apiUrl: string,
   patient: { email: string; password: string },
-  type: "chat" | "video",
+  type: VisitType,
   clinician: Pick<ClinicianAccount, "providerSlug" | "state">,
 ): Promise<string> {
   const session = await postJson(`${apiUrl}/api/v1/api/auth/login`, {

@@ -3,15 +3,16 @@
  * starts (PGlite is one process's at a time): prepares the database as the API would on starting
  * (apps/api/src/database-setup.ts), then invites one clinician per journey of CLINICIAN_JOURNEYS
  * through the care-team command (`npm run care-team -- invite`, with the services the command builds), each as a
- * provider of the demo directory (an MD or a DO, whom the pages call "Dr") offering chat and video,
- * whose name no other provider has, licensed in a state none of the others is given. Prints the
- * pool as JSON on its last line.
+ * provider of the demo directory (an MD or a DO, whom the pages call "Dr") offering every kind of
+ * visit, whose name no other provider has, licensed in a state none of the others is given. Prints
+ * the pool as JSON on its last line.
  */
 
 import { US_STATES } from "@ambercare/contracts/us-states";
+import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import { createDb } from "@ambercare/db/client";
 import { providerLicenses, providers } from "@ambercare/db/schema";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, arrayContains, asc, eq, inArray, sql } from "drizzle-orm";
 import pino from "pino";
 // The API's own additions to Fastify's types (app.db, app.clock…), which its modules rely on.
 import type {} from "../apps/api/src/app.ts";
@@ -39,8 +40,8 @@ try {
     .innerJoin(providerLicenses, eq(providerLicenses.providerId, providers.id))
     .where(
       and(
-        eq(providers.offersChat, true),
-        eq(providers.offersVideo, true),
+        // Every kind of visit.
+        arrayContains(providers.visitTypes, [...VISIT_TYPE_IDS]),
         // Named "Dr …" by the pages, as the journeys say it.
         inArray(providers.credentials, ["MD", "DO"]),
         // Found by name in find-a-doctor: a name only this provider has.

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { perVisitPlan } from "@ambercare/contracts/visit-types";
 import type { DbHandle } from "@ambercare/db/client";
 import type { FastifyBaseLogger } from "fastify";
 import { createSendgridMirror, type ListMirror } from "#api/integrations/email-lists/sendgrid-mirror.ts";
@@ -61,7 +62,14 @@ import { createVideoCallService, type VideoCallService } from "#api/modules/vide
 import { createVisitChatService, type VisitChatService } from "#api/modules/visit-chat/visit-chat-service.ts";
 import { createAttemptCounterRepository } from "#api/platform/attempt-counter-repository.ts";
 import type { Clock } from "#api/platform/clock.ts";
-import { type ApiConfig, apiPublicUrl, mailFrom, siteUrl, webUrl } from "#api/platform/config.ts";
+import {
+  type ApiConfig,
+  apiPublicUrl,
+  mailFrom,
+  siteUrl,
+  stripePriceVariable,
+  webUrl,
+} from "#api/platform/config.ts";
 import type { FetchLike } from "#api/platform/http-client.ts";
 import { createMailer, type Mailer } from "#api/platform/mail/mailer.ts";
 
@@ -149,8 +157,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
           prices: {
             subscription_monthly: config.STRIPE_PRICE_MONTHLY ?? "",
             subscription_yearly: config.STRIPE_PRICE_YEARLY ?? "",
-            ppv_chat: config.STRIPE_PRICE_PPV_CHAT ?? "",
-            ppv_video: config.STRIPE_PRICE_PPV_VIDEO ?? "",
+            ...perVisitPlan((visit) => config[stripePriceVariable(visit.planKey)] ?? ""),
           },
           ...(options.fetch ? { fetch: options.fetch } : {}),
         })

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { ConfirmEmailResponse, LoginResponse, RegisterRequest } from "@ambercare/contracts/auth";
 import { type AltchaChallenge, captchaChallengeResponse } from "@ambercare/contracts/communications";
 import type { ConsultationType } from "@ambercare/contracts/provider";
+import { NO_VISIT_CREDITS, VISIT_TYPES } from "@ambercare/contracts/visit-types";
 import type { DbHandle } from "@ambercare/db/client";
 import { clinicians, providers, users } from "@ambercare/db/schema";
 import { seedDemoData } from "@ambercare/db/seed";
@@ -19,7 +20,7 @@ import { ensureServiceAccount } from "#api/modules/accounts/service-account.ts";
 import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
 import { TEST_ARGON2_PARAMS } from "#api/platform/argon2-params.ts";
 import { type Clock, systemClock } from "#api/platform/clock.ts";
-import { type ApiConfig, loadConfig } from "#api/platform/config.ts";
+import { type ApiConfig, loadConfig, stripePriceVariable } from "#api/platform/config.ts";
 import type { FetchLike } from "#api/platform/http-client.ts";
 
 /** Test-only helpers (imported by *.test.ts files only). */
@@ -31,6 +32,18 @@ export const TEST_SERVICE_ACCOUNT = Object.freeze({
 });
 
 export const TEST_CAPTCHA_HMAC_KEY = "test-captcha-hmac-key-0123456789abcdef";
+
+/**
+ * The Stripe price ids a test running PAYMENTS=stripe sets: price_monthly, price_yearly and, per
+ * one-time visit, price_<kind> (STRIPE_PRICE_PPV_CHAT: price_chat).
+ */
+export const TEST_STRIPE_PRICES: Readonly<Record<string, string>> = Object.freeze({
+  STRIPE_PRICE_MONTHLY: "price_monthly",
+  STRIPE_PRICE_YEARLY: "price_yearly",
+  ...Object.fromEntries(
+    VISIT_TYPES.map((visit) => [stripePriceVariable(visit.planKey), `price_${visit.id}`]),
+  ),
+});
 
 /**
  * A complete config as the API would parse it, with every secret given so no secrets file is
@@ -148,7 +161,7 @@ export function createTestEntitlements(): GrantableEntitlements {
   const balance = (userId: string) => {
     let entry = balances.get(userId);
     if (!entry) {
-      entry = { chat: 0, video: 0 };
+      entry = { ...NO_VISIT_CREDITS };
       balances.set(userId, entry);
     }
     return entry;

@@ -97,7 +97,7 @@ import {
   visitCheckoutRequest,
   visitEntitlementResponse,
 } from "./membership.ts";
-import { TRIAL_DAYS } from "./membership-constants.ts";
+import { TRIAL_DAYS, VISIT_PLAN_KEYS } from "./membership-constants.ts";
 import {
   providerDetailQuery,
   providerListQuery,
@@ -499,7 +499,7 @@ export const apiRoutes = {
       api: "care",
       method: "POST",
       path: "/{product}/visit-checkout",
-      summary: "Start a one-time visit checkout (ppv_chat or ppv_video); answers the page to pay on",
+      summary: `Start a one-time visit checkout (${VISIT_PLAN_KEYS.join(" or ")}); answers the page to pay on`,
       bearer: true,
       body: visitCheckoutRequest,
       response: checkoutUrlResponse,

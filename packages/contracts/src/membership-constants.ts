@@ -21,9 +21,8 @@ export const PLAN_FOR_INTERVAL: Readonly<Record<BillingInterval, MembershipPlanK
 
 export const MEMBERSHIP_PLAN_KEYS = Object.freeze(["subscription_monthly", "subscription_yearly"] as const);
 export type MembershipPlanKey = (typeof MEMBERSHIP_PLAN_KEYS)[number];
-/** One-time visits: each buys one consultation of its type. */
-export const VISIT_PLAN_KEYS = Object.freeze(["ppv_chat", "ppv_video"] as const);
-export type VisitPlanKey = (typeof VISIT_PLAN_KEYS)[number];
+/** One-time visits: each buys one consultation of its type (one plan per row of visit-types.ts). */
+export { VISIT_PLAN_KEYS, type VisitPlanKey } from "./visit-types.ts";
 
 /**
  * trialing → active → canceled → active | ended; a failed renewal → past_due → active | ended.

@@ -16,6 +16,7 @@ import {
 } from "./membership-constants.ts";
 import { PLAN_KEYS } from "./plans.ts";
 import { textSchema } from "./text.ts";
+import { perVisitType } from "./visit-types.ts";
 
 /**
  * Membership and billing on the care API (docs/decisions/015-membership-and-billing.md).
@@ -114,7 +115,8 @@ export const visitEntitlementResponse = dataEnvelope(
   z
     .object({
       is_subscribed: z.boolean(),
-      visit_credits: z.object({ chat: z.number().int(), video: z.number().int() }).strict(),
+      /** Unused one-time visits, one count per kind of visit (visit-types.ts). */
+      visit_credits: z.object(perVisitType(() => z.number().int())).strict(),
     })
     .strict(),
 );

@@ -1,14 +1,16 @@
+import { perVisitPlan, VISIT_PLAN_KEYS, type VisitPlanKey, type VisitType } from "./visit-types.ts";
+
 /**
  * Pricing plan keys and prices (ADR 004). Money is integer cents in USD
- * (docs/decisions/004-membership-rules.md decides the currency the spec left open).
+ * (docs/decisions/004-membership-rules.md decides the currency the spec left open). The one-time
+ * plans, one per kind of visit, come from the list of visit types (visit-types.ts, ADR 056).
  */
 export const PLAN_KEYS = Object.freeze([
   "subscription_monthly",
   "subscription_yearly",
-  "ppv_chat",
-  "ppv_video",
+  ...VISIT_PLAN_KEYS,
 ] as const);
-export type PlanKey = (typeof PLAN_KEYS)[number];
+export type PlanKey = "subscription_monthly" | "subscription_yearly" | VisitPlanKey;
 
 export type Plan = Readonly<{
   key: PlanKey;
@@ -19,7 +21,7 @@ export type Plan = Readonly<{
   chargeCents: number;
   interval: "month" | "year" | null;
   /** The consultation type a one-time visit buys. */
-  visitType: "chat" | "video" | null;
+  visitType: VisitType | null;
 }>;
 
 export const CURRENCY = "USD";
@@ -41,22 +43,17 @@ export const PLANS: Readonly<Record<PlanKey, Plan>> = Object.freeze({
     interval: "year",
     visitType: null,
   }),
-  ppv_chat: Object.freeze({
-    key: "ppv_chat",
-    kind: "one_time",
-    priceCents: 2900,
-    chargeCents: 2900,
-    interval: null,
-    visitType: "chat",
-  }),
-  ppv_video: Object.freeze({
-    key: "ppv_video",
-    kind: "one_time",
-    priceCents: 4900,
-    chargeCents: 4900,
-    interval: null,
-    visitType: "video",
-  }),
+  ...perVisitPlan(
+    (row): Plan =>
+      Object.freeze({
+        key: row.planKey,
+        kind: "one_time",
+        priceCents: row.priceCents,
+        chargeCents: row.priceCents,
+        interval: null,
+        visitType: row.id,
+      }),
+  ),
 });
 
 /** Checkout intervals (the checkout takes user_id, interval, last_url). */

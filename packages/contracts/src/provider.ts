@@ -13,6 +13,7 @@ import {
 } from "./provider-limits.ts";
 import { textSchema } from "./text.ts";
 import { US_STATE_CODES, type UsStateCode } from "./us-states.ts";
+import { type OffersField, offersField, VISIT_TYPE_IDS } from "./visit-types.ts";
 
 /**
  * `GET /api/v1/api/provider` (query parameters; returns a list), its detail view
@@ -77,6 +78,11 @@ export const providerDetailQuery = z
 
 export const providerSlugParams = z.object({ slug: textSchema().min(1).max(200) });
 
+/** `offers_chat`, `offers_video`: whether the provider offers each kind of visit (visit-types.ts). */
+const offersFields = Object.fromEntries(VISIT_TYPE_IDS.map((type) => [offersField(type), z.boolean()])) as {
+  [K in OffersField]: z.ZodBoolean;
+};
+
 const namedSlug = z.object({ slug: z.string().min(1), name: z.string().min(1) }).strict();
 
 export const provider = z
@@ -97,8 +103,7 @@ export const provider = z
     states: z.array(z.string().length(2)),
     /** ISO 639-1 codes, English first. */
     languages: z.array(z.string().min(2)),
-    offers_chat: z.boolean(),
-    offers_video: z.boolean(),
+    ...offersFields,
     /**
      * Only a provider with a clinician account can be available: while that clinician is on duty in
      * the care console, or with a free slot left on the clinician's local today (ADR 059).

@@ -4,6 +4,7 @@ import { CONSULTATION_STATUSES } from "./consultation-limits.ts";
 import { dataEnvelope } from "./envelope.ts";
 import { CONSULTATION_TYPES } from "./provider-limits.ts";
 import { US_STATE_CODES, type UsStateCode } from "./us-states.ts";
+import { perVisitType } from "./visit-types.ts";
 
 /**
  * Booked visits (docs/decisions/059-booked-visits.md): a clinician's weekly hours and exceptions,
@@ -78,21 +79,13 @@ export const weeklyRange = z
   });
 export type WeeklyRange = z.infer<typeof weeklyRange>;
 
+/** A slot length per kind of visit (visit-types.ts), each optional. */
 const slotMinutes = z
-  .object({
-    chat: z
-      .number()
-      .int()
-      .min(SCHEDULE_LIMITS.slotMinutes.min)
-      .max(SCHEDULE_LIMITS.slotMinutes.max)
-      .optional(),
-    video: z
-      .number()
-      .int()
-      .min(SCHEDULE_LIMITS.slotMinutes.min)
-      .max(SCHEDULE_LIMITS.slotMinutes.max)
-      .optional(),
-  })
+  .object(
+    perVisitType(() =>
+      z.number().int().min(SCHEDULE_LIMITS.slotMinutes.min).max(SCHEDULE_LIMITS.slotMinutes.max).optional(),
+    ),
+  )
   .strict();
 
 /** `PUT /api/care-team/schedule`: the settings and the whole week, replaced at once. */
@@ -111,7 +104,7 @@ export const putScheduleRequest = z
       .min(SCHEDULE_LIMITS.horizonDays.min)
       .max(SCHEDULE_LIMITS.horizonDays.max)
       .optional(),
-    /** Per visit type, overriding the clinic's default (SLOT_MINUTES_CHAT, SLOT_MINUTES_VIDEO). */
+    /** Per visit type, overriding the clinic's default (SLOT_MINUTES_<KIND>: SLOT_MINUTES_CHAT…). */
     slot_minutes: slotMinutes.optional(),
     weekly_hours: z.array(weeklyRange).max(SCHEDULE_LIMITS.weeklyRanges),
   })
@@ -166,7 +159,7 @@ export const schedule = z
     min_notice_minutes: z.number().int(),
     horizon_days: z.number().int(),
     /** The slot length per visit type in force (the clinician's, else the clinic's). */
-    slot_minutes: z.object({ chat: z.number().int(), video: z.number().int() }).strict(),
+    slot_minutes: z.object(perVisitType(() => z.number().int())).strict(),
     /** What the clinician set themselves (absent types use the clinic's default). */
     own_slot_minutes: slotMinutes,
     weekly_hours: z.array(

@@ -1,5 +1,6 @@
 import { DEMO_CLINICIAN, DEMO_PATIENT } from "@ambercare/contracts/demo";
 import { US_STATE_CODES } from "@ambercare/contracts/us-states";
+import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import { count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "./client.ts";
@@ -199,10 +200,11 @@ describe("database", () => {
       { email: DEMO_PATIENT.email, isServiceAccount: false, done: expect.any(Date), role: "patient" },
     ]);
     const [link] = await handle.db
-      .select({ slug: providers.slug, chat: providers.offersChat, video: providers.offersVideo })
+      .select({ slug: providers.slug, visitTypes: providers.visitTypes })
       .from(clinicians)
       .innerJoin(providers, eq(providers.id, clinicians.providerId));
-    expect(link).toEqual({ slug: DEMO_CLINICIAN.provider_slug, chat: true, video: true });
+    // Every kind of visit, so any demo patient's visit can reach it.
+    expect(link).toEqual({ slug: DEMO_CLINICIAN.provider_slug, visitTypes: [...VISIT_TYPE_IDS] });
     const [licences] = await handle.db
       .select({ n: count() })
       .from(providerLicenses)

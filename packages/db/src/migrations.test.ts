@@ -1,6 +1,7 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS_FOLDER, runMigrations } from "./migrate.ts";
@@ -19,29 +20,43 @@ async function migrationsBefore(tag: string): Promise<string> {
   return folder;
 }
 
-describe("0008_directory_translations", () => {
-  let folder: string;
-  let handle: TestDb;
-
+/**
+ * A database migrated to just before the migration tagged `tag`, given the rows `before` writes,
+ * then migrated to the end; removed after the tests of the `describe` that calls it.
+ */
+function migratedAcross(tag: string, before: (handle: TestDb) => Promise<void>): { readonly handle: TestDb } {
+  let folder: string | undefined;
+  let handle: TestDb | undefined;
   beforeAll(async () => {
-    folder = await migrationsBefore("0008_directory_translations");
+    folder = await migrationsBefore(tag);
     handle = await createTestDb({ migrationsFolder: folder });
+    await before(handle);
+    await runMigrations(handle);
+  });
+  afterAll(async () => {
+    await handle?.cleanup();
+    if (folder) await rm(folder, { recursive: true, force: true });
+  });
+  return {
+    get handle() {
+      if (!handle) throw new Error(`The database before ${tag} is not ready`);
+      return handle;
+    },
+  };
+}
+
+describe("0008_directory_translations", () => {
+  const migrated = migratedAcross("0008_directory_translations", async (handle) => {
     await handle.db.execute(sql`insert into specializations (slug, name_en, name_bg, description_en, description_bg)
       values ('dermatology', 'Dermatology', 'Дерматология', 'Skin, hair and nails.', 'Кожа, коса и нокти.')`);
     await handle.db.execute(sql`insert into conditions (slug, name_en, name_bg, specialization_id)
       select 'acne', 'Acne', 'Акне', id from specializations where slug = 'dermatology'`);
     await handle.db.execute(sql`insert into providers (slug, first_name, last_name, credentials, bio_en, bio_bg, languages)
       values ('dr-ada-test', 'Ada', 'Test', 'MD', 'A physician.', 'Лекар.', '{en,bg}')`);
-    await runMigrations(handle);
-  });
-
-  afterAll(async () => {
-    await handle?.cleanup();
-    if (folder) await rm(folder, { recursive: true, force: true });
   });
 
   it("moves the Bulgarian texts into each row's translations and keeps English in place", async () => {
-    const rows = await handle.db.execute(sql`
+    const rows = await migrated.handle.db.execute(sql`
       select 'specialization' as kind, name_en as en, translations from specializations
       union all select 'condition', name_en, translations from conditions
       union all select 'provider', bio_en, translations from providers
@@ -58,15 +73,14 @@ describe("0008_directory_translations", () => {
   });
 
   it("drops the per-language columns", async () => {
-    const left = await handle.db.execute(sql`select table_name, column_name from information_schema.columns
+    const { db } = migrated.handle;
+    const left = await db.execute(sql`select table_name, column_name from information_schema.columns
       where table_schema = 'public' and column_name like '%\_bg'`);
     expect(left.rows).toEqual([]);
   });
 });
 
 describe("0021_intake_version", () => {
-  let folder: string;
-  let handle: TestDb;
   const intake = {
     patient: "self",
     dependent: null,
@@ -75,24 +89,15 @@ describe("0021_intake_version", () => {
     symptoms: ["Fever"],
     symptoms_started_on: "2026-03-08",
   };
-
-  beforeAll(async () => {
-    folder = await migrationsBefore("0021_intake_version");
-    handle = await createTestDb({ migrationsFolder: folder });
+  const migrated = migratedAcross("0021_intake_version", async (handle) => {
     await handle.db.execute(sql`insert into users (email, password_hash) values ('intake@example.org', 'x')`);
     await handle.db.execute(sql`insert into consultations (user_id, type, status, state, intake)
       select id, 'chat', 'requested', 'CA', ${JSON.stringify(intake)}::jsonb from users
       union all select id, 'video', 'requested', null, null from users`);
-    await runMigrations(handle);
-  });
-
-  afterAll(async () => {
-    await handle?.cleanup();
-    if (folder) await rm(folder, { recursive: true, force: true });
   });
 
   it("gives every existing consultation intake version 1 and keeps its answers", async () => {
-    const rows = await handle.db.execute(
+    const rows = await migrated.handle.db.execute(
       sql`select type, intake, intake_version from consultations order by type`,
     );
     expect(rows.rows).toEqual([
@@ -102,6 +107,40 @@ describe("0021_intake_version", () => {
   });
 
   it("refuses a version below 1", async () => {
-    await expect(handle.db.execute(sql`update consultations set intake_version = 0`)).rejects.toThrow();
+    const { db } = migrated.handle;
+    await expect(db.execute(sql`update consultations set intake_version = 0`)).rejects.toThrow();
+  });
+});
+
+describe("0022_provider_visit_types", () => {
+  const migrated = migratedAcross("0022_provider_visit_types", async (handle) => {
+    await handle.db.execute(sql`insert into providers (slug, first_name, last_name, credentials, bio_en, languages, offers_chat, offers_video)
+      values ('dr-both', 'Ada', 'Both', 'MD', 'A physician.', '{en}', true, true),
+        ('dr-chat', 'Bo', 'Chat', 'NP', 'A nurse practitioner.', '{en}', true, false),
+        ('dr-video', 'Cy', 'Video', 'PA', 'A physician assistant.', '{en}', false, true)`);
+  });
+
+  it("keeps what each provider offered, as the list of its kinds of visit", async () => {
+    const rows = await migrated.handle.db.execute(sql`select slug, visit_types from providers order by slug`);
+    expect(rows.rows).toEqual([
+      { slug: "dr-both", visit_types: ["chat", "video"] },
+      { slug: "dr-chat", visit_types: ["chat"] },
+      { slug: "dr-video", visit_types: ["video"] },
+    ]);
+  });
+
+  it("drops the per-kind columns", async () => {
+    const left = await migrated.handle.db.execute(sql`select column_name from information_schema.columns
+      where table_schema = 'public' and table_name = 'providers' and column_name like 'offers\_%'`);
+    expect(left.rows).toEqual([]);
+  });
+
+  it("refuses a provider with no kind of visit or a kind the list does not have", async () => {
+    const insert = (kinds: string) =>
+      migrated.handle.db.execute(sql`insert into providers (slug, first_name, last_name, credentials, bio_en, languages, visit_types)
+        values (${`dr-${kinds.length}`}, 'Di', 'Kinds', 'MD', 'A physician.', '{en}', ${kinds}::text[])`);
+    await expect(insert("{}")).rejects.toThrow();
+    await expect(insert("{chat,fax}")).rejects.toThrow();
+    await insert(`{${VISIT_TYPE_IDS.join(",")}}`);
   });
 });

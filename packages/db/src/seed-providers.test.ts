@@ -1,4 +1,5 @@
 import { US_STATE_CODES } from "@ambercare/contracts/us-states";
+import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providers } from "./schema.ts";
@@ -59,7 +60,9 @@ describe("generated providers", () => {
       for (const c of p.conditionSlugs) expect(p.specializationSlugs).toContain(specOf.get(c));
       expect(p.languages[0]).toBe("en");
       expect(new Set(p.languages).size).toBe(p.languages.length);
-      expect(p.offersChat || p.offersVideo).toBe(true);
+      expect(p.visitTypes.length).toBeGreaterThan(0);
+      // Kinds of the list, in its order, each once.
+      expect(p.visitTypes).toEqual(VISIT_TYPE_IDS.filter((type) => p.visitTypes.includes(type)));
       expect(["MD", "DO", "NP", "PA"]).toContain(p.credentials);
       expect(p.bioEn).toContain(p.lastName);
       expect(p.bioBg).toMatch(/[\u0400-\u04FF]/);
@@ -68,8 +71,7 @@ describe("generated providers", () => {
     // A mix, not a constant.
     expect(demo.some((p) => p.availableToday)).toBe(true);
     expect(demo.some((p) => !p.availableToday)).toBe(true);
-    expect(demo.some((p) => !p.offersChat)).toBe(true);
-    expect(demo.some((p) => !p.offersVideo)).toBe(true);
+    for (const type of VISIT_TYPE_IDS) expect(demo.some((p) => !p.visitTypes.includes(type))).toBe(true);
     expect(new Set(demo.flatMap((p) => p.languages)).size).toBeGreaterThanOrEqual(5);
   });
 });
@@ -89,7 +91,7 @@ describe("seedProviders", () => {
   /** Every directory row with its physical version (xmin): any UPDATE changes it. */
   async function snapshot() {
     const result = await handle.db.execute(sql`select
-      (select json_agg(p order by slug) from (select xmin::text as v, slug, first_name, last_name, credentials, bio_en, translations, languages, offers_chat, offers_video, available_today, rating_count, rating_average from providers) p) as providers,
+      (select json_agg(p order by slug) from (select xmin::text as v, slug, first_name, last_name, credentials, bio_en, translations, languages, visit_types, available_today, rating_count, rating_average from providers) p) as providers,
       (select count(*)::int from provider_specializations) as specs,
       (select count(*)::int from provider_conditions) as conds,
       (select count(*)::int from provider_licenses) as licences`);
@@ -142,7 +144,7 @@ describe("seedProviders", () => {
       const demoSlugs = demo.map((p) => p.slug).filter((slug) => slug !== demo[3]!.slug);
       const rows = (db: TestDb) =>
         db.db.execute(sql`select slug, first_name, last_name, credentials, bio_en, translations, languages,
-            offers_chat, offers_video, available_today,
+            visit_types, available_today,
             (select array_agg(state order by state) from provider_licenses l where l.provider_id = p.id) as states,
             (select array_agg(c.slug order by c.slug) from provider_conditions pc join conditions c on c.id = pc.condition_id where pc.provider_id = p.id) as conditions
           from providers p where slug in ${sql.raw(`(${demoSlugs.map((slug) => `'${slug}'`).join(", ")})`)} order by slug`);

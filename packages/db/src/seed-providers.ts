@@ -1,4 +1,5 @@
 import { US_STATE_CODES } from "@ambercare/contracts/us-states";
+import { VISIT_TYPE_IDS, type VisitType } from "@ambercare/contracts/visit-types";
 import { inArray, sql } from "drizzle-orm";
 import type { DbHandle, Executor } from "./client.ts";
 import {
@@ -241,8 +242,8 @@ export type GeneratedProvider = {
   bioEn: string;
   bioBg: string;
   languages: string[];
-  offersChat: boolean;
-  offersVideo: boolean;
+  /** The kinds of visit offered, in the list's order (packages/contracts/src/visit-types.ts). */
+  visitTypes: VisitType[];
   availableToday: boolean;
   specializationSlugs: string[];
   conditionSlugs: string[];
@@ -314,9 +315,8 @@ export function generateProvider(seed: number, index: number): GeneratedProvider
     if (!languages.includes(extra)) languages.push(extra);
   }
 
-  const offersBoth = random() < 0.7;
-  const offersChat = offersBoth || random() < 0.5;
-  const offersVideo = offersBoth || !offersChat;
+  // Most providers offer every kind of visit, the others one kind.
+  const visitTypes = random() < 0.7 ? [...VISIT_TYPE_IDS] : [pick(random, VISIT_TYPE_IDS)];
   const years = 3 + Math.floor(random() * 28);
   const focus = Math.floor(random() * FOCUS_EN.length);
   const title = credentials === "MD" || credentials === "DO" ? "Dr. " : "";
@@ -339,8 +339,7 @@ export function generateProvider(seed: number, index: number): GeneratedProvider
     bioEn: `${title}${firstName} ${lastName} is ${role.en} in ${specsEn} with ${years} years of experience, and ${FOCUS_EN[focus]}.`,
     bioBg: `${titleBg}${firstName} ${lastName} е ${role.bg} в областта „${specsBg}“ с ${years} години опит и ${FOCUS_BG[focus]}.`,
     languages,
-    offersChat,
-    offersVideo,
+    visitTypes,
     availableToday: random() < 0.4,
     specializationSlugs: specs.map((s) => s.slug),
     conditionSlugs,
@@ -393,8 +392,7 @@ export async function upsertProviders(tx: Executor, batch: readonly GeneratedPro
         bioEn: p.bioEn,
         translations: { bg: { bio: p.bioBg } },
         languages: p.languages,
-        offersChat: p.offersChat,
-        offersVideo: p.offersVideo,
+        visitTypes: p.visitTypes,
         availableToday: p.availableToday,
       })),
     )
@@ -408,12 +406,11 @@ export async function upsertProviders(tx: Executor, batch: readonly GeneratedPro
         bioEn: sql`excluded.bio_en`,
         translations: sql`excluded.translations`,
         languages: sql`excluded.languages`,
-        offersChat: sql`excluded.offers_chat`,
-        offersVideo: sql`excluded.offers_video`,
+        visitTypes: sql`excluded.visit_types`,
         availableToday: sql`excluded.available_today`,
       },
-      setWhere: sql`(${providers.firstName}, ${providers.lastName}, ${providers.credentials}, ${providers.photoPath}, ${providers.bioEn}, ${providers.translations}, ${providers.languages}, ${providers.offersChat}, ${providers.offersVideo}, ${providers.availableToday})
-        is distinct from (excluded.first_name, excluded.last_name, excluded.credentials, excluded.photo_path, excluded.bio_en, excluded.translations, excluded.languages, excluded.offers_chat, excluded.offers_video, excluded.available_today)`,
+      setWhere: sql`(${providers.firstName}, ${providers.lastName}, ${providers.credentials}, ${providers.photoPath}, ${providers.bioEn}, ${providers.translations}, ${providers.languages}, ${providers.visitTypes}, ${providers.availableToday})
+        is distinct from (excluded.first_name, excluded.last_name, excluded.credentials, excluded.photo_path, excluded.bio_en, excluded.translations, excluded.languages, excluded.visit_types, excluded.available_today)`,
     })
     .returning({ id: providers.id });
 

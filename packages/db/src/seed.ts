@@ -1,5 +1,6 @@
 import { DEMO_CLINICIAN } from "@ambercare/contracts/demo";
 import { US_STATE_CODES } from "@ambercare/contracts/us-states";
+import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import { eq, inArray, sql } from "drizzle-orm";
 import type { DbHandle, Executor } from "./client.ts";
 import { clinicians, conditions, providers, specializations, users } from "./schema.ts";
@@ -30,7 +31,7 @@ export type SeedResult = {
 };
 
 /**
- * The demo clinician's provider: licensed in every state, chat and video, so any demo patient's
+ * The demo clinician's provider: licensed in every state, every kind of visit, so any demo patient's
  * visit can reach it.
  */
 export const DEMO_CLINICIAN_PROVIDER: GeneratedProvider = {
@@ -43,8 +44,7 @@ export const DEMO_CLINICIAN_PROVIDER: GeneratedProvider = {
   bioEn: "Demo clinician of the care console: licensed in every state for chat and video visits.",
   bioBg: "Демонстрационен лекар на конзолата за грижа: с лиценз във всички щати за чат и видео консултации.",
   languages: ["en", "bg"],
-  offersChat: true,
-  offersVideo: true,
+  visitTypes: [...VISIT_TYPE_IDS],
   availableToday: true,
   states: [...US_STATE_CODES],
 };

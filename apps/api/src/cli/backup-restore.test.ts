@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TEST_CARDS } from "@ambercare/contracts/membership";
+import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import type { BackupManifest } from "@ambercare/db/backup";
 import { createDb, type DbHandle } from "@ambercare/db/client";
 import { runMigrations } from "@ambercare/db/migrate";
@@ -105,7 +106,10 @@ async function patientStory(t: TestApp) {
   expect(paid.statusCode, paid.body).toBe(200);
 
   const clinician = await registerClinician(t, new Date());
-  await t.db.db.update(providers).set({ offersChat: true }).where(eq(providers.id, clinician.providerId));
+  await t.db.db
+    .update(providers)
+    .set({ visitTypes: [...VISIT_TYPE_IDS] })
+    .where(eq(providers.id, clinician.providerId));
   await t.db.db
     .insert(providerLicenses)
     .values({ providerId: clinician.providerId, state: STATE })

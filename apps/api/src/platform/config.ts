@@ -12,9 +12,34 @@ import {
   sharedEnvSchema,
   trustProxySchema,
 } from "@ambercare/contracts/server-env";
+import {
+  VISIT_PLAN_KEYS,
+  VISIT_TYPES,
+  type VisitPlanKey,
+  type VisitType,
+} from "@ambercare/contracts/visit-types";
 import { wantsDemoPatient } from "@ambercare/db/seed";
 import { z } from "zod";
 import { meetsOwaspMinimum, parseArgon2Params } from "#api/platform/argon2-params.ts";
+
+/** The variable holding the Stripe price id of a one-time visit: STRIPE_PRICE_PPV_CHAT for ppv_chat. */
+export function stripePriceVariable<P extends VisitPlanKey>(plan: P): `STRIPE_PRICE_${Uppercase<P>}` {
+  return `STRIPE_PRICE_${plan.toUpperCase() as Uppercase<P>}`;
+}
+
+const stripeVisitPrices = Object.fromEntries(
+  VISIT_PLAN_KEYS.map((plan) => [stripePriceVariable(plan), z.string().trim().min(1).optional()]),
+) as Record<ReturnType<typeof stripePriceVariable<VisitPlanKey>>, z.ZodOptional<z.ZodString>>;
+
+/** The variable holding the clinic's slot length of a kind of visit: SLOT_MINUTES_CHAT for chat. */
+export function slotMinutesVariable<T extends VisitType>(type: T): `SLOT_MINUTES_${Uppercase<T>}` {
+  return `SLOT_MINUTES_${type.toUpperCase() as Uppercase<T>}`;
+}
+
+const slotLength = (minutes: number) => z.coerce.number().int().min(5).max(240).default(minutes);
+const slotLengths = Object.fromEntries(
+  VISIT_TYPES.map((row) => [slotMinutesVariable(row.id), slotLength(row.slotMinutes)]),
+) as Record<ReturnType<typeof slotMinutesVariable<VisitType>>, ReturnType<typeof slotLength>>;
 
 /** A comma-separated list of ICE server URLs, at least one, each matching `pattern`. */
 const urlList = (pattern: RegExp, message: string) =>
@@ -101,9 +126,11 @@ export const apiEnvSchema = sharedEnvSchema.extend({
           .map(Number),
       ),
     ]),
-  /** The clinic's slot lengths, which a clinician may override for themselves. */
-  SLOT_MINUTES_CHAT: z.coerce.number().int().min(5).max(240).default(15),
-  SLOT_MINUTES_VIDEO: z.coerce.number().int().min(5).max(240).default(20),
+  /**
+   * The clinic's slot lengths, which a clinician may override for themselves: SLOT_MINUTES_CHAT,
+   * SLOT_MINUTES_VIDEO, by default each kind's slotMinutes (packages/contracts/src/visit-types.ts).
+   */
+  ...slotLengths,
   /** A new clinician schedule's least notice and booking horizon until the clinician sets their own. */
   BOOKING_MIN_NOTICE_MINUTES: z.coerce
     .number()
@@ -150,8 +177,8 @@ export const apiEnvSchema = sharedEnvSchema.extend({
   STRIPE_WEBHOOK_SECRET: z.string().trim().min(1).optional(),
   STRIPE_PRICE_MONTHLY: z.string().trim().min(1).optional(),
   STRIPE_PRICE_YEARLY: z.string().trim().min(1).optional(),
-  STRIPE_PRICE_PPV_CHAT: z.string().trim().min(1).optional(),
-  STRIPE_PRICE_PPV_VIDEO: z.string().trim().min(1).optional(),
+  /** STRIPE_PRICE_PPV_CHAT, STRIPE_PRICE_PPV_VIDEO: the Stripe price of each one-time visit. */
+  ...stripeVisitPrices,
   /** Where contact-form and support-widget messages are sent. */
   SUPPORT_EMAIL: z.email().default("support@ambercare.example"),
   /** The one segment the support widget tags its messages with (the widget has exactly one). */
@@ -207,8 +234,7 @@ export const STRIPE_VARIABLES = [
   "STRIPE_WEBHOOK_SECRET",
   "STRIPE_PRICE_MONTHLY",
   "STRIPE_PRICE_YEARLY",
-  "STRIPE_PRICE_PPV_CHAT",
-  "STRIPE_PRICE_PPV_VIDEO",
+  ...VISIT_PLAN_KEYS.map(stripePriceVariable),
 ] as const;
 
 export type ApiEnv = z.infer<typeof apiEnvSchema>;

@@ -2,7 +2,7 @@ import { API_BASES, listApiRoutes, type RouteSpec } from "@ambercare/contracts/a
 import { LIVE_API_PATH } from "@ambercare/contracts/live";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { servedPath } from "#api/platform/contract-routes.ts";
-import { createTestApp, type TestApp } from "#api/test-support.ts";
+import { createTestApp, TEST_STRIPE_PRICES, type TestApp } from "#api/test-support.ts";
 
 /**
  * The route table of packages/contracts is the only declaration of an endpoint: the API registers
@@ -32,10 +32,7 @@ beforeAll(async () => {
       PAYMENTS: "stripe",
       STRIPE_SECRET_KEY: "sk_test_route_table",
       STRIPE_WEBHOOK_SECRET: "whsec_route_table",
-      STRIPE_PRICE_MONTHLY: "price_monthly",
-      STRIPE_PRICE_YEARLY: "price_yearly",
-      STRIPE_PRICE_PPV_CHAT: "price_chat",
-      STRIPE_PRICE_PPV_VIDEO: "price_video",
+      ...TEST_STRIPE_PRICES,
     },
   });
   await testApp.app.ready();

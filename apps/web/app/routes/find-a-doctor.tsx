@@ -1,4 +1,5 @@
 import { PROVIDER_QUERY_MAX_LENGTH } from "@ambercare/contracts/provider-limits";
+import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import { EmptyState } from "#app/components/empty-state.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
@@ -152,13 +153,10 @@ function Filters({
           />
           <fieldset className="flex flex-col gap-2">
             <legend className="font-semibold text-ink">{t("directory.fields.type")}</legend>
-            {(
-              [
-                ["", t("directory.any.type")],
-                ["chat", t("directory.types.chat")],
-                ["video", t("directory.types.video")],
-              ] as const
-            ).map(([value, label]) => (
+            {[
+              ["", t("directory.any.type")] as const,
+              ...VISIT_TYPE_IDS.map((type) => [type, t(`directory.types.${type}`)] as const),
+            ].map(([value, label]) => (
               <label key={value || "any"} className="flex items-center gap-3 text-ink">
                 <input
                   type="radio"

@@ -1,5 +1,6 @@
 import { formatUsd, PLANS } from "@ambercare/contracts/plans";
 import { PROVIDER_QUERY_MAX_LENGTH } from "@ambercare/contracts/provider-limits";
+import { perVisitType, VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
@@ -36,9 +37,9 @@ export async function loader({ request, pattern, context }: Route.LoaderArgs) {
     prices: {
       monthly: formatUsd(PLANS.subscription_monthly.priceCents),
       yearly: formatUsd(PLANS.subscription_yearly.chargeCents),
-      chat: formatUsd(PLANS.ppv_chat.priceCents),
-      video: formatUsd(PLANS.ppv_video.priceCents),
     },
+    /** The one-time price of each kind of visit. */
+    visitPrices: perVisitType((visit) => formatUsd(visit.priceCents)),
     specializations:
       specializations
         ?.slice(0, SPECIALIZATIONS_SHOWN)
@@ -149,7 +150,7 @@ function CheckList({ items }: { items: string[] }) {
 export default function HomePage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const product = useProductName();
-  const { prices, specializations, faq } = loaderData;
+  const { prices, visitPrices, specializations, faq } = loaderData;
   const steps = ["one", "two", "three"] as const;
   const trustPoints = ["licensed", "hipaa", "noSale", "openSource"] as const;
   return (
@@ -207,13 +208,13 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
 
       <Section id="home-visit-types" title={t("home.visitTypes.heading")}>
         <div className="mt-8 grid gap-6 tablet:grid-cols-2">
-          {(["chat", "video"] as const).map((type) => (
+          {VISIT_TYPE_IDS.map((type) => (
             <article key={type} className="rounded-lg border border-border bg-surface p-6 shadow-sm">
               <h3 className="font-semibold text-ink text-xl">{t(`home.visitTypes.${type}.title`)}</h3>
               <p className="mt-3 text-ink">{t(`home.visitTypes.${type}.text`)}</p>
               <p className="mt-3 text-ink-muted">{t(`home.visitTypes.${type}.best`)}</p>
               <p className="mt-4 font-semibold text-primary-ink">
-                {t("home.visitTypes.price", { price: prices[type] })}
+                {t("home.visitTypes.price", { price: visitPrices[type] })}
               </p>
             </article>
           ))}
@@ -244,8 +245,9 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
           <article className="flex flex-col rounded-lg border border-border bg-surface p-6 shadow-sm">
             <h3 className="font-semibold text-ink text-xl">{t("home.plans.oneTime.title")}</h3>
             <ul className="mt-3 grid gap-1 font-bold text-ink text-xl">
-              <li>{t("home.plans.oneTime.chat", { price: prices.chat })}</li>
-              <li>{t("home.plans.oneTime.video", { price: prices.video })}</li>
+              {VISIT_TYPE_IDS.map((type) => (
+                <li key={type}>{t(`home.plans.oneTime.${type}`, { price: visitPrices[type] })}</li>
+              ))}
             </ul>
             <CheckList
               items={[

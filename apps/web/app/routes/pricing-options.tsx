@@ -1,4 +1,4 @@
-import { TRIAL_DAYS } from "@ambercare/contracts/membership-constants";
+import { TRIAL_DAYS, VISIT_PLAN_KEYS } from "@ambercare/contracts/membership-constants";
 import { PLANS } from "@ambercare/contracts/plans";
 import { Link } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
@@ -19,7 +19,7 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, "pricingOptions
 
 const CARD = "flex flex-col rounded-lg border-2 border-border bg-surface p-6";
 
-/** Every plan with its price from plans.ts: both memberships and both one-time visits. */
+/** Every plan with its price from plans.ts: both memberships and each kind of one-time visit. */
 export default function PricingOptionsPage() {
   const { t } = useTranslation();
   return (
@@ -62,7 +62,7 @@ export default function PricingOptionsPage() {
         </h2>
         <p className="mt-2 max-w-3xl text-ink-muted">{t("membership.pricing.visitsLead")}</p>
         <ul className="mt-6 grid gap-6 tablet:grid-cols-2">
-          {(["ppv_chat", "ppv_video"] as const).map((plan) => (
+          {VISIT_PLAN_KEYS.map((plan) => (
             <li key={plan} className={CARD}>
               <h3 className="font-bold text-ink text-xl">{t(`membership.visits.${plan}.name`)}</h3>
               <p className="mt-2 font-bold text-3xl text-ink">

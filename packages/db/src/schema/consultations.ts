@@ -23,6 +23,7 @@ import {
 import { users } from "./accounts.ts";
 import { timestamptz } from "./columns.ts";
 import { providers } from "./directory.ts";
+import { visitTypeLiterals } from "./visit-types.ts";
 
 /**
  * A patient's chat or video consultation (docs/decisions/018-consultations-and-records.md). The
@@ -75,7 +76,7 @@ export const consultations = pgTable(
     settlementPending: boolean("settlement_pending").notNull().default(false),
   },
   (table) => [
-    check("consultations_type_known", sql`${table.type} in ('chat', 'video')`),
+    check("consultations_type_known", sql`${table.type} in (${visitTypeLiterals()})`),
     check(
       "consultations_status_known",
       sql`${table.status} in ('requested', 'accepted', 'in_progress', 'completed', 'canceled', 'expired', 'scheduled', 'missed')`,

@@ -1,4 +1,6 @@
 // The provider directory: specializations, conditions, providers and their licences (ADR 012, 028).
+
+import type { VisitType } from "@ambercare/contracts/visit-types";
 import { sql } from "drizzle-orm";
 import {
   boolean,
@@ -12,6 +14,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { timestamptz, translations } from "./columns.ts";
+import { visitTypeLiterals } from "./visit-types.ts";
 
 /** Medical specializations offered by the service (`GET /api/specialization`). */
 export const specializations = pgTable("specializations", {
@@ -58,8 +61,16 @@ export const providers = pgTable(
     translations: translations<"bio">(),
     /** ISO 639-1 codes of the languages the provider consults in, English first. */
     languages: text("languages").array().notNull(),
-    offersChat: boolean("offers_chat").notNull().default(true),
-    offersVideo: boolean("offers_video").notNull().default(true),
+    /**
+     * The kinds of visit the provider offers (ids of packages/contracts' visit-types list), at least
+     * one; a new provider offers every kind unless told otherwise. A visit's kind is offered when it
+     * is in here (`c.type = any(p.visit_types)`), so a kind no provider lists matches none.
+     */
+    visitTypes: text("visit_types")
+      .array()
+      .$type<VisitType[]>()
+      .notNull()
+      .default(sql`array[${visitTypeLiterals()}]::text[]`),
     availableToday: boolean("available_today").notNull().default(false),
     ratingCount: integer("rating_count").notNull().default(0),
     ratingSum: integer("rating_sum").notNull().default(0),
@@ -69,7 +80,10 @@ export const providers = pgTable(
   },
   (table) => [
     check("providers_credentials_known", sql`${table.credentials} in ('MD', 'DO', 'NP', 'PA')`),
-    check("providers_offers_a_type", sql`${table.offersChat} or ${table.offersVideo}`),
+    check(
+      "providers_offers_a_type",
+      sql`cardinality(${table.visitTypes}) > 0 and ${table.visitTypes} <@ array[${visitTypeLiterals()}]::text[]`,
+    ),
     check("providers_rating_count_non_negative", sql`${table.ratingCount} >= 0`),
     // The default order of the directory, column for column (best rated, most rated, then by name):
     // a page is read straight off the index instead of sorting every match.
@@ -80,8 +94,8 @@ export const providers = pgTable(
       table.firstName,
       table.id,
     ),
-    // "Available today" and chat/video: the filters and their counts come from the index alone.
-    index("providers_availability_idx").on(table.availableToday, table.offersVideo, table.offersChat),
+    // "Available today" and the kind of visit: the filters and their counts come from the index alone.
+    index("providers_availability_idx").on(table.availableToday, table.visitTypes),
     index("providers_name_idx").on(table.lastName, table.firstName, table.id),
     // Case-insensitive prefix search on a name (`lower(x) like 'ann%'`).
     index("providers_last_name_lower_idx").using("btree", sql`lower(${table.lastName}) text_pattern_ops`),

@@ -13,6 +13,7 @@ import { boolean, check, index, integer, pgTable, text, uniqueIndex, uuid } from
 import { users } from "./accounts.ts";
 import { timestamptz } from "./columns.ts";
 import { consultations } from "./consultations.ts";
+import { visitTypeLiterals } from "./visit-types.ts";
 
 /**
  * A patient's membership. At most one is not ended per patient (partial unique index); ended ones
@@ -217,7 +218,7 @@ export const visitCredits = pgTable(
     consultationId: uuid("consultation_id").references(() => consultations.id, { onDelete: "set null" }),
   },
   (table) => [
-    check("visit_credits_type_known", sql`${table.type} in ('chat', 'video')`),
+    check("visit_credits_type_known", sql`${table.type} in (${visitTypeLiterals()})`),
     index("visit_credits_user_id_idx").on(table.userId),
     uniqueIndex("visit_credits_consultation_id").on(table.consultationId),
   ],

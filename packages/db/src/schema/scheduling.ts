@@ -7,6 +7,7 @@ import { clinicians } from "./care-team.ts";
 import { timestamptz } from "./columns.ts";
 import { consultations } from "./consultations.ts";
 import { providers } from "./directory.ts";
+import { visitTypeLiterals } from "./visit-types.ts";
 
 export type BookingStatus = "held" | "booked" | "released" | "moved" | "canceled";
 export type HourExceptionKind = "off" | "extra";
@@ -14,7 +15,8 @@ export type HourExceptionKind = "off" | "extra";
 /**
  * A clinician's booking settings: the IANA zone their hours are written in, the least notice a
  * booking needs, how many days ahead patients may book, and slot lengths per visit type overriding
- * the clinic's (SLOT_MINUTES_CHAT, SLOT_MINUTES_VIDEO). A clinician without a row takes no bookings.
+ * the clinic's (SLOT_MINUTES_<KIND>, default the kind's slotMinutes in packages/contracts'
+ * visit-types list). A clinician without a row takes no bookings.
  */
 export const clinicianSchedules = pgTable(
   "clinician_schedules",
@@ -61,7 +63,7 @@ export const clinicianWeeklyHours = pgTable(
     ),
     check(
       "clinician_weekly_hours_visit_types_known",
-      sql`${table.visitTypes} <@ array['chat', 'video']::text[] and cardinality(${table.visitTypes}) > 0`,
+      sql`${table.visitTypes} <@ array[${visitTypeLiterals()}]::text[] and cardinality(${table.visitTypes}) > 0`,
     ),
     index("clinician_weekly_hours_clinician_idx").on(table.clinicianUserId, table.weekday),
   ],
@@ -86,7 +88,7 @@ export const clinicianHourExceptions = pgTable(
       .array()
       .$type<ConsultationType[]>()
       .notNull()
-      .default(sql`array['chat', 'video']::text[]`),
+      .default(sql`array[${visitTypeLiterals()}]::text[]`),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
   },
   (table) => [
@@ -139,7 +141,7 @@ export const bookings = pgTable(
       "bookings_status_known",
       sql`${table.status} in ('held', 'booked', 'released', 'moved', 'canceled')`,
     ),
-    check("bookings_type_known", sql`${table.type} in ('chat', 'video')`),
+    check("bookings_type_known", sql`${table.type} in (${visitTypeLiterals()})`),
     check("bookings_range", sql`${table.startsAt} < ${table.endsAt}`),
     check("bookings_state_code", sql`${table.state} ~ '^[A-Z]{2}$'`),
     check("bookings_hold_expiry", sql`${table.status} <> 'held' or ${table.holdExpiresAt} is not null`),

@@ -1,4 +1,5 @@
 import { MEMBERSHIP_ERRORS } from "@ambercare/contracts/membership-constants";
+import { perVisitPlan } from "@ambercare/contracts/visit-types";
 import { describe, expect, it } from "vitest";
 import { WebhookRejectedError } from "#api/integrations/payments/payment-provider.ts";
 import { createFakeStripeApi, signStripePayload } from "#api/integrations/payments/stripe-api-fake.ts";
@@ -8,8 +9,8 @@ const SECRET = "whsec_unit";
 const prices = {
   subscription_monthly: "price_monthly",
   subscription_yearly: "price_yearly",
-  ppv_chat: "price_chat",
-  ppv_video: "price_video",
+  // price_chat, price_video
+  ...perVisitPlan((visit) => `price_${visit.id}`),
 };
 const now = new Date("2026-05-01T10:00:00Z");
 const unix = (date: Date) => Math.floor(date.getTime() / 1000);

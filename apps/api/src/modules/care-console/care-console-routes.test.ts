@@ -13,6 +13,7 @@ import {
 import { auditLogResponse, type CreateConsultationRequest } from "@ambercare/contracts/consultation";
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import { ROLE_ERRORS } from "@ambercare/contracts/roles";
+import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import { clinicians, liveEvents, providerLicenses, providers, users } from "@ambercare/db/schema";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -89,7 +90,7 @@ beforeAll(async () => {
   expect(licensed).toHaveLength(2);
   await t.db.db
     .update(providers)
-    .set({ offersChat: true, offersVideo: true })
+    .set({ visitTypes: [...VISIT_TYPE_IDS] })
     .where(inArray(providers.id, [...licensed, notLicensed!]));
   await t.db.db.execute(
     sql`delete from provider_licenses where state = ${STATE} and provider_id not in (${licensed[0]}, ${licensed[1]})`,

@@ -42,7 +42,7 @@ export async function expectedWaits(
         where c.status = 'requested' and c.created_at > ${notBefore}
           and (c.provider_id is null or c.provider_id = p.id)
           and exists (select 1 from provider_licenses l where l.provider_id = p.id and l.state = c.state)
-          and case c.type when 'chat' then p.offers_chat else p.offers_video end) as waiting,
+          and c.type = any(p.visit_types)) as waiting,
       (select avg(extract(epoch from (r.accepted_at - r.created_at)) / 60)::float8 from (
         select c.accepted_at, c.created_at from consultations c
         where c.provider_id = p.id and c.accepted_at is not null

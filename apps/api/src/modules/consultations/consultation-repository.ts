@@ -83,8 +83,8 @@ export type ConsultationRow = {
 
 export type ProviderForConsultation = {
   id: string;
-  offersChat: boolean;
-  offersVideo: boolean;
+  /** The kinds of visit the provider offers. */
+  visitTypes: ConsultationType[];
   licensedInState: boolean;
 };
 
@@ -99,7 +99,7 @@ export function providerMayTake(providerId: string, chosenOnlyUntil: Date): SQL 
   return sql`exists (select 1 from ${providerLicenses}
       where ${providerLicenses.providerId} = ${providerId} and ${providerLicenses.state} = ${consultations.state})
     and exists (select 1 from ${providers} where ${providers.id} = ${providerId}
-      and case ${consultations.type} when 'chat' then ${providers.offersChat} else ${providers.offersVideo} end)
+      and ${consultations.type} = any(${providers.visitTypes}))
     and (${consultations.providerId} is null or ${consultations.providerId} = ${providerId}
       or ${consultations.createdAt} <= ${timestamp(chosenOnlyUntil)})`;
 }
@@ -201,12 +201,7 @@ export function createConsultationRepository(db: Executor) {
           providerLicenses,
           and(eq(providerLicenses.providerId, providers.id), eq(providerLicenses.state, consultations.state)),
         )
-        .where(
-          and(
-            isNull(clinicians.disabledAt),
-            sql`case ${consultations.type} when 'chat' then ${providers.offersChat} else ${providers.offersVideo} end`,
-          ),
-        );
+        .where(and(isNull(clinicians.disabledAt), sql`${consultations.type} = any(${providers.visitTypes})`));
       return rows.map((row) => row.userId);
     },
 
@@ -399,8 +394,7 @@ export function createConsultationRepository(db: Executor) {
       const [row] = await db
         .select({
           id: providers.id,
-          offersChat: providers.offersChat,
-          offersVideo: providers.offersVideo,
+          visitTypes: providers.visitTypes,
           licensedInState: sql<boolean>`exists (select 1 from ${providerLicenses} where ${providerLicenses.providerId} = ${providers.id} and ${providerLicenses.state} = ${state})`,
         })
         .from(providers)
@@ -409,17 +403,12 @@ export function createConsultationRepository(db: Executor) {
     },
 
     /** Whether at least one provider licensed in `state` offers this type of consultation. */
-    async anyProviderIn(state: string, type: "chat" | "video"): Promise<boolean> {
+    async anyProviderIn(state: string, type: ConsultationType): Promise<boolean> {
       const [row] = await db
         .select({ id: providers.id })
         .from(providerLicenses)
         .innerJoin(providers, eq(providers.id, providerLicenses.providerId))
-        .where(
-          and(
-            eq(providerLicenses.state, state),
-            type === "chat" ? eq(providers.offersChat, true) : eq(providers.offersVideo, true),
-          ),
-        )
+        .where(and(eq(providerLicenses.state, state), sql`${type} = any(${providers.visitTypes})`))
         .limit(1);
       return row !== undefined;
     },

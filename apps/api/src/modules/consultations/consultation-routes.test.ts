@@ -20,8 +20,9 @@ import {
 } from "@ambercare/contracts/options";
 import { SYMPTOMS } from "@ambercare/contracts/symptoms";
 import { US_STATE_CODES } from "@ambercare/contracts/us-states";
+import { NO_VISIT_CREDITS, VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import { auditLog, clinicians, consultations, providerLicenses, providers } from "@ambercare/db/schema";
-import { and, eq } from "drizzle-orm";
+import { and, arrayContains, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock } from "#api/platform/clock.ts";
 import {
@@ -157,12 +158,12 @@ describe("POST /ambercare/create-consultation", () => {
     entitlements.grant(carol.user_id, { credits: { chat: 1 } });
     const video = await create(carol.access_token, request({ type: "video" }));
     expect(video.statusCode).toBe(402);
-    expect(entitlements.credits(carol.user_id)).toEqual({ chat: 1, video: 0 });
+    expect(entitlements.credits(carol.user_id)).toEqual({ ...NO_VISIT_CREDITS, chat: 1 });
 
     const chat = await create(carol.access_token, request({ type: "chat" }));
     expect(chat.statusCode, chat.body).toBe(201);
     expect(chat.json().data.paid_with).toBe("visit_credit");
-    expect(entitlements.credits(carol.user_id)).toEqual({ chat: 0, video: 0 });
+    expect(entitlements.credits(carol.user_id)).toEqual(NO_VISIT_CREDITS);
 
     const again = await create(carol.access_token, request({ type: "chat" }));
     expect(again.statusCode).toBe(402);
@@ -176,7 +177,7 @@ describe("POST /ambercare/create-consultation", () => {
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 201]);
     const ids = new Set(answers.map((a) => a.json().data.id));
     expect(ids.size).toBe(1);
-    expect(entitlements.credits(dave.user_id)).toEqual({ chat: 0, video: 1 });
+    expect(entitlements.credits(dave.user_id)).toEqual({ ...NO_VISIT_CREDITS, video: 1 });
     const rows = await t.db.db.select().from(consultations).where(eq(consultations.userId, dave.user_id));
     expect(rows).toHaveLength(1);
   });
@@ -278,7 +279,7 @@ describe("POST /ambercare/create-consultation", () => {
       .select({ slug: providers.slug, id: providers.id, state: providerLicenses.state })
       .from(providers)
       .innerJoin(providerLicenses, eq(providerLicenses.providerId, providers.id))
-      .where(and(eq(providers.offersChat, true), eq(providers.offersVideo, true)))
+      .where(arrayContains(providers.visitTypes, [...VISIT_TYPE_IDS]))
       .limit(1);
     const licensed = await t.db.db
       .select({ state: providerLicenses.state })

@@ -199,7 +199,7 @@ export function createConsultationService(deps: {
         if (!provider.licensedInState) {
           throw new AppError("PROVIDER_NOT_LICENSED_IN_STATE", 422, CONSULTATION_ERRORS.providerNotLicensed);
         }
-        if (!(type === "chat" ? provider.offersChat : provider.offersVideo)) {
+        if (!provider.visitTypes.includes(type)) {
           throw new AppError(
             "PROVIDER_DOES_NOT_OFFER_VISIT_TYPE",
             422,

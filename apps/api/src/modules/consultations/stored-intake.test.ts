@@ -8,6 +8,7 @@ import {
 } from "@ambercare/contracts/consultation";
 import { INTAKE_VERSION } from "@ambercare/contracts/intake";
 import { EXAMPLE_INTAKE } from "@ambercare/contracts/intake-example";
+import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import { consultations, providerLicenses, providers } from "@ambercare/db/schema";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -44,7 +45,7 @@ beforeAll(async () => {
   clinician = await registerClinician(t, clock.now());
   await t.db.db
     .update(providers)
-    .set({ offersChat: true, offersVideo: true })
+    .set({ visitTypes: [...VISIT_TYPE_IDS] })
     .where(eq(providers.id, clinician.providerId));
   const [licence] = await t.db.db
     .select({ state: providerLicenses.state })

@@ -3,6 +3,7 @@ import type { CreateConsultationRequest } from "@ambercare/contracts/consultatio
 import { CHOSEN_PROVIDER_MINUTES } from "@ambercare/contracts/consultation-limits";
 import { invoicesResponse } from "@ambercare/contracts/membership";
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
+import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import { clinicians, consultations, invoices, providerLicenses, providers } from "@ambercare/db/schema";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -75,9 +76,12 @@ beforeAll(async () => {
   const ids = [...licensed.map((p) => p.id), notLicensed!.id];
   await t.db.db
     .update(providers)
-    .set({ offersChat: true, offersVideo: true })
+    .set({ visitTypes: [...VISIT_TYPE_IDS] })
     .where(inArray(providers.id, ids));
-  await t.db.db.update(providers).set({ offersVideo: false }).where(eq(providers.id, licensed[2]!.id));
+  await t.db.db
+    .update(providers)
+    .set({ visitTypes: ["chat"] })
+    .where(eq(providers.id, licensed[2]!.id));
   // No other provider may take the test's requests: the queues below then hold only them.
   await t.db.db
     .delete(providerLicenses)

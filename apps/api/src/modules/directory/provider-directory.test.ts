@@ -1,3 +1,4 @@
+import { VISIT_TYPE_IDS, type VisitType } from "@ambercare/contracts/visit-types";
 import { describe, expect, it } from "vitest";
 import {
   createProviderDirectory,
@@ -20,8 +21,7 @@ function row(id: string, firstName: string, lastName: string, ratingAverage: num
     bioEn: "",
     translations: {},
     languages: ["en"],
-    offersChat: true,
-    offersVideo: true,
+    visitTypes: [...VISIT_TYPE_IDS],
     availableToday: false,
     clinicianOnDuty: false,
     ratingAverage,
@@ -106,6 +106,27 @@ describe("the in-memory provider directory", () => {
     expect(directory.search({ state: "NY" }, "name", 20, 0)).toEqual({ entries: [], total: 0 });
     expect(directory.bySlug("bo-kim")?.row.id).toBe("b");
     expect(directory.bySlug("nobody")).toBeUndefined();
+  });
+
+  it("filters by every kind of visit of the list, and matches nobody for a kind it does not know", async () => {
+    const { repository, state } = fakeDatabase();
+    // One provider per kind, offering that kind only, and one offering every kind.
+    state.rows = [
+      ...VISIT_TYPE_IDS.map((type, at) => ({
+        ...row(`only-${type}`, "Only", `Kind${at}`, 0),
+        visitTypes: [type],
+      })),
+      row("all", "Every", "Kind", 0),
+    ];
+    const directory = createProviderDirectory(repository, { clock: createManualClock() });
+    await directory.load();
+    const ids = (type: string) =>
+      directory
+        .search({ type: type as VisitType }, "name", 20, 0)
+        ?.entries.map((entry) => entry.row.id)
+        .sort();
+    for (const type of VISIT_TYPE_IDS) expect(ids(type)).toEqual(["all", `only-${type}`]);
+    expect(ids("fax")).toEqual([]);
   });
 
   it("throws away a copy that was loading when it was invalidated, and loads again", async () => {

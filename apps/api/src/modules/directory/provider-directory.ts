@@ -40,8 +40,8 @@ type Snapshot = {
   specialization: Map<string, Bits>;
   condition: Map<string, Bits>;
   state: Map<string, Bits>;
-  chat: Bits;
-  video: Bits;
+  /** The providers offering each kind of visit; a kind no provider offers is not in the map. */
+  visitType: Map<string, Bits>;
   availableToday: Bits;
   notAvailableToday: Bits;
   empty: Bits;
@@ -153,16 +153,14 @@ async function loadSnapshot(repository: ProviderRepository, now: number): Promis
     setBit(bitsFor(state, link.state), at);
   }
 
-  const chat = newBits(words);
-  const video = newBits(words);
+  const visitType = new Map<string, Bits>();
   const availableToday = newBits(words);
   const notAvailableToday = newBits(words);
   const firstNames: NameKey[] = [];
   const lastNames: NameKey[] = [];
   const fullNames: NameKey[] = [];
   entries.forEach(({ row }, at) => {
-    if (row.offersChat) setBit(chat, at);
-    if (row.offersVideo) setBit(video, at);
+    for (const type of row.visitTypes) setBit(bitsFor(visitType, type), at);
     setBit(row.availableToday ? availableToday : notAvailableToday, at);
     const first = row.firstName.toLowerCase();
     const last = row.lastName.toLowerCase();
@@ -190,8 +188,7 @@ async function loadSnapshot(repository: ProviderRepository, now: number): Promis
     specialization,
     condition,
     state,
-    chat,
-    video,
+    visitType,
     availableToday,
     notAvailableToday,
     empty: newBits(words),
@@ -219,8 +216,7 @@ function matchesOf(snapshot: Snapshot, filters: ProviderFilters): Bits | null {
     sets.push(snapshot.specialization.get(filters.specialization) ?? empty);
   if (filters.condition !== undefined) sets.push(snapshot.condition.get(filters.condition) ?? empty);
   if (filters.state !== undefined) sets.push(snapshot.state.get(filters.state) ?? empty);
-  if (filters.type === "chat") sets.push(snapshot.chat);
-  if (filters.type === "video") sets.push(snapshot.video);
+  if (filters.type !== undefined) sets.push(snapshot.visitType.get(filters.type) ?? empty);
   if (filters.availableToday !== undefined) {
     // On duty (in the copy), or a free slot today (as of this search).
     const free = [...(filters.freeToday ?? [])]

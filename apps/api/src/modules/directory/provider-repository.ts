@@ -1,3 +1,4 @@
+import type { VisitType } from "@ambercare/contracts/visit-types";
 import type { Executor } from "@ambercare/db/client";
 import {
   clinicians,
@@ -21,8 +22,8 @@ export type ProviderRow = {
   bioEn: string;
   translations: Translations<"bio">;
   languages: string[];
-  offersChat: boolean;
-  offersVideo: boolean;
+  /** The kinds of visit offered (ids of the visit-types list). */
+  visitTypes: VisitType[];
   availableToday: boolean;
   /** A clinician of this provider is on duty in the console now (only they have an expected wait). */
   clinicianOnDuty: boolean;
@@ -36,7 +37,7 @@ export type ProviderFilters = {
   specialization?: string | undefined;
   condition?: string | undefined;
   state?: string | undefined;
-  type?: "chat" | "video" | undefined;
+  type?: VisitType | undefined;
   availableToday?: boolean | undefined;
   /** Providers with a free bookable slot today: "available today" with those on duty (ADR 059). */
   freeToday?: ReadonlySet<string> | undefined;
@@ -72,8 +73,7 @@ const columns = {
   bioEn: providers.bioEn,
   translations: providers.translations,
   languages: providers.languages,
-  offersChat: providers.offersChat,
-  offersVideo: providers.offersVideo,
+  visitTypes: providers.visitTypes,
   availableToday: clinicianOnDutySql,
   clinicianOnDuty: clinicianOnDutySql,
   ratingAverage: providers.ratingAverage,
@@ -115,8 +115,7 @@ function whereOf(filters: ProviderFilters): SQL | undefined {
     parts.push(sql`exists (select 1 from ${providerLicenses}
       where ${providerLicenses.providerId} = ${providers.id} and ${providerLicenses.state} = ${filters.state})`);
   }
-  if (filters.type === "chat") parts.push(eq(providers.offersChat, true));
-  if (filters.type === "video") parts.push(eq(providers.offersVideo, true));
+  if (filters.type !== undefined) parts.push(sql`${filters.type} = any(${providers.visitTypes})`);
   if (filters.availableToday !== undefined) {
     const free = [...(filters.freeToday ?? [])];
     const available =

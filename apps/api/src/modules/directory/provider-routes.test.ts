@@ -1,5 +1,6 @@
 import { providerListQuery, providerListResponse, providerResponse } from "@ambercare/contracts/provider";
 import { US_STATE_CODES } from "@ambercare/contracts/us-states";
+import { offersField, VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import { providers } from "@ambercare/db/schema";
 import { DEMO_CLINICIAN_PROVIDER } from "@ambercare/db/seed";
 import { SEED_CONDITIONS, SEED_SPECIALIZATIONS } from "@ambercare/db/seed-data";
@@ -90,8 +91,8 @@ describe("GET /api/v1/api/provider", () => {
         "last_name",
         "name",
         "next_available",
-        "offers_chat",
-        "offers_video",
+        // offers_chat, offers_video: one flag per kind of visit.
+        ...VISIT_TYPE_IDS.map(offersField),
         "photo",
         "rating",
         "slug",
@@ -106,8 +107,8 @@ describe("GET /api/v1/api/provider", () => {
       credentials: source.credentials,
       photo: null,
       states: source.states,
-      offers_chat: source.offersChat,
-      offers_video: source.offersVideo,
+      offers_chat: source.visitTypes.includes("chat"),
+      offers_video: source.visitTypes.includes("video"),
       available_today: availableNow(source),
       next_available: null,
       taking_visits: false,
@@ -163,14 +164,12 @@ describe("GET /api/v1/api/provider", () => {
   });
 
   it("filters by consultation type and by availability today", async () => {
-    await expectMatches(
-      { type: "chat" },
-      demo.filter((p) => p.offersChat),
-    );
-    await expectMatches(
-      { type: "video" },
-      demo.filter((p) => p.offersVideo),
-    );
+    for (const type of VISIT_TYPE_IDS) {
+      await expectMatches(
+        { type },
+        demo.filter((p) => p.visitTypes.includes(type)),
+      );
+    }
     await expectMatches({ available_today: true }, demo.filter(availableNow));
     await expectMatches(
       { available_today: false },
@@ -248,7 +247,9 @@ describe("GET /api/v1/api/provider", () => {
   });
 
   async function combinesEveryFilter() {
-    const target = demo.find((p) => availableNow(p) && p.offersVideo && p.states.length > 1)!;
+    const target = demo.find(
+      (p) => availableNow(p) && p.visitTypes.includes("video") && p.states.length > 1,
+    )!;
     const query = {
       q: target.lastName,
       specialization: target.specializationSlugs[0]!,
@@ -264,14 +265,17 @@ describe("GET /api/v1/api/provider", () => {
         p.specializationSlugs.includes(query.specialization) &&
         p.conditionSlugs.includes(query.condition) &&
         p.states.includes(query.state) &&
-        p.offersVideo &&
+        p.visitTypes.includes("video") &&
         availableNow(p),
     );
     expect(expected).toContain(target);
     await expectMatches(query, expected);
 
     const pair = demo.filter(
-      (p) => p.specializationSlugs.includes("pediatrics") && p.states.includes("TX") && p.offersChat,
+      (p) =>
+        p.specializationSlugs.includes("pediatrics") &&
+        p.states.includes("TX") &&
+        p.visitTypes.includes("chat"),
     );
     await expectMatches({ specialization: "pediatrics", state: "TX", type: "chat" }, pair);
   }
@@ -355,7 +359,7 @@ describe("GET /api/v1/api/provider", () => {
     ["state=XX", "state"],
     ["state=ca", "state"],
     ["state=CA&state=NY", "state"],
-    ["type=phone", "type"],
+    ["type=fax", "type"],
     ["available_today=yes", "available_today"],
     ["lang=fr", "lang"],
     ["specialization=Primary%20Care", "specialization"],

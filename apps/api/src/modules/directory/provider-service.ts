@@ -6,6 +6,7 @@ import type {
   ProviderListResponse,
 } from "@ambercare/contracts/provider";
 import { type PROVIDER_CREDENTIALS, PROVIDER_ERRORS } from "@ambercare/contracts/provider";
+import { offersOf } from "@ambercare/contracts/visit-types";
 import type {
   CatalogueItem,
   DirectoryEntry,
@@ -65,8 +66,7 @@ function toCard(
     photo: row.photoPath,
     specializations: entry.specializations.map(name),
     states: entry.states,
-    offers_chat: row.offersChat,
-    offers_video: row.offersVideo,
+    ...offersOf(row.visitTypes),
     // Only real clinicians: on duty now, or with a free slot left today.
     available_today: row.clinicianOnDuty || availability.freeToday.has(row.id),
     expected_wait_minutes: row.clinicianOnDuty ? (waits.get(row.id) ?? null) : null,

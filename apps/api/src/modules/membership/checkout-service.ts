@@ -10,6 +10,7 @@ import {
   type VisitPlanKey,
 } from "@ambercare/contracts/membership-constants";
 import { PLANS, type PlanKey } from "@ambercare/contracts/plans";
+import { visitTypeOfPlan } from "@ambercare/contracts/visit-types";
 import type { AuthContext } from "#api/modules/accounts/session-service.ts";
 import { attemptCharge, callProvider } from "#api/modules/membership/charge-service.ts";
 import { notifying, paymentReceived, sendAfterCommit } from "#api/modules/membership/membership-mail.ts";
@@ -40,9 +41,12 @@ export async function grantVisit(
   checkout: CheckoutRow,
   now: Date,
 ): Promise<void> {
+  const type = visitTypeOfPlan(checkout.plan);
+  // A visit checkout is only ever started for a one-time plan (startVisitCheckout).
+  if (!type) throw new Error(`Checkout ${checkout.id} is for ${checkout.plan}, which buys no visit`);
   await repo.insertVisitCredit({
     userId: checkout.userId,
-    type: PLANS[checkout.plan].visitType ?? "chat",
+    type,
     checkoutId: checkout.id,
     createdAt: now,
   });

@@ -11,6 +11,7 @@ import {
   parseMail,
   registerPatient,
   startSmtpServer,
+  TEST_STRIPE_PRICES,
   type TestApp,
 } from "#api/test-support.ts";
 
@@ -254,10 +255,7 @@ describe("membership e-mails from the processor's webhooks", () => {
         PAYMENTS: "stripe",
         STRIPE_SECRET_KEY: "sk_test_fake",
         STRIPE_WEBHOOK_SECRET: secret,
-        STRIPE_PRICE_MONTHLY: "price_monthly",
-        STRIPE_PRICE_YEARLY: "price_yearly",
-        STRIPE_PRICE_PPV_CHAT: "price_chat",
-        STRIPE_PRICE_PPV_VIDEO: "price_video",
+        ...TEST_STRIPE_PRICES,
         WEB_URL: "http://web.test",
       },
     });

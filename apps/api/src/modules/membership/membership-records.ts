@@ -1,7 +1,12 @@
 import { AUTH_ERRORS } from "@ambercare/contracts/auth";
 import type { Invoice, Subscription } from "@ambercare/contracts/membership";
-import { chargeForInterval, PLAN_FOR_INTERVAL } from "@ambercare/contracts/membership-constants";
+import {
+  chargeForInterval,
+  type MembershipPlanKey,
+  PLAN_FOR_INTERVAL,
+} from "@ambercare/contracts/membership-constants";
 import type { PlanKey } from "@ambercare/contracts/plans";
+import { isVisitPlanKey, visitTypeOfPlan } from "@ambercare/contracts/visit-types";
 import type { Database } from "@ambercare/db/client";
 import type { FastifyBaseLogger } from "fastify";
 import type { PaymentProvider } from "#api/integrations/payments/payment-provider.ts";
@@ -92,17 +97,15 @@ export function toInvoice(row: InvoiceRow): Invoice {
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
+const MEMBERSHIP_NAMES: Readonly<Record<MembershipPlanKey, string>> = {
+  subscription_monthly: "monthly",
+  subscription_yearly: "yearly",
+};
+
 export function invoiceDescription(plan: PlanKey, periodStart: Date | null, periodEnd: Date | null): string {
-  switch (plan) {
-    case "subscription_monthly":
-    case "subscription_yearly": {
-      const name = plan === "subscription_monthly" ? "monthly" : "yearly";
-      const period = periodStart && periodEnd ? `, ${day(periodStart)} to ${day(periodEnd)}` : "";
-      return `Ambercare membership (${name})${period}`;
-    }
-    case "ppv_chat":
-      return "Ambercare one-time chat visit";
-    case "ppv_video":
-      return "Ambercare one-time video visit";
-  }
+  // A one-time visit is named by its kind: "Ambercare one-time chat visit".
+  if (isVisitPlanKey(plan)) return `Ambercare one-time ${visitTypeOfPlan(plan)} visit`;
+  const name = MEMBERSHIP_NAMES[plan];
+  const period = periodStart && periodEnd ? `, ${day(periodStart)} to ${day(periodEnd)}` : "";
+  return `Ambercare membership (${name})${period}`;
 }

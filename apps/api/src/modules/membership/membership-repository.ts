@@ -1,4 +1,5 @@
 import type { SubscriptionStatus } from "@ambercare/contracts/membership-constants";
+import { isVisitType, NO_VISIT_CREDITS, type VisitType } from "@ambercare/contracts/visit-types";
 import type { Executor } from "@ambercare/db/client";
 import {
   cancelFeedback,
@@ -250,15 +251,14 @@ export function createMembershipRepository(db: Executor) {
       await db.insert(visitCredits).values(values).onConflictDoNothing({ target: visitCredits.checkoutId });
     },
 
-    async countVisitCredits(userId: string): Promise<{ chat: number; video: number }> {
+    async countVisitCredits(userId: string): Promise<Record<VisitType, number>> {
       const rows = await db
         .select({ type: visitCredits.type, n: sql<number>`count(*)::int` })
         .from(visitCredits)
         .where(and(eq(visitCredits.userId, userId), isNull(visitCredits.consumedAt)))
         .groupBy(visitCredits.type);
-      const counts = { chat: 0, video: 0 };
-      for (const row of rows)
-        if (row.type === "chat" || row.type === "video") counts[row.type] = Number(row.n);
+      const counts: Record<VisitType, number> = { ...NO_VISIT_CREDITS };
+      for (const row of rows) if (isVisitType(row.type)) counts[row.type] = Number(row.n);
       return counts;
     },
 
@@ -269,7 +269,7 @@ export function createMembershipRepository(db: Executor) {
      */
     async consumeVisitCredit(
       userId: string,
-      type: "chat" | "video",
+      type: VisitType,
       at: Date,
       consultationId: string | null,
     ): Promise<string | undefined> {
@@ -292,7 +292,7 @@ export function createMembershipRepository(db: Executor) {
      */
     async returnVisitCredit(
       userId: string,
-      type: "chat" | "video",
+      type: VisitType,
       consultationId: string | null,
     ): Promise<string | undefined> {
       const result = await db.execute<{ id: string }>(sql`

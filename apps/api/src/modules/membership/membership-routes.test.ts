@@ -6,6 +6,7 @@ import {
   TEST_CARDS,
 } from "@ambercare/contracts/membership";
 import { TRIAL_DAYS } from "@ambercare/contracts/membership-constants";
+import { NO_VISIT_CREDITS } from "@ambercare/contracts/visit-types";
 import { subscriptions } from "@ambercare/db/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -134,7 +135,7 @@ describe("membership with a trial, cancel, resume and the first charge", () => {
     expect(sub?.trial_ends_at).toBe(new Date(clock.now().getTime() + 7 * DAY_S * 1000).toISOString());
     expect(sub?.next_charge_at).toBe(sub?.trial_ends_at);
     expect((await get(p, `/ambercare/visit-entitlement/${p.user_id}`)).json()).toEqual({
-      data: { is_subscribed: true, visit_credits: { chat: 0, video: 0 } },
+      data: { is_subscribed: true, visit_credits: NO_VISIT_CREDITS },
     });
     expect((await get(p, `/ambercare/is-subscribed/${p.user_id}`)).json()).toEqual({
       data: { is_subscribed: true },
@@ -376,7 +377,7 @@ describe("one-time visits and entitlement", () => {
     const p = await registerPatient(t.app);
     expect(await t.app.membership.entitlement(p.user_id)).toEqual({
       member: false,
-      visitCredits: { chat: 0, video: 0 },
+      visitCredits: NO_VISIT_CREDITS,
     });
     const res = await post(p, "/ambercare/visit-checkout/", { user_id: p.user_id, plan: "ppv_video" });
     expect(res.statusCode).toBe(200);
@@ -396,11 +397,11 @@ describe("one-time visits and entitlement", () => {
     expect((await pay(p, id)).statusCode).toBe(200);
     expect(await t.app.membership.entitlement(p.user_id)).toEqual({
       member: false,
-      visitCredits: { chat: 0, video: 1 },
+      visitCredits: { ...NO_VISIT_CREDITS, video: 1 },
     });
     // The web's consult page asks this right after the payment: the visit is known at once.
     expect((await get(p, `/ambercare/visit-entitlement/${p.user_id}`)).json()).toEqual({
-      data: { is_subscribed: false, visit_credits: { chat: 0, video: 1 } },
+      data: { is_subscribed: false, visit_credits: { ...NO_VISIT_CREDITS, video: 1 } },
     });
     expect((await invoicesOf(p)).map((i) => [i.plan, i.amount_cents, i.period_start])).toEqual([
       ["ppv_video", 4900, null],
@@ -414,7 +415,7 @@ describe("one-time visits and entitlement", () => {
     expect(attempts.filter(Boolean)).toHaveLength(1);
     expect(await t.app.membership.entitlement(p.user_id)).toEqual({
       member: false,
-      visitCredits: { chat: 0, video: 0 },
+      visitCredits: NO_VISIT_CREDITS,
     });
   });
 
@@ -425,7 +426,10 @@ describe("one-time visits and entitlement", () => {
     const answers = await Promise.all(Array.from({ length: 4 }, () => pay(p, id)));
     expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200]);
     expect(await invoicesOf(p)).toHaveLength(1);
-    expect((await t.app.membership.entitlement(p.user_id)).visitCredits).toEqual({ chat: 1, video: 0 });
+    expect((await t.app.membership.entitlement(p.user_id)).visitCredits).toEqual({
+      ...NO_VISIT_CREDITS,
+      chat: 1,
+    });
   });
 
   it("a credit spent in a transaction that fails is given back", async () => {

@@ -1,20 +1,25 @@
 import { MEMBERSHIP_ERRORS, type Subscription } from "@ambercare/contracts/membership";
 import { EnvError } from "@ambercare/contracts/server-env";
+import { NO_VISIT_CREDITS } from "@ambercare/contracts/visit-types";
 import { invoices, subscriptions } from "@ambercare/db/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeStripeApi, signStripePayload } from "#api/integrations/payments/stripe-api-fake.ts";
 import { createManualClock } from "#api/platform/clock.ts";
-import { bearer, createTestApp, registerPatient, type TestApp, testConfig } from "#api/test-support.ts";
+import {
+  bearer,
+  createTestApp,
+  registerPatient,
+  TEST_STRIPE_PRICES,
+  type TestApp,
+  testConfig,
+} from "#api/test-support.ts";
 
 const STRIPE_ENV = {
   PAYMENTS: "stripe",
   STRIPE_SECRET_KEY: "sk_test_fake",
   STRIPE_WEBHOOK_SECRET: "whsec_test_secret",
-  STRIPE_PRICE_MONTHLY: "price_monthly",
-  STRIPE_PRICE_YEARLY: "price_yearly",
-  STRIPE_PRICE_PPV_CHAT: "price_chat",
-  STRIPE_PRICE_PPV_VIDEO: "price_video",
+  ...TEST_STRIPE_PRICES,
   WEB_URL: "http://web.test",
 };
 
@@ -267,7 +272,7 @@ describe("Stripe payments", () => {
     expect((await deliver({ ...completed, id: "evt_other" })).statusCode).toBe(200);
     expect(await t.app.membership.entitlement(p.user_id)).toEqual({
       member: false,
-      visitCredits: { chat: 1, video: 0 },
+      visitCredits: { ...NO_VISIT_CREDITS, chat: 1 },
     });
   });
 

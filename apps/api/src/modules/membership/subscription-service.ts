@@ -4,6 +4,7 @@ import {
   MEMBERSHIP_ERRORS,
   PLAN_FOR_INTERVAL,
 } from "@ambercare/contracts/membership-constants";
+import type { VisitType } from "@ambercare/contracts/visit-types";
 import type { Executor } from "@ambercare/db/client";
 import type { AuthContext } from "#api/modules/accounts/session-service.ts";
 import { callProvider } from "#api/modules/membership/charge-service.ts";
@@ -22,7 +23,7 @@ import {
 import { givesAccess } from "#api/modules/membership/subscription-states.ts";
 import { AppError } from "#api/platform/errors.ts";
 
-export type Entitlement = { member: boolean; visitCredits: { chat: number; video: number } };
+export type Entitlement = { member: boolean; visitCredits: Record<VisitType, number> };
 
 /**
  * A patient's membership once it exists: what it gives access to, cancel, resume, a new interval
@@ -195,7 +196,7 @@ export function createSubscriptionService(deps: MembershipDeps) {
     async consumeVisitCredit(
       tx: Executor,
       userId: string,
-      type: "chat" | "video",
+      type: VisitType,
       consultationId: string | null = null,
     ): Promise<boolean> {
       const repo = createMembershipRepository(tx);
@@ -206,7 +207,7 @@ export function createSubscriptionService(deps: MembershipDeps) {
     async returnVisitCredit(
       tx: Executor,
       userId: string,
-      type: "chat" | "video",
+      type: VisitType,
       consultationId: string | null = null,
     ): Promise<void> {
       await createMembershipRepository(tx).returnVisitCredit(userId, type, consultationId);

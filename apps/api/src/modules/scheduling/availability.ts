@@ -1,4 +1,3 @@
-import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import type { Executor } from "@ambercare/db/client";
 import { clinicians, providers } from "@ambercare/db/schema";
 import { eq, isNull } from "drizzle-orm";
@@ -50,8 +49,7 @@ export async function computeAvailability(
       .select({
         providerId: clinicians.providerId,
         onDutySince: clinicians.onDutySince,
-        offersChat: providers.offersChat,
-        offersVideo: providers.offersVideo,
+        visitTypes: providers.visitTypes,
       })
       .from(clinicians)
       .innerJoin(providers, eq(providers.id, clinicians.providerId))
@@ -81,12 +79,8 @@ export async function computeAvailability(
     const mine = <T extends { clinicianUserId: string }>(rows: T[]) =>
       rows.filter((row) => row.clinicianUserId === schedule.clinicianUserId);
     const rules = rulesOf(schedule, mine(weekly), mine(exceptions), defaults);
-    const types: ConsultationType[] = [
-      ...(provider.offersChat ? (["chat"] as const) : []),
-      ...(provider.offersVideo ? (["video"] as const) : []),
-    ];
     let next: Date | null = null;
-    for (const type of types) {
+    for (const type of provider.visitTypes) {
       const [first] = freeSlots(rules, { type, now, busy: mine(busy), limit: 1 });
       if (first && (next === null || first.start < next)) next = first.start;
     }

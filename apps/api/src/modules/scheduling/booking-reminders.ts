@@ -1,4 +1,5 @@
 import type { Locale } from "@ambercare/contracts/locales";
+import type { VisitType } from "@ambercare/contracts/visit-types";
 import type { Database, Executor } from "@ambercare/db/client";
 import { bookings, clinicianSchedules } from "@ambercare/db/schema";
 import { eq, sql } from "drizzle-orm";
@@ -93,7 +94,7 @@ export function renderBookingMail(
   vars: {
     productName: string;
     firstName: string | null;
-    type: "chat" | "video";
+    type: VisitType;
     startsAt: Date;
     timeZone: string;
     link: string;

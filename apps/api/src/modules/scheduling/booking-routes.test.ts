@@ -11,6 +11,7 @@ import {
   scheduleResponse,
   slotsResponse,
 } from "@ambercare/contracts/scheduling";
+import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import {
   bookings,
   clinicians,
@@ -22,7 +23,7 @@ import {
   users,
 } from "@ambercare/db/schema";
 import { DEMO_BOOKING_CLINICIANS, seedDemoBooking } from "@ambercare/db/seed-booking";
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, arrayContains, asc, eq, isNull, sql } from "drizzle-orm";
 import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enableKnownSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
@@ -78,7 +79,7 @@ async function clinicianFor(providerId: string): Promise<Clinician> {
   await t.db.db.update(users).set({ role: "clinician" }).where(eq(users.id, account.user_id));
   await t.db.db
     .update(providers)
-    .set({ offersChat: true, offersVideo: true })
+    .set({ visitTypes: [...VISIT_TYPE_IDS] })
     .where(eq(providers.id, providerId));
   await t.db.db.insert(providerLicenses).values({ providerId, state: STATE }).onConflictDoNothing();
   await t.db.db.insert(clinicians).values({ userId: account.user_id, providerId });
@@ -182,7 +183,7 @@ beforeAll(async () => {
       and(eq(providerLicenses.providerId, providers.id), eq(providerLicenses.state, STATE)),
     )
     .leftJoin(clinicians, eq(clinicians.providerId, providers.id))
-    .where(and(isNull(clinicians.userId), eq(providers.offersVideo, true)))
+    .where(and(isNull(clinicians.userId), arrayContains(providers.visitTypes, ["video"])))
     .orderBy(asc(providers.slug))
     .limit(2);
   doctor = await clinicianFor(free[0]!.id);

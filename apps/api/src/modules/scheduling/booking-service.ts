@@ -231,7 +231,7 @@ export function createBookingService(deps: {
       if (!provider.licensedInState) {
         throw new AppError("PROVIDER_NOT_LICENSED_IN_STATE", 422, CONSULTATION_ERRORS.providerNotLicensed);
       }
-      if (!(input.type === "chat" ? provider.offersChat : provider.offersVideo)) {
+      if (!provider.visitTypes.includes(input.type)) {
         throw new AppError(
           "PROVIDER_DOES_NOT_OFFER_VISIT_TYPE",
           422,

@@ -1,4 +1,5 @@
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
+import { perVisitType } from "@ambercare/contracts/visit-types";
 import type { Executor } from "@ambercare/db/client";
 import {
   bookings,
@@ -29,6 +30,14 @@ export type StoredSchedule = {
 
 const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
+/** The slot length of each kind of visit in force: the clinician's own, else the clinic's. */
+export function slotMinutesOf(
+  own: Partial<Record<ConsultationType, number>>,
+  defaults: ScheduleDefaults,
+): Record<ConsultationType, number> {
+  return perVisitType((visit) => own[visit.id] ?? defaults.slotMinutes[visit.id]);
+}
+
 /** The rules slots are computed from: the stored settings over the clinic's defaults. */
 export function rulesOf(
   schedule: StoredSchedule,
@@ -40,10 +49,7 @@ export function rulesOf(
     timeZone: schedule.timeZone,
     minNoticeMinutes: schedule.minNoticeMinutes,
     horizonDays: schedule.horizonDays,
-    slotMinutes: {
-      chat: schedule.ownSlotMinutes.chat ?? defaults.slotMinutes.chat,
-      video: schedule.ownSlotMinutes.video ?? defaults.slotMinutes.video,
-    },
+    slotMinutes: slotMinutesOf(schedule.ownSlotMinutes, defaults),
     weekly,
     exceptions,
   };
@@ -167,8 +173,7 @@ export function createScheduleRepository(db: Executor) {
         .select({
           id: providers.id,
           slug: providers.slug,
-          offersChat: providers.offersChat,
-          offersVideo: providers.offersVideo,
+          visitTypes: providers.visitTypes,
           licensedInState:
             state === undefined
               ? sql<boolean>`true`

@@ -29,6 +29,7 @@ import {
   createScheduleRepository,
   rulesOf,
   type ScheduleDefaults,
+  slotMinutesOf,
 } from "#api/modules/scheduling/schedule-repository.ts";
 import {
   addDays,
@@ -104,10 +105,7 @@ export function createScheduleService(deps: {
       time_zone: timeZone,
       min_notice_minutes: stored?.minNoticeMinutes ?? deps.defaults.minNoticeMinutes,
       horizon_days: stored?.horizonDays ?? deps.defaults.horizonDays,
-      slot_minutes: {
-        chat: own.chat ?? deps.defaults.slotMinutes.chat,
-        video: own.video ?? deps.defaults.slotMinutes.video,
-      },
+      slot_minutes: slotMinutesOf(own, deps.defaults),
       own_slot_minutes: own,
       weekly_hours: weekly.map((range) => ({
         weekday: range.weekday,
@@ -213,7 +211,7 @@ export function createScheduleService(deps: {
       if (!provider.licensedInState) {
         throw new AppError("PROVIDER_NOT_LICENSED_IN_STATE", 422, CONSULTATION_ERRORS.providerNotLicensed);
       }
-      if (!(query.type === "chat" ? provider.offersChat : provider.offersVideo)) {
+      if (!provider.visitTypes.includes(query.type)) {
         throw new AppError(
           "PROVIDER_DOES_NOT_OFFER_VISIT_TYPE",
           422,

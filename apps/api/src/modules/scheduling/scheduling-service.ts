@@ -1,10 +1,11 @@
+import { perVisitType } from "@ambercare/contracts/visit-types";
 import type { FastifyInstance } from "fastify";
 import { type AvailabilityIndex, createAvailabilityIndex } from "#api/modules/scheduling/availability.ts";
 import { type BookingEvents, noBookingEvents } from "#api/modules/scheduling/booking-events.ts";
 import { type BookingService, createBookingService } from "#api/modules/scheduling/booking-service.ts";
 import type { ScheduleDefaults } from "#api/modules/scheduling/schedule-repository.ts";
 import { createScheduleService, type ScheduleService } from "#api/modules/scheduling/schedule-service.ts";
-import type { ApiConfig } from "#api/platform/config.ts";
+import { type ApiConfig, slotMinutesVariable } from "#api/platform/config.ts";
 
 /** Booked visits as the app holds them (`app.scheduling`). */
 export type Scheduling = {
@@ -16,7 +17,7 @@ export type Scheduling = {
 
 export function scheduleDefaults(config: ApiConfig): ScheduleDefaults {
   return {
-    slotMinutes: { chat: config.SLOT_MINUTES_CHAT, video: config.SLOT_MINUTES_VIDEO },
+    slotMinutes: perVisitType((visit) => config[slotMinutesVariable(visit.id)]),
     minNoticeMinutes: config.BOOKING_MIN_NOTICE_MINUTES,
     horizonDays: config.BOOKING_HORIZON_DAYS,
   };

@@ -1,3 +1,4 @@
+import { perVisitType } from "@ambercare/contracts/visit-types";
 import { describe, expect, it } from "vitest";
 import {
   freeSlots,
@@ -16,7 +17,8 @@ function rules(overrides: Partial<ScheduleRules>): ScheduleRules {
     timeZone: LA,
     minNoticeMinutes: 0,
     horizonDays: 14,
-    slotMinutes: { chat: 15, video: 20 },
+    // Chat 15 minutes, every other kind 20.
+    slotMinutes: { ...perVisitType(() => 20), chat: 15 },
     weekly: [],
     exceptions: [],
     ...overrides,

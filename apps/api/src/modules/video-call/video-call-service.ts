@@ -10,6 +10,7 @@ import {
   VISIT_CALL_RING_TOPIC,
   VISIT_CALL_SIGNAL,
 } from "@ambercare/contracts/video-call-protocol";
+import { visitTypeRow } from "@ambercare/contracts/visit-types";
 import type { Database, Executor } from "@ambercare/db/client";
 import type { ClinicianActor } from "#api/modules/consultations/visit-service.ts";
 import { createVideoCallRepository } from "#api/modules/video-call/video-call-repository.ts";
@@ -104,7 +105,8 @@ export function createVideoCallService(deps: {
     const visit = await createVideoCallRepository(deps.db).visit(id.toLowerCase());
     if (!visit) throw new AppError("CONSULTATION_NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
     if (!takesPart(visit, viewer)) throw refusedVisit(viewer.side, visit);
-    if (visit.type !== "video") throw new AppError("VISIT_NOT_VIDEO", 409, VIDEO_CALL_ERRORS.notVideo);
+    if (!visitTypeRow(visit.type).videoCall)
+      throw new AppError("VISIT_NOT_VIDEO", 409, VIDEO_CALL_ERRORS.notVideo);
     return visit;
   }
 
@@ -207,7 +209,7 @@ export function createVideoCallService(deps: {
           },
         };
       }
-      if (visit.type !== "video") return { refused: { status: 409, code: "VISIT_NOT_VIDEO" } };
+      if (!visitTypeRow(visit.type).videoCall) return { refused: { status: 409, code: "VISIT_NOT_VIDEO" } };
       if (!CALL_OPEN.includes(visit.status)) return { refused: { status: 409, code: "CALL_NOT_OPEN" } };
       const recipients = side === "patient" ? await chat.clinicianUserIds(visit.providerId!) : [visit.userId];
       const head = { consultation_id: visit.id, from: side };

@@ -1,3 +1,4 @@
+import { NO_VISIT_CREDITS, offersOf, VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import { describe, expect, it } from "vitest";
 import {
   type ChosenProvider,
@@ -13,8 +14,7 @@ const videoOnly: ChosenProvider = toChosenProvider({
   slug: "ana-petrova",
   name: "Ana Petrova",
   credentials: "MD",
-  offers_chat: false,
-  offers_video: true,
+  ...offersOf(["video"]),
   states: ["CA", "WA"],
   taking_visits: true,
 });
@@ -23,14 +23,14 @@ describe("the visit chosen before the health questions", () => {
   it("offers only the provider's types, both without a provider", () => {
     expect(videoOnly.name).toBe("Ana Petrova, MD");
     expect(offeredTypes(videoOnly)).toEqual(["video"]);
-    expect(offeredTypes(null)).toEqual(["chat", "video"]);
+    expect(offeredTypes(null)).toEqual(VISIT_TYPE_IDS);
   });
 
   it("selects the type asked for when offered, else a paid one, else video", () => {
     expect(chosenType("chat", offeredTypes(videoOnly))).toBe("video");
     expect(chosenType("chat", offeredTypes(null))).toBe("chat");
-    expect(chosenType(null, offeredTypes(null), { chat: 1, video: 0 })).toBe("chat");
-    expect(chosenType(null, offeredTypes(null), { chat: 1, video: 1 })).toBe("video");
+    expect(chosenType(null, offeredTypes(null), { ...NO_VISIT_CREDITS, chat: 1 })).toBe("chat");
+    expect(chosenType(null, offeredTypes(null), { ...NO_VISIT_CREDITS, chat: 1, video: 1 })).toBe("video");
     expect(chosenType("fax", offeredTypes(null))).toBe("video");
   });
 

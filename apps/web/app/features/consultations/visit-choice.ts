@@ -1,5 +1,11 @@
 import { CONSULTATION_TYPES, type ConsultationType } from "@ambercare/contracts/provider-limits";
 import { isUsStateCode } from "@ambercare/contracts/us-states";
+import {
+  NO_VISIT_CREDITS,
+  type OffersField,
+  offeredBy,
+  PREFERRED_VISIT_TYPE,
+} from "@ambercare/contracts/visit-types";
 
 /**
  * What the patient chose before the health questions — the visit type, the provider (if any) and the
@@ -25,46 +31,45 @@ export type VisitChoice = {
   state: string | null;
 };
 
-export function toChosenProvider(provider: {
-  slug: string;
-  name: string;
-  credentials: string;
-  offers_chat: boolean;
-  offers_video: boolean;
-  states: string[];
-  taking_visits: boolean;
-}): ChosenProvider {
+export function toChosenProvider(
+  provider: {
+    slug: string;
+    name: string;
+    credentials: string;
+    states: string[];
+    taking_visits: boolean;
+  } & Record<OffersField, boolean>,
+): ChosenProvider {
   return {
     slug: provider.slug,
     name: `${provider.name}, ${provider.credentials}`,
-    offers: CONSULTATION_TYPES.filter((type) =>
-      type === "chat" ? provider.offers_chat : provider.offers_video,
-    ),
+    offers: offeredBy(provider),
     states: provider.states,
     takingVisits: provider.taking_visits,
   };
 }
 
-/** The types the page offers: the provider's, or both without a provider. */
+/** The types the page offers: the provider's, or every kind without a provider. */
 export function offeredTypes(provider: ChosenProvider | null): readonly ConsultationType[] {
   return provider ? provider.offers : CONSULTATION_TYPES;
 }
 
 /**
  * The type to select: the one asked for when it is offered; else the one the patient has a paid
- * visit for (when only one has), else video when offered, else what is offered.
+ * visit for (when only one has), else the preferred kind (video) when offered, else the first
+ * offered.
  */
 export function chosenType(
   asked: string | null,
   offered: readonly ConsultationType[],
-  credits: { chat: number; video: number } = { chat: 0, video: 0 },
+  credits: Readonly<Record<ConsultationType, number>> = NO_VISIT_CREDITS,
 ): ConsultationType {
   const allowed = offered.length > 0 ? offered : CONSULTATION_TYPES;
   const requested = allowed.find((type) => type === asked);
   if (requested) return requested;
   const paid = allowed.filter((type) => credits[type] > 0);
   if (paid.length === 1) return paid[0]!;
-  return allowed.includes("video") ? "video" : allowed[0]!;
+  return allowed.includes(PREFERRED_VISIT_TYPE) ? PREFERRED_VISIT_TYPE : allowed[0]!;
 }
 
 /** A state code from the query or the profile, or null. */

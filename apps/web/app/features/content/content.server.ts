@@ -2,6 +2,7 @@ import content from "virtual:ambercare/content";
 import { intlTag } from "@ambercare/contracts/locales";
 import { TRIAL_DAYS } from "@ambercare/contracts/membership-constants";
 import { formatUsd, PLANS, type PlanKey } from "@ambercare/contracts/plans";
+import { VISIT_TYPES } from "@ambercare/contracts/visit-types";
 import type { ContentDocument } from "#app/features/content/content-types.ts";
 import { EXAMPLE_CONTACT_EMAIL_DOMAIN, EXAMPLE_CONTACT_PHONE, env } from "#app/lib/env.server.ts";
 import { escapeHtml } from "#app/lib/html.ts";
@@ -80,8 +81,8 @@ export const CONTENT_FACTS: Readonly<Record<string, string>> = Object.freeze({
   trialDays: String(TRIAL_DAYS),
   monthlyPrice: price("subscription_monthly"),
   yearlyPrice: price("subscription_yearly"),
-  chatVisitPrice: price("ppv_chat"),
-  videoVisitPrice: price("ppv_video"),
+  // chatVisitPrice, videoVisitPrice: the one-time price of each kind of visit.
+  ...Object.fromEntries(VISIT_TYPES.map((visit) => [`${visit.id}VisitPrice`, price(visit.planKey)])),
 });
 
 /** Fills in `{{name}}`; an unknown name stays visible as it is (and fails the content test). */

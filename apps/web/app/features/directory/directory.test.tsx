@@ -1,4 +1,5 @@
 import type { Provider } from "@ambercare/contracts/provider";
+import { offersOf } from "@ambercare/contracts/visit-types";
 import type { ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
@@ -37,8 +38,7 @@ const provider: Provider = {
   conditions: [{ slug: "acne", name: "Acne" }],
   states: ["CA", "NY"],
   languages: ["en", "bg"],
-  offers_chat: true,
-  offers_video: false,
+  ...offersOf(["chat"]),
   available_today: true,
   expected_wait_minutes: null,
   next_available: null,

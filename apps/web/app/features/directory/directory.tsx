@@ -1,5 +1,6 @@
 import { CHOSEN_PROVIDER_MINUTES } from "@ambercare/contracts/consultation-limits";
 import type { Provider, ProviderCard as SearchResult } from "@ambercare/contracts/provider";
+import { offeredBy } from "@ambercare/contracts/visit-types";
 import { type ReactNode, useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { Image } from "#app/components/image.tsx";
@@ -74,10 +75,7 @@ export function ProviderRating({ rating }: { rating: Provider["rating"] }) {
 
 export function ConsultationTypes({ provider }: { provider: SearchResult }) {
   const { t } = useTranslation();
-  const types = [
-    provider.offers_chat ? t("directory.types.chat") : null,
-    provider.offers_video ? t("directory.types.video") : null,
-  ].filter((type): type is string => type !== null);
+  const types = offeredBy(provider).map((type) => t(`directory.types.${type}`));
   return (
     <ul className="flex flex-wrap gap-2">
       {types.map((type) => (

@@ -1,9 +1,5 @@
-import {
-  BILLING_INTERVALS,
-  type BillingInterval,
-  VISIT_PLAN_KEYS,
-  type VisitPlanKey,
-} from "@ambercare/contracts/membership";
+import { BILLING_INTERVALS, type BillingInterval } from "@ambercare/contracts/membership";
+import { isVisitPlanKey } from "@ambercare/contracts/visit-types";
 import { data, redirect } from "react-router";
 import {
   BILLING_ERROR_OPTIONS,
@@ -26,10 +22,6 @@ export type StartResult = FormErrorResult<StartField>;
 
 function isInterval(value: unknown): value is BillingInterval {
   return typeof value === "string" && (BILLING_INTERVALS as readonly string[]).includes(value);
-}
-
-function isVisitPlan(value: unknown): value is VisitPlanKey {
-  return typeof value === "string" && (VISIT_PLAN_KEYS as readonly string[]).includes(value);
 }
 
 /** Where the patient goes after paying for a membership started on `page`. */
@@ -56,12 +48,12 @@ export async function startMembership(request: Request, user: SessionUser | null
   }
 }
 
-/** `plan` (ppv_chat or ppv_video) from the form → the visit checkout, or the error to show. */
+/** `plan` (a one-time plan of visit-types.ts) from the form → the visit checkout, or the error to show. */
 export async function startVisit(request: Request, user: SessionUser | null, formData: FormData) {
   if (!user) throw redirect(loginUrl(request));
   const plan = formData.get("plan");
   const values = { interval: "", plan: typeof plan === "string" ? plan : "" };
-  if (!isVisitPlan(plan)) {
+  if (!isVisitPlanKey(plan)) {
     return data<StartResult>(formError(values, { plan: { key: "membership.errors.plan" } }), {
       status: 400,
     });

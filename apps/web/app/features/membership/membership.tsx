@@ -4,6 +4,7 @@ import {
   TRIAL_DAYS,
 } from "@ambercare/contracts/membership-constants";
 import { PLANS } from "@ambercare/contracts/plans";
+import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import { useId } from "react";
 import { Form, Link } from "react-router";
 import { ErrorSummary, SubmitButton, translateMessage } from "#app/components/forms.tsx";
@@ -14,7 +15,8 @@ import { useTranslation } from "#app/lib/i18n.tsx";
 import { useRootData } from "#app/lib/root-data.ts";
 
 /** What a membership includes (ADR 015). */
-const BENEFITS = ["chat", "video", "doctors", "records", "cancel"] as const;
+/** Each kind of visit is included (one line per kind of visit-types.ts), then the rest. */
+const BENEFITS = [...VISIT_TYPE_IDS, "doctors", "records", "cancel"] as const;
 
 export function BenefitsList({ className = "" }: { className?: string }) {
   const { t } = useTranslation();

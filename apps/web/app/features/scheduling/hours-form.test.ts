@@ -1,5 +1,6 @@
 import type { Schedule } from "@ambercare/contracts/scheduling";
 import { putScheduleRequest } from "@ambercare/contracts/scheduling";
+import { perVisitType } from "@ambercare/contracts/visit-types";
 import { describe, expect, it } from "vitest";
 import {
   parseExceptionForm,
@@ -124,7 +125,7 @@ describe("scheduleValues", () => {
     time_zone: "America/New_York",
     min_notice_minutes: 60,
     horizon_days: 14,
-    slot_minutes: { chat: 15, video: 30 },
+    slot_minutes: { ...perVisitType(() => 30), chat: 15 },
     own_slot_minutes: { chat: 15 },
     weekly_hours: [
       { weekday: 2, start: "13:00", end: "17:00", visit_types: ["video"] },

@@ -10,8 +10,9 @@ import type { FormMessage } from "#app/lib/forms.ts";
 /**
  * The "My hours" form of the care console as plain fields, so it works without JavaScript: each
  * weekday has a fixed number of range rows (blank rows are ignored), each row a start, an end and a
- * checkbox per visit type. Field names: `d<weekday>-<row>-start|end|chat|video` (ISO weekday 1 =
- * Monday), `time_zone`, `min_notice_minutes`, `horizon_days`, `slot_chat`, `slot_video`.
+ * checkbox per visit type. Field names: `d<weekday>-<row>-start|end|<kind>` (ISO weekday 1 =
+ * Monday), `time_zone`, `min_notice_minutes`, `horizon_days`, `slot_<kind>` (`slot_chat`,
+ * `slot_video`: one per kind of visit-types.ts).
  * No server code here: the page imports it.
  */
 
@@ -22,6 +23,19 @@ const WALL_TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 
 export type HoursValues = Record<string, string>;
 export type HoursErrors = Record<string, FormMessage>;
+
+/** The field of a kind's own slot length: `slot_chat`. */
+export function slotField(type: ConsultationType): `slot_${ConsultationType}` {
+  return `slot_${type}`;
+}
+
+/** The settings' fields, in the form's order. */
+export const SETTINGS_FIELDS = [
+  "time_zone",
+  "min_notice_minutes",
+  "horizon_days",
+  ...CONSULTATION_TYPES.map(slotField),
+] as const;
 
 export function rangeField(weekday: number, row: number, part: "start" | "end" | ConsultationType): string {
   return `d${weekday}-${row}-${part}`;
@@ -42,9 +56,11 @@ export function scheduleValues(schedule: Schedule): HoursValues {
     time_zone: schedule.time_zone,
     min_notice_minutes: String(schedule.min_notice_minutes),
     horizon_days: String(schedule.horizon_days),
-    slot_chat: schedule.own_slot_minutes.chat === undefined ? "" : String(schedule.own_slot_minutes.chat),
-    slot_video: schedule.own_slot_minutes.video === undefined ? "" : String(schedule.own_slot_minutes.video),
   };
+  for (const type of CONSULTATION_TYPES) {
+    const own = schedule.own_slot_minutes[type];
+    values[slotField(type)] = own === undefined ? "" : String(own);
+  }
   const rows = new Map<number, number>();
   const sorted = [...schedule.weekly_hours].sort(
     (a, b) => a.weekday - b.weekday || minutesOf(a.start) - minutesOf(b.start),
@@ -86,9 +102,7 @@ export type ParsedHours =
 export function parseHoursForm(formData: FormData, knownZones?: ReadonlySet<string>): ParsedHours {
   const values: HoursValues = {};
   const errors: HoursErrors = {};
-  for (const name of ["time_zone", "min_notice_minutes", "horizon_days", "slot_chat", "slot_video"]) {
-    values[name] = text(formData, name);
-  }
+  for (const name of SETTINGS_FIELDS) values[name] = text(formData, name);
   if (values.time_zone === "" || (knownZones && !knownZones.has(values.time_zone ?? ""))) {
     errors.time_zone = { key: "console.hours.errors.timeZone" };
   }
@@ -105,9 +119,9 @@ export function parseHoursForm(formData: FormData, knownZones?: ReadonlySet<stri
   }
   const slots: PutScheduleRequest["slot_minutes"] = {};
   for (const type of CONSULTATION_TYPES) {
-    const slot = wholeNumber(values[`slot_${type}`] ?? "", SCHEDULE_LIMITS.slotMinutes);
+    const slot = wholeNumber(values[slotField(type)] ?? "", SCHEDULE_LIMITS.slotMinutes);
     if (!slot.ok) {
-      errors[`slot_${type}`] = {
+      errors[slotField(type)] = {
         key: "console.hours.errors.number",
         values: { ...SCHEDULE_LIMITS.slotMinutes },
       };

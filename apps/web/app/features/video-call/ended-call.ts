@@ -1,8 +1,9 @@
 import type { Consultation } from "@ambercare/contracts/consultation";
+import { visitTypeRow } from "@ambercare/contracts/visit-types";
 
-/** A video visit whose call took place: the clinician started it (it is under way or completed). */
+/** A visit held on a video call whose call took place: the clinician started it (under way or completed). */
 const hadCall = (visit: Consultation) =>
-  visit.type === "video" &&
+  visitTypeRow(visit.type).videoCall &&
   visit.started_at !== null &&
   (visit.status === "in_progress" || visit.status === "completed");
 

@@ -17,7 +17,9 @@ import {
   RANGE_ROWS,
   rangeField,
   rowsOfDay,
+  SETTINGS_FIELDS,
   scheduleValues,
+  slotField,
   WEEKDAYS,
 } from "#app/features/scheduling/hours-form.ts";
 import { schedulingApi } from "#app/features/scheduling/scheduling.server.ts";
@@ -209,11 +211,7 @@ function HoursForm() {
   const values = (failed ? failed.values : saved) as HoursValues;
   const errors: HoursErrors = (failed?.fieldErrors ?? {}) as HoursErrors;
   const order = [
-    "time_zone",
-    "min_notice_minutes",
-    "horizon_days",
-    "slot_chat",
-    "slot_video",
+    ...SETTINGS_FIELDS,
     ...WEEKDAYS.flatMap((weekday) =>
       Array.from({ length: rowsOfDay(values, weekday) }, (_, row) => [
         rangeField(weekday, row, "start"),
@@ -266,13 +264,13 @@ function HoursForm() {
             <TextField
               key={type}
               formId={HOURS_FORM}
-              name={`slot_${type}`}
-              label={t(type === "chat" ? "console.hours.slotChat" : "console.hours.slotVideo")}
+              name={slotField(type)}
+              label={t(`console.hours.slot.${type}`)}
               hint={t("console.hours.slotHint", { value: schedule.slot_minutes[type] })}
               inputMode="numeric"
               optional
-              defaultValue={values[`slot_${type}`] ?? ""}
-              error={errors[`slot_${type}`]}
+              defaultValue={values[slotField(type)] ?? ""}
+              error={errors[slotField(type)]}
             />
           ))}
         </div>

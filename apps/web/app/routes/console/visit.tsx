@@ -1,4 +1,5 @@
 import { MESSAGE_MAX_LENGTH } from "@ambercare/contracts/consultation-limits";
+import { visitTypeRow } from "@ambercare/contracts/visit-types";
 import { type ReactNode, useEffect, useRef } from "react";
 import { data, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
@@ -125,6 +126,8 @@ export default function ConsoleVisitPage() {
   };
   const open = visit.status === "accepted" || visit.status === "in_progress";
   const type = t(`consultation.types.${visit.type}`);
+  /** Held on a video call: the call starts the visit, no Start button. */
+  const videoCall = visitTypeRow(visit.type).videoCall;
   useEffect(() => {
     // The summary draft kept for a reload is done with once the visit is over.
     if (!open) clearSummaryDraft(visit.id);
@@ -155,13 +158,11 @@ export default function ConsoleVisitPage() {
       {result && (result.form === "start" || result.form === "complete") ? (
         <FormNote message={result.message} ok={result.ok} />
       ) : null}
-      {visit.status === "accepted" && visit.type !== "video" ? <StartForm /> : null}
-      {visit.type === "video" && visit.status === "accepted" ? (
-        <DeviceCheck visitId={visit.id} side="clinician" />
-      ) : null}
+      {visit.status === "accepted" && !videoCall ? <StartForm /> : null}
+      {videoCall && visit.status === "accepted" ? <DeviceCheck visitId={visit.id} side="clinician" /> : null}
       <div className="grid grid-cols-1 gap-6 laptop:grid-cols-2">
         <div className="flex min-w-0 flex-col gap-6">
-          {visit.type === "video" ? <VideoCallPanel visitId={visit.id} status={visit.status} /> : null}
+          {videoCall ? <VideoCallPanel visitId={visit.id} status={visit.status} /> : null}
           <Section id="intake-heading" title={t("console.visit.intakeHeading")}>
             <IntakeAnswers intake={intake} />
           </Section>

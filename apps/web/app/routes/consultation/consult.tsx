@@ -1,4 +1,10 @@
 import { PLANS } from "@ambercare/contracts/plans";
+import {
+  NO_VISIT_CREDITS,
+  VISIT_TYPE_IDS,
+  type VisitType,
+  visitTypeRow,
+} from "@ambercare/contracts/visit-types";
 import { data, Form, Link, useLoaderData } from "react-router";
 import { ChoiceGroup } from "#app/components/choice-group.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
@@ -30,7 +36,7 @@ export async function loader({ request, pattern, context }: Route.LoaderArgs) {
     loadChosenProvider(slug, request, context),
     profileState(request, user),
   ]);
-  const credits = entitlement?.visit_credits ?? { chat: 0, video: 0 };
+  const credits = entitlement?.visit_credits ?? NO_VISIT_CREDITS;
   const provider = found === "unavailable" ? null : found;
   const type = chosenType(url.searchParams.get("type"), offeredTypes(provider), credits);
   const state = stateCode(url.searchParams.get("state")) ?? savedState;
@@ -65,8 +71,7 @@ export default function ConsultPage() {
   const member = (entitlement.member ?? root?.user.isSubscribed) === true;
   const offered = offeredTypes(provider);
   const paidFor = offered.filter((kind) => credits[kind] > 0);
-  const chatPrice = dollars(PLANS.ppv_chat.priceCents);
-  const videoPrice = dollars(PLANS.ppv_video.priceCents);
+  const price = (type: VisitType) => dollars(PLANS[visitTypeRow(type).planKey].priceCents);
   return (
     <div className="page-container py-10 tablet:py-14">
       <PageHeading page="consult" />
@@ -91,24 +96,14 @@ export default function ConsultPage() {
           name="type"
           type="radio"
           legend={t("consultation.consult.typeLegend")}
-          options={[
-            {
-              value: "chat" as const,
-              label: member
-                ? t("consultation.consult.chatIncluded")
-                : credits.chat > 0
-                  ? t("consultation.consult.chatPaid")
-                  : t("consultation.consult.chat", { price: chatPrice }),
-            },
-            {
-              value: "video" as const,
-              label: member
-                ? t("consultation.consult.videoIncluded")
-                : credits.video > 0
-                  ? t("consultation.consult.videoPaid")
-                  : t("consultation.consult.video", { price: videoPrice }),
-            },
-          ].filter((option) => offered.includes(option.value))}
+          options={offered.map((kind) => ({
+            value: kind,
+            label: member
+              ? t(`consultation.consult.option.${kind}.included`)
+              : credits[kind] > 0
+                ? t(`consultation.consult.option.${kind}.paid`)
+                : t(`consultation.consult.option.${kind}.price`, { price: price(kind) }),
+          }))}
           selected={[type]}
         />
         {providerSlug ? (
@@ -152,7 +147,11 @@ export default function ConsultPage() {
             <>
               <p className="mt-2">{t("consultation.consult.includedForMembers")}</p>
               <p className="mt-2">
-                {t("consultation.consult.oneTime", { chat: chatPrice, video: videoPrice })}{" "}
+                {t("consultation.consult.oneTime", {
+                  prices: VISIT_TYPE_IDS.map((kind) =>
+                    t(`consultation.consult.oneTimePrice.${kind}`, { price: price(kind) }),
+                  ).join(", "),
+                })}{" "}
                 <Link to="/one-time-visit" className="link">
                   {t("consultation.consult.buyVisit")}
                 </Link>

@@ -252,7 +252,7 @@ export default function ConsultationFormPage() {
     <div className="page-container py-10 tablet:py-14">
       <PageHeading page="consultationForm" />
       <p className="mt-4 text-ink">
-        {t(type === "chat" ? "consultation.form.forChat" : "consultation.form.forVideo")}
+        {t(`consultation.form.for.${type}`)}
         {provider?.name ? ` ${t("consultation.form.withProvider", { name: provider.name })}` : null}{" "}
         <Link
           to={`/consultation/consult?${choiceQuery({ type, provider: provider?.slug ?? null, state })}`}

@@ -1,4 +1,5 @@
 import type { Provider } from "@ambercare/contracts/provider";
+import { offersOf } from "@ambercare/contracts/visit-types";
 import { renderToString } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
@@ -20,8 +21,7 @@ const provider: Provider = {
   conditions: [{ slug: "acne", name: "Acne" }],
   states: ["WA", "NY"],
   languages: ["en"],
-  offers_chat: false,
-  offers_video: true,
+  ...offersOf(["video"]),
   available_today: true,
   expected_wait_minutes: null,
   next_available: null,

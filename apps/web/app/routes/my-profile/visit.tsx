@@ -1,5 +1,6 @@
 import type { Message } from "@ambercare/contracts/consultation";
 import { CANCELABLE_STATUSES } from "@ambercare/contracts/consultation-limits";
+import { visitTypeRow } from "@ambercare/contracts/visit-types";
 import { VISIT_STATUS_TOPIC, type WaitingRoom } from "@ambercare/contracts/waiting-room";
 import { useEffect, useRef } from "react";
 import { data, Form, Link, useActionData, useLoaderData, useLocation } from "react-router";
@@ -248,6 +249,7 @@ export default function VisitPage() {
   useAcceptedAlert(room, sentence);
   const waiting = status === "requested";
   const withClinician = status === "accepted" || status === "in_progress";
+  const videoCall = visitTypeRow(consultation.type).videoCall;
   return (
     <AccountPage page="visit">
       <div className="mt-8 flex flex-col gap-6">
@@ -285,7 +287,7 @@ export default function VisitPage() {
             </div>
           </div>
         ) : null}
-        {consultation.type === "video" && (waiting || status === "accepted") ? (
+        {videoCall && (waiting || status === "accepted") ? (
           <DeviceCheck visitId={consultation.id} side="patient" />
         ) : null}
         {CANCELABLE_STATUSES.includes(status) ? (
@@ -295,7 +297,7 @@ export default function VisitPage() {
             </SubmitButton>
           </Form>
         ) : null}
-        {consultation.type === "video" ? (
+        {videoCall ? (
           // One place for the call whatever the status, so the page sees the visit end while in the
           // call; beside the chat on a wide screen, above it on a phone.
           <div className={withClinician ? "grid grid-cols-1 gap-6 laptop:grid-cols-[3fr_2fr]" : "contents"}>
