@@ -148,7 +148,13 @@ app.use(express.static(join(BUILD_DIR, "client"), { maxAge: "1h", index: false, 
 app.use(refuseCrossSiteWrites({ siteOrigin: env.PUBLIC_URL }));
 // Pages, route data and the captcha: limited per visitor here, before they reach the API (ADR 025),
 // and every API call made while answering names the visitor (signed) so the API counts them too.
-app.use(visitorHandlers({ max: env.WEB_RATE_LIMIT_MAX, addressMax: env.WEB_ADDRESS_RATE_LIMIT_MAX }));
+app.use(
+  visitorHandlers({
+    max: env.WEB_RATE_LIMIT_MAX,
+    addressMax: env.WEB_ADDRESS_RATE_LIMIT_MAX,
+    visitMax: env.WEB_VISIT_RATE_LIMIT_MAX,
+  }),
+);
 // An anonymous visitor's page, rendered once every few seconds per language and address and sent
 // with each request's own nonce; never a page of a visitor with a session (ADR 045).
 if (env.PAGE_CACHE_SECONDS > 0) {

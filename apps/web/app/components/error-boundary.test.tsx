@@ -121,6 +121,40 @@ describe("GeneralErrorBoundary", () => {
     expect(crash.status).toBe(500);
   });
 
+  it("never shows a 500 for the API's limit on the person (429): it says how long to wait and tries again by itself", async () => {
+    const limited = new ApiError("Too many requests", {
+      status: 429,
+      body: { error: "Too many requests" },
+      method: "GET",
+      path: "/api/v1/users/me",
+      headers: new Headers({ "retry-after": "17" }),
+    });
+    for (const [locale, words] of [
+      ["en", en],
+      ["bg", bg],
+    ] as const) {
+      const { html, status } = await renderError(() => rethrowAsPage(limited), locale);
+      expect(status).toBe(429);
+      const shown = text(html);
+      expect(shown).toContain(`429 ${words.errors.tooManyRequests.title}`);
+      expect(shown).toContain(words.errors.tooManyRequests.message.replace("{{seconds}}", "17"));
+      expect(shown).toContain(words.errors.tooManyRequests.retrying);
+      expect(shown).toContain(words.errors.tooManyRequests.retryNow);
+      expect(shown).not.toContain(words.errors.serverError.title);
+      expect(html).toContain('http-equiv="refresh" content="17"');
+    }
+  });
+
+  it("reads the wait of the web server's own limit from a refused page's data (the JSON text of its answer)", async () => {
+    const { html, status } = await renderError(() => {
+      throw data(JSON.stringify({ error: "Too many", code: "TOO_MANY_REQUESTS", retry_after: 42 }), {
+        status: 429,
+      });
+    });
+    expect(status).toBe(429);
+    expect(text(html)).toContain(en.errors.tooManyRequests.message.replace("{{seconds}}", "42"));
+  });
+
   it("is translated into Bulgarian", async () => {
     const notFound = await renderError(() => {
       throw data("Page Not Found", { status: 404 });

@@ -33,6 +33,10 @@ export function sendEdgeAnswer(
     title: string;
     message: string;
     code?: string;
+    /** A wait the visitor's page can count down and retry after by itself (a 429's Retry-After). */
+    retryAfterSeconds?: number;
+    /** A second line for the page only (what happens next). */
+    note?: string;
     headers?: Record<string, string>;
   },
 ): void {
@@ -40,9 +44,15 @@ export function sendEdgeAnswer(
     .status(answer.status)
     .set({ ...answer.headers, "Cache-Control": "no-store", "Content-Language": answer.locale });
   if (wantsPage(req)) {
-    res.type("html").send(messagePage(answer.locale, answer.title, answer.message));
+    res
+      .type("html")
+      .send(messagePage(answer.locale, answer.title, answer.message, answer.note, answer.retryAfterSeconds));
   } else {
-    const body = answer.code ? { error: answer.message, code: answer.code } : { error: answer.message };
+    const body = {
+      error: answer.message,
+      ...(answer.code ? { code: answer.code } : {}),
+      ...(answer.retryAfterSeconds ? { retry_after: answer.retryAfterSeconds } : {}),
+    };
     res.type("json").send(JSON.stringify(body));
   }
 }
@@ -52,20 +62,34 @@ function wantsPage(req: EdgeRequest): boolean {
   return !req.path.endsWith(".data") && (req.headers.accept ?? "").includes("text/html");
 }
 
-/** A page of its own, with nothing to load: the visitor is told what happened, not asked to fetch more. */
-function messagePage(locale: Locale, title: string, message: string): string {
+/**
+ * A page of its own, with nothing to load: the visitor is told what happened, not asked to fetch more.
+ * With a wait, the page asks again by itself when it is over (a refresh, no script), so a visitor who
+ * was limited is never left on a dead end.
+ */
+function messagePage(
+  locale: Locale,
+  title: string,
+  message: string,
+  note?: string,
+  retryAfterSeconds?: number,
+): string {
+  const refresh = retryAfterSeconds
+    ? `\n<meta http-equiv="refresh" content="${Math.ceil(retryAfterSeconds)}">`
+    : "";
+  const second = note ? `\n<p>${escapeHtml(note)}</p>` : "";
   return `<!doctype html>
 <html lang="${locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
+<meta name="robots" content="noindex">${refresh}
 <title>${escapeHtml(title)}</title>
 </head>
 <body>
 <main>
 <h1>${escapeHtml(title)}</h1>
-<p>${escapeHtml(message)}</p>
+<p>${escapeHtml(message)}</p>${second}
 </main>
 </body>
 </html>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EdgeRequest, EdgeResponse } from "#app/lib/edge-answers.server.ts";
-import { createEdgeLimiter } from "#app/lib/edge-rate-limit.server.ts";
+import { createEdgeLimiter, isLiveVisitRequest } from "#app/lib/edge-rate-limit.server.ts";
 import { knownSessionKey, rememberSession } from "#app/lib/known-sessions.server.ts";
 
 type Answer = {
@@ -74,6 +74,9 @@ describe("the web server's limit per visitor", () => {
     expect(english.body).toContain("<title>Too many requests</title>");
     expect(english.body).toContain("Please wait 60 seconds and try again.");
     expect(english.body).not.toContain("<script");
+    // Never a dead end: the page asks again by itself when the wait is over, without a script.
+    expect(english.body).toContain('<meta http-equiv="refresh" content="60">');
+    expect(english.body).toContain("This page tries again by itself when the wait is over.");
 
     const bulgarian = call(limiter, {
       ip: "203.0.113.1",
@@ -103,6 +106,8 @@ describe("the web server's limit per visitor", () => {
     expect(data.type).toBe("json");
     expect(JSON.parse(data.body ?? "")).toEqual({
       error: "Направихте твърде много заявки за кратко време. Моля, изчакайте 60 секунди и опитайте отново.",
+      code: "TOO_MANY_REQUESTS",
+      retry_after: 60,
     });
     const challenge = call(limiter, {
       ip: "203.0.113.2",
@@ -110,6 +115,58 @@ describe("the web server's limit per visitor", () => {
       headers: { accept: "application/json" },
     });
     expect(JSON.parse(challenge.body ?? "").error).toContain("Please wait 60 seconds");
+  });
+
+  it("keeps a visit in progress apart from page views: a patient and a clinician on one address browsing past their budget still get the visit's reads", () => {
+    const limiter = createEdgeLimiter({ max: 3, visitMax: 5, now: () => 0 });
+    const home = "198.51.100.40";
+    for (let i = 0; i < 3; i += 1) call(limiter, { ip: home, path: "/find-a-doctor" });
+    expect(call(limiter, { ip: home, path: "/membership" }).status).toBe(429);
+
+    // The visit's own requests, on both sides, have their own budget…
+    const visitPaths = [
+      "/visit-chat/c1",
+      "/visit-chat/c1.data",
+      "/visit-call/c1/events",
+      "/my-profile/consultations/c1/data",
+      "/console/visits/c1/notes",
+    ];
+    for (const path of visitPaths) expect(call(limiter, { ip: home, path }).passed).toBe(true);
+    // …which is limited too: a flood of them is refused without touching page views' count.
+    const flooded = call(limiter, { ip: home, path: "/console/visits/c1/data" });
+    expect(flooded.status).toBe(429);
+    expect(flooded.headers["Retry-After"]).toBe("60");
+  });
+
+  it("names a visit's own requests and nothing else as the visit's", () => {
+    for (const path of [
+      "/visit-chat/abc",
+      "/visit-chat/abc.data",
+      "/visit-call/abc",
+      "/visit-call/abc/events",
+      "/console/visits/abc",
+      "/console/visits/abc.data",
+      "/console/visits/abc/notes",
+      "/console/visits/abc/data",
+      "/console/visits/abc/documents/d1",
+      "/my-profile/consultations/abc/data",
+    ]) {
+      expect(isLiveVisitRequest(path), path).toBe(true);
+    }
+    for (const path of [
+      "/",
+      "/console",
+      "/console/hours",
+      "/my-profile",
+      "/my-profile/consultations",
+      "/my-profile/consultations/abc",
+      "/visit-chat",
+      "/visit-chat/abc/../../login",
+      "/find-a-doctor",
+      "/captcha/challenge",
+    ]) {
+      expect(isLiveVisitRequest(path), path).toBe(false);
+    }
   });
 
   it("forgets the oldest visitor first when it tracks too many", () => {

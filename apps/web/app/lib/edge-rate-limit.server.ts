@@ -18,6 +18,12 @@ export type EdgeLimiterOptions = {
    * whom a shared address puts together; WEB_ADDRESS_RATE_LIMIT_MAX). Default: `max`.
    */
   addressMax?: number;
+  /**
+   * Requests per window of one person's (or address's) visit in progress: its live re-reads, chat
+   * messages, notes, documents and call events (`isLiveVisitRequest`), counted apart from page views
+   * so browsing never starves a visit (WEB_VISIT_RATE_LIMIT_MAX). Default: `max`.
+   */
+  visitMax?: number;
   /** The key of the request's person when it has a session the API accepted lately. */
   personOf?: (req: EdgeRequest) => string | undefined;
   windowMs?: number;
@@ -57,10 +63,10 @@ export function createEdgeLimiter(options: EdgeLimiterOptions) {
 
   function handler(req: EdgeRequest, res: EdgeResponse, next: () => void): void {
     const person = options.personOf?.(req);
-    const waitS =
-      person === undefined
-        ? hit(req.ip ?? "unknown", options.addressMax ?? options.max)
-        : hit(`person:${person}`, options.max);
+    const visitor = person === undefined ? (req.ip ?? "unknown") : `person:${person}`;
+    const waitS = isLiveVisitRequest(req.path)
+      ? hit(`visit:${visitor}`, options.visitMax ?? options.max)
+      : hit(visitor, person === undefined ? (options.addressMax ?? options.max) : options.max);
     if (waitS === 0) {
       next();
       return;
@@ -72,12 +78,32 @@ export function createEdgeLimiter(options: EdgeLimiterOptions) {
       locale,
       title: t.title,
       message: interpolate(t.message, { seconds: waitS }),
+      code: "TOO_MANY_REQUESTS",
+      retryAfterSeconds: waitS,
+      note: t.retrying,
       headers: { "Retry-After": String(waitS) },
     });
   }
 
   return { handler, hit };
 }
+
+/**
+ * What a visit in progress asks of the web server on its own, apart from page views: its page's
+ * live re-reads (routes.ts, ADR 047), chat messages and files, call events, the notes saved as typed
+ * and the patient's documents, and the route data of the visit's own pages (`.data`). A patient and a
+ * clinician on one address (a family home, a clinic's NAT) or a person browsing in another tab must
+ * never leave the visit without its reads; these have a budget of their own.
+ */
+export function isLiveVisitRequest(path: string): boolean {
+  return LIVE_VISIT_PATHS.some((pattern) => pattern.test(path));
+}
+
+const LIVE_VISIT_PATHS = [
+  /^\/visit-(chat|call)\/[^/]+(\/events)?(\.data)?$/,
+  /^\/console\/visits\/[^/]+(\/(notes|data|documents\/[^/]+))?(\.data)?$/,
+  /^\/my-profile\/consultations\/[^/]+\/data(\.data)?$/,
+];
 
 /**
  * What server.mjs mounts in front of React Router: the limit per visitor, then the visitor every API

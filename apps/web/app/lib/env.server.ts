@@ -41,6 +41,11 @@ export const webEnvSchema = sharedEnvSchema.extend({
   WEB_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(100),
   WEB_ADDRESS_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
   /**
+   * Requests per minute of one person's visit in progress (its live re-reads, chat, notes, call
+   * events), counted apart from page views so browsing never starves a visit (edge-rate-limit.server.ts).
+   */
+  WEB_VISIT_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
+  /**
    * Seconds an anonymous visitor's page is kept and shown again to the next such visitor of the
    * same page and language (page-cache.server.ts); 0 renders every page for its request.
    */

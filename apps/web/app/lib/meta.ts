@@ -22,18 +22,26 @@ export function documentTitle(pageName: string | null | undefined, productName: 
   return pageName ? `${pageName} | ${productName}` : productName;
 }
 
-export type ErrorKind = "notFound" | "forbidden" | "badRequest" | "unavailable" | "serverError";
+export type ErrorKind =
+  | "notFound"
+  | "forbidden"
+  | "badRequest"
+  | "tooManyRequests"
+  | "unavailable"
+  | "serverError";
 
 /**
  * The error titles: 'Page Not Found' for 404, 'Internal Server Error' for a failure of
  * the site. A form the site cannot read (400, 413, 415) and a service that is down for a while
- * (503) have pages of their own, so the visitor knows whether to resend or to come back later.
+ * (503) have pages of their own, so the visitor knows whether to resend or to come back later; so
+ * has a visitor over their request budget (429), which is told how long to wait and never shown a 500.
  */
 export function errorKind(error: unknown): ErrorKind {
   if (!isRouteErrorResponse(error)) return "serverError";
   if (error.status === 404) return "notFound";
   if (error.status === 403) return "forbidden";
   if (error.status === 503) return "unavailable";
+  if (error.status === 429) return "tooManyRequests";
   if (error.status === 400 || error.status === 413 || error.status === 415) return "badRequest";
   return "serverError";
 }
@@ -153,4 +161,27 @@ export function medicalOrganizationJsonLd(args: MetaArgsLike): MetaDescriptor | 
       knowsLanguage: [...LOCALES],
     },
   };
+}
+
+/**
+ * The seconds a 429 asks to wait: `retry_after` in the answer's data, which is an object when a
+ * loader threw it (outage.server.ts) and the JSON text of the web server's own limit when the page's
+ * route data was refused before React Router saw it (edge-rate-limit.server.ts). At least 1; 10 when
+ * the answer does not say.
+ */
+export function retryAfterOf(error: unknown): number {
+  if (!isRouteErrorResponse(error)) return 10;
+  let body: unknown = error.data;
+  if (typeof body === "string") {
+    try {
+      body = JSON.parse(body);
+    } catch {
+      body = null;
+    }
+  }
+  const seconds =
+    body !== null && typeof body === "object" && "retry_after" in body
+      ? Number(body.retry_after)
+      : Number.NaN;
+  return Number.isFinite(seconds) ? Math.min(Math.max(Math.ceil(seconds), 1), 3_600) : 10;
 }

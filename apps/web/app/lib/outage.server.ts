@@ -16,8 +16,19 @@ export function isApiOutage(error: unknown): boolean {
   );
 }
 
-/** Rethrows `error`; an outage of the API becomes the site's translated 503 page with Retry-After. */
+/**
+ * Rethrows `error`; an outage of the API becomes the site's translated 503 page with Retry-After, and
+ * the API's limit on this person (429) the "too many requests" page that waits its Retry-After and
+ * tries again by itself, never a 500.
+ */
 export function rethrowAsPage(error: unknown): never {
+  if (isApiError(error) && error.status === 429) {
+    const retryAfter = Math.max(1, Math.ceil(Number(error.headers.get("retry-after")) || 10));
+    throw data(
+      { reason: "tooManyRequests", retry_after: retryAfter },
+      { status: 429, headers: { "Retry-After": String(retryAfter) } },
+    );
+  }
   if (isApiOutage(error)) {
     throw data(
       { reason: "unavailable" },
