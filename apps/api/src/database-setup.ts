@@ -14,7 +14,11 @@ import { type ApiConfig, seedsDemoPatient } from "#api/platform/config.ts";
  * match the environment. server.ts runs it before listening; the browser journeys' fixture runs it
  * before inviting their clinicians, so the API then finds the database it would have made.
  */
-export async function prepareDatabase(db: DbHandle, config: ApiConfig): Promise<void> {
+export async function prepareDatabase(
+  db: DbHandle,
+  config: ApiConfig,
+  say: (line: string) => void = () => {},
+): Promise<void> {
   await runMigrations(db);
   // Only a fresh database is seeded: on a live one an operator may have edited the catalogue.
   if (await isDatabaseEmpty(db)) {
@@ -24,6 +28,11 @@ export async function prepareDatabase(db: DbHandle, config: ApiConfig): Promise<
       await enableDemoClinicianSecondFactor(db.db, config.SECOND_FACTOR_KEY, systemClock.now());
       // Demo clinicians with weekly hours: a newcomer sees real free times (ADR 059).
       await seedDemoBooking(db, systemClock.now());
+    } else {
+      // Without the demo accounts no provider has a clinician: each says "Not taking visits yet".
+      say(
+        'Seeded the demo catalogue without demo accounts (ADR 029): no provider takes visits yet. To try booking, a visit and the care console, start a fresh database with SEED_DEMO_PATIENT=true (README, "Trying both sides").',
+      );
     }
   }
   await ensureServiceAccount(

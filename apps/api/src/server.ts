@@ -53,7 +53,7 @@ try {
     onError: (error) => app?.log.warn({ err: error }, "a database connection failed"),
   });
   const handle = db;
-  await retryWhileUnavailable(() => prepareDatabase(handle, config), {
+  await retryWhileUnavailable(() => prepareDatabase(handle, config, (line) => console.log(line)), {
     waitMs: DATABASE_WAIT_MS,
     // Trying once a second costs a refused connection; it serves within a second of the database.
     maxDelayMs: 1_000,
