@@ -205,6 +205,8 @@ export const auditEntry = z
     resource_id: z.uuid().nullable(),
     at: z.iso.datetime(),
     ip: z.string().nullable(),
+    /** How many times in a row (from `at`, within a minute of each other): a refused burst is one entry. */
+    count: z.number().int().min(1),
   })
   .strict();
 export type AuditEntry = z.infer<typeof auditEntry>;

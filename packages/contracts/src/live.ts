@@ -56,6 +56,8 @@ export const LIVE_ERROR_CODES = Object.freeze({
   alreadyResumed: "ALREADY_RESUMED",
   /** The handler could not process a valid frame. */
   failed: "FRAME_FAILED",
+  /** Frames came faster than the socket's rate allows: this one and the rest of the burst are dropped. */
+  rateLimited: "RATE_LIMITED",
 } as const);
 export type LiveErrorCode = (typeof LIVE_ERROR_CODES)[keyof typeof LIVE_ERROR_CODES];
 
@@ -65,6 +67,8 @@ export const LIVE_CLOSE_CODES = Object.freeze({
   unauthorized: 4401,
   /** The other side of the relay went away. */
   upstreamGone: 1011,
+  /** The socket kept sending far past its frame rate: closed; the page may reconnect after a pause. */
+  tooManyFrames: 4429,
 } as const);
 
 /**

@@ -32,6 +32,27 @@ declare module "fastify" {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * Refusals of one actor on one piece of one patient's data within this long of the row that counts
+ * them add to its `count` instead of writing a row each: 300 refused call signals in a second are one
+ * entry "refused, 300 times", and a flood that lasts is one entry a minute.
+ */
+export const REFUSAL_BURST_MS = 60_000;
+
+const chains = new Map<string, Promise<void>>();
+
+/** Runs `work` after the previous work of `key` in this process has settled. */
+function serialized(key: string, work: () => Promise<void>): Promise<void> {
+  const previous = chains.get(key) ?? Promise.resolve();
+  const next = previous.then(work, work);
+  const settled = next.catch(() => undefined);
+  chains.set(key, settled);
+  void settled.then(() => {
+    if (chains.get(key) === settled) chains.delete(key);
+  });
+  return next;
+}
+
 /** The append-only audit log (who, what, when, from where); never the health data itself. */
 export function createAuditRepository(db: Executor) {
   return {
@@ -45,13 +66,31 @@ export function createAuditRepository(db: Executor) {
      */
     async recordRefusal(event: Omit<AuditEvent, "action">): Promise<void> {
       if (!UUID.test(event.userId)) return;
+      const userId = event.userId.toLowerCase();
       const resourceId =
         event.resourceId && UUID.test(event.resourceId) ? event.resourceId.toLowerCase() : null;
-      await db.execute(sql`
-        insert into audit_log (user_id, actor_user_id, actor_kind, action, resource_type, resource_id, ip, at)
-        select id, ${event.actorUserId}::uuid, ${event.actorKind}, ${"access.refused" satisfies AuditAction},
-          ${event.resourceType}, ${resourceId}::uuid, ${event.ip}, ${event.at.toISOString()}::timestamptz
-        from users where id = ${event.userId.toLowerCase()}::uuid`);
+      const key = `${userId}|${event.actorUserId}|${event.resourceType}|${resourceId}`;
+      // One refusal at a time per actor and target in this process, so a burst finds its own row.
+      await serialized(key, async () => {
+        // A burst of refusals of one actor on one piece of a patient's data is one row with a count
+        // (REFUSAL_BURST_MS): a flood never buries the patient's log.
+        const since = new Date(event.at.getTime() - REFUSAL_BURST_MS).toISOString();
+        const counted = await db.execute(sql`
+          update audit_log set count = count + 1
+          where id = (
+            select id from audit_log
+            where user_id = ${userId}::uuid and actor_user_id = ${event.actorUserId}::uuid
+              and action = ${"access.refused" satisfies AuditAction} and resource_type = ${event.resourceType}
+              and resource_id is not distinct from ${resourceId}::uuid and at > ${since}::timestamptz
+            order by at desc limit 1)
+          returning id`);
+        if (counted.rows.length > 0) return;
+        await db.execute(sql`
+          insert into audit_log (user_id, actor_user_id, actor_kind, action, resource_type, resource_id, ip, at)
+          select id, ${event.actorUserId}::uuid, ${event.actorKind}, ${"access.refused" satisfies AuditAction},
+            ${event.resourceType}, ${resourceId}::uuid, ${event.ip}, ${event.at.toISOString()}::timestamptz
+          from users where id = ${userId}::uuid`);
+      });
     },
 
     /**
@@ -69,6 +108,7 @@ export function createAuditRepository(db: Executor) {
           resourceType: auditLog.resourceType,
           resourceId: auditLog.resourceId,
           ip: auditLog.ip,
+          count: auditLog.count,
           at: auditLog.at,
           actorName: sql<string | null>`case when ${auditLog.actorKind} = 'clinician' then
             ${providers.firstName} || ' ' || ${providers.lastName} || ', ' || ${providers.credentials} end`,

@@ -40,6 +40,8 @@ export const auditLog = pgTable(
     resourceId: uuid("resource_id"),
     ip: text("ip"),
     at: timestamptz("at").notNull().defaultNow(),
+    /** How many times this happened in a row: a burst of refused attempts is one row (audit-log.ts). */
+    count: integer("count").notNull().default(1),
   },
   (table) => [
     check(

@@ -84,6 +84,7 @@ export const careConsultationRoutes: FastifyPluginAsyncZod = async (app) => {
         resource_id: row.resourceId,
         at: row.at.toISOString(),
         ip: row.ip,
+        count: row.count,
       })),
       meta: { page, per_page: AUDIT_LOG_PAGE_SIZE, total },
     };

@@ -1,9 +1,15 @@
 import type { AddressInfo } from "node:net";
-import { LIVE_API_PATH } from "@ambercare/contracts/live";
+import { LIVE_API_PATH, LIVE_CLOSE_CODES, LIVE_ERROR_CODES } from "@ambercare/contracts/live";
 import { liveEvents } from "@ambercare/db/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import {
+  createFrameBudget,
+  LIVE_FRAME_BURST,
+  LIVE_FRAME_FLOOD,
+  LIVE_MAX_SOCKETS_PER_SESSION,
+} from "#api/modules/live/live-routes.ts";
 import { LiveRefusedError, openLiveClient } from "#api/modules/live/live-test-client.ts";
 import { createLogCapture, createTestApp, registerPatient, type TestApp } from "#api/test-support.ts";
 
@@ -256,6 +262,51 @@ describe("sessions", () => {
     const started = Date.now();
     expect((await client.closed).code).toBe(4401);
     expect(Date.now() - started).toBeLessThan(4_000);
+  });
+});
+
+describe("limits of one session", () => {
+  it("refuses a session's sockets beyond LIVE_MAX_SOCKETS_PER_SESSION with 429, and lets one in again when a page closes", async () => {
+    const dave = await registerPatient(t.app);
+    const pages = await Promise.all(
+      Array.from({ length: LIVE_MAX_SOCKETS_PER_SESSION }, () => openLiveClient(url, as(dave))),
+    );
+    await expect(openLiveClient(url, as(dave))).rejects.toEqual(new LiveRefusedError(429));
+    // Another person is not affected by Dave's pages.
+    const other = await openLiveClient(url, as(bob));
+    await other.close();
+    await pages[0]?.close();
+    const again = await openLiveClient(url, as(dave));
+    await Promise.all([again, ...pages.slice(1)].map((page) => page.close()));
+  });
+
+  it("drops frames past the socket's rate with one RATE_LIMITED error, and closes a socket that keeps flooding with 4429", async () => {
+    const erin = await registerPatient(t.app);
+    const client = await open(erin);
+    const before = typed.filter((entry) => entry.userId === erin.user_id).length;
+    const frame = { type: "typing", visit_id: "00000000-0000-4000-8000-000000000001", text: "x" };
+    for (let i = 0; i < LIVE_FRAME_BURST + LIVE_FRAME_FLOOD + 40; i += 1) client.send(frame);
+    expect((await client.closed).code).toBe(LIVE_CLOSE_CODES.tooManyFrames);
+    const handled = typed.filter((entry) => entry.userId === erin.user_id).length - before;
+    // The burst was handled (less the `resume` it began with, plus a few refilled), the rest dropped
+    // without reaching the handler.
+    expect(handled).toBeGreaterThanOrEqual(LIVE_FRAME_BURST - 1);
+    expect(handled).toBeLessThan(LIVE_FRAME_BURST + 20);
+    const errors = client.frames.filter((f) => (f as { type?: string }).type === "error");
+    expect(errors).toEqual([{ type: "error", code: LIVE_ERROR_CODES.rateLimited }]);
+  });
+
+  it("lets a socket that slows down send again after a refused burst", () => {
+    let now = 0;
+    const budget = createFrameBudget(3, 2, () => now);
+    expect([budget.take(), budget.take(), budget.take(), budget.take()]).toEqual([true, true, true, false]);
+    now += 499;
+    expect(budget.take()).toBe(false);
+    now += 1;
+    expect(budget.take()).toBe(true);
+    now += 10_000;
+    // Never more than the burst after a long pause.
+    expect([budget.take(), budget.take(), budget.take(), budget.take()]).toEqual([true, true, true, false]);
   });
 });
 

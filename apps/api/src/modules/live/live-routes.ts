@@ -1,10 +1,48 @@
-import { keepAlive, LIVE_API_PATH, LIVE_CLOSE_CODES } from "@ambercare/contracts/live";
+import { keepAlive, LIVE_API_PATH, LIVE_CLOSE_CODES, LIVE_ERROR_CODES } from "@ambercare/contracts/live";
 import type { FastifyPluginAsync } from "fastify";
 import type { WebSocket } from "ws";
 import { authOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
+import { AppError } from "#api/platform/errors.ts";
 
 /** Frames from a client are small (resume, ping, typing…); a larger one closes the connection. */
 export const LIVE_MAX_FRAME_BYTES = 16 * 1024;
+
+/**
+ * Open sockets one session may hold on one API process: a page holds one, so this is a dozen tabs.
+ * The next upgrade is refused with 429 (the web's relay passes it on), so one stolen or scripted
+ * session cannot hold the process's sockets and memory.
+ */
+export const LIVE_MAX_SOCKETS_PER_SESSION = 12;
+
+/**
+ * Frames one socket may send: a burst of LIVE_FRAME_BURST (a call's set-up sends an offer and a few
+ * dozen ICE candidates at once), refilled at LIVE_FRAMES_PER_SECOND. Frames past it are dropped with
+ * one RATE_LIMITED error per burst; a socket that keeps flooding (LIVE_FRAME_FLOOD dropped in a row)
+ * is closed with 4429.
+ */
+export const LIVE_FRAME_BURST = 60;
+export const LIVE_FRAMES_PER_SECOND = 20;
+export const LIVE_FRAME_FLOOD = 300;
+
+/** A token bucket: `take()` is true while the socket is within its frame rate. */
+export function createFrameBudget(
+  burst: number,
+  perSecond: number,
+  now: () => number = () => performance.now(),
+) {
+  let tokens = burst;
+  let at = now();
+  return {
+    take(): boolean {
+      const current = now();
+      tokens = Math.min(burst, tokens + ((current - at) / 1000) * perSecond);
+      at = current;
+      if (tokens < 1) return false;
+      tokens -= 1;
+      return true;
+    },
+  };
+}
 
 /**
  * The live events WebSocket of the main API (ADR 033), for the account of the bearer token: the
@@ -15,13 +53,30 @@ export const LIVE_MAX_FRAME_BYTES = 16 * 1024;
 export const liveRoutes: FastifyPluginAsync = async (app) => {
   const guards = createAuthGuards(app.accounts.sessions);
   const pingIntervalMs = app.config.LIVE_PING_INTERVAL_S * 1000;
+  /** Open sockets per session (token hash) on this process. */
+  const openBySession = new Map<string, number>();
 
   app.get(
     LIVE_API_PATH,
     // An upgrade, not a JSON call: kept out of the OpenAPI document and the route table.
-    { websocket: true, onRequest: guards.user, schema: { hide: true } },
+    {
+      websocket: true,
+      onRequest: guards.user,
+      preHandler: async (request) => {
+        const open = openBySession.get(authOf(request).tokenHash) ?? 0;
+        if (open >= LIVE_MAX_SOCKETS_PER_SESSION) {
+          throw new AppError("RATE_LIMITED", 429, "Too many open pages for this session.", {
+            headers: { "retry-after": "10" },
+          });
+        }
+      },
+      schema: { hide: true },
+    },
     (socket: WebSocket, request) => {
       const { userId, tokenHash } = authOf(request);
+      openBySession.set(tokenHash, (openBySession.get(tokenHash) ?? 0) + 1);
+      const budget = createFrameBudget(LIVE_FRAME_BURST, LIVE_FRAMES_PER_SECOND);
+      let droppedInARow = 0;
       const connection = app.live.connect(userId, (frame) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
       });
@@ -37,10 +92,22 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
       }, pingIntervalMs);
       sessionCheck.unref();
       socket.on("message", (data, isBinary) => {
+        if (!budget.take()) {
+          droppedInARow += 1;
+          if (droppedInARow === 1 && socket.readyState === socket.OPEN) {
+            socket.send(JSON.stringify({ type: "error", code: LIVE_ERROR_CODES.rateLimited }));
+          }
+          if (droppedInARow >= LIVE_FRAME_FLOOD) socket.close(LIVE_CLOSE_CODES.tooManyFrames);
+          return;
+        }
+        droppedInARow = 0;
         const text = isBinary ? "" : data.toString();
         void connection.receive(text);
       });
       socket.on("close", () => {
+        const left = (openBySession.get(tokenHash) ?? 1) - 1;
+        if (left > 0) openBySession.set(tokenHash, left);
+        else openBySession.delete(tokenHash);
         stopHeartbeat();
         clearInterval(sessionCheck);
         connection.close();

@@ -280,6 +280,30 @@ describe("the call's signalling", () => {
     await Promise.all([patientPage.close(), doctorPage.close(), outsiderPage.close()]);
   });
 
+  it("writes a burst of refused signals about another patient's visit as one entry with a count in that patient's log", async () => {
+    const patient = await registerPatient(t.app);
+    const outsider = await registerPatient(t.app);
+    const doctor = await registerClinician(t, clock.now());
+    const id = await videoVisit(patient, doctor);
+    const outsiderPage = await openPage(outsider.access_token);
+    for (let i = 0; i < 300; i += 1) {
+      outsiderPage.send({ type: "visit.call.signal", consultation_id: id, signal: { kind: "hello" } });
+    }
+    // Past the socket's burst the frames are dropped: one RATE_LIMITED error says so.
+    await expect
+      .poll(() => outsiderPage.frames.some((f) => (f as { code?: string }).code === "RATE_LIMITED"))
+      .toBe(true);
+    const answered = () =>
+      outsiderPage.frames.filter((f) => (f as { type?: string }).type === "visit.call.refused").length;
+    await expect.poll(answered).toBeGreaterThanOrEqual(60);
+    await outsiderPage.quietFor(300);
+    const rows = await refusals(patient.user_id, outsider.user_id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.count).toBe(answered());
+    expect(answered()).toBeLessThan(300);
+    await outsiderPage.close();
+  });
+
   it("goes nowhere once the visit is over, and refuses a malformed frame", async () => {
     const patient = await registerPatient(t.app);
     const doctor = await registerClinician(t, clock.now());

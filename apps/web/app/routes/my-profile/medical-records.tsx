@@ -221,6 +221,7 @@ export default function MedicalRecordsPage() {
                     </td>
                     <td className="py-1 pr-4">
                       {t(`records.audit.actions.${optionKey(entry.action)}` as TranslationKey)}
+                      {entry.count > 1 ? ` (${t("records.audit.times", { count: entry.count })})` : null}
                     </td>
                     <td className="py-1 pr-4">{entry.ip ?? "—"}</td>
                   </tr>
