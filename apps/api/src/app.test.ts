@@ -65,6 +65,12 @@ describe("app", () => {
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
     expect(res.headers["content-security-policy"]).toContain("default-src 'self'");
     expect(res.headers["content-security-policy"]).not.toContain("upgrade-insecure-requests");
+    // No inline styles and no foreign stylesheets, /docs included.
+    for (const url of ["/healthz", "/docs/static/index.html"]) {
+      const csp = (await t.app.inject({ method: "GET", url })).headers["content-security-policy"];
+      expect(csp, url).toMatch(/style-src 'self'(;|$)/);
+      expect(csp, url).not.toContain("unsafe-inline");
+    }
   });
 
   it("lets no page frame the API or /docs, and lets no cache keep a JSON answer", async () => {

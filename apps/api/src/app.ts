@@ -190,7 +190,11 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     // The API serves JSON and the /docs UI (same-origin scripts only). It is plain HTTP behind
     // the proxy that terminates TLS, so asking browsers to upgrade subresources would break /docs.
     // No page may frame the API or its /docs (clickjacking), not even one of its own origin.
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, frameAncestors: ["'none'"] } },
+    // Styles from the API's own origin only: /docs links its stylesheets and needs no inline <style>
+    // (helmet's default allowed 'unsafe-inline' and any https: origin).
+    contentSecurityPolicy: {
+      directives: { upgradeInsecureRequests: null, frameAncestors: ["'none'"], styleSrc: ["'self'"] },
+    },
     frameguard: { action: "deny" },
   });
   app.addHook("onSend", async (_request, reply, payload) => {

@@ -84,6 +84,7 @@ export const AUDIT_ACTIONS = Object.freeze([
   "consultation.create",
   "consultation.list",
   "consultation.read",
+  "consultation.accept",
   "consultation.cancel",
   "document.upload",
   "document.list",

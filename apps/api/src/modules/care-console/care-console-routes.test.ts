@@ -333,9 +333,12 @@ describe("accepting and the visit", () => {
         .filter((row) => row.actor === "clinician" && row.actor_name === clinician.name)
         .map((row) => row.action)
         .sort();
-    // The first clinician's look before accepting was refused, then the three reads.
+    // The first clinician's look before accepting was refused, then the accepts of the earlier visit
+    // and this one (each opens the intake to them) and the three reads.
     expect(actionsOf(first)).toEqual([
       "access.refused",
+      "consultation.accept",
+      "consultation.accept",
       "consultation.list",
       "consultation.read",
       "document.list",

@@ -72,7 +72,7 @@ export const careTeamRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   const step = (
-    route: typeof routes.accept | typeof routes.start,
+    route: typeof routes.start,
     run: (actor: ReturnType<typeof actorOf>, id: string) => Promise<unknown>,
   ) =>
     serve(app, route, clinician, async (request) => {
@@ -81,7 +81,18 @@ export const careTeamRoutes: FastifyPluginAsyncZod = async (app) => {
       return { data: await app.visits.consoleVisit(actor, request.params.id) };
     });
 
-  step(routes.accept, (actor, id) => app.visits.accept(actor, id));
+  // Accepting opens the patient's intake to the clinician: it is in the patient's access log.
+  serve(app, routes.accept, clinician, async (request) => {
+    const actor = actorOf(request);
+    const accepted = await app.visits.accept(actor, request.params.id);
+    await auditClinicianAccess(request, {
+      patientUserId: accepted.patientUserId,
+      action: "consultation.accept",
+      resource: "consultation",
+      resourceId: accepted.id,
+    });
+    return { data: await app.visits.consoleVisit(actor, request.params.id) };
+  });
   step(routes.start, (actor, id) => app.visits.start(actor, id));
 
   serve(app, routes.cancel, clinician, async (request) => {

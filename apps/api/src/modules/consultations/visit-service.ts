@@ -319,7 +319,8 @@ export function createVisitService(deps: {
      * the other gets 409 CONSULTATION_ALREADY_TAKEN (403 CONSULTATION_NOT_IN_QUEUE when it was
      * never theirs to take).
      */
-    async accept(actor: ClinicianActor, id: string): Promise<Consultation> {
+    /** Takes a request from the queue; `patientUserId` names whose access log records it. */
+    async accept(actor: ClinicianActor, id: string): Promise<Consultation & { patientUserId: string }> {
       const consultationId = id.toLowerCase();
       const now = deps.clock.now();
       await deps.db.transaction((tx) =>
@@ -343,7 +344,7 @@ export function createVisitService(deps: {
       await announceQueueChange(consultationId, "accepted");
       const row = await visitRow(consultationId);
       await deps.mail.send("visit-accepted", row);
-      return toConsultation(row);
+      return { ...toConsultation(row), patientUserId: row.userId };
     },
 
     /** The accepted visit begins (the chat opens, the call starts). */
