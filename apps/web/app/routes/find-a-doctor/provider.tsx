@@ -127,6 +127,19 @@ export default function ProviderPage({ loaderData }: Route.ComponentProps) {
                   {t("directory.provider.consult")}
                 </Link>
               </p>
+              {provider.next_available !== null ? (
+                // Booking a time (ADR 059, 063): the free times, in the patient's zone, on their own page.
+                <p>
+                  <Link
+                    to={`/consultation/book?provider=${encodeURIComponent(provider.slug)}`}
+                    className="button-secondary"
+                    aria-label={t("directory.provider.bookWith", { name: provider.name })}
+                    data-testid="book-a-time"
+                  >
+                    {t("directory.provider.book")}
+                  </Link>
+                </p>
+              ) : null}
             </>
           )}
         </aside>
