@@ -149,7 +149,7 @@ describe("booked visits", () => {
         .waitFor();
       await expectNoAxeViolations(page);
       await fillIntakeForChild(page, clinician.state.name);
-      await page.getByRole("button", { name: "Request the visit" }).click();
+      await page.getByRole("button", { name: "Book the visit" }).click();
       await waitForPath(page, "/consultation/thank-you");
       await page.getByText("Your visit is booked.").waitFor();
       await page.getByRole("link", { name: "Go to your visit" }).click();

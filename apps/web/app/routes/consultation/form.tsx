@@ -531,7 +531,7 @@ export default function ConsultationFormPage() {
               </button>
             ) : (
               <SubmitButton pendingLabel={t("consultation.form.submitting")}>
-                {t("consultation.form.submit")}
+                {hold ? t("booking.submit") : t("consultation.form.submit")}
               </SubmitButton>
             )}
           </div>
