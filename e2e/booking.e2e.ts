@@ -123,7 +123,15 @@ describe("booked visits", () => {
       await startTrialSession(patient.context, baseUrl);
 
       // The profile offers a time; the booking page lists the free times in her zone.
+      // Her first page tells the site her browser's zone (the `tz` cookie, ADR 044).
+      await page.goto(`${baseUrl}/my-profile`);
+      await waitForHydration(page);
       await page.goto(`${baseUrl}/find-a-doctor/${clinician.providerSlug}`);
+      await waitForHydration(page);
+      // The next free times are on the profile, in her zone.
+      const freeTimes = page.getByTestId("free-times");
+      expect(await freeTimes.getByRole("link").first().textContent()).toMatch(/GMT\+2 · Chat visit$/);
+      await expectAccessibleAtBothWidths(page);
       await page.getByTestId("book-a-time").click();
       await waitForPath(page, "/consultation/book");
       await waitForHydration(page);

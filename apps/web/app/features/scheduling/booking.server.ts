@@ -10,6 +10,9 @@ type Context = { clientIp?: string } | undefined;
 
 /** How many days of free times the booking page shows at once. */
 export const SLOT_DAYS = 7;
+/** How many of the next free times a provider's profile shows, and over how many days. */
+export const PREVIEW_SLOTS = 6;
+const PREVIEW_DAYS = 3;
 
 /**
  * A provider's free times (the main API's public `…/slots`, ADR 059), for one visit type and the
@@ -18,7 +21,7 @@ export const SLOT_DAYS = 7;
  */
 export async function freeSlots(
   slug: string,
-  query: { type: ConsultationType; state: string | null; from?: string; near?: string },
+  query: { type: ConsultationType; state: string | null; from?: string; near?: string; days?: number },
   context: Context,
 ): Promise<Slot[] | "unavailable"> {
   try {
@@ -29,7 +32,7 @@ export async function freeSlots(
           type: query.type,
           ...(query.state && isUsStateCode(query.state) ? { state: query.state } : {}),
           ...(query.from ? { from: query.from } : {}),
-          ...(query.near ? { near: query.near } : { days: String(SLOT_DAYS) }),
+          ...(query.near ? { near: query.near } : { days: String(query.days ?? SLOT_DAYS) }),
         },
       },
       { headers: visitorHeaders(context) },
@@ -44,6 +47,25 @@ export async function freeSlots(
     // A provider without hours, an unknown one, a state they are not licensed in: no free time.
     return [];
   }
+}
+
+/**
+ * The next free times of a provider, of every type they offer, for their profile: the first few of
+ * the coming days in time order; empty when there are none or the API could not answer (the
+ * profile still links to the booking page).
+ */
+export async function nextFreeTimes(
+  slug: string,
+  types: readonly ConsultationType[],
+  context: Context,
+): Promise<Slot[]> {
+  const lists = await Promise.all(
+    types.map((type) => freeSlots(slug, { type, state: null, days: PREVIEW_DAYS }, context)),
+  );
+  return lists
+    .flatMap((list) => (list === "unavailable" ? [] : list))
+    .sort((a, b) => Date.parse(a.start) - Date.parse(b.start) || a.type.localeCompare(b.type))
+    .slice(0, PREVIEW_SLOTS);
 }
 
 /**
