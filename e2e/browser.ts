@@ -81,3 +81,12 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
   });
   expect(violations, `axe violations on ${page.url()}`).toEqual([]);
 }
+
+/** The page at 1280 px and at 320 px: no axe violation, nothing wider than the phone's screen. */
+export async function expectAccessibleAtBothWidths(page: Page) {
+  await expectNoAxeViolations(page);
+  await page.setViewportSize({ width: 320, height: 800 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+  await expectNoAxeViolations(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}

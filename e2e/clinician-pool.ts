@@ -10,6 +10,7 @@
  * journey's clinician has: the journey's visits are in that state.
  */
 export const CLINICIAN_JOURNEYS = [
+  "booking",
   "care-visit",
   "console-hours",
   "consultations-cancel",

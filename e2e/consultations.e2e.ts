@@ -1,10 +1,17 @@
 import { randomBytes } from "node:crypto";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { clinicianFor, fillProfile, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
-import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
+import {
+  expectAccessibleAtBothWidths,
+  expectNoAxeViolations,
+  launchBrowser,
+  openPage,
+  unexpected,
+} from "./browser.ts";
 import { buyVisit, dismissPopupBeforehand } from "./checkout-helpers.ts";
 import { clinicianApi } from "./clinician-helpers.ts";
+import { fillIntakeForChild } from "./intake-steps.ts";
 import { startTrialSession } from "./session-fixtures.ts";
 
 /**
@@ -65,15 +72,6 @@ async function videoProviderInCalifornia(takingVisits = true): Promise<Directory
   );
 }
 
-/** The page at 1280 px and at 320 px: no axe violation, nothing wider than the phone's screen. */
-async function expectAccessibleAtBothWidths(page: Page) {
-  await expectNoAxeViolations(page);
-  await page.setViewportSize({ width: 320, height: 800 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
-  await expectNoAxeViolations(page);
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
-
 /** Two-letter codes and English names of the states, as the state select lists them. */
 const STATE_NAMES: Record<string, string> = {
   CA: "California",
@@ -87,39 +85,6 @@ const STATE_NAMES: Record<string, string> = {
   HI: "Hawaii",
   VT: "Vermont",
 };
-
-/**
- * Fills the intake for Mia, a daughter, with three symptoms and a temperature, in California unless
- * told; stops before submitting.
- */
-async function fillIntakeForChild(page: Page, state = "California") {
-  await page.getByRole("radio", { name: /Someone I care for/ }).check();
-  await page.getByLabel("Their relationship to you").selectOption({ label: "Daughter" });
-  await page.getByLabel("Their first name").fill("Mia");
-  await page.getByLabel("Their last name").fill("Tester");
-  await page.getByLabel("Their date of birth").fill("2019-05-02");
-  await page.getByLabel("Gender").selectOption({ label: "Female" });
-  await page.getByLabel("Race").selectOption({ label: "Asian" });
-  await page.getByLabel("Ethnicity").selectOption({ label: "Not Hispanic or Latino" });
-  await page.getByLabel("US state where the patient is now").selectOption({ label: state });
-  await page.getByRole("button", { name: "Next" }).click();
-  await page.getByText("Step 2 of 4").waitFor();
-  for (const symptom of ["Fever", "Cough", "Sore Throat"]) {
-    await page.getByRole("checkbox", { name: symptom, exact: true }).check();
-  }
-  await page.getByLabel("When did the symptoms start?").fill("2026-01-02");
-  await page.getByLabel(/Current temperature/).fill("101.3");
-  await page.getByLabel(/Where was it measured/).selectOption({ label: "Mouth" });
-  await page.getByRole("button", { name: "Next" }).click();
-  await page.getByText("Step 3 of 4").waitFor();
-  await page.getByRole("radio", { name: "No", exact: true }).check();
-  await page.getByRole("textbox", { name: /Allergies/ }).fill("Penicillin");
-  await page.getByRole("button", { name: "Next" }).click();
-  await page.getByText("Step 4 of 4").waitFor();
-  await page.getByRole("checkbox", { name: /informed consent/ }).check();
-  await page.getByRole("checkbox", { name: /recording consent/ }).check();
-  await page.getByRole("checkbox", { name: /financial communications/ }).check();
-}
 
 describe("consultations", () => {
   it("a member requests a video visit for a dependent child and sees it listed", async () => {

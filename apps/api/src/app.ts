@@ -39,7 +39,7 @@ import type { ConsultationEntitlements } from "#api/modules/membership/consultat
 import type { MembershipService } from "#api/modules/membership/membership-service.ts";
 import { registerRenewalSweep } from "#api/modules/membership/renewal-sweep.ts";
 import type { MyDataService } from "#api/modules/my-data/my-data-service.ts";
-import { registerBookingConfirmations } from "#api/modules/scheduling/booking-calendar.ts";
+import { calendarOrganizer, registerBookingConfirmations } from "#api/modules/scheduling/booking-calendar.ts";
 import { registerBookingReminders, registerNoShowCheck } from "#api/modules/scheduling/booking-reminders.ts";
 import type { Scheduling } from "#api/modules/scheduling/scheduling-service.ts";
 import { registerVideoCallSignalling } from "#api/modules/video-call/video-call-routes.ts";
@@ -304,7 +304,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     mailer,
     productName: config.PRODUCT_NAME,
     consultationsUrl: `${webUrl(config)}/my-profile/consultations`,
-    organizer: /<([^>]+)>/.exec(mailFrom(config))?.[1] ?? mailFrom(config),
+    organizer: calendarOrganizer(mailFrom(config)).organizer,
   });
   // Loaded in the background once the server is ready; searches ask the database until then.
   app.addHook("onReady", async () => {

@@ -44,6 +44,8 @@ export default [
   route("console/visits/:id/documents/:documentId", "routes/console/visit-document.ts"),
   // What either side's visit page shows, as JSON, for the page's own re-reads on live events (ADR 047).
   route("my-profile/consultations/:consultationId/data", "routes/my-profile/visit-data.ts"),
+  // A booked visit's `.ics` for the patient's own calendar (ADR 063).
+  route("my-profile/consultations/:consultationId/calendar", "routes/my-profile/visit-calendar.ts"),
   route("console/visits/:id/data", "routes/console/visit-data.ts"),
   // Unknown paths redirect to /.
   route("*", "routes/catch-all.tsx"),

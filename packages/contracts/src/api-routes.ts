@@ -113,6 +113,7 @@ import {
   agendaQuery,
   agendaResponse,
   bookingResponse,
+  calendarQuery,
   createHoldRequest,
   exceptionIdParams,
   holdIdParams,
@@ -1210,6 +1211,18 @@ export const apiRoutes = {
       body: rescheduleRequest,
       response: bookingResponse,
       errors: [400, 401, 403, 404, 409, 422],
+    }),
+    calendar: route({
+      api: "care",
+      method: "GET",
+      path: "/{product}/consultations/:id/calendar",
+      summary:
+        "A booked visit as an iCalendar file (text/calendar) to add to the patient's calendar; same UID as the e-mailed invitation",
+      bearer: true,
+      params: consultationIdParams,
+      query: calendarQuery,
+      raw: "download",
+      errors: [400, 401, 403, 404],
     }),
     checkIn: route({
       api: "care",

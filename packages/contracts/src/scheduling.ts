@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { timeZoneSchema } from "./auth.ts";
+import { localeSchema, timeZoneSchema } from "./auth.ts";
 import { CONSULTATION_STATUSES } from "./consultation-limits.ts";
 import { dataEnvelope } from "./envelope.ts";
 import { CONSULTATION_TYPES } from "./provider-limits.ts";
@@ -265,6 +265,9 @@ export const booking = z
   .strict();
 export type Booking = z.infer<typeof booking>;
 export const bookingResponse = dataEnvelope(booking);
+
+/** `GET /{product}/consultations/:id/calendar`: the language of the event's title. */
+export const calendarQuery = z.object({ lang: localeSchema.optional() }).strict();
 
 /** `GET /api/care-team/agenda`. */
 export const agendaQuery = z

@@ -33,6 +33,10 @@ const STYLES = {
   },
   /** "Tue 3:30 PM PST": a time within the coming days (a provider's next free slot). */
   weekdayTime: { weekday: "short", hour: "numeric", minute: "2-digit", timeZoneName: "short" },
+  /** "Tuesday, December 1": a day heading of the free times (the day is the zone's). */
+  weekdayDate: { weekday: "long", month: "long", day: "numeric" },
+  /** "3:30 PM PST": one free time under its day. */
+  slotTime: { hour: "numeric", minute: "2-digit", timeZoneName: "short" },
   /** "05:00 PDT": a time of today (the notes' last save). */
   time: { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short" },
   /** "March 8, 2026": a day (billing periods, invoices, consents); the day is the zone's. */

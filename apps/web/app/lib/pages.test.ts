@@ -273,6 +273,12 @@ describe("every page's loader enforces its entry", () => {
         expect(statusOf(loggedIn.thrown)).toBe(404);
         return;
       }
+      if (route.path === "/consultation/book") {
+        // Booking needs a provider to book with: without one, login first, then the directory.
+        expect(redirectOf(anonymous.thrown)).toBe(`/login?redirectTo=${back}`);
+        expect(redirectOf(loggedIn.thrown)).toBe("/find-a-doctor");
+        return;
+      }
       if (route.path === "/careers/:page") {
         // "some-page" is no opening: a real 404, for everyone.
         expect(statusOf(anonymous.thrown)).toBe(404);

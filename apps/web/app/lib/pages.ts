@@ -88,6 +88,13 @@ export const PAGES = Object.freeze({
     access: PATIENT,
     seo: { group: "care", disallow: true },
   },
+  // Booking a time with a provider (ADR 059, 063): their free times, a hold, then the intake form.
+  "/consultation/book": {
+    file: "routes/consultation/book.tsx",
+    name: "consultationBook",
+    access: PATIENT,
+    seo: { disallow: true },
+  },
   "/pricing-options": {
     file: "routes/pricing-options.tsx",
     name: "pricingOptions",

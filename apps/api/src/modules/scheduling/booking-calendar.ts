@@ -47,13 +47,20 @@ export function visitInvitation(input: {
   summary: string;
   link: string;
   organizer: string;
-  attendee: string;
+  /** The invited patient; none in the file the patient downloads for their own calendar. */
+  attendee: string | null;
   canceled: boolean;
   host: string;
+  /** `publish`: a file to add to one's own calendar (no invitation to answer). */
+  method?: "invite" | "publish";
 }): string {
   const calendar = ical({
     prodId: { company: "Ambercare", product: "visits", language: "EN" },
-    method: input.canceled ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST,
+    method: input.canceled
+      ? ICalCalendarMethod.CANCEL
+      : input.method === "publish"
+        ? ICalCalendarMethod.PUBLISH
+        : ICalCalendarMethod.REQUEST,
   });
   calendar.createEvent({
     id: `${input.consultationId}@${input.host}`,
@@ -65,9 +72,15 @@ export function visitInvitation(input: {
     description: input.link,
     status: input.canceled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
     organizer: { name: input.summary, email: input.organizer },
-    attendees: [{ email: input.attendee }],
+    attendees: input.attendee ? [{ email: input.attendee }] : [],
   });
   return calendar.toString();
+}
+
+/** The From address's mailbox (the organizer) and its domain (the UIDs' host), from MAIL_FROM. */
+export function calendarOrganizer(mailFrom: string): { organizer: string; host: string } {
+  const organizer = /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom;
+  return { organizer, host: organizer.split("@")[1] ?? "ambercare.invalid" };
 }
 
 export function registerBookingConfirmations(
@@ -81,7 +94,7 @@ export function registerBookingConfirmations(
     organizer: string;
   },
 ): void {
-  const host = deps.organizer.split("@")[1] ?? "ambercare.invalid";
+  const { host } = calendarOrganizer(deps.organizer);
   jobs.register(CONFIRMATION_JOB, async (job) => {
     const payload = job.payload as ConfirmationPayload;
     const row = await bookingForMail(deps.db, payload.bookingId);

@@ -746,6 +746,56 @@ describe("the calendar e-mails of a booked visit", () => {
   });
 });
 
+describe("a booked visit's calendar file", () => {
+  it("is the visit's event with the invitation's UID, for its patient only, and gone once canceled", async () => {
+    const patient = await member();
+    const other = await member();
+    const first = "2027-06-10T17:00:00.000Z";
+    const later = "2027-06-10T18:00:00.000Z";
+    const id = await book(patient, first);
+    const url = `/ambercare/consultations/${id}/calendar`;
+    const read = async (lang = "en") => {
+      const res = await request("GET", `${url}?lang=${lang}`, patient.access_token);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers["content-type"]).toMatch(/^text\/calendar/);
+      expect(res.headers["content-disposition"]).toContain("attachment");
+      const calendar = new ICAL.Component(ICAL.parse(res.body));
+      const event = calendar.getFirstSubcomponent("vevent")!;
+      return {
+        method: calendar.getFirstPropertyValue("method"),
+        uid: event.getFirstPropertyValue("uid"),
+        sequence: event.getFirstPropertyValue("sequence"),
+        start: (event.getFirstPropertyValue("dtstart") as ICAL.Time).toJSDate().toISOString(),
+        summary: String(event.getFirstPropertyValue("summary")),
+        attendees: event.getAllProperties("attendee").length,
+      };
+    };
+    expect(await read()).toMatchObject({
+      method: "PUBLISH",
+      uid: expect.stringMatching(new RegExp(`^${id}@`)),
+      sequence: 0,
+      start: first,
+      attendees: 0,
+    });
+    expect((await read("bg")).summary).not.toBe((await read("en")).summary);
+    expect((await request("GET", url, other.access_token)).statusCode).toBe(403);
+    expect((await request("GET", `${url}?lang=xx`, patient.access_token)).statusCode).toBe(400);
+
+    const held = await hold(patient, later);
+    const moved = await request("POST", `/ambercare/consultations/${id}/reschedule`, patient.access_token, {
+      hold_id: held.json().data.id,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(await read()).toMatchObject({ sequence: 1, start: later });
+
+    const canceled = await request("POST", `/ambercare/consultations/${id}/cancel`, patient.access_token);
+    expect(canceled.statusCode, canceled.body).toBe(200);
+    const gone = await request("GET", url, patient.access_token);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().code).toBe("NOT_FOUND");
+  });
+});
+
 describe("a booked visit its clinician never starts", () => {
   it("is canceled by the system and refunded after the grace, unless it was marked missed", async () => {
     const patient = await member();

@@ -1,7 +1,12 @@
 import { apiRoutes } from "@ambercare/contracts/api-routes";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { authOf, clinicianOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
+import { calendarOrganizer, visitInvitation } from "#api/modules/scheduling/booking-calendar.ts";
+import { mailFrom, webUrl } from "#api/platform/config.ts";
+import { sendDocument } from "#api/platform/content-disposition.ts";
 import { serve } from "#api/platform/contract-routes.ts";
+import { AppError } from "#api/platform/errors.ts";
+import { mailT } from "#api/platform/mail/mail-copy.ts";
 
 const routes = apiRoutes.scheduling;
 
@@ -71,6 +76,33 @@ export const careSchedulingRoutes: FastifyPluginAsyncZod = async (app) => {
   serve(app, routes.reschedule, patient, async (request) => ({
     data: await bookings.reschedule(authOf(request), request.params.id, request.body.hold_id),
   }));
+
+  // "Add to calendar": the visit's event as the e-mailed invitation has it (same UID and SEQUENCE),
+  // published rather than sent as an invitation; a visit no longer booked has none to add (404).
+  serve(app, routes.calendar, patient, async (request, reply) => {
+    const booking = await bookings.booking(authOf(request), request.params.id);
+    if (booking.status !== "scheduled") throw new AppError("NOT_FOUND", 404, "This visit has no booked time");
+    const { organizer, host } = calendarOrganizer(mailFrom(app.config));
+    const link = `${webUrl(app.config)}/my-profile/consultations/${booking.consultation_id}`;
+    const calendar = visitInvitation({
+      consultationId: booking.consultation_id,
+      sequence: booking.sequence,
+      startsAt: new Date(booking.start),
+      endsAt: new Date(booking.end),
+      summary: `${app.config.PRODUCT_NAME}: ${mailT(request.query.lang ?? "en")(`visit.types.${booking.type}`)}`,
+      link,
+      organizer,
+      attendee: null,
+      canceled: false,
+      host,
+      method: "publish",
+    });
+    return sendDocument(reply, {
+      fileName: "visit.ics",
+      contentType: "text/calendar; charset=utf-8",
+      bytes: Buffer.from(calendar, "utf8"),
+    });
+  });
 
   serve(app, routes.checkIn, patient, async (request) => ({
     data: await bookings.checkIn(authOf(request), request.params.id),

@@ -3,6 +3,7 @@ import { textareaRows } from "#app/components/forms.tsx";
 import {
   fieldOfPath,
   intakePayload,
+  readIntake,
   validateIntake,
 } from "#app/features/consultations/intake-form.server.ts";
 import type { IntakeValues } from "#app/features/consultations/intake-form.ts";
@@ -36,6 +37,14 @@ const filled: IntakeValues = {
   consent_financial: "on",
 };
 
+function formDataOf(values: IntakeValues): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(values)) {
+    for (const one of Array.isArray(value) ? value : [value ?? ""]) form.append(name, one);
+  }
+  return form;
+}
+
 describe("the intake form", () => {
   it("turns the form's fields into the API's body", () => {
     const result = validateIntake(filled);
@@ -51,6 +60,19 @@ describe("the intake form", () => {
       transport: [],
       medications: null,
     });
+  });
+
+  it("carries a held time to the API, and none when the form has none", () => {
+    const hold = "6f1c2a4e-8b7d-4c3e-9a1f-2b3c4d5e6f70";
+    const held = validateIntake({ ...filled, hold_id: hold });
+    expect(held.ok && held.payload.hold_id).toBe(hold);
+    const plain = validateIntake(filled);
+    expect(plain.ok && plain.payload.hold_id).toBeNull();
+    const readBack = readIntake(
+      formDataOf({ ...filled, hold_id: hold, hold_start: "2026-12-01T15:30:00.000Z" }),
+    );
+    expect(readBack.hold_id).toBe(hold);
+    expect(readBack.hold_start).toBe("2026-12-01T15:30:00.000Z");
   });
 
   it("reports each problem on its own field", () => {

@@ -19,7 +19,14 @@ import type { FieldErrors, FormMessage } from "#app/lib/forms.ts";
 /** The submitted form as IntakeValues: only known fields, files ignored. */
 export function readIntake(formData: FormData): IntakeValues {
   const values: IntakeValues = {};
-  for (const name of [...INTAKE_FIELDS, "type", "provider_slug", "idempotency_key"] as const) {
+  for (const name of [
+    ...INTAKE_FIELDS,
+    "type",
+    "provider_slug",
+    "idempotency_key",
+    "hold_id",
+    "hold_start",
+  ] as const) {
     const all = formData.getAll(name).filter((v): v is string => typeof v === "string");
     values[name] = MULTI_FIELDS.has(name) ? all : (all[0] ?? "");
   }
@@ -44,6 +51,8 @@ export type IntakeDraft = {
   idempotency_key: string;
   type: string;
   provider_slug: string | null;
+  /** A held time (ADR 059): the visit is then booked at it. */
+  hold_id: string | null;
   intake: Record<string, unknown>;
   consents: Record<string, boolean>;
 };
@@ -87,6 +96,7 @@ export function intakePayload(values: IntakeValues): IntakeDraft {
     idempotency_key: text(values, "idempotency_key"),
     type: text(values, "type"),
     provider_slug: orNull(text(values, "provider_slug")),
+    hold_id: orNull(text(values, "hold_id")),
     intake: Object.fromEntries(
       intakeQuestions().map(([name, question]) => [name, answerOf(name, question, values)]),
     ),

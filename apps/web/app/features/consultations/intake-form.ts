@@ -71,7 +71,10 @@ export function questionsOf(step: IntakeStep): Array<[IntakeQuestionName, Intake
 
 /** What was typed, as the form holds it: one string per field, a list for checkbox groups. */
 export type IntakeValues = Partial<
-  Record<IntakeField | "type" | "provider_slug" | "idempotency_key", string | string[]>
+  Record<
+    IntakeField | "type" | "provider_slug" | "idempotency_key" | "hold_id" | "hold_start",
+    string | string[]
+  >
 >;
 
 /** Where a draft of the form is kept in the browser between reloads (this tab only). */

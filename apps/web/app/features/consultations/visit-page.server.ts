@@ -1,6 +1,9 @@
 import type { Message } from "@ambercare/contracts/consultation";
+import type { Booking } from "@ambercare/contracts/scheduling";
 import type { WaitingRoom } from "@ambercare/contracts/waiting-room";
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
+import { bookingApi } from "#app/features/scheduling/booking.server.ts";
+import { isApiError } from "#app/lib/api-client.server.ts";
 import { orNotFound } from "#app/lib/not-found.server.ts";
 import type { SessionUser } from "#app/lib/session.server.ts";
 
@@ -12,7 +15,44 @@ const WITH_CLINICIAN: readonly string[] = ["accepted", "in_progress"];
  * VISIT_FOLLOW_UP_DAYS, told by the waiting room's `follow_up_until`), decided here so the page and
  * its hydration agree.
  */
-export type VisitPageData = { room: WaitingRoom; messages: Message[]; followUpOpen: boolean };
+export type VisitPageData = {
+  room: WaitingRoom;
+  messages: Message[];
+  followUpOpen: boolean;
+  /** A booked visit's time and what the patient may still do (ADR 059); null for an on-demand one. */
+  booking: BookedVisit | null;
+};
+
+/**
+ * A booked visit as its page shows it, with what the moment allows decided here (so the page and
+ * its hydration agree): check in (from the check-in window), move or cancel free (before the cut-off).
+ */
+export type BookedVisit = Booking & { checkInOpen: boolean; freeToChange: boolean };
+
+/** The booking of a visit that has a time; null when it has none or the API no longer knows it. */
+async function bookedVisit(
+  request: Request,
+  user: SessionUser,
+  context: { clientIp?: string } | undefined,
+  room: WaitingRoom,
+): Promise<BookedVisit | null> {
+  if (!room.consultation.scheduled_start) return null;
+  try {
+    const booking = await bookingApi(request, user, context).booking(room.consultation.id);
+    const now = Date.now();
+    return {
+      ...booking,
+      checkInOpen:
+        booking.status === "scheduled" &&
+        Date.parse(booking.check_in_opens_at) <= now &&
+        now < Date.parse(booking.end),
+      freeToChange: booking.status === "scheduled" && now < Date.parse(booking.free_cancel_until),
+    };
+  } catch (error) {
+    if (isApiError(error) && error.status === 404) return null;
+    throw error;
+  }
+}
 
 /**
  * What a patient's visit page shows (routes/my-profile/visit.tsx), for its loader and for the page's
@@ -34,5 +74,6 @@ export async function readVisitPage(
     WITH_CLINICIAN.includes(room.consultation.status) || followUpOpen
       ? await api.messages(room.consultation.id)
       : [];
-  return { room, messages, followUpOpen };
+  const booking = await bookedVisit(request, user, context, room);
+  return { room, messages, followUpOpen, booking };
 }

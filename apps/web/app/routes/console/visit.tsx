@@ -158,7 +158,8 @@ export default function ConsoleVisitPage() {
       {result && (result.form === "start" || result.form === "complete") ? (
         <FormNote message={result.message} ok={result.ok} />
       ) : null}
-      {visit.status === "accepted" && !videoCall ? <StartForm /> : null}
+      {/* A booked visit (ADR 059) starts as an accepted one does; the API says when it may. */}
+      {(visit.status === "accepted" || visit.status === "scheduled") && !videoCall ? <StartForm /> : null}
       {videoCall && visit.status === "accepted" ? <DeviceCheck visitId={visit.id} side="clinician" /> : null}
       <div className="grid grid-cols-1 gap-6 laptop:grid-cols-2">
         <div className="flex min-w-0 flex-col gap-6">
@@ -220,7 +221,7 @@ export default function ConsoleVisitPage() {
                 autosaveRef={autosaveRef}
               />
             </Section>
-          ) : visit.status === "accepted" ? (
+          ) : visit.status === "accepted" || visit.status === "scheduled" ? (
             <Section id="complete-heading" title={t("console.visit.completeHeading")}>
               <p className="text-ink">{t("console.visit.startFirst")}</p>
             </Section>

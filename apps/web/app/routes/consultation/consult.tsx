@@ -8,7 +8,6 @@ import {
 import { data, Form, Link, useLoaderData } from "react-router";
 import { ChoiceGroup } from "#app/components/choice-group.tsx";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { SelectField } from "#app/components/forms.tsx";
 import { PageHeading } from "#app/components/page.tsx";
 import { loadChosenProvider, profileState } from "#app/features/consultations/visit-choice.server.ts";
 import {
@@ -17,6 +16,7 @@ import {
   providerMismatch,
   stateCode,
 } from "#app/features/consultations/visit-choice.ts";
+import { VisitStateField } from "#app/features/consultations/visit-state-field.tsx";
 import { currentVisitEntitlement } from "#app/features/membership/membership.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -61,7 +61,7 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(0)}`;
 /** Step one of a visit: chat or video, and what it costs; the intake form comes next (login required). */
 export default function ConsultPage() {
   const { t } = useTranslation();
-  const { states: usStates, nameOf } = useUsStateNames();
+  const { nameOf } = useUsStateNames();
   const { providerSlug, provider, type, state, mismatch, loggedIn, credits, ...entitlement } =
     useLoaderData<typeof loader>();
   const root = useRootData();
@@ -107,21 +107,10 @@ export default function ConsultPage() {
           selected={[type]}
         />
         {providerSlug ? (
-          <SelectField
+          <VisitStateField
             formId="consult"
-            name="state"
-            label={t("consultation.form.fields.state")}
-            hint={t("consultation.consult.stateHint")}
-            options={usStates.map((option) => ({ value: option.code, label: option.name }))}
-            defaultValue={state ?? ""}
-            error={
-              mismatch === "state" && provider && state
-                ? {
-                    key: "consultation.consult.notLicensed",
-                    values: { name: provider.name, state: nameOf(state) },
-                  }
-                : undefined
-            }
+            state={state}
+            notLicensedBy={mismatch === "state" && provider ? provider.name : null}
           />
         ) : null}
         {mismatch === "state" && state ? (
@@ -165,10 +154,21 @@ export default function ConsultPage() {
           )}
         </section>
         {loggedIn ? null : <p className="text-ink-muted">{t("consultation.consult.loginNeeded")}</p>}
-        <div>
+        <div className="flex flex-wrap gap-4">
           <button type="submit" className="button-primary">
             {t("consultation.consult.continue")}
           </button>
+          {provider?.takingVisits && mismatch === null ? (
+            // The same choice (type, state, provider), for a time of the provider's free ones instead.
+            <button
+              type="submit"
+              formAction="/consultation/book"
+              className="button-secondary"
+              data-testid="book-instead"
+            >
+              {t("consultation.consult.bookTime")}
+            </button>
+          ) : null}
         </div>
       </Form>
     </div>

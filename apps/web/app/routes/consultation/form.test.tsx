@@ -37,7 +37,7 @@ function i18nOf(locale: Locale) {
   return { ...i18n, t };
 }
 
-function renderPage(locale: Locale, actionData: unknown = null): string {
+function renderPage(locale: Locale, actionData: unknown = null, loaded: object = {}): string {
   const router = createMemoryRouter([{ id: "form", path: "*", Component: ConsultationFormPage }], {
     hydrationData: {
       loaderData: {
@@ -48,6 +48,7 @@ function renderPage(locale: Locale, actionData: unknown = null): string {
           profile: { gender: null, state: null },
           idempotencyKey: "0b5c3f9e-8d7a-4f21-9c1e-2a3b4c5d6e7f",
           today: "2026-03-10",
+          ...loaded,
         },
       },
       actionData: actionData ? { form: actionData } : null,
@@ -103,5 +104,43 @@ describe("the intake form", () => {
     expect(html.indexOf('href="#intake-transport"')).toBeGreaterThan(
       html.indexOf('href="#intake-dependent-last-name"'),
     );
+  });
+
+  it("keeps what was typed when the held time is gone, and offers the nearest times as buttons of the form", () => {
+    const nearest = ["2026-03-12T17:20:00.000Z", "2026-03-12T17:40:00.000Z"];
+    const html = renderPage(
+      "bg",
+      {
+        values: { allergies: "Penicillin", hold_id: "6f1c2a4e-8b7d-4c3e-9a1f-2b3c4d5e6f70" },
+        fieldErrors: {},
+        formError: { key: "apiErrors.slotTaken" },
+        nearest: nearest.map((start) => ({
+          start,
+          end: new Date(Date.parse(start) + 20 * 60_000).toISOString(),
+          type: "video",
+        })),
+      },
+      {
+        provider: { slug: "casey-carter", name: "Casey Carter, MD", takingVisits: true },
+        state: "CA",
+        hold: {
+          id: "6f1c2a4e-8b7d-4c3e-9a1f-2b3c4d5e6f70",
+          start: "2026-03-12T17:00:00.000Z",
+          until: "2026-03-10T12:10:00.000Z",
+        },
+      },
+    );
+    expect(missing).toEqual([]);
+    // The refusal is said in the page's language; the answers are as typed.
+    expect(html).toContain(bg.apiErrors.slotTaken);
+    expect(html).toContain("Penicillin");
+    expect(html).toContain(bg.booking.otherTimes);
+    // Each nearest time is a submit button of the intake form itself: one click holds and books it.
+    const form = html.slice(html.indexOf("<form"), html.indexOf("</form>"));
+    for (const start of nearest) {
+      expect(form).toMatch(new RegExp(`<button type="submit" value="${start}"[^>]* name="rehold"`));
+    }
+    expect(form).toContain('name="hold_start" value="2026-03-12T17:00:00.000Z"');
+    expect(html).toContain('href="/consultation/book?type=video&amp;provider=casey-carter&amp;state=CA"');
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { GENDERS } from "@ambercare/contracts/options";
+import type { Slot } from "@ambercare/contracts/scheduling";
 import { type Dispatch, type SetStateAction, useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
@@ -28,8 +29,11 @@ import {
   providerMismatch,
   stateCode,
 } from "#app/features/consultations/visit-choice.ts";
+import { bookingApi, freeSlots, TIME_GONE_CODES } from "#app/features/scheduling/booking.server.ts";
+import { SlotPicker } from "#app/features/scheduling/slot-picker.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
+import { useDateTime } from "#app/lib/date-time.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FieldErrors, FormErrorResult, FormMessage } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
@@ -45,7 +49,24 @@ type IntakeAction = {
   formError?: FormMessage;
   /** 402: no membership and no one-time visit of this type. */
   paymentRequired?: boolean;
+  /** The held time went to someone else or ran out: the nearest free times, to book instead. */
+  nearest?: Slot[];
+  /** A time held again from this form (`rehold`), which the page now shows. */
+  hold?: HeldTime;
 };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A time held on the booking page (ADR 059, 063), named in the form's query: shown, and sent along. */
+type HeldTime = { id: string; start: string; until: string | null };
+
+function heldTime(query: URLSearchParams): HeldTime | null {
+  const id = query.get("hold") ?? "";
+  const start = query.get("start") ?? "";
+  const until = query.get("until") ?? "";
+  if (!UUID.test(id) || Number.isNaN(Date.parse(start))) return null;
+  return { id, start, until: Number.isNaN(Date.parse(until)) ? null : until };
+}
 
 export async function loader({ request, pattern, context }: Route.LoaderArgs) {
   const { user } = await requireRouteUser(request, pattern);
@@ -79,19 +100,76 @@ export async function loader({ request, pattern, context }: Route.LoaderArgs) {
     profile,
     idempotencyKey: randomUUID(),
     today: new Date().toISOString().slice(0, 10),
+    hold: heldTime(url.searchParams),
   };
+}
+
+/**
+ * The form's answer when its held time is gone (taken, released, expired): what was typed stays,
+ * and the nearest free times of the same provider, type and state are offered as buttons of the
+ * same form (`rehold`), which hold the new time and book it with the answers in one step.
+ */
+async function timeGone(
+  error: { status: number; code?: string | undefined },
+  values: IntakeValues,
+  message: FormMessage,
+  context: { clientIp?: string } | undefined,
+) {
+  const slug = typeof values.provider_slug === "string" ? values.provider_slug : "";
+  const type = values.type === "chat" || values.type === "video" ? values.type : null;
+  const state = typeof values.state === "string" ? values.state : "";
+  const near = typeof values.hold_start === "string" ? values.hold_start : "";
+  const nearest =
+    slug && type && state && !Number.isNaN(Date.parse(near))
+      ? await freeSlots(slug, { type, state, near }, context)
+      : [];
+  return data<IntakeAction>(
+    { values, fieldErrors: {}, formError: message, nearest: nearest === "unavailable" ? [] : nearest },
+    { status: error.status },
+  );
 }
 
 export async function action({ request, pattern, context }: Route.ActionArgs) {
   const { user } = await requireRouteUser(request, pattern);
-  const values = readIntake(await readFormData(request));
-  const checked = validateIntake(values);
-  if (!checked.ok) return data<IntakeAction>({ values, fieldErrors: checked.fieldErrors }, { status: 400 });
+  const formData = await readFormData(request);
+  const values = readIntake(formData);
+  const rehold = formData.get("rehold");
+  let hold: HeldTime | undefined;
   try {
-    const consultation = await consultationApi(request, user, context).create(checked.payload);
-    return redirect(`/consultation/thank-you?consultation=${consultation.id}`);
+    // Another time chosen after the held one was gone: hold it, then book it with these answers.
+    if (typeof rehold === "string" && rehold !== "") {
+      const held = await bookingApi(request, user, context).hold({
+        provider_slug: asText(values.provider_slug),
+        type: asText(values.type) as "chat" | "video",
+        state: asText(values.state),
+        start: rehold,
+      });
+      hold = { id: held.id, start: held.start, until: held.expires_at };
+      values.hold_id = held.id;
+      values.hold_start = held.start;
+    }
   } catch (error) {
     if (!isApiError(error) || error.status >= 500 || error.status === 0) throw error;
+    const failure = describeApiError(error, { fallback: { key: "booking.errors.rejected" } });
+    return timeGone(error, { ...values, hold_start: rehold as string }, failure.message, context);
+  }
+  const checked = validateIntake(values);
+  if (!checked.ok) {
+    return data<IntakeAction>(
+      { values, fieldErrors: checked.fieldErrors, ...(hold ? { hold } : {}) },
+      { status: 400 },
+    );
+  }
+  try {
+    const consultation = await consultationApi(request, user, context).create(checked.payload);
+    const booked = checked.payload.hold_id ? "&booked=1" : "";
+    return redirect(`/consultation/thank-you?consultation=${consultation.id}${booked}`);
+  } catch (error) {
+    if (!isApiError(error) || error.status >= 500 || error.status === 0) throw error;
+    if (TIME_GONE_CODES.includes(error.code ?? "")) {
+      const failure = describeApiError(error, { fallback: { key: "booking.errors.rejected" } });
+      return timeGone(error, values, failure.message, context);
+    }
     if (error.status === 402) {
       return data<IntakeAction>(
         {
@@ -211,8 +289,16 @@ function StepProgress({ current, hydrated }: { current: number; hydrated: boolea
 
 export default function ConsultationFormPage() {
   const { t } = useTranslation();
-  const { type, provider, state, profile, idempotencyKey, today } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  const { type, provider, state, profile, idempotencyKey, today } = loaded;
   const actionData = useActionData<typeof action>();
+  const hold = actionData?.hold ?? loaded.hold;
+  const when = useDateTime();
+  const nearest = actionData?.nearest;
+  // The provider's free times again, for the same type and state.
+  const bookAgain = provider?.slug
+    ? `/consultation/book?${choiceQuery({ type, provider: provider.slug, state })}`
+    : null;
   const hydrated = useHydrated();
   const form = useRef<HTMLFormElement>(null);
   const values: IntakeValues = actionData?.values ?? {};
@@ -285,6 +371,23 @@ export default function ConsultationFormPage() {
             </ul>
           </div>
         ) : null}
+        {hold ? (
+          <div
+            className="mb-6 rounded-md border-primary border-l-4 bg-surface-muted px-4 py-3 text-ink"
+            data-testid="held-time"
+          >
+            <p className="font-semibold">{t("booking.heldTime", { when: when(hold.start) })}</p>
+            {hold.until ? <p className="mt-1">{t("booking.heldUntil", { when: when(hold.until) })}</p> : null}
+            <p className="mt-1">{t("booking.policy")}</p>
+            {bookAgain ? (
+              <p className="mt-1">
+                <Link to={bookAgain} className="link">
+                  {t("booking.changeTime")}
+                </Link>
+              </p>
+            ) : null}
+          </div>
+        ) : null}
         <ErrorSummary formId={FORM_ID} result={summary} order={INTAKE_FIELDS} />
         {actionData?.paymentRequired ? (
           <div className="mb-6 rounded-md border-primary border-l-4 bg-surface-muted px-4 py-3 text-ink">
@@ -334,6 +437,39 @@ export default function ConsultationFormPage() {
             name="idempotency_key"
             value={asText(values.idempotency_key) || idempotencyKey}
           />
+          {hold ? (
+            <>
+              <input type="hidden" name="hold_id" value={hold.id} />
+              <input type="hidden" name="hold_start" value={hold.start} />
+            </>
+          ) : null}
+          {nearest !== undefined ? (
+            // The held time is gone: what was typed stays, and one click books another time.
+            <section
+              aria-labelledby="intake-nearest"
+              className="flex flex-col gap-3 rounded-md border-2 border-border p-4"
+              data-testid="other-times"
+            >
+              <h2 id="intake-nearest" className="font-bold text-ink text-xl">
+                {t("booking.otherTimes")}
+              </h2>
+              {nearest.length > 0 ? (
+                <>
+                  <p className="text-ink">{t("booking.otherTimesHint")}</p>
+                  <SlotPicker slots={nearest} idPrefix="intake-nearest" name="rehold" headingLevel={3} />
+                </>
+              ) : (
+                <p className="text-ink">{t("booking.noNearest")}</p>
+              )}
+              {bookAgain ? (
+                <p>
+                  <Link to={bookAgain} className="link">
+                    {t("booking.allTimes")}
+                  </Link>
+                </p>
+              ) : null}
+            </section>
+          ) : null}
 
           {INTAKE_STEPS.filter((name) => name !== "consents").map((name) => (
             <fieldset key={name} hidden={!visible(name)} className="flex flex-col gap-5">
@@ -395,7 +531,7 @@ export default function ConsultationFormPage() {
               </button>
             ) : (
               <SubmitButton pendingLabel={t("consultation.form.submitting")}>
-                {t("consultation.form.submit")}
+                {hold ? t("booking.submit") : t("consultation.form.submit")}
               </SubmitButton>
             )}
           </div>

@@ -13,17 +13,23 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function loader({ request, pattern }: Route.LoaderArgs) {
   await requireRouteAccess(request, pattern);
   // The form's redirect names the new visit: its waiting room is the next step.
-  const consultation = new URL(request.url).searchParams.get("consultation") ?? "";
-  return { waitingRoom: UUID.test(consultation) ? `/my-profile/consultations/${consultation}` : null };
+  const query = new URL(request.url).searchParams;
+  const consultation = query.get("consultation") ?? "";
+  return {
+    waitingRoom: UUID.test(consultation) ? `/my-profile/consultations/${consultation}` : null,
+    // A booked time (ADR 059): its own next steps, and the visit's page instead of a waiting room.
+    booked: query.get("booked") === "1",
+  };
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "consultationThankYou");
 
 const NEXT_STEPS = ["review", "assign", "notify", "visit"] as const;
+const BOOKED_STEPS = ["email", "checkIn", "visit"] as const;
 
 export default function ConsultationThankYouPage() {
   const { t } = useTranslation();
-  const { waitingRoom } = useLoaderData<typeof loader>();
+  const { waitingRoom, booked } = useLoaderData<typeof loader>();
   // The request is in: the draft of the intake form has done its job.
   useEffect(() => {
     try {
@@ -39,18 +45,18 @@ export default function ConsultationThankYouPage() {
         role="status"
         className="mt-6 max-w-3xl rounded-md border-primary border-l-4 bg-surface-muted px-4 py-3 text-ink"
       >
-        {t("consultation.thankYou.received")}
+        {booked ? t("booking.thankYou.received") : t("consultation.thankYou.received")}
       </p>
       <h2 className="mt-8 font-bold text-2xl text-ink">{t("consultation.thankYou.nextHeading")}</h2>
       <ol className="mt-4 flex max-w-3xl list-decimal flex-col gap-2 pl-6 text-ink">
-        {NEXT_STEPS.map((step) => (
-          <li key={step}>{t(`consultation.thankYou.next.${step}`)}</li>
-        ))}
+        {booked
+          ? BOOKED_STEPS.map((step) => <li key={step}>{t(`booking.thankYou.next.${step}`)}</li>)
+          : NEXT_STEPS.map((step) => <li key={step}>{t(`consultation.thankYou.next.${step}`)}</li>)}
       </ol>
       <p className="mt-8 flex flex-wrap gap-4">
         {waitingRoom ? (
           <Link to={waitingRoom} className="button-primary">
-            {t("consultation.thankYou.waitingRoom")}
+            {booked ? t("booking.thankYou.visitPage") : t("consultation.thankYou.waitingRoom")}
           </Link>
         ) : null}
         <Link to="/my-profile/consultations" className={waitingRoom ? "button-secondary" : "button-primary"}>

@@ -1,3 +1,5 @@
+import type { Slot } from "@ambercare/contracts/scheduling";
+import { offeredBy } from "@ambercare/contracts/visit-types";
 import type { ReactNode } from "react";
 import { data, Link } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
@@ -11,6 +13,8 @@ import {
   ProviderAvatar,
   ProviderRating,
 } from "#app/features/directory/directory.tsx";
+import { nextFreeTimes } from "#app/features/scheduling/booking.server.ts";
+import { useVisitorDateTime } from "#app/lib/date-time.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { requestLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -39,6 +43,11 @@ export async function loader({ request, pattern, params, context }: Route.Loader
       provider.available_today || !provider.taking_visits
         ? null
         : await shortestOnDutyWait(provider.slug, locale, context),
+    // The next few free times to book (ADR 063); the booking page lists them all.
+    freeTimes:
+      provider.taking_visits && provider.next_available !== null
+        ? await nextFreeTimes(provider.slug, offeredBy(provider), context)
+        : [],
   };
 }
 
@@ -57,6 +66,31 @@ function Fact({ title, children }: { title: string; children: ReactNode }) {
     <section className="border-border border-t pt-5">
       <h2 className="font-bold text-ink text-xl">{title}</h2>
       <div className="mt-2 text-ink">{children}</div>
+    </section>
+  );
+}
+
+/** The provider's next free times, each leading to the booking page with its kind of visit. */
+function FreeTimes({ slug, times }: { slug: string; times: readonly Slot[] }) {
+  const { t } = useTranslation();
+  const when = useVisitorDateTime("weekdayTime");
+  return (
+    <section aria-labelledby="provider-free-times" className="flex flex-col gap-2" data-testid="free-times">
+      <h3 id="provider-free-times" className="font-semibold text-ink">
+        {t("directory.provider.freeTimes")}
+      </h3>
+      <ul className="flex flex-col gap-1">
+        {times.map((slot) => (
+          <li key={`${slot.start}-${slot.type}`}>
+            <Link
+              to={`/consultation/book?provider=${encodeURIComponent(slug)}&type=${slot.type}`}
+              className="link"
+            >
+              {when(slot.start)} · {t(`consultation.types.${slot.type}`)}
+            </Link>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
@@ -80,7 +114,7 @@ export default function ProviderPage({ loaderData }: Route.ComponentProps) {
       </div>
     );
   }
-  const { provider, languages, othersWait } = loaderData;
+  const { provider, languages, othersWait, freeTimes } = loaderData;
   const name = `${provider.name}, ${provider.credentials}`;
   return (
     <div className="page-container py-10 tablet:py-14">
@@ -127,6 +161,20 @@ export default function ProviderPage({ loaderData }: Route.ComponentProps) {
                   {t("directory.provider.consult")}
                 </Link>
               </p>
+              {freeTimes.length > 0 ? <FreeTimes slug={provider.slug} times={freeTimes} /> : null}
+              {provider.next_available !== null ? (
+                // Booking a time (ADR 059, 063): the free times, in the patient's zone, on their own page.
+                <p>
+                  <Link
+                    to={`/consultation/book?provider=${encodeURIComponent(provider.slug)}`}
+                    className="button-secondary"
+                    aria-label={t("directory.provider.bookWith", { name: provider.name })}
+                    data-testid="book-a-time"
+                  >
+                    {t("directory.provider.book")}
+                  </Link>
+                </p>
+              ) : null}
             </>
           )}
         </aside>

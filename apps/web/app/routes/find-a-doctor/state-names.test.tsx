@@ -30,7 +30,7 @@ const provider: Provider = {
 };
 
 function renderProfile(locale: Locale): string {
-  const loaderData = { provider, languages: ["English"] };
+  const loaderData = { provider, languages: ["English"], othersWait: null, freeTimes: [] };
   const page = (
     // biome-ignore lint/suspicious/noExplicitAny: the route's generated props are more than the page reads
     <ProviderPage {...({ loaderData } as any)} />

@@ -12,17 +12,23 @@ import { ConsultationCard } from "#app/features/consultations/consultation-card.
 import { consultationApi } from "#app/features/consultations/consultations.server.ts";
 import { notify, playAcceptedTone, useNotificationChoice } from "#app/features/consultations/visit-alerts.ts";
 import { VisitEnding } from "#app/features/consultations/visit-ending.tsx";
-import { readVisitPage, type VisitPageData } from "#app/features/consultations/visit-page.server.ts";
+import {
+  type BookedVisit,
+  readVisitPage,
+  type VisitPageData,
+} from "#app/features/consultations/visit-page.server.ts";
 import { ProviderAvatar } from "#app/features/directory/directory.tsx";
 import {
   RefreshFailedNotice,
   revalidateForOwnForms,
   useLivePageData,
 } from "#app/features/live/live-page-data.tsx";
+import { bookingApi } from "#app/features/scheduling/booking.server.ts";
 import { DeviceCheck } from "#app/features/video-call/device-check.tsx";
 import { PatientVideoCall } from "#app/features/video-call/patient-call.tsx";
 import { VisitChat } from "#app/features/visit-chat/visit-chat.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
+import { describeApiError } from "#app/lib/api-errors.ts";
 import { useDateTime } from "#app/lib/date-time.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import type { FormMessage } from "#app/lib/forms.ts";
@@ -51,17 +57,27 @@ export const shouldRevalidate = revalidateForOwnForms;
 
 export async function action({ request, pattern, params, context }: Route.ActionArgs) {
   const { user } = await requireRouteUser(request, pattern);
-  await readFormData(request);
+  const form = await readFormData(request);
+  // A booked visit's check-in (ADR 059); any other post is the cancel.
+  const checkIn = form.get("intent") === "check-in";
   try {
-    await consultationApi(request, user, context).cancel(params.consultationId);
+    if (checkIn) await bookingApi(request, user, context).checkIn(params.consultationId);
+    else await consultationApi(request, user, context).cancel(params.consultationId);
   } catch (error) {
     if (!isApiError(error) || error.status >= 500 || error.status === 0) throw error;
+    // The booking's own refusals (too late to cancel, check-in not open) say why; others, the old words.
+    const failure = describeApiError(error, {
+      fallback: { key: checkIn ? "visit.booking.checkInFailed" : "consultation.list.cancelFailed" },
+    });
     return data<{ ok: boolean; message: FormMessage }>(
-      { ok: false, message: { key: "consultation.list.cancelFailed" } },
+      { ok: false, message: failure.message },
       { status: error.status },
     );
   }
-  return { ok: true, message: { key: "consultation.list.canceled" } as FormMessage };
+  return {
+    ok: true,
+    message: { key: checkIn ? "visit.booking.checkedIn" : "consultation.list.canceled" } as FormMessage,
+  };
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "visit");
@@ -77,17 +93,29 @@ function clinicianName(t: ReturnType<typeof useTranslation>["t"], clinician: Non
 }
 
 /** The sentence the live region reads out for the visit's status. */
-function useStatusSentence(room: Room): string {
+function useStatusSentence(room: Room, booking: BookedVisit | null): string {
   const { t } = useTranslation();
+  const when = useDateTime("slotTime");
   const status = room.consultation.status;
   if (room.clinician && (status === "accepted" || status === "in_progress")) {
     return t(`visit.status.${status}`, { name: clinicianName(t, room.clinician) });
   }
+  if (status === "scheduled") {
+    const name = room.clinician
+      ? clinicianName(t, room.clinician)
+      : (room.consultation.provider?.name ?? t("visit.booking.yourClinician"));
+    // Checked in: the page is the waiting room of the booked visit.
+    if (booking?.checked_in_at) return t("visit.status.checkedIn", { name, time: when(booking.start) });
+    return t("visit.status.scheduled", { name });
+  }
   return t(`visit.status.${status}`);
 }
 
-/** Statuses in which the page keeps the session in use: the patient waits, or the visit is under way. */
-const UNDER_WAY: readonly string[] = ["requested", "accepted", "in_progress"];
+/**
+ * Statuses in which the page keeps the session in use: the patient waits, the visit is under way, or
+ * it is booked (re-read every few minutes, so check-in opens without a reload).
+ */
+const UNDER_WAY: readonly string[] = ["requested", "scheduled", "accepted", "in_progress"];
 
 /**
  * The page's data, read again on this visit's status events and after each (re)connection; while
@@ -198,6 +226,75 @@ function ChatRegion({
   );
 }
 
+/**
+ * A booked visit's time in the patient's zone, add-to-calendar, and what the moment allows: move or
+ * cancel free until the cut-off (said plainly, with the time), and check in from the check-in window.
+ */
+function BookedTime({ consultationId, booking }: { consultationId: string; booking: BookedVisit }) {
+  const { t } = useTranslation();
+  const when = useDateTime();
+  const scheduled = booking.status === "scheduled";
+  return (
+    <section
+      aria-labelledby="visit-booking-heading"
+      className="flex flex-col gap-4"
+      data-testid="visit-booking"
+    >
+      <h2 id="visit-booking-heading" className="font-bold text-2xl text-ink">
+        {t("visit.booking.heading")}
+      </h2>
+      <dl className="grid gap-x-4 gap-y-1 text-ink tablet:grid-cols-[14rem_1fr]">
+        <dt className="font-semibold">{t("visit.booking.time")}</dt>
+        <dd data-testid="visit-time">{when(booking.start)}</dd>
+        {scheduled ? (
+          <>
+            <dt className="font-semibold">{t("visit.booking.checkIn")}</dt>
+            <dd data-testid="visit-check-in">
+              {booking.checked_in_at
+                ? t("visit.booking.checkedInAt", { when: when(booking.checked_in_at) })
+                : t("visit.booking.checkInFrom", { when: when(booking.check_in_opens_at) })}
+            </dd>
+            <dt className="font-semibold">{t("visit.booking.changes")}</dt>
+            <dd data-testid="visit-cut-off">
+              {booking.freeToChange
+                ? t("visit.booking.freeUntil", { when: when(booking.free_cancel_until) })
+                : t("visit.booking.used")}
+            </dd>
+          </>
+        ) : null}
+      </dl>
+      {scheduled && booking.checkInOpen && !booking.checked_in_at ? (
+        <Form method="post" className="screen-only">
+          <input type="hidden" name="intent" value="check-in" />
+          <SubmitButton intent="check-in" pendingLabel={t("visit.booking.checkingIn")}>
+            {t("visit.booking.checkInButton")}
+          </SubmitButton>
+        </Form>
+      ) : null}
+      {scheduled ? (
+        <ul className="screen-only flex flex-wrap gap-4">
+          <li>
+            <a
+              href={`/my-profile/consultations/${consultationId}/calendar`}
+              className="link"
+              download="visit.ics"
+            >
+              {t("visit.booking.addToCalendar")}
+            </a>
+          </li>
+          {booking.freeToChange ? (
+            <li>
+              <Link to={`/consultation/book?reschedule=${consultationId}`} className="link">
+                {t("visit.booking.reschedule")}
+              </Link>
+            </li>
+          ) : null}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
+
 function AfterVisit({ room }: { room: Room }) {
   const { t } = useTranslation();
   const { consultation, clinician } = room;
@@ -236,16 +333,19 @@ export default function VisitPage() {
   const { t } = useTranslation();
   const loaded = useLoaderData<typeof loader>();
   const {
-    data: { room, messages, followUpOpen },
+    data: { room, messages, followUpOpen, booking },
     live,
     refreshFailed,
   } = useLiveVisit(loaded.room.consultation.id, loaded);
   const result = useActionData<typeof action>();
   const hydrated = useHydrated();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const { consultation } = room;
   const status = consultation.status;
-  const sentence = useStatusSentence(room);
+  const sentence = useStatusSentence(room, booking);
+  const when = useDateTime();
+  // Back from the booking page after a move: the new time, said once.
+  const moved = !result && booking && new URLSearchParams(search).get("moved") === "1";
   useAcceptedAlert(room, sentence);
   const waiting = status === "requested";
   const withClinician = status === "accepted" || status === "in_progress";
@@ -253,7 +353,15 @@ export default function VisitPage() {
   return (
     <AccountPage page="visit">
       <div className="mt-8 flex flex-col gap-6">
-        <StatusMessage message={result?.ok ? result.message : undefined} />
+        <StatusMessage
+          message={
+            result?.ok
+              ? result.message
+              : moved
+                ? { key: "visit.booking.moved", values: { when: when(booking?.start) } }
+                : undefined
+          }
+        />
         {result && !result.ok ? (
           <p role="alert" className="font-semibold text-danger">
             {translateMessage(t, result.message)}
@@ -287,13 +395,16 @@ export default function VisitPage() {
             </div>
           </div>
         ) : null}
-        {videoCall && (waiting || status === "accepted") ? (
+        {booking ? <BookedTime consultationId={consultation.id} booking={booking} /> : null}
+        {videoCall &&
+        (waiting || status === "accepted" || (status === "scheduled" && booking?.checkInOpen)) ? (
           <DeviceCheck visitId={consultation.id} side="patient" />
         ) : null}
-        {CANCELABLE_STATUSES.includes(status) ? (
+        {CANCELABLE_STATUSES.includes(status) &&
+        (status !== "scheduled" || booking?.freeToChange !== false) ? (
           <Form method="post" className="screen-only">
             <SubmitButton className="button-secondary" pendingLabel={t("consultation.list.canceling")}>
-              {t("consultation.list.cancel")}
+              {status === "scheduled" ? t("visit.booking.cancel") : t("consultation.list.cancel")}
             </SubmitButton>
           </Form>
         ) : null}
