@@ -45,6 +45,8 @@ export default [
   // What either side's visit page shows, as JSON, for the page's own re-reads on live events (ADR 047).
   route("my-profile/consultations/:consultationId/data", "routes/my-profile/visit-data.ts"),
   route("console/visits/:id/data", "routes/console/visit-data.ts"),
+  // A visit page saying this device visibly shows the visit (no push about it meanwhile, ADR 064).
+  route("notifications/showing/:id", "routes/notifications-showing.ts"),
   // Unknown paths redirect to /.
   route("*", "routes/catch-all.tsx"),
 ] satisfies RouteConfig;

@@ -19,6 +19,7 @@ import {
   revalidateForOwnForms,
   useLivePageData,
 } from "#app/features/live/live-page-data.tsx";
+import { useShowingVisit } from "#app/features/notifications/use-showing-visit.ts";
 import { DeviceCheck } from "#app/features/video-call/device-check.tsx";
 import { PatientVideoCall } from "#app/features/video-call/patient-call.tsx";
 import { VisitChat } from "#app/features/visit-chat/visit-chat.tsx";
@@ -240,6 +241,7 @@ export default function VisitPage() {
     live,
     refreshFailed,
   } = useLiveVisit(loaded.room.consultation.id, loaded);
+  useShowingVisit(loaded.room.consultation.id, "patient");
   const result = useActionData<typeof action>();
   const hydrated = useHydrated();
   const { pathname } = useLocation();
