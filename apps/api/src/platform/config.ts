@@ -19,7 +19,7 @@ import {
   type VisitType,
 } from "@ambercare/contracts/visit-types";
 import { wantsDemoPatient } from "@ambercare/db/seed";
-import { generateVAPIDKeys } from "web-push";
+import webpush from "web-push";
 import { z } from "zod";
 import { meetsOwaspMinimum, parseArgon2Params } from "#api/platform/argon2-params.ts";
 
@@ -368,7 +368,7 @@ export function resolveApiSecrets(env: ApiEnv & { DATA_DIR: string }): ApiSecret
     }
     // The VAPID keys are a pair: both are made together.
     if (absent.includes("VAPID_PUBLIC_KEY") || absent.includes("VAPID_PRIVATE_KEY")) {
-      const pair = generateVAPIDKeys();
+      const pair = webpush.generateVAPIDKeys();
       stored.VAPID_PUBLIC_KEY = pair.publicKey;
       stored.VAPID_PRIVATE_KEY = pair.privateKey;
     }
