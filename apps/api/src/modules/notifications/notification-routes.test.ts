@@ -65,13 +65,13 @@ async function subscribe(token: string, url = DEVICES, label = "Firefox on Linux
   return { ...browser, id: res.json().data.id as string };
 }
 
-async function requestVisit(token: string): Promise<string> {
+async function requestVisit(token: string, type: "chat" | "video" = "chat"): Promise<string> {
   const res = await call(
     "POST",
     "/ambercare/create-consultation",
     token,
     consultationBody(
-      "chat",
+      type,
       "OR",
       {},
       {
@@ -270,6 +270,25 @@ describe("what is pushed", () => {
       ["visit_message", "sent", null],
       ["visit_message", "skipped", "turned_off"],
     ]);
+  });
+
+  it("rings the patient's device urgently and briefly when the clinician starts the video call", async () => {
+    const someone = await patient();
+    const phone = await subscribe(someone.access_token);
+    const id = await requestVisit(someone.access_token, "video");
+    await call("POST", `${CONSOLE}/visits/${id}/accept`, clinician.access_token);
+    await drain();
+    const start = await call("POST", `${CONSOLE}/visits/${id}/call/start`, clinician.access_token);
+    expect(start.statusCode, start.body).toBeLessThan(300);
+    await drain();
+    expect(lastMessage(phone)).toMatchObject({
+      body: "Your visit is ready to start. Open to join.",
+      url: `/my-profile/consultations/${id}`,
+      tag: `call_ringing:${id}`,
+    });
+    const ring = phone.messages().at(-1)!;
+    expect(ring.headers.urgency).toBe("high");
+    expect(ring.headers.ttl).toBe("60");
   });
 
   it("tells the patient the summary is ready when the visit is completed", async () => {
