@@ -66,4 +66,5 @@ export const PROTECTED_ROUTES: string[] = [
   "/my-profile/medical-records",
   "/my-profile/messages",
   "/my-profile/past-appointments",
+  "/my-profile/notifications",
 ];

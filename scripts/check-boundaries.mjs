@@ -40,6 +40,8 @@ const MODULE_EXPORTS = {
   live: ["live-service.ts"],
   membership: ["consultation-entitlements.ts"],
   "my-data": [],
+  // Booked visits queue "starts soon" notices; the services' wiring hands events to it.
+  notifications: ["notification-service.ts"],
   // The directory reads each provider's next free slot; the reminders hook into the booking events.
   scheduling: ["availability.ts", "booking-events.ts", "scheduling-service.ts"],
   "video-call": [],

@@ -50,6 +50,10 @@ export function throwawaySecrets(name) {
     CAPTCHA_HMAC_KEY: `${name}-captcha-hmac-key-0123456789abcdef`,
     LIST_TOKEN_SECRET: `${name}-list-token-secret-0123456789abcdef`,
     SECOND_FACTOR_KEY: `${name}-second-factor-key-0123456789abcdef`,
+    // A throwaway VAPID pair (web push): every throwaway run may share it.
+    VAPID_PUBLIC_KEY:
+      "BGFKnsXPn1fkxYVqpcIrTFK4rMVoLtDbkDhCKZq1sHhPX-QJn_2cca24-SZMxcrcAdD_7l00q5fJVLMhceUn-rM",
+    VAPID_PRIVATE_KEY: "S8aN83QtospE5IYztzEsGjNZr2dRNnFjlYAkqL0XKbE",
   };
 }
 

@@ -39,9 +39,11 @@ import type { ConsultationEntitlements } from "#api/modules/membership/consultat
 import type { MembershipService } from "#api/modules/membership/membership-service.ts";
 import { registerRenewalSweep } from "#api/modules/membership/renewal-sweep.ts";
 import type { MyDataService } from "#api/modules/my-data/my-data-service.ts";
+import type { NotificationService } from "#api/modules/notifications/notification-service.ts";
 import { calendarOrganizer, registerBookingConfirmations } from "#api/modules/scheduling/booking-calendar.ts";
 import { registerBookingReminders, registerNoShowCheck } from "#api/modules/scheduling/booking-reminders.ts";
 import type { Scheduling } from "#api/modules/scheduling/scheduling-service.ts";
+import { registerVisitSoonNotices } from "#api/modules/scheduling/visit-soon-notices.ts";
 import { registerVideoCallSignalling } from "#api/modules/video-call/video-call-routes.ts";
 import type { VideoCallService } from "#api/modules/video-call/video-call-service.ts";
 import { registerVisitTyping } from "#api/modules/visit-chat/visit-chat-routes.ts";
@@ -108,6 +110,8 @@ declare module "fastify" {
      * polling, tests call `app.jobs.runDue(now)`.
      */
     jobs: JobRunner;
+    /** Web push to the devices people opted in on (ADR 064). */
+    notifications: NotificationService;
   }
 }
 
@@ -274,6 +278,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   app.decorate("providers", services.providers);
   app.decorate("ratings", services.ratings);
   app.decorate("specializations", services.specializations);
+  app.decorate("notifications", services.notifications);
   // Messages still being delivered (and list changes being mirrored) finish before the process
   // lets go of the app.
   app.addHook("onClose", async () => {
@@ -299,6 +304,8 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     consultationsUrl: `${webUrl(config)}/my-profile/consultations`,
   });
   registerNoShowCheck(jobs, app.scheduling.bookings);
+  services.notifications.register(jobs);
+  registerVisitSoonNotices(jobs, { db: deps.db.db, notifications: services.notifications });
   registerBookingConfirmations(jobs, {
     db: deps.db.db,
     mailer,

@@ -27,7 +27,7 @@ import {
   createMedicalDocumentService,
   type MedicalDocumentService,
 } from "#api/modules/consultations/medical-document-service.ts";
-import { createVisitMailer } from "#api/modules/consultations/visit-mail.ts";
+import { createVisitMailer, type VisitMailer } from "#api/modules/consultations/visit-mail.ts";
 import { createVisitService, type VisitService } from "#api/modules/consultations/visit-service.ts";
 import {
   createProviderDirectory,
@@ -54,10 +54,16 @@ import {
   type MembershipService,
 } from "#api/modules/membership/membership-service.ts";
 import { createMyDataService, type MyDataService } from "#api/modules/my-data/my-data-service.ts";
+import {
+  createNotificationService,
+  type NotificationService,
+} from "#api/modules/notifications/notification-service.ts";
+import { createPushSender } from "#api/modules/notifications/push-sender.ts";
 import { confirmationEvents } from "#api/modules/scheduling/booking-calendar.ts";
 import { bookingEventsOf } from "#api/modules/scheduling/booking-events.ts";
 import { reminderEvents } from "#api/modules/scheduling/booking-reminders.ts";
 import { createScheduling, type Scheduling } from "#api/modules/scheduling/scheduling-service.ts";
+import { visitSoonEvents } from "#api/modules/scheduling/visit-soon-notices.ts";
 import { createVideoCallService, type VideoCallService } from "#api/modules/video-call/video-call-service.ts";
 import { createVisitChatService, type VisitChatService } from "#api/modules/visit-chat/visit-chat-service.ts";
 import { createAttemptCounterRepository } from "#api/platform/attempt-counter-repository.ts";
@@ -172,8 +178,24 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
   });
   const entitlements = options.entitlements ?? membershipEntitlements(membership);
 
+  const notifications: NotificationService = createNotificationService({
+    db,
+    clock,
+    sender: createPushSender({
+      vapid: {
+        publicKey: config.VAPID_PUBLIC_KEY,
+        privateKey: config.VAPID_PRIVATE_KEY,
+        subject: config.VAPID_SUBJECT ?? `mailto:${config.SUPPORT_EMAIL}`,
+      },
+      fetch: httpFetch,
+    }),
+    publicKey: config.VAPID_PUBLIC_KEY,
+    productName: config.PRODUCT_NAME,
+    log,
+  });
+
   const liveRepository = createLiveRepository(db);
-  const live: LiveService = createLiveService({
+  const liveEvents: LiveService = createLiveService({
     db,
     repository: liveRepository,
     // PostgreSQL may have several API processes: they hear each other through LISTEN/NOTIFY.
@@ -183,6 +205,16 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
         : createInProcessSignal(),
     log,
   });
+  // Every live event the modules publish may also notify a device whose page is not looking
+  // (ADR 064): the notifications decide, in a job queued in the same transaction.
+  const live: LiveService = {
+    ...liveEvents,
+    async publish(recipients, topic, payload = {}, tx) {
+      const ids = await liveEvents.publish(recipients, topic, payload, tx);
+      await notifications.fromLiveEvent(recipients, topic, payload, tx);
+      return ids;
+    },
+  };
 
   const medicalDocuments: MedicalDocumentService = createMedicalDocumentService({
     db,
@@ -193,12 +225,15 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     db,
     clock,
     entitlements,
-    mail: createVisitMailer({
-      db,
-      mailer,
-      productName: config.PRODUCT_NAME,
-      consultationsUrl: `${web}/my-profile/consultations`,
-    }),
+    mail: withVisitNotices(
+      createVisitMailer({
+        db,
+        mailer,
+        productName: config.PRODUCT_NAME,
+        consultationsUrl: `${web}/my-profile/consultations`,
+      }),
+      notifications,
+    ),
     events: live,
     log,
     acceptTimeoutMs,
@@ -218,6 +253,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
         noShowGraceMinutes: config.NO_SHOW_GRACE_MINUTES,
       }),
       confirmationEvents({ clock }),
+      visitSoonEvents({ clock }),
     ),
   );
   const consultations: ConsultationService = createConsultationService({
@@ -357,5 +393,19 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     specializations,
     communications,
     myData,
+    notifications,
+  };
+}
+
+/** The visit e-mails that also notify: the summary is ready, a payment was refunded. */
+function withVisitNotices(mail: VisitMailer, notifications: NotificationService): VisitMailer {
+  return {
+    async send(template, visit, moneyBack) {
+      await mail.send(template, visit, moneyBack);
+      if (template === "visit-summary-ready")
+        await notifications.notify(undefined, visit.userId, "summary_ready", visit.id);
+      if (moneyBack?.kind === "refunded")
+        await notifications.notify(undefined, visit.userId, "refund", visit.id);
+    },
   };
 }

@@ -60,6 +60,10 @@ export function testConfig(overrides: Record<string, string> = {}): ApiConfig {
     CAPTCHA_HMAC_KEY: TEST_CAPTCHA_HMAC_KEY,
     LIST_TOKEN_SECRET: "test-list-token-secret-0123456789abcdef",
     SECOND_FACTOR_KEY: "test-second-factor-key-0123456789abcdef",
+    // A VAPID pair made once for the tests (web push): generated, it would be written to DATA_DIR.
+    VAPID_PUBLIC_KEY:
+      "BFZK33htmMslhkK5V0g7VY0z-j65Xe71dDXD72RCzDON1VjPax8jcFUMoIl_W2b9XnSTvA23ODF3uAqGOGWzBzM",
+    VAPID_PRIVATE_KEY: "e2tPK7qYiYlmRG4jS-oPVxrupRvB5Ob8CMyXkbQxWiA",
     // A small proof of work keeps each solve in tests to milliseconds; verification is unchanged.
     ALTCHA_MAX_NUMBER: "2000",
     // Cheap hashing, likewise (passwords.test.ts pins the production cost). An app configured as in

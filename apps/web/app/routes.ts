@@ -47,6 +47,8 @@ export default [
   // A booked visit's `.ics` for the patient's own calendar (ADR 063).
   route("my-profile/consultations/:consultationId/calendar", "routes/my-profile/visit-calendar.ts"),
   route("console/visits/:id/data", "routes/console/visit-data.ts"),
+  // A visit page saying this device visibly shows the visit (no push about it meanwhile, ADR 064).
+  route("notifications/showing/:id", "routes/notifications-showing.ts"),
   // Unknown paths redirect to /.
   route("*", "routes/catch-all.tsx"),
 ] satisfies RouteConfig;

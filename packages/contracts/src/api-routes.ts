@@ -99,6 +99,16 @@ import {
 } from "./membership.ts";
 import { TRIAL_DAYS, VISIT_PLAN_KEYS } from "./membership-constants.ts";
 import {
+  deviceIdParams,
+  deviceRemovedResponse,
+  deviceShowingRequest,
+  deviceShowingResponse,
+  notificationDeviceResponse,
+  notificationDevicesResponse,
+  pushSubscribeRequest,
+  updateDeviceRequest,
+} from "./notifications.ts";
+import {
   providerDetailQuery,
   providerListQuery,
   providerListResponse,
@@ -200,6 +210,65 @@ export type RouteSpec = {
 };
 
 const route = <const R extends RouteSpec>(spec: R): R => spec;
+
+/** One account's web push devices (ADR 064): the same calls for a patient and for a clinician. */
+function deviceRoutes<const A extends ApiName, const P extends string>(api: A, path: P, who: string) {
+  const one = `${path}/:deviceId` as const;
+  return {
+    listDevices: route({
+      api,
+      method: "GET",
+      path,
+      summary: `The ${who}'s devices that receive web push, the events they may be told of and the VAPID public key`,
+      bearer: true,
+      response: notificationDevicesResponse,
+      errors: [400, 401, 403],
+    }),
+    addDevice: route({
+      api,
+      method: "POST",
+      path,
+      summary: "Register this browser's push subscription (the same endpoint again updates it)",
+      bearer: true,
+      body: pushSubscribeRequest,
+      response: notificationDeviceResponse,
+      status: [200, 201],
+      errors: [400, 401, 403, 422],
+    }),
+    updateDevice: route({
+      api,
+      method: "PUT",
+      path: one,
+      summary: "Turn events off or on for one device, or its detailed notifications",
+      bearer: true,
+      params: deviceIdParams,
+      body: updateDeviceRequest,
+      response: notificationDeviceResponse,
+      errors: [400, 401, 403, 404],
+    }),
+    removeDevice: route({
+      api,
+      method: "DELETE",
+      path: one,
+      summary: "Stop web push to one device",
+      bearer: true,
+      params: deviceIdParams,
+      response: deviceRemovedResponse,
+      errors: [400, 401, 403, 404],
+    }),
+    deviceShowing: route({
+      api,
+      method: "PUT",
+      path: `${one}/showing`,
+      summary: "The visit a page of this device visibly shows (nothing is pushed about it), or none",
+      bearer: true,
+      params: deviceIdParams,
+      body: deviceShowingRequest,
+      response: deviceShowingResponse,
+      errors: [400, 401, 403, 404],
+    }),
+  };
+}
 
 export const apiRoutes = {
   accounts: {
@@ -1297,6 +1366,10 @@ export const apiRoutes = {
       errors: [400, 401, 403, 404, 409],
     }),
   },
+  /** Web push of the patient (care API, ADR 064). */
+  notifications: deviceRoutes("care", "/{product}/notifications/devices", "patient"),
+  /** Web push of the clinician (main API, the console's settings). */
+  consoleNotifications: deviceRoutes("main", "/api/care-team/notifications/devices", "clinician"),
   myData: {
     export: route({
       api: "care",

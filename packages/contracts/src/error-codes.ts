@@ -124,6 +124,9 @@ export const ERROR_CODES = [
   "CHECK_IN_NOT_OPEN",
   "NOT_MISSED_YET",
   "SCHEDULE_INVALID",
+  // Notifications (ADR 064).
+  "DEVICE_NOT_FOUND",
+  "PUSH_SUBSCRIPTION_INVALID",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

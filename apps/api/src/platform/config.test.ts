@@ -13,9 +13,11 @@ const secrets = {
   CAPTCHA_HMAC_KEY: "captcha-hmac-key-0123456789abcdefgh",
   LIST_TOKEN_SECRET: "list-token-secret-0123456789abcdefgh",
   SECOND_FACTOR_KEY: "second-factor-key-0123456789abcdefgh",
+  VAPID_PUBLIC_KEY: "BGFKnsXPn1fkxYVqpcIrTFK4rMVoLtDbkDhCKZq1sHhPX-QJn_2cca24-SZMxcrcAdD_7l00q5fJVLMhceUn-rM",
+  VAPID_PRIVATE_KEY: "S8aN83QtospE5IYztzEsGjNZr2dRNnFjlYAkqL0XKbE",
 };
 
-function configError(env: Record<string, string>): EnvError {
+function configError(env: Record<string, string | undefined>): EnvError {
   try {
     loadConfig({ NODE_ENV: "test", ...secrets, ...env }, { root: "/srv/ambercare" });
   } catch (error) {
@@ -238,6 +240,28 @@ describe("loadConfig", () => {
     expect((error as Error).message).toMatch(/CAPTCHA_HMAC_KEY: required in production/);
     expect((error as Error).message).toMatch(/LIST_TOKEN_SECRET: required in production/);
     expect((error as Error).message).toMatch(/SECOND_FACTOR_KEY: required in production/);
+  });
+
+  it("generates a VAPID pair in development, keeps it, and requires one in production on PostgreSQL", () => {
+    const root = mkdtempSync(join(tmpdir(), "ambercare-config-"));
+    dirs.push(root);
+    const first = loadConfig({ NODE_ENV: "development", DATA_DIR: "./.data" }, { root });
+    expect(first.VAPID_PUBLIC_KEY).toMatch(/^B[A-Za-z0-9_-]{86}$/);
+    expect(first.VAPID_PRIVATE_KEY).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const again = loadConfig({ NODE_ENV: "development", DATA_DIR: "./.data" }, { root });
+    expect(again.VAPID_PUBLIC_KEY).toBe(first.VAPID_PUBLIC_KEY);
+    expect(again.VAPID_PRIVATE_KEY).toBe(first.VAPID_PRIVATE_KEY);
+    const error = configError({
+      NODE_ENV: "production",
+      SMTP_URL: "smtp://mail.internal:25",
+      DATABASE_URL: "postgres://app@db.internal:5432/ambercare",
+      VAPID_PUBLIC_KEY: undefined,
+      VAPID_PRIVATE_KEY: undefined,
+    });
+    expect(error.message).toMatch(/VAPID_PUBLIC_KEY: required in production/);
+    expect(
+      configError({ VAPID_PUBLIC_KEY: secrets.VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: "" }).message,
+    ).toMatch(/VAPID_PRIVATE_KEY/);
   });
 
   it("generates the captcha and list-token keys beside the service secrets, keeping those", () => {

@@ -19,6 +19,7 @@ import {
   type VisitType,
 } from "@ambercare/contracts/visit-types";
 import { wantsDemoPatient } from "@ambercare/db/seed";
+import webpush from "web-push";
 import { z } from "zod";
 import { meetsOwaspMinimum, parseArgon2Params } from "#api/platform/argon2-params.ts";
 
@@ -226,6 +227,25 @@ export const apiEnvSchema = sharedEnvSchema.extend({
    * API_URL, else http://localhost:API_PORT.
    */
   API_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * Web push (ADR 064): the VAPID key pair the push services know this server by (P-256, base64url,
+   * as `npx web-push generate-vapid-keys` prints them). Required in production on PostgreSQL, as the
+   * other keys; elsewhere generated once into `$DATA_DIR/dev-secrets.json`. Changing the pair
+   * silently ends every device's subscription (browsers subscribe again when the page next opens).
+   */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{86,88}$/, "an uncompressed P-256 public key, base64url")
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{42,44}$/, "a P-256 private key, base64url")
+    .optional(),
+  /** Who the push services may contact about this server: mailto: or https:; default SUPPORT_EMAIL. */
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)\S+$/, "a mailto: or https:// URL")
+    .optional(),
 });
 
 /** With PAYMENTS=stripe, every one of these must be set. */
@@ -240,7 +260,13 @@ export const STRIPE_VARIABLES = [
 export type ApiEnv = z.infer<typeof apiEnvSchema>;
 
 /** Secrets only the API needs (ADR 016); resolved like the service secrets (ADR 003). */
-export type ApiSecrets = { CAPTCHA_HMAC_KEY: string; LIST_TOKEN_SECRET: string; SECOND_FACTOR_KEY: string };
+export type ApiSecrets = {
+  CAPTCHA_HMAC_KEY: string;
+  LIST_TOKEN_SECRET: string;
+  SECOND_FACTOR_KEY: string;
+  VAPID_PUBLIC_KEY: string;
+  VAPID_PRIVATE_KEY: string;
+};
 
 export type ApiConfig = Omit<ApiEnv, keyof ServiceSecrets | keyof ApiSecrets> &
   ServiceSecrets &
@@ -302,15 +328,22 @@ export function loadConfig(
 }
 
 /**
- * CAPTCHA_HMAC_KEY, LIST_TOKEN_SECRET and SECOND_FACTOR_KEY: required in a production deployment on PostgreSQL, as
+ * CAPTCHA_HMAC_KEY, LIST_TOKEN_SECRET, SECOND_FACTOR_KEY and the VAPID pair: required in a production deployment on PostgreSQL, as
  * the service secrets are (ADR 003); elsewhere generated once into `$DATA_DIR/dev-secrets.json`
  * beside them (the file the service secrets live in).
  */
 export function resolveApiSecrets(env: ApiEnv & { DATA_DIR: string }): ApiSecrets {
+  if ((env.VAPID_PUBLIC_KEY === undefined) !== (env.VAPID_PRIVATE_KEY === undefined)) {
+    throw new EnvError(
+      "Invalid environment variables:\n  VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: a key pair, set both or neither",
+    );
+  }
   const given = {
     CAPTCHA_HMAC_KEY: env.CAPTCHA_HMAC_KEY,
     LIST_TOKEN_SECRET: env.LIST_TOKEN_SECRET,
     SECOND_FACTOR_KEY: env.SECOND_FACTOR_KEY,
+    VAPID_PUBLIC_KEY: env.VAPID_PUBLIC_KEY,
+    VAPID_PRIVATE_KEY: env.VAPID_PRIVATE_KEY,
   };
   const missing = Object.entries(given)
     .filter(([, v]) => v === undefined)
@@ -329,7 +362,16 @@ export function resolveApiSecrets(env: ApiEnv & { DATA_DIR: string }): ApiSecret
   }
   const absent = missing.filter((k) => typeof stored[k] !== "string");
   if (absent.length > 0) {
-    for (const k of absent) stored[k] = randomBytes(32).toString("base64url");
+    for (const k of absent) {
+      if (k === "VAPID_PUBLIC_KEY" || k === "VAPID_PRIVATE_KEY") continue;
+      stored[k] = randomBytes(32).toString("base64url");
+    }
+    // The VAPID keys are a pair: both are made together.
+    if (absent.includes("VAPID_PUBLIC_KEY") || absent.includes("VAPID_PRIVATE_KEY")) {
+      const pair = webpush.generateVAPIDKeys();
+      stored.VAPID_PUBLIC_KEY = pair.publicKey;
+      stored.VAPID_PRIVATE_KEY = pair.privateKey;
+    }
     // Written aside and renamed, so the web process never reads half a file.
     const temporary = `${file}.${process.pid}.tmp`;
     writeFileSync(temporary, JSON.stringify(stored, null, 2), { mode: 0o600 });
@@ -339,6 +381,8 @@ export function resolveApiSecrets(env: ApiEnv & { DATA_DIR: string }): ApiSecret
     CAPTCHA_HMAC_KEY: given.CAPTCHA_HMAC_KEY ?? (stored.CAPTCHA_HMAC_KEY as string),
     LIST_TOKEN_SECRET: given.LIST_TOKEN_SECRET ?? (stored.LIST_TOKEN_SECRET as string),
     SECOND_FACTOR_KEY: given.SECOND_FACTOR_KEY ?? (stored.SECOND_FACTOR_KEY as string),
+    VAPID_PUBLIC_KEY: given.VAPID_PUBLIC_KEY ?? (stored.VAPID_PUBLIC_KEY as string),
+    VAPID_PRIVATE_KEY: given.VAPID_PRIVATE_KEY ?? (stored.VAPID_PRIVATE_KEY as string),
   };
 }
 

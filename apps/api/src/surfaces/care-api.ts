@@ -9,6 +9,7 @@ import { careRatingRoutes } from "#api/modules/directory/rating-routes.ts";
 import { careMembershipRoutes } from "#api/modules/membership/membership-routes.ts";
 import { careStripeWebhookRoutes } from "#api/modules/membership/stripe-webhook-routes.ts";
 import { careMyDataRoutes } from "#api/modules/my-data/my-data-routes.ts";
+import { careNotificationRoutes } from "#api/modules/notifications/notification-routes.ts";
 import { careSchedulingRoutes } from "#api/modules/scheduling/scheduling-routes.ts";
 import { careVideoCallRoutes } from "#api/modules/video-call/video-call-routes.ts";
 import { careVisitChatRoutes } from "#api/modules/visit-chat/visit-chat-routes.ts";
@@ -45,6 +46,7 @@ export const careApi: FastifyPluginAsyncZod<CareApiOptions> = async (app, { prod
       await product.register(careVisitChatRoutes);
       await product.register(careVideoCallRoutes);
       await product.register(careSchedulingRoutes);
+      await product.register(careNotificationRoutes);
     },
     { prefix: `/${productSlug}` },
   );

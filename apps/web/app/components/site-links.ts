@@ -43,4 +43,5 @@ export const PROFILE_LINKS = Object.freeze([
   { to: "/my-profile/manage-subscription", key: "manageSubscription" },
   { to: "/my-profile/health-data", key: "healthData" },
   { to: "/my-profile/security", key: "security" },
+  { to: "/my-profile/notifications", key: "notifications" },
 ] as const satisfies ReadonlyArray<{ to: RoutePath; key: string }>);

@@ -167,6 +167,8 @@ export const API_ERROR_MESSAGES: Readonly<Record<ErrorCode, ErrorRule>> = {
   CHECK_IN_NOT_OPEN: { key: "apiErrors.checkInNotOpen" },
   NOT_MISSED_YET: { key: "apiErrors.notMissedYet" },
   SCHEDULE_INVALID: { key: "apiErrors.scheduleInvalid" },
+  DEVICE_NOT_FOUND: NOT_FOUND,
+  PUSH_SUBSCRIPTION_INVALID: REJECTED,
 };
 
 /** What a refused call carries that the table reads (ApiError of api-client.server.ts). */

@@ -324,6 +324,13 @@ export const PAGES = Object.freeze({
     access: LOGGED_IN,
     seo: {},
   },
+  // The devices that receive web push and what each is told (ADR 064).
+  "/my-profile/notifications": {
+    file: "routes/my-profile/notifications.tsx",
+    name: "notifications",
+    access: LOGGED_IN,
+    seo: {},
+  },
   // The care console of clinicians (ADR 035): its own layout, header and access rule.
   "/console": {
     file: "routes/console/index.tsx",
@@ -345,6 +352,13 @@ export const PAGES = Object.freeze({
   "/console/hours": {
     file: "routes/console/hours.tsx",
     name: "consoleHours",
+    access: CLINICIAN,
+    seo: {},
+    layout: CONSOLE_LAYOUT,
+  },
+  "/console/notifications": {
+    file: "routes/console/notifications.tsx",
+    name: "consoleNotifications",
     access: CLINICIAN,
     seo: {},
     layout: CONSOLE_LAYOUT,

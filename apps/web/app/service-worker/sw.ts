@@ -18,6 +18,7 @@ import {
   staleCaches,
   strategyFor,
 } from "#app/service-worker/cache-rules.ts";
+import { readPushMessage, tabFor } from "#app/service-worker/push-rules.ts";
 
 type SwManifest = {
   version: string;
@@ -35,15 +36,34 @@ type FetchEvent = ExtendableEvent & {
   preloadResponse: Promise<Response | undefined>;
   respondWith(response: Response | Promise<Response>): void;
 };
+type PushEvent = ExtendableEvent & { data: { text(): string } | null };
+type NotificationClickEvent = ExtendableEvent & {
+  notification: { data: unknown; close(): void };
+};
+type WindowClient = {
+  url: string;
+  focused: boolean;
+  focus(): Promise<WindowClient>;
+  navigate(url: string): Promise<WindowClient | null>;
+};
 type ServiceWorkerScope = {
   location: Location;
   navigator: Navigator;
-  registration: { navigationPreload?: { enable(): Promise<void> } };
-  clients: { claim(): Promise<void> };
+  registration: {
+    navigationPreload?: { enable(): Promise<void> };
+    showNotification(title: string, options: NotificationOptions & { data?: unknown }): Promise<void>;
+  };
+  clients: {
+    claim(): Promise<void>;
+    matchAll(options: { type: "window"; includeUncontrolled: boolean }): Promise<WindowClient[]>;
+    openWindow(url: string): Promise<WindowClient | null>;
+  };
   skipWaiting(): Promise<void>;
   cookieStore?: { get(name: string): Promise<{ value: string } | null> };
   addEventListener(type: "install" | "activate", listener: (event: ExtendableEvent) => void): void;
   addEventListener(type: "fetch", listener: (event: FetchEvent) => void): void;
+  addEventListener(type: "push", listener: (event: PushEvent) => void): void;
+  addEventListener(type: "notificationclick", listener: (event: NotificationClickEvent) => void): void;
 };
 
 const sw = globalThis as unknown as ServiceWorkerScope;
@@ -132,4 +152,41 @@ sw.addEventListener("fetch", (event) => {
     case "none":
       return;
   }
+});
+
+/**
+ * Web push (ADR 064): every message shows a notification (the Push API's userVisibleOnly), with the
+ * server's text, or the generic line when it cannot be read; the server already left out what may
+ * not be on a lock screen.
+ */
+sw.addEventListener("push", (event) => {
+  const locale = sw.navigator.language?.toLowerCase().startsWith("bg") ? "bg" : "en";
+  const message = readPushMessage(event.data?.text() ?? null, "Ambercare", locale);
+  event.waitUntil(
+    sw.registration.showNotification(message.title, {
+      body: message.body,
+      tag: message.tag,
+      icon: "/icons/icon-192.png",
+      data: { url: message.url },
+    }),
+  );
+});
+
+/** A click opens the notification's page: the tab already on it, else another tab of the site, else a new one. */
+sw.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const data = event.notification.data as { url?: unknown } | null;
+  const path = readPushMessage(JSON.stringify({ url: data?.url }), "", "en").url;
+  event.waitUntil(
+    (async () => {
+      const tabs = await sw.clients.matchAll({ type: "window", includeUncontrolled: true });
+      const chosen = tabFor(tabs, path, origin);
+      if (!chosen) {
+        await sw.clients.openWindow(path);
+        return;
+      }
+      const tab = chosen.navigate ? ((await chosen.tab.navigate(path)) ?? chosen.tab) : chosen.tab;
+      await tab.focus();
+    })(),
+  );
 });

@@ -160,6 +160,7 @@ describe("GET /ambercare/my-data/export", () => {
         "mailing_lists",
         "medical_documents",
         "memberships",
+        "notification_devices",
         "ratings",
         "second_factor",
         "sessions",
@@ -400,6 +401,7 @@ describe("POST /ambercare/my-data/delete", () => {
       "live_events",
       "mailing_lists",
       "medical_documents",
+      "notification_devices",
       "second_factor",
       "sessions",
     ]);

@@ -10,8 +10,10 @@ import {
   invoices,
   liveEvents,
   medicalDocuments,
+  notificationDeliveries,
   passwordResetTokens,
   pendingLogins,
+  pushSubscriptions,
   ratings,
   recoveryCodes,
   secondFactorResetTokens,
@@ -394,6 +396,48 @@ export const PATIENT_DATA_TABLES: readonly PatientDataTable[] = [
     },
     async remove(tx, { userId }) {
       await tx.delete(liveEvents).where(eq(liveEvents.userId, userId));
+    },
+  },
+  {
+    // The browsers that receive web push and the record of what was sent to them (ADR 064).
+    section: "notification_devices",
+    tables: ["push_subscriptions", "notification_deliveries"],
+    policy: "erase",
+    async export(db, { userId }) {
+      const devices = await db
+        .select()
+        .from(pushSubscriptions)
+        .where(eq(pushSubscriptions.userId, userId))
+        .orderBy(asc(pushSubscriptions.createdAt));
+      const sent = await db
+        .select()
+        .from(notificationDeliveries)
+        .where(eq(notificationDeliveries.userId, userId))
+        .orderBy(asc(notificationDeliveries.at));
+      return [
+        ...devices.map((row) => ({
+          kind: "device",
+          id: row.id,
+          label: row.label,
+          endpoint: row.endpoint,
+          detailed: row.detailed,
+          disabled_events: row.disabledEvents.join(","),
+          created_at: iso(row.createdAt),
+        })),
+        ...sent.map((row) => ({
+          kind: "notification",
+          id: row.id,
+          event: row.event,
+          channel: row.channel,
+          outcome: row.outcome,
+          reason: row.reason,
+          created_at: iso(row.at),
+        })),
+      ];
+    },
+    async remove(tx, { userId }) {
+      await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+      await tx.delete(notificationDeliveries).where(eq(notificationDeliveries.userId, userId));
     },
   },
   {

@@ -133,6 +133,18 @@ export async function bookingForMail(db: Database, bookingId: string) {
 }
 
 /**
+ * The booking a reminder is about, while it is still booked at the reminded start and has not
+ * begun; undefined otherwise (canceled, moved, or a runner that was down past the start).
+ */
+export async function stillDue(db: Database, payload: { bookingId: string; startsAt: string }, now: Date) {
+  const row = await bookingForMail(db, payload.bookingId);
+  if (row?.status !== "booked" || row.consultationId === null) return undefined;
+  if (row.startsAt.getTime() !== new Date(payload.startsAt).getTime()) return undefined;
+  if (now.getTime() >= row.startsAt.getTime()) return undefined;
+  return { ...row, consultationId: row.consultationId };
+}
+
+/**
  * The reminder job's handler. The time is written in the patient's zone (their profile's), else
  * the clinician's, else UTC. The job's key is the message's idempotency key: a run repeated after a
  * crash between the send and the done mark sends the same message, which the mailer writes once.
@@ -142,12 +154,8 @@ export function registerBookingReminders(
   deps: { db: Database; mailer: Mailer; productName: string; consultationsUrl: string },
 ): void {
   jobs.register(REMINDER_JOB, async (job) => {
-    const payload = job.payload as ReminderPayload;
-    const row = await bookingForMail(deps.db, payload.bookingId);
-    if (row?.status !== "booked" || row.consultationId === null) return;
-    if (row.startsAt.getTime() !== new Date(payload.startsAt).getTime()) return;
-    // A runner that was down past the start does not remind of a visit that has begun.
-    if (job.now.getTime() >= row.startsAt.getTime()) return;
+    const row = await stillDue(deps.db, job.payload as ReminderPayload, job.now);
+    if (!row) return;
     const patient = await mailRecipient(deps.db, row.patientUserId);
     if (!patient) return;
     const mail = renderBookingMail("reminder", patient.locale, {

@@ -27,6 +27,7 @@ import { and, arrayContains, asc, eq, isNull, sql } from "drizzle-orm";
 import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enableKnownSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
+import { startPushServiceStandIn } from "#api/modules/notifications/push-service-stand-in.ts";
 import { registerBookingReminders } from "#api/modules/scheduling/booking-reminders.ts";
 import { createManualClock } from "#api/platform/clock.ts";
 import { createJobRunner } from "#api/platform/jobs.ts";
@@ -672,6 +673,38 @@ describe("the reminders of a booked visit", () => {
       );
     expect(keys.map((row) => row.key.split(":").slice(2).join(":")).sort()).toEqual(["0:1440", "0:60"]);
     expect(keys.every((row) => row.doneAt !== null)).toBe(true);
+  });
+});
+
+describe("the web push of a booked visit", () => {
+  it("tells the patient's device an hour and ten minutes before, generically", async () => {
+    const push = await startPushServiceStandIn();
+    try {
+      const start = "2027-06-08T19:00:00.000Z";
+      const before = (minutes: number) => new Date(at(start).getTime() - minutes * 60_000);
+      const patient = await member();
+      const phone = push.browser();
+      const added = await request("POST", "/ambercare/notifications/devices", patient.access_token, {
+        ...phone.subscription,
+        label: "Phone",
+      });
+      expect(added.statusCode, added.body).toBe(201);
+      const id = await book(patient, start);
+
+      await t.app.jobs.runDue(before(61));
+      expect(phone.messages()).toHaveLength(0);
+      await t.app.jobs.runDue(before(60));
+      await t.app.jobs.runDue(before(10));
+      await t.app.jobs.runDue(before(5));
+      const texts = phone.messages().map((message) => JSON.parse(phone.decrypt(message.body)));
+      expect(texts.map((text) => text.body)).toEqual([
+        "Your visit starts in 60 minutes.",
+        "Your visit starts in 10 minutes.",
+      ]);
+      expect(texts[0].url).toBe(`/my-profile/consultations/${id}`);
+    } finally {
+      await push.close();
+    }
   });
 });
 

@@ -95,8 +95,18 @@ export function createBookingService(deps: {
     if (auth.isServiceAccount) throw new AppError("OWN_ACCOUNT_ONLY", 403, "Use the patient's own account");
   };
 
-  const tellClinician = (tx: Executor, clinicianUserId: string, consultationId: string) =>
-    deps.live.publish([clinicianUserId], AGENDA_TOPIC, { consultation_id: consultationId }, tx);
+  const tellClinician = (
+    tx: Executor,
+    clinicianUserId: string,
+    consultationId: string,
+    change?: "checked_in",
+  ) =>
+    deps.live.publish(
+      [clinicianUserId],
+      AGENDA_TOPIC,
+      { consultation_id: consultationId, ...(change ? { change } : {}) },
+      tx,
+    );
 
   /** The visit's booking in force ('booked'), else its latest one. */
   async function currentBooking(db: Executor, consultationId: string): Promise<BookingRow | undefined> {
@@ -444,7 +454,7 @@ export function createBookingService(deps: {
           .update(consultations)
           .set({ checkedInAt: now, updatedAt: now })
           .where(eq(consultations.id, consultationId));
-        await tellClinician(tx, booking.clinicianUserId, consultationId);
+        await tellClinician(tx, booking.clinicianUserId, consultationId, "checked_in");
         return now;
       });
       return bookingView(consultationId, "scheduled", checkedInAt);

@@ -13,6 +13,7 @@ import {
 import { runQueueAction } from "#app/features/care-console/queue-actions.server.ts";
 import { useSoundChoice } from "#app/features/care-console/queue-sound.ts";
 import { titleWithCount } from "#app/features/care-console/queue-watch.ts";
+import { PushOptIn } from "#app/features/notifications/notification-settings.tsx";
 import { Agenda } from "#app/features/scheduling/agenda.tsx";
 import { schedulingApi } from "#app/features/scheduling/scheduling.server.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
@@ -116,6 +117,10 @@ export default function ConsoleQueuePage() {
             </h2>
             <DutyToggle duty={duty} />
             <SoundToggle {...sound} />
+            {/* Going on duty is the moment to offer notifications for when the console is hidden. */}
+            {duty.on_duty ? (
+              <PushOptIn settingsPath="/console/notifications" message={t("notifications.offerDuty")} />
+            ) : null}
           </section>
           <section aria-labelledby="agenda-title" className="flex flex-col gap-4">
             <h2 id="agenda-title" className="font-semibold text-ink text-xl">

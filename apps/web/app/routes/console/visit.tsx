@@ -27,6 +27,7 @@ import {
   revalidateForOwnForms,
   useLivePageData,
 } from "#app/features/live/live-page-data.tsx";
+import { useShowingVisit } from "#app/features/notifications/use-showing-visit.ts";
 import { DeviceCheck } from "#app/features/video-call/device-check.tsx";
 import { visitChatApi } from "#app/features/visit-chat/visit-chat.server.ts";
 import { VisitChat } from "#app/features/visit-chat/visit-chat.tsx";
@@ -114,6 +115,7 @@ export default function ConsoleVisitPage() {
     (event) => concernsWorkspace(event, loaded.workspace.visit.id),
     (data) => data.workspace.visit.status === "accepted" || data.workspace.visit.status === "in_progress",
   );
+  useShowingVisit(loaded.workspace.visit.id, "clinician");
   const answer = useActionData<typeof action>();
   const autosaveRef = useRef<NotesAutosave | null>(null);
   const { visit, intake, documents, past_visits: pastVisits, notes } = workspace;

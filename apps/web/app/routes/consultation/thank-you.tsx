@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { PageHeading } from "#app/components/page.tsx";
 import { INTAKE_DRAFT_KEY } from "#app/features/consultations/intake-form.ts";
+import { PushOptIn } from "#app/features/notifications/notification-settings.tsx";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteAccess } from "#app/lib/session.server.ts";
@@ -47,6 +48,8 @@ export default function ConsultationThankYouPage() {
       >
         {booked ? t("booking.thankYou.received") : t("consultation.thankYou.received")}
       </p>
+      {/* The visit was just requested or booked: the moment to offer notifications (never on page load). */}
+      <PushOptIn settingsPath="/my-profile/notifications" message={t("notifications.offerVisit")} />
       <h2 className="mt-8 font-bold text-2xl text-ink">{t("consultation.thankYou.nextHeading")}</h2>
       <ol className="mt-4 flex max-w-3xl list-decimal flex-col gap-2 pl-6 text-ink">
         {booked

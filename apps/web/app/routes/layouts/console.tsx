@@ -52,6 +52,9 @@ export default function ConsoleLayout() {
           <NavLink to="/console/hours" className="link aria-[current=page]:font-semibold">
             {t("console.nav.hours")}
           </NavLink>
+          <NavLink to="/console/notifications" className="link aria-[current=page]:font-semibold">
+            {t("console.nav.notifications")}
+          </NavLink>
         </nav>
       </header>
       <main id="main-content" tabIndex={-1} className="flex-1">

@@ -23,6 +23,7 @@ import {
   revalidateForOwnForms,
   useLivePageData,
 } from "#app/features/live/live-page-data.tsx";
+import { useShowingVisit } from "#app/features/notifications/use-showing-visit.ts";
 import { bookingApi } from "#app/features/scheduling/booking.server.ts";
 import { DeviceCheck } from "#app/features/video-call/device-check.tsx";
 import { PatientVideoCall } from "#app/features/video-call/patient-call.tsx";
@@ -337,6 +338,7 @@ export default function VisitPage() {
     live,
     refreshFailed,
   } = useLiveVisit(loaded.room.consultation.id, loaded);
+  useShowingVisit(loaded.room.consultation.id, "patient");
   const result = useActionData<typeof action>();
   const hydrated = useHydrated();
   const { pathname, search } = useLocation();

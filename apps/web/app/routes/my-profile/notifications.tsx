@@ -1,0 +1,39 @@
+import { data, useActionData, useLoaderData } from "react-router";
+import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
+import { AccountPage } from "#app/components/page.tsx";
+import { NotificationSettingsView } from "#app/features/notifications/notification-settings.tsx";
+import { notificationsAction, notificationsApi } from "#app/features/notifications/notifications.server.ts";
+import { isSecureRequest } from "#app/lib/env.server.ts";
+import { chooseLocale } from "#app/lib/locale.server.ts";
+import { pageMeta } from "#app/lib/meta.ts";
+import { requireRouteUser } from "#app/lib/session.server.ts";
+import type { Route } from "./+types/notifications";
+
+/** My profile › Notifications (ADR 064): the patient's devices that receive web push, and their choices. */
+export async function loader({ request, pattern, context }: Route.LoaderArgs) {
+  const { user } = await requireRouteUser(request, pattern);
+  const settings = await notificationsApi(request, user, context, "patient").settings();
+  return data(settings, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export async function action({ request, pattern, context }: Route.ActionArgs) {
+  const { user } = await requireRouteUser(request, pattern);
+  const { locale } = chooseLocale(request, { secure: isSecureRequest(request) });
+  return notificationsAction(request, user, context, "patient", locale);
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, "notifications");
+
+export default function NotificationsPage() {
+  const settings = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <AccountPage page="notifications">
+      <NotificationSettingsView settings={settings} result={result} action="/my-profile/notifications" />
+    </AccountPage>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
