@@ -1127,7 +1127,7 @@ export const apiRoutes = {
       method: "POST",
       path: "/api/care-team/visits/:id/call/start",
       summary:
-        "Start the video visit's call: an accepted visit begins, and the patient's waiting room rings (again, while in progress)",
+        "Start the video visit's call: an accepted or booked visit begins, and the patient's waiting room rings (again, while in progress)",
       bearer: true,
       params: consultationIdParams,
       response: consoleVisitResponse,

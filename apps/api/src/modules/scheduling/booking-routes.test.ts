@@ -18,12 +18,13 @@ import {
   consultationStatusHistory,
   consultations,
   jobs,
+  liveEvents,
   providerLicenses,
   providers,
   users,
 } from "@ambercare/db/schema";
 import { DEMO_BOOKING_CLINICIANS, seedDemoBooking } from "@ambercare/db/seed-booking";
-import { and, arrayContains, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, arrayContains, asc, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enableKnownSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
@@ -485,6 +486,56 @@ describe("a booked visit", () => {
       const started = await startVisit();
       expect(started.statusCode, started.body).toBe(200);
       expect(await statusOf(id)).toBe("in_progress");
+    } finally {
+      clock.set(at("2027-06-07T15:00:00Z"));
+    }
+  });
+
+  it("is a video call its clinician starts from 15 minutes before, ringing the patient's waiting room", async () => {
+    const patient = await member();
+    const start = "2027-06-07T18:40:00.000Z";
+    const id = await book(patient, start);
+    const [free] = await t.db.db
+      .select({ id: providers.id })
+      .from(providers)
+      .leftJoin(clinicians, eq(clinicians.providerId, providers.id))
+      .where(and(isNull(clinicians.userId), ne(providers.id, unlinked.id)))
+      .orderBy(desc(providers.slug))
+      .limit(1);
+    const other = await clinicianFor(free!.id);
+    const startCall = (clinician: Clinician) =>
+      request("POST", `${CONSOLE}/visits/${id}/call/start`, clinician.token);
+    /** The live events the patient's pages got about this visit (stored for a page that resumes). */
+    const patientEvents = async () =>
+      (
+        await t.db.db
+          .select({ topic: liveEvents.topic, payload: liveEvents.payload })
+          .from(liveEvents)
+          .where(eq(liveEvents.userId, patient.user_id))
+          .orderBy(asc(liveEvents.id))
+      ).filter((event) => event.payload.consultation_id === id);
+    clock.set(at("2027-06-07T18:24:00Z"));
+    try {
+      const early = await startCall(doctor);
+      expect(early.statusCode).toBe(409);
+      expect(early.json().code).toBe("CHECK_IN_NOT_OPEN");
+      clock.set(at("2027-06-07T18:26:00Z"));
+      const refused = await startCall(other);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().code).toBe("CONSULTATION_OTHER_CLINICIAN");
+      expect(await statusOf(id)).toBe("scheduled");
+      expect((await patientEvents()).map((event) => event.topic)).not.toContain("visit.call.ring");
+
+      const started = await startCall(doctor);
+      expect(started.statusCode, started.body).toBe(200);
+      expect(started.json().data).toMatchObject({ id, status: "in_progress" });
+      expect(await statusOf(id)).toBe("in_progress");
+      expect(await patientEvents()).toEqual(
+        expect.arrayContaining([
+          { topic: "visit.status", payload: expect.objectContaining({ status: "in_progress" }) },
+          { topic: "visit.call.ring", payload: { consultation_id: id } },
+        ]),
+      );
     } finally {
       clock.set(at("2027-06-07T15:00:00Z"));
     }

@@ -21,6 +21,11 @@ import { AppError } from "#api/platform/errors.ts";
 
 /** A call takes place between acceptance and the end of the visit. */
 const CALL_OPEN: readonly ConsultationStatus[] = ["accepted", "in_progress"];
+/**
+ * The statuses whose call the clinician's start begins, through the visit's own start: an accepted
+ * visit, or a booked one within its check-in window and with the licence still held (ADR 059).
+ */
+const CALL_STARTS: readonly ConsultationStatus[] = ["accepted", "scheduled"];
 /** The device check and the connectivity probe also work while the patient waits. */
 const SETUP_ALLOWED: readonly ConsultationStatus[] = ["requested", ...CALL_OPEN];
 /** A relayed payload is at most 2 KiB of JSON (ADR 033); a description's parts stay well below. */
@@ -173,13 +178,14 @@ export function createVideoCallService(deps: {
     },
 
     /**
-     * The clinician starts the call: an accepted visit begins (in progress), and the patient's
-     * waiting room rings. Ringing again while in progress calls back a patient who dropped out.
+     * The clinician starts the call: an accepted or booked visit begins (in progress; a booked one
+     * under the booked start's rules, ADR 059), and the patient's waiting room rings. Ringing again
+     * while in progress calls back a patient who dropped out.
      */
     async start(actor: ClinicianActor, viewer: CallViewer, id: string): Promise<void> {
       const visit = await participant(viewer, id);
-      assertOpen(visit);
-      if (visit.status === "accepted") await deps.visits.start(actor, visit.id);
+      if (CALL_STARTS.includes(visit.status)) await deps.visits.start(actor, visit.id);
+      else assertOpen(visit);
       await deps.live.publish([visit.userId], VISIT_CALL_RING_TOPIC, { consultation_id: visit.id });
     },
 

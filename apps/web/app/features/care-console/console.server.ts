@@ -42,7 +42,7 @@ export function consoleApi(request: Request, user: SessionUser, context: Context
     async start(id: string): Promise<ConsoleVisit> {
       return (await api.start(byId(id), options)).data;
     },
-    /** Starts a video visit's call: an accepted visit begins, and the patient's waiting room rings. */
+    /** Starts a video visit's call: an accepted or booked visit begins, the patient's waiting room rings. */
     async startCall(id: string): Promise<ConsoleVisit> {
       return (await api.startCall(byId(id), options)).data;
     },

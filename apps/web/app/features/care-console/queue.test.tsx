@@ -1,18 +1,9 @@
-import { renderToString } from "react-dom/server";
-import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { QueueTable } from "#app/features/care-console/queue.tsx";
-import { createI18n, I18nProvider } from "#app/lib/i18n.tsx";
-import bg from "#app/locales/bg.json";
-import en from "#app/locales/en.json";
+import { renderInPage } from "#app/lib/render-test-support.tsx";
 
 function emptyQueue(onDuty: boolean, locale: "en" | "bg" = "en"): string {
-  const router = createMemoryRouter([{ path: "*", element: <QueueTable queue={[]} onDuty={onDuty} /> }]);
-  return renderToString(
-    <I18nProvider i18n={createI18n(locale, locale === "en" ? en : bg)}>
-      <RouterProvider router={router} />
-    </I18nProvider>,
-  ).replace(/<!-- -->/g, "");
+  return renderInPage(<QueueTable queue={[]} onDuty={onDuty} />, locale);
 }
 
 describe("the console's empty queue", () => {

@@ -94,10 +94,10 @@ export function StartForm() {
 }
 
 /**
- * A video visit's call on the clinician's side: "Start video call" (an accepted visit begins and
- * the patient's waiting room rings; once under way it rings again) opens the call screen at once,
- * the camera asked for from that click. The form posts to the workspace's action like its others,
- * so without scripts the visit still starts; the call itself needs them.
+ * A video visit's call on the clinician's side: "Start video call" (an accepted or booked visit
+ * begins and the patient's waiting room rings; once under way it rings again) opens the call screen
+ * at once, the camera asked for from that click. The form posts to the workspace's action like its
+ * others, so without scripts the visit still starts; the call itself needs them.
  */
 export function VideoCallPanel({ visitId, status }: { visitId: string; status: string }) {
   const { t } = useTranslation();
@@ -113,7 +113,8 @@ export function VideoCallPanel({ visitId, status }: { visitId: string; status: s
     if (refused) setMedia(null);
     else if (fetcher.data?.ok) setRinging(true);
   }, [refused, fetcher.data]);
-  if (status !== "accepted" && status !== "in_progress") return null;
+  // A booked visit (ADR 059) starts with its call too; the API says when it may (its check-in window).
+  if (status !== "accepted" && status !== "scheduled" && status !== "in_progress") return null;
   const note = fetcher.data && (!fetcher.data.ok || (ringing && media && !patientHere)) ? fetcher.data : null;
   return (
     <div className="flex flex-col gap-3">
@@ -148,7 +149,7 @@ export function VideoCallPanel({ visitId, status }: { visitId: string; status: s
         >
           {fetcher.state !== "idle"
             ? t("videoCall.starting")
-            : status === "accepted" || !media
+            : status !== "in_progress" || !media
               ? t("videoCall.start")
               : t("videoCall.restart")}
         </button>

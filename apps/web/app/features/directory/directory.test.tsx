@@ -1,8 +1,6 @@
 import type { Provider } from "@ambercare/contracts/provider";
 import { offersOf } from "@ambercare/contracts/visit-types";
 import type { ReactNode } from "react";
-import { renderToString } from "react-dom/server";
-import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import {
   activeFilterCount,
@@ -12,17 +10,11 @@ import {
   ProviderCard,
   ProviderRating,
 } from "#app/features/directory/directory.tsx";
-import { createI18n, I18nProvider, type Locale } from "#app/lib/i18n.tsx";
-import bg from "#app/locales/bg.json";
-import en from "#app/locales/en.json";
+import type { Locale } from "#app/lib/i18n.tsx";
+import { renderInPage } from "#app/lib/render-test-support.tsx";
 
 function render(node: ReactNode, locale: Locale = "en"): string {
-  const router = createMemoryRouter([{ path: "*", element: node }]);
-  return renderToString(
-    <I18nProvider i18n={createI18n(locale, locale === "en" ? en : bg)}>
-      <RouterProvider router={router} />
-    </I18nProvider>,
-  ).replace(/<!-- -->/g, "");
+  return renderInPage(node, locale);
 }
 
 const provider: Provider = {

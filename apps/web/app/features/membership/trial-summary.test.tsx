@@ -1,11 +1,8 @@
 import type { Subscription } from "@ambercare/contracts/membership";
-import { renderToString } from "react-dom/server";
-import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { inFreeTrial, TrialSummary } from "#app/features/membership/trial-summary.tsx";
-import { createI18n, I18nProvider, type Locale } from "#app/lib/i18n.tsx";
-import bg from "#app/locales/bg.json";
-import en from "#app/locales/en.json";
+import type { Locale } from "#app/lib/i18n.tsx";
+import { renderInPage } from "#app/lib/render-test-support.tsx";
 
 const trialing: Subscription = {
   id: "sub_1",
@@ -26,13 +23,7 @@ const trialing: Subscription = {
 
 function summary(subscription: Subscription, locale: Locale = "en"): string {
   if (!inFreeTrial(subscription)) throw new Error("expected a trial");
-  // No root data: dates are in UTC, the zone of a viewer whose zone is not known.
-  const router = createMemoryRouter([{ path: "*", element: <TrialSummary subscription={subscription} /> }]);
-  return renderToString(
-    <I18nProvider i18n={createI18n(locale, locale === "en" ? en : bg)}>
-      <RouterProvider router={router} />
-    </I18nProvider>,
-  ).replace(/<!-- -->/g, "");
+  return renderInPage(<TrialSummary subscription={subscription} />, locale);
 }
 
 describe("billing history during a free trial", () => {

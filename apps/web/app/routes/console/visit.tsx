@@ -160,7 +160,8 @@ export default function ConsoleVisitPage() {
       {result && (result.form === "start" || result.form === "complete") ? (
         <FormNote message={result.message} ok={result.ok} />
       ) : null}
-      {/* A booked visit (ADR 059) starts as an accepted one does; the API says when it may. */}
+      {/* A booked visit (ADR 059) starts as an accepted one does, a video one with its call; the API
+          says when it may. */}
       {(visit.status === "accepted" || visit.status === "scheduled") && !videoCall ? <StartForm /> : null}
       {videoCall && visit.status === "accepted" ? <DeviceCheck visitId={visit.id} side="clinician" /> : null}
       <div className="grid grid-cols-1 gap-6 laptop:grid-cols-2">

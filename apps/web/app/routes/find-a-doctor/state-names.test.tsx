@@ -1,11 +1,9 @@
 import type { Provider } from "@ambercare/contracts/provider";
 import { offersOf } from "@ambercare/contracts/visit-types";
-import { renderToString } from "react-dom/server";
-import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { createI18n, I18nProvider, type Locale } from "#app/lib/i18n.tsx";
+import type { Locale } from "#app/lib/i18n.tsx";
+import { renderInPage } from "#app/lib/render-test-support.tsx";
 import bg from "#app/locales/bg.json";
-import en from "#app/locales/en.json";
 import ProviderPage from "./provider.tsx";
 
 const provider: Provider = {
@@ -35,12 +33,7 @@ function renderProfile(locale: Locale): string {
     // biome-ignore lint/suspicious/noExplicitAny: the route's generated props are more than the page reads
     <ProviderPage {...({ loaderData } as any)} />
   );
-  const router = createMemoryRouter([{ path: "*", element: page }]);
-  return renderToString(
-    <I18nProvider i18n={createI18n(locale, locale === "en" ? en : bg)}>
-      <RouterProvider router={router} />
-    </I18nProvider>,
-  ).replace(/<!-- -->/g, "");
+  return renderInPage(page, locale);
 }
 
 describe("a provider's profile", () => {
