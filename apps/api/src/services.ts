@@ -54,6 +54,10 @@ import {
   type MembershipService,
 } from "#api/modules/membership/membership-service.ts";
 import { createMyDataService, type MyDataService } from "#api/modules/my-data/my-data-service.ts";
+import {
+  createOperationsService,
+  type OperationsService,
+} from "#api/modules/operations/operations-service.ts";
 import { confirmationEvents } from "#api/modules/scheduling/booking-calendar.ts";
 import { bookingEventsOf } from "#api/modules/scheduling/booking-events.ts";
 import { reminderEvents } from "#api/modules/scheduling/booking-reminders.ts";
@@ -162,10 +166,11 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
           ...(options.fetch ? { fetch: options.fetch } : {}),
         })
       : undefined;
+  const payments = stripe ?? createDemoPayments({ webUrl: web });
   const membership: MembershipService = createMembershipService({
     db,
     clock,
-    payments: stripe ?? createDemoPayments({ webUrl: web }),
+    payments,
     webUrl: web,
     log,
     membershipMail: createMembershipMailer({ db, mailer, productName: config.PRODUCT_NAME, webUrl: web }),
@@ -336,9 +341,24 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     uploadDir: join(config.DATA_DIR, "uploads"),
   });
 
+  // The operations console (ADR 065): operators, the team, visits' payments and refunds.
+  const operations: OperationsService = createOperationsService({
+    db,
+    clock,
+    mailer,
+    passwords,
+    log,
+    careTeam,
+    payments,
+    productName: config.PRODUCT_NAME,
+    siteUrl: site,
+    webUrl: web,
+  });
+
   return {
     mailer,
     passwords,
+    operations,
     stripe,
     entitlements,
     accounts,

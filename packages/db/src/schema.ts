@@ -16,6 +16,7 @@ export * from "./schema/consultations.ts";
 export * from "./schema/directory.ts";
 export * from "./schema/membership.ts";
 export * from "./schema/my-data.ts";
+export * from "./schema/operations.ts";
 export * from "./schema/platform.ts";
 export * from "./schema/ratings.ts";
 export * from "./schema/scheduling.ts";
