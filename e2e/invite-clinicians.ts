@@ -61,7 +61,7 @@ try {
   if (candidates.length < CLINICIAN_JOURNEYS.length)
     throw new Error(`only ${candidates.length} providers fit the journeys' clinicians`);
 
-  const { careTeam } = services;
+  const { careTeam, operations } = services;
   const pool = {} as ClinicianPool;
   for (const [index, journey] of CLINICIAN_JOURNEYS.entries()) {
     const provider = candidates[index]!;
@@ -69,6 +69,7 @@ try {
     const errors: string[] = [];
     const code = await runCareTeamCommand(["invite", "--email", email, "--provider", provider.slug], {
       careTeam,
+      operations,
       out: () => undefined,
       err: (line) => errors.push(line),
     });

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { DutyStatus } from "@ambercare/contracts/console";
 import { DEFAULT_LOCALE, type Locale } from "@ambercare/contracts/locales";
 import { CLINICIAN_INVITE_TTL_MS, type ClinicianProfile } from "@ambercare/contracts/roles";
-import type { Database } from "@ambercare/db/client";
+import type { Database, Executor } from "@ambercare/db/client";
 import type { Passwords } from "#api/modules/accounts/passwords.ts";
 import { createTokenRepository } from "#api/modules/accounts/token-repository.ts";
 import { generateToken, hashToken } from "#api/modules/accounts/tokens.ts";
@@ -53,6 +53,22 @@ export type CareTeamDeps = {
   /** VISIT_ACCEPT_TIMEOUT: the longest wait a request can expect. */
   acceptTimeoutMs: number;
 };
+
+/**
+ * Stores an invitation's set-password link (a password-reset token of the account, valid for
+ * CLINICIAN_INVITE_TTL_MS), in place of any unused one: clinicians' and operators' invitations.
+ */
+export async function storeSetPasswordToken(tx: Executor, userId: string, token: string, now: Date) {
+  const tokens = createTokenRepository(tx);
+  await tokens.deleteUnusedMailTokens(userId, "password-reset");
+  await tokens.insertMailToken({
+    tokenHash: hashToken(token),
+    userId,
+    purpose: "password-reset",
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + CLINICIAN_INVITE_TTL_MS),
+  });
+}
 
 export const providerName = (provider: Pick<ProviderRef, "firstName" | "lastName" | "credentials">) =>
   `${provider.firstName} ${provider.lastName}, ${provider.credentials}`;
@@ -129,15 +145,7 @@ export function createCareTeamService(deps: CareTeamDeps) {
           userId = account.id;
           outcome = "reinvited";
         }
-        const tokens = createTokenRepository(tx);
-        await tokens.deleteUnusedMailTokens(userId, "password-reset");
-        await tokens.insertMailToken({
-          tokenHash: hashToken(token),
-          userId,
-          purpose: "password-reset",
-          createdAt: now,
-          expiresAt: new Date(now.getTime() + CLINICIAN_INVITE_TTL_MS),
-        });
+        await storeSetPasswordToken(tx, userId, token, now);
         const locale = input.locale ?? account?.locale ?? DEFAULT_LOCALE;
         return { outcome, userId, locale };
       });

@@ -11,14 +11,17 @@ import type {
   VisitPayment,
   VisitSearchQuery,
 } from "@ambercare/contracts/operations";
-import { CLINICIAN_INVITE_TTL_MS } from "@ambercare/contracts/roles";
 import type { Database, Executor } from "@ambercare/db/client";
 import type { FastifyBaseLogger } from "fastify";
 import type { PaymentProvider } from "#api/integrations/payments/payment-provider.ts";
 import type { Passwords } from "#api/modules/accounts/passwords.ts";
 import { createTokenRepository } from "#api/modules/accounts/token-repository.ts";
-import { generateToken, hashToken } from "#api/modules/accounts/tokens.ts";
-import { CareTeamError, type CareTeamService } from "#api/modules/care-console/care-team-service.ts";
+import { generateToken } from "#api/modules/accounts/tokens.ts";
+import {
+  CareTeamError,
+  type CareTeamService,
+  storeSetPasswordToken,
+} from "#api/modules/care-console/care-team-service.ts";
 import {
   createOperationsRepository,
   type OperatorActionEvent,
@@ -231,15 +234,7 @@ export function createOperationsService(deps: OperationsDeps) {
           }
           userId = account.id;
         }
-        const tokens = createTokenRepository(tx);
-        await tokens.deleteUnusedMailTokens(userId, "password-reset");
-        await tokens.insertMailToken({
-          tokenHash: hashToken(token),
-          userId,
-          purpose: "password-reset",
-          createdAt: now,
-          expiresAt: new Date(now.getTime() + CLINICIAN_INVITE_TTL_MS),
-        });
+        await storeSetPasswordToken(tx, userId, token, now);
         return {
           userId,
           outcome: account ? ("reinvited" as const) : ("created" as const),
