@@ -2,13 +2,11 @@ import { LOCALES } from "@ambercare/contracts/locales";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
 import { type FieldErrors, type FormMessage, formError } from "#app/lib/forms.ts";
+import type { InviteField } from "./invite-form.ts";
 import type { OperationsApi } from "./operations.server.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export type InviteField = "email" | "provider_slug" | "locale";
-export const INVITE_FIELDS: readonly InviteField[] = ["email", "provider_slug", "locale"];
 
 export type TeamActionResult =
   | { status: 200; ok: true; message: FormMessage }

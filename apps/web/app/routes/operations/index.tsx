@@ -10,8 +10,9 @@ import {
   TextField,
   translateMessage,
 } from "#app/components/forms.tsx";
+import { INVITE_FIELDS } from "#app/features/operations/invite-form.ts";
 import { operationsApi } from "#app/features/operations/operations.server.ts";
-import { INVITE_FIELDS, runTeamAction } from "#app/features/operations/team-actions.server.ts";
+import { runTeamAction } from "#app/features/operations/team-actions.server.ts";
 import { useDateTime } from "#app/lib/date-time.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
