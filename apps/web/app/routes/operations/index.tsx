@@ -73,12 +73,6 @@ function StepButton({
   intent: "disable" | "enable" | "end-sessions";
 }) {
   const { t } = useTranslation();
-  const label =
-    intent === "disable"
-      ? t("operations.team.disableLabel", { email: member.email })
-      : intent === "enable"
-        ? t("operations.team.enableLabel", { email: member.email })
-        : t("operations.team.endSessionsLabel", { email: member.email });
   const text =
     intent === "disable"
       ? t("operations.team.disable")
@@ -90,8 +84,9 @@ function StepButton({
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="user_id" value={member.user_id} />
       <input type="hidden" name="email" value={member.email} />
-      <button type="submit" className="button-secondary" aria-label={label}>
+      <button type="submit" className="button-secondary">
         {text}
+        <span className="sr-only">: {member.email}</span>
       </button>
     </Form>
   );
@@ -101,7 +96,7 @@ function TeamTable({ team }: { team: TeamMember[] }) {
   const { t } = useTranslation();
   if (team.length === 0) return <p className="text-ink-muted">{t("operations.team.empty")}</p>;
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="w-full text-left" data-testid="team">
         <caption className="sr-only">{t("operations.team.caption")}</caption>
         <thead>

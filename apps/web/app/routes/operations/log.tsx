@@ -30,7 +30,7 @@ export default function OperationsLogPage() {
       {rows.length === 0 ? (
         <p>{t("operations.log.empty")}</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="w-full text-left" data-testid="operations-log">
             <thead>
               <tr className="text-ink-muted text-sm">

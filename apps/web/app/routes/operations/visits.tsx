@@ -108,7 +108,7 @@ export default function OperationsVisitsPage() {
           ) : (
             <>
               <p className="text-ink-muted text-sm">{t("operations.visits.limit")}</p>
-              <div className="overflow-x-auto">
+              <div className="relative overflow-x-auto">
                 <table className="w-full text-left" data-testid="visit-results">
                   <thead>
                     <tr className="text-ink-muted text-sm">
@@ -136,15 +136,9 @@ export default function OperationsVisitsPage() {
                     {visits.map((visit) => (
                       <tr key={visit.id} className="border-border border-t align-top">
                         <td className="py-2 pr-4">
-                          <a
-                            href={`/operations/visits/${visit.id}`}
-                            className="link"
-                            aria-label={t("operations.visits.open", {
-                              email: visit.patient_email,
-                              date: when(visit.created_at),
-                            })}
-                          >
+                          <a href={`/operations/visits/${visit.id}`} className="link">
                             {when(visit.created_at)}
+                            <span className="sr-only">: {visit.patient_email}</span>
                           </a>
                         </td>
                         <td className="break-all py-2 pr-4">{visit.patient_email}</td>
