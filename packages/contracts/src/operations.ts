@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CONSULTATION_STATUSES } from "./consultation-limits.ts";
 import { dataEnvelope, listEnvelope } from "./envelope.ts";
 import { LOCALES } from "./locales.ts";
+import { textSchema } from "./text.ts";
 import { US_STATE_CODES } from "./us-states.ts";
 
 /**
@@ -41,7 +42,7 @@ export const teamResponse = listEnvelope(teamMemberSchema);
 export const inviteClinicianRequest = z
   .object({
     email: z.email().max(254),
-    provider_slug: z.string().trim().min(1).max(120),
+    provider_slug: textSchema().trim().min(1).max(120),
     locale: z.enum(LOCALES).optional(),
   })
   .strict();
@@ -104,7 +105,7 @@ export const operatorActionsQuery = z
 /** Visits, as the operator finds them: no notes, no intake, no chat. */
 export const visitSearchQuery = z
   .object({
-    email: z.string().trim().max(254).optional(),
+    email: textSchema().trim().max(254).optional(),
     date: z.iso.date().optional(),
     state: z.enum(US_STATE_CODES as [string, ...string[]]).optional(),
     status: z.enum(CONSULTATION_STATUSES).optional(),
@@ -168,7 +169,7 @@ export const refundRequest = z
     invoice_id: uuid,
     /** Cents to give back; absent: all that was paid. */
     amount_cents: z.number().int().min(1).optional(),
-    reason: z.string().trim().min(3).max(REFUND_REASON_MAX),
+    reason: textSchema().trim().min(3).max(REFUND_REASON_MAX),
   })
   .strict();
 export type RefundRequest = z.infer<typeof refundRequest>;
