@@ -99,6 +99,8 @@ import {
 } from "./membership.ts";
 import { TRIAL_DAYS, VISIT_PLAN_KEYS } from "./membership-constants.ts";
 import {
+  accessLogQuery,
+  accessLogResponse,
   inviteClinicianRequest,
   inviteClinicianResponse,
   operatorActionsQuery,
@@ -1402,6 +1404,26 @@ export const apiRoutes = {
       body: refundRequest,
       response: refundResponse,
       errors: [400, 401, 403, 404, 502],
+    }),
+    accessLog: route({
+      api: "main",
+      method: "GET",
+      path: "/api/operations/access-log",
+      summary:
+        "Search the access log across patients by patient, actor, action and days, newest first (audited)",
+      bearer: true,
+      query: accessLogQuery,
+      response: accessLogResponse,
+      errors: [400, 401, 403],
+    }),
+    accessLogCsv: route({
+      api: "main",
+      method: "GET",
+      path: "/api/operations/access-log.csv",
+      summary: "The same search as CSV, at most 10,000 rows (audited)",
+      bearer: true,
+      query: accessLogQuery,
+      raw: "download",
     }),
   },
   myData: {

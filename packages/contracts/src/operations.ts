@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONSULTATION_STATUSES } from "./consultation-limits.ts";
+import { AUDIT_ACTIONS, CONSULTATION_STATUSES } from "./consultation-limits.ts";
 import { dataEnvelope, listEnvelope } from "./envelope.ts";
 import { LOCALES } from "./locales.ts";
 import { textSchema } from "./text.ts";
@@ -174,3 +174,38 @@ export const refundRequest = z
   .strict();
 export type RefundRequest = z.infer<typeof refundRequest>;
 export const refundResponse = dataEnvelope(visitPaymentSchema);
+
+/** The access log across patients (every read or write of a patient's data, ADR 065). */
+export const accessLogQuery = z
+  .object({
+    /** The patient's e-mail, or part of it. */
+    patient: textSchema().trim().max(254).optional(),
+    /** Who acted: their e-mail, or part of it. */
+    actor: textSchema().trim().max(254).optional(),
+    action: z.enum(AUDIT_ACTIONS).optional(),
+    /** First and last day (UTC), both included. */
+    from: z.iso.date().optional(),
+    to: z.iso.date().optional(),
+    page: z.coerce.number().int().min(1).max(10_000).default(1),
+  })
+  .strict();
+export type AccessLogQuery = z.infer<typeof accessLogQuery>;
+export const ACCESS_LOG_PAGE_SIZE = 50;
+/** The most rows one CSV export holds: narrow the search for more. */
+export const ACCESS_LOG_EXPORT_LIMIT = 10_000;
+
+export const accessLogEntrySchema = z
+  .object({
+    id: z.string(),
+    at: isoDateTime,
+    patient_email: z.string(),
+    actor_email: z.string().nullable(),
+    actor_kind: z.string(),
+    action: z.string(),
+    resource_type: z.string(),
+    resource_id: z.string().nullable(),
+    ip: z.string().nullable(),
+  })
+  .strict();
+export type AccessLogEntry = z.infer<typeof accessLogEntrySchema>;
+export const accessLogResponse = listEnvelope(accessLogEntrySchema);

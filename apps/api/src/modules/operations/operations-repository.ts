@@ -1,9 +1,10 @@
 import type { Locale } from "@ambercare/contracts/locales";
-import type { OperatorAction, VisitSearchQuery } from "@ambercare/contracts/operations";
+import type { AccessLogQuery, OperatorAction, VisitSearchQuery } from "@ambercare/contracts/operations";
 import { VISIT_SEARCH_LIMIT } from "@ambercare/contracts/operations";
 import type { Executor } from "@ambercare/db/client";
 import {
   accessTokens,
+  auditLog,
   checkouts,
   clinicians,
   consultationStatusHistory,
@@ -18,6 +19,7 @@ import {
   visitCredits,
 } from "@ambercare/db/schema";
 import { and, asc, count, desc, eq, gt, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 
 export type OperatorActionEvent = {
   actorUserId: string;
@@ -276,3 +278,46 @@ function escapeLike(text: string): string {
 }
 
 export type OperationsRepository = ReturnType<typeof createOperationsRepository>;
+
+/** Rows of the access log across patients, newest first, as the operator's search filters them. */
+export async function searchAccessLog(
+  db: Executor,
+  query: Omit<AccessLogQuery, "page">,
+  page: { limit: number; offset: number },
+) {
+  const patient = alias(users, "patient");
+  const actor = alias(users, "actor");
+  const where: SQL[] = [];
+  if (query.patient) where.push(sql`${patient.email} like ${`%${escapeLike(query.patient.toLowerCase())}%`}`);
+  if (query.actor) where.push(sql`${actor.email} like ${`%${escapeLike(query.actor.toLowerCase())}%`}`);
+  if (query.action) where.push(eq(auditLog.action, query.action));
+  if (query.from) where.push(sql`${auditLog.at} >= ${query.from}::date`);
+  if (query.to) where.push(sql`${auditLog.at} < ${query.to}::date + 1`);
+  const condition = where.length > 0 ? and(...where) : undefined;
+  const rows = await db
+    .select({
+      id: auditLog.id,
+      at: auditLog.at,
+      patientEmail: patient.email,
+      actorEmail: actor.email,
+      actorKind: auditLog.actorKind,
+      action: auditLog.action,
+      resourceType: auditLog.resourceType,
+      resourceId: auditLog.resourceId,
+      ip: auditLog.ip,
+    })
+    .from(auditLog)
+    .innerJoin(patient, eq(patient.id, auditLog.userId))
+    .leftJoin(actor, eq(actor.id, auditLog.actorUserId))
+    .where(condition)
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [total] = await db
+    .select({ n: count() })
+    .from(auditLog)
+    .innerJoin(patient, eq(patient.id, auditLog.userId))
+    .leftJoin(actor, eq(actor.id, auditLog.actorUserId))
+    .where(condition);
+  return { rows, total: total?.n ?? 0 };
+}

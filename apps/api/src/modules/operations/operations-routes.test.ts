@@ -3,6 +3,7 @@ import { loginResponse } from "@ambercare/contracts/auth";
 import { auditLogResponse } from "@ambercare/contracts/consultation";
 import { invoicesResponse } from "@ambercare/contracts/membership";
 import {
+  accessLogResponse,
   operatorActionsResponse,
   operatorProfileResponse,
   operatorVisitDetailResponse,
@@ -210,6 +211,8 @@ describe("the operator role", () => {
       ["GET", `${OPS}/visits`],
       ["GET", `${OPS}/visits/${id}`],
       ["POST", `${OPS}/visits/${id}/refund`],
+      ["GET", `${OPS}/access-log`],
+      ["GET", `${OPS}/access-log.csv`],
     ] as const;
     for (const token of [patient.access_token, clinician.access_token]) {
       for (const [method, url] of calls) {
@@ -450,5 +453,81 @@ describe("visits and refunds", () => {
       (await get(`${OPS}/visits/${visitId}`, operator.token)).json(),
     ).data.timeline;
     expect(timeline.at(-1)).toMatchObject({ kind: "refund", actor: "operator" });
+  });
+});
+
+describe("the access log", () => {
+  it("finds a patient's entries by patient, actor, action and day, exports them as CSV, and logs both", async () => {
+    const { patient, visitId } = await paidVisit();
+    // The operator opens the visit: a row in the patient's access log, with the operator as actor.
+    expect((await get(`${OPS}/visits/${visitId}`, operator.token)).statusCode).toBe(200);
+    const day = clock.now().toISOString().slice(0, 10);
+    const query = new URLSearchParams({
+      patient: patient.email,
+      actor: operator.email,
+      action: "consultation.timeline_read",
+      from: day,
+      to: day,
+    });
+    const found = await get(`${OPS}/access-log?${query}`, operator.token);
+    expect(found.statusCode, found.body).toBe(200);
+    const rows = accessLogResponse.parse(found.json()).data;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      patient_email: patient.email,
+      actor_email: operator.email,
+      actor_kind: "operator",
+      action: "consultation.timeline_read",
+      resource_id: visitId,
+    });
+    // The patient's own reads are theirs: filtered by action they are not this operator's.
+    const own = accessLogResponse.parse(
+      (
+        await get(
+          `${OPS}/access-log?${new URLSearchParams({ patient: patient.email, actor: patient.email })}`,
+          operator.token,
+        )
+      ).json(),
+    ).data;
+    expect(own.every((row) => row.actor_email === patient.email)).toBe(true);
+    const yesterday = new Date(clock.now().getTime() - 86_400_000).toISOString().slice(0, 10);
+    const before = accessLogResponse.parse(
+      (
+        await get(
+          `${OPS}/access-log?${new URLSearchParams({ patient: patient.email, to: yesterday })}`,
+          operator.token,
+        )
+      ).json(),
+    );
+    expect(before.meta.total).toBe(0);
+
+    clock.advance(1000);
+    const csv = await get(`${OPS}/access-log.csv?${query}`, operator.token);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8");
+    expect(csv.headers["content-disposition"]).toBe('attachment; filename="access-log.csv"');
+    const lines = csv.body.trimEnd().split("\r\n");
+    expect(lines[0]).toBe("id,at,patient_email,actor_email,actor_kind,action,resource_type,resource_id,ip");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(
+      `${patient.email},${operator.email},operator,consultation.timeline_read,consultation,${visitId}`,
+    );
+
+    const [exported, ...earlier] = await lastActions(20);
+    expect(exported).toMatchObject({
+      action: "access_log.export",
+      detail: { patient: patient.email, rows: 1 },
+    });
+    const searches = earlier.filter(
+      (row) => row.action === "access_log.search" && row.detail.patient === patient.email,
+    );
+    expect(searches.map((row) => row.actor_user_id)).toEqual([
+      operator.userId,
+      operator.userId,
+      operator.userId,
+    ]);
+
+    const bad = await get(`${OPS}/access-log?action=nothing.at_all`, operator.token);
+    expect(bad.statusCode).toBe(400);
   });
 });

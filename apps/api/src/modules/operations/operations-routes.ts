@@ -1,4 +1,5 @@
 import { apiRoutes } from "@ambercare/contracts/api-routes";
+import { ACCESS_LOG_PAGE_SIZE } from "@ambercare/contracts/operations";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { createAuthGuards, operatorOf } from "#api/modules/accounts/auth-guards.ts";
@@ -54,6 +55,20 @@ export const operationsRoutes: FastifyPluginAsyncZod = async (app) => {
     const { page } = request.query;
     const { rows, total } = await app.operations.actions(page);
     return { data: rows, meta: { page, per_page: OPERATOR_ACTIONS_PAGE_SIZE, total } };
+  });
+
+  serve(app, routes.accessLog, operator, async (request) => {
+    const { rows, total } = await app.operations.accessLog(actorOf(request), request.query);
+    return { data: rows, meta: { page: request.query.page, per_page: ACCESS_LOG_PAGE_SIZE, total } };
+  });
+
+  serve(app, routes.accessLogCsv, operator, async (request, reply) => {
+    const csv = await app.operations.accessLogCsv(actorOf(request), request.query);
+    return reply
+      .header("content-type", "text/csv; charset=utf-8")
+      .header("content-disposition", 'attachment; filename="access-log.csv"')
+      .header("cache-control", "no-store")
+      .send(csv);
   });
 
   serve(app, routes.visits, operator, async (request) => {

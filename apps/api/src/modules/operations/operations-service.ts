@@ -1,15 +1,19 @@
 import { randomBytes } from "node:crypto";
 import { DEFAULT_LOCALE, type Locale } from "@ambercare/contracts/locales";
-import type {
-  InviteClinicianRequest,
-  OperatorAction,
-  OperatorActionRow,
-  OperatorProfile,
-  OperatorVisit,
-  RefundRequest,
-  TeamMember,
-  VisitPayment,
-  VisitSearchQuery,
+import {
+  ACCESS_LOG_EXPORT_LIMIT,
+  ACCESS_LOG_PAGE_SIZE,
+  type AccessLogEntry,
+  type AccessLogQuery,
+  type InviteClinicianRequest,
+  type OperatorAction,
+  type OperatorActionRow,
+  type OperatorProfile,
+  type OperatorVisit,
+  type RefundRequest,
+  type TeamMember,
+  type VisitPayment,
+  type VisitSearchQuery,
 } from "@ambercare/contracts/operations";
 import type { Database, Executor } from "@ambercare/db/client";
 import type { FastifyBaseLogger } from "fastify";
@@ -25,6 +29,7 @@ import {
 import {
   createOperationsRepository,
   type OperatorActionEvent,
+  searchAccessLog,
 } from "#api/modules/operations/operations-repository.ts";
 import { createAuditRepository } from "#api/platform/audit-log.ts";
 import type { Clock } from "#api/platform/clock.ts";
@@ -60,6 +65,35 @@ export type OperationsDeps = {
 export const OPERATOR_ACTIONS_PAGE_SIZE = 50;
 
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+const ACCESS_LOG_COLUMNS = [
+  "id",
+  "at",
+  "patient_email",
+  "actor_email",
+  "actor_kind",
+  "action",
+  "resource_type",
+  "resource_id",
+  "ip",
+] as const satisfies ReadonlyArray<keyof AccessLogEntry>;
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break; a value a
+ * spreadsheet would run as a formula (=, +, -, @ first) is prefixed with a quote mark.
+ */
+function csvField(value: string | null): string {
+  if (value === null) return "";
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/** The search's criteria, for the operations log (what was asked, never what was found). */
+function criteriaOf(query: Record<string, unknown>) {
+  return Object.fromEntries(
+    Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+  );
+}
 
 /**
  * The operations console (ADR 065): operator accounts, the care team, visits and their payments,
@@ -157,6 +191,22 @@ export function createOperationsService(deps: OperationsDeps) {
       status: row.status,
       provider_name: row.providerName,
       created_at: row.createdAt.toISOString(),
+    };
+  }
+
+  function toAccessLogEntry(
+    row: Awaited<ReturnType<typeof searchAccessLog>>["rows"][number],
+  ): AccessLogEntry {
+    return {
+      id: row.id,
+      at: row.at.toISOString(),
+      patient_email: row.patientEmail,
+      actor_email: row.actorEmail,
+      actor_kind: row.actorKind,
+      action: row.action,
+      resource_type: row.resourceType,
+      resource_id: row.resourceId,
+      ip: row.ip,
     };
   }
 
@@ -325,11 +375,37 @@ export function createOperationsService(deps: OperationsDeps) {
 
     async searchVisits(actor: OperatorActor, query: VisitSearchQuery): Promise<OperatorVisit[]> {
       const rows = await repository.searchVisits(query);
-      const detail = Object.fromEntries(
-        Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
-      );
-      await record(actor, "visit.search", null, { ...detail, found: rows.length });
+      await record(actor, "visit.search", null, { ...criteriaOf(query), found: rows.length });
       return rows.map(toVisit);
+    },
+
+    /** The access log across patients, a page at a time; the search is logged. */
+    async accessLog(actor: OperatorActor, query: AccessLogQuery) {
+      const { page, ...criteria } = query;
+      const { rows, total } = await searchAccessLog(db, criteria, {
+        limit: ACCESS_LOG_PAGE_SIZE,
+        offset: (page - 1) * ACCESS_LOG_PAGE_SIZE,
+      });
+      await record(actor, "access_log.search", null, { ...criteriaOf(criteria), page, found: total });
+      return { rows: rows.map(toAccessLogEntry), total };
+    },
+
+    /** The same search as CSV (a header line, then at most ACCESS_LOG_EXPORT_LIMIT rows); logged. */
+    async accessLogCsv(actor: OperatorActor, query: AccessLogQuery): Promise<string> {
+      const { page: _page, ...criteria } = query;
+      const { rows, total } = await searchAccessLog(db, criteria, {
+        limit: ACCESS_LOG_EXPORT_LIMIT,
+        offset: 0,
+      });
+      await record(actor, "access_log.export", null, {
+        ...criteriaOf(criteria),
+        rows: rows.length,
+        found: total,
+      });
+      const lines = rows
+        .map(toAccessLogEntry)
+        .map((entry) => ACCESS_LOG_COLUMNS.map((column) => csvField(entry[column])).join(","));
+      return `${[ACCESS_LOG_COLUMNS.join(","), ...lines].join("\r\n")}\r\n`;
     },
 
     /** A visit's steps, call joins and leaves, and payments: never its notes, intake or chat. */
