@@ -99,14 +99,18 @@ async function postJson(url: string, body: unknown, token?: string) {
 }
 
 /**
- * Makes an invited clinician (global-setup.ts, with the care-team command) ready to work, as the
- * invited person would: the password chosen on the web's /reset-password page with the link of
- * the invitation e-mail, then two-step login set up with an authenticator (the main API's setup and
- * confirm calls, which the security page makes). Each account is made ready once per stack.
+ * Makes an invited staff account (a clinician or an operator) ready to work, as the invited person
+ * would: the password chosen on the web's /reset-password page with the link of the invitation
+ * e-mail (`template`), then two-step login set up with an authenticator (the main API's setup and
+ * confirm calls, which the security page makes).
  */
-export async function activateClinician(stack: Stack, invited: InvitedClinician): Promise<ReadyClinician> {
+export async function activateStaffAccount(
+  stack: Stack,
+  email: string,
+  template: "clinician-invite" | "operator-invite",
+): Promise<{ password: string; secret: string; lastUsedStep: number }> {
   const password = `journey ${randomUUID()}`;
-  const mail = await latestMail(stack.dataDir, { template: "clinician-invite", to: invited.email, since: 0 });
+  const mail = await latestMail(stack.dataDir, { template, to: email, since: 0 });
   const link = linkIn(mail, "/reset-password");
   const token = new URL(link, stack.baseUrl).searchParams.get("token") ?? "";
   const client = await request.newContext();
@@ -118,14 +122,14 @@ export async function activateClinician(stack: Stack, invited: InvitedClinician)
     const text = await reset.text();
     assert.ok(
       reset.status() === 200 && text.includes("Your password has been changed"),
-      `POST /reset-password for ${invited.email}: ${reset.status()} ${text.slice(0, 300)}`,
+      `POST /reset-password for ${email}: ${reset.status()} ${text.slice(0, 300)}`,
     );
   } finally {
     await client.dispose();
   }
 
   const api = `${stack.apiUrl}/api/v1/api`;
-  const session = await postJson(`${api}/auth/login`, { email: invited.email, password });
+  const session = await postJson(`${api}/auth/login`, { email, password });
   const accessToken = String(session.access_token);
   const setup = await postJson(`${api}/auth/second-factor/setup`, {}, accessToken);
   const secret = String((setup.data as { secret: string }).secret);
@@ -133,7 +137,20 @@ export async function activateClinician(stack: Stack, invited: InvitedClinician)
   const nextCode = codeSource(stack.apiUrl, secret, spent);
   await postJson(`${api}/auth/second-factor/confirm`, { code: await nextCode() }, accessToken);
   await postJson(`${api}/auth/logout`, {}, accessToken);
-  return { ...invited, password, secret, lastUsedStep: spent.lastUsedStep };
+  return { password, secret, lastUsedStep: spent.lastUsedStep };
+}
+
+/**
+ * Makes an invited clinician (global-setup.ts, with the care-team command) ready to work
+ * (activateStaffAccount). Each account is made ready once per stack.
+ */
+export async function activateClinician(stack: Stack, invited: InvitedClinician): Promise<ReadyClinician> {
+  return { ...invited, ...(await activateStaffAccount(stack, invited.email, "clinician-invite")) };
+}
+
+/** The next unspent codes of a staff account whose steps up to `lastUsedStep` are spent. */
+export function staffCodes(apiUrl: string, secret: string, lastUsedStep: number): () => Promise<string> {
+  return codeSource(apiUrl, secret, { lastUsedStep });
 }
 
 /** A ready clinician (activateClinician) as a journey uses it, spending its codes from here on. */

@@ -42,3 +42,6 @@ export type ReadyClinician = InvitedClinician & {
 };
 
 export type ClinicianPool<T extends InvitedClinician = InvitedClinician> = Record<ClinicianJourney, T>;
+
+/** The operations journey's operator, created by e2e/invite-clinicians.ts with the care-team command. */
+export const E2E_OPERATOR_EMAIL = "e2e-operator@example.org";

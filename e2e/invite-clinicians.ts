@@ -21,7 +21,7 @@ import { prepareDatabase } from "../apps/api/src/database-setup.ts";
 import { systemClock } from "../apps/api/src/platform/clock.ts";
 import { loadConfig } from "../apps/api/src/platform/config.ts";
 import { buildServices } from "../apps/api/src/services.ts";
-import { CLINICIAN_JOURNEYS, type ClinicianPool } from "./clinician-pool.ts";
+import { CLINICIAN_JOURNEYS, type ClinicianPool, E2E_OPERATOR_EMAIL } from "./clinician-pool.ts";
 
 const config = loadConfig();
 const handle = await createDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
@@ -61,7 +61,7 @@ try {
   if (candidates.length < CLINICIAN_JOURNEYS.length)
     throw new Error(`only ${candidates.length} providers fit the journeys' clinicians`);
 
-  const { careTeam } = services;
+  const { careTeam, operations } = services;
   const pool = {} as ClinicianPool;
   for (const [index, journey] of CLINICIAN_JOURNEYS.entries()) {
     const provider = candidates[index]!;
@@ -69,6 +69,7 @@ try {
     const errors: string[] = [];
     const code = await runCareTeamCommand(["invite", "--email", email, "--provider", provider.slug], {
       careTeam,
+      operations,
       out: () => undefined,
       err: (line) => errors.push(line),
     });
@@ -82,6 +83,16 @@ try {
       state: { code: state.code, name: state.name },
     };
   }
+  // The operations journey's operator (ADR 065): created with the command, as a clinic does.
+  const operatorErrors: string[] = [];
+  const operatorCode = await runCareTeamCommand(["operator", "--email", E2E_OPERATOR_EMAIL], {
+    careTeam,
+    operations,
+    out: () => undefined,
+    err: (line) => operatorErrors.push(line),
+  });
+  if (operatorCode !== 0)
+    throw new Error(`care-team operator exited with ${operatorCode}: ${operatorErrors.join(" ")}`);
   console.log(JSON.stringify(pool));
 } finally {
   await services.mailer.close();

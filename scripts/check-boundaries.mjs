@@ -24,8 +24,9 @@ const MODULE_EXPORTS = {
     "passwords.ts",
     "token-repository.ts",
   ],
-  // The directory shows the wait a new request can expect with an on-duty clinician.
-  "care-console": ["expected-wait.ts"],
+  // The directory shows the wait a new request can expect with an on-duty clinician; the operations
+  // console invites clinicians as the command line does.
+  "care-console": ["expected-wait.ts", "care-team-service.ts"],
   communications: ["mailing-list-service.ts", "communication-mail.ts"],
   // A visit's documents travel in its chat (the same upload rules); a call starts the visit.
   consultations: [
@@ -42,6 +43,7 @@ const MODULE_EXPORTS = {
   "my-data": [],
   // Booked visits queue "starts soon" notices; the services' wiring hands events to it.
   notifications: ["notification-service.ts"],
+  operations: [],
   // The directory reads each provider's next free slot; the reminders hook into the booking events.
   scheduling: ["availability.ts", "booking-events.ts", "scheduling-service.ts"],
   "video-call": [],

@@ -40,6 +40,7 @@ import type { MembershipService } from "#api/modules/membership/membership-servi
 import { registerRenewalSweep } from "#api/modules/membership/renewal-sweep.ts";
 import type { MyDataService } from "#api/modules/my-data/my-data-service.ts";
 import type { NotificationService } from "#api/modules/notifications/notification-service.ts";
+import type { OperationsService } from "#api/modules/operations/operations-service.ts";
 import { calendarOrganizer, registerBookingConfirmations } from "#api/modules/scheduling/booking-calendar.ts";
 import { registerBookingReminders, registerNoShowCheck } from "#api/modules/scheduling/booking-reminders.ts";
 import type { Scheduling } from "#api/modules/scheduling/scheduling-service.ts";
@@ -103,6 +104,8 @@ declare module "fastify" {
     specializations: SpecializationService;
     /** Clinician accounts: invitations, the list, disabling, the console's profile. */
     careTeam: CareTeamService;
+    /** The operations console (ADR 065): operators, the team, visits' payments, refunds. */
+    operations: OperationsService;
     /** Booked visits: clinicians' hours, slots, holds and bookings (ADR 059). */
     scheduling: Scheduling;
     /**
@@ -264,6 +267,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   app.addHook("onClose", async () => jobs.stop());
   app.decorate("accounts", services.accounts);
   app.decorate("careTeam", services.careTeam);
+  app.decorate("operations", services.operations);
   app.decorate("membership", services.membership);
   app.decorate("live", live);
   app.decorate("visits", services.visits);

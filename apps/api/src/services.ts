@@ -59,6 +59,10 @@ import {
   type NotificationService,
 } from "#api/modules/notifications/notification-service.ts";
 import { createPushSender } from "#api/modules/notifications/push-sender.ts";
+import {
+  createOperationsService,
+  type OperationsService,
+} from "#api/modules/operations/operations-service.ts";
 import { confirmationEvents } from "#api/modules/scheduling/booking-calendar.ts";
 import { bookingEventsOf } from "#api/modules/scheduling/booking-events.ts";
 import { reminderEvents } from "#api/modules/scheduling/booking-reminders.ts";
@@ -168,10 +172,11 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
           ...(options.fetch ? { fetch: options.fetch } : {}),
         })
       : undefined;
+  const payments = stripe ?? createDemoPayments({ webUrl: web });
   const membership: MembershipService = createMembershipService({
     db,
     clock,
-    payments: stripe ?? createDemoPayments({ webUrl: web }),
+    payments,
     webUrl: web,
     log,
     membershipMail: createMembershipMailer({ db, mailer, productName: config.PRODUCT_NAME, webUrl: web }),
@@ -372,9 +377,24 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     uploadDir: join(config.DATA_DIR, "uploads"),
   });
 
+  // The operations console (ADR 065): operators, the team, visits' payments and refunds.
+  const operations: OperationsService = createOperationsService({
+    db,
+    clock,
+    mailer,
+    passwords,
+    log,
+    careTeam,
+    payments,
+    productName: config.PRODUCT_NAME,
+    siteUrl: site,
+    webUrl: web,
+  });
+
   return {
     mailer,
     passwords,
+    operations,
     stripe,
     entitlements,
     accounts,

@@ -443,6 +443,23 @@ export async function registerClinician(t: TestApp, now: Date, { secondFactor = 
 }
 
 /**
+ * An operator account (ADR 065): a registered account turned operator, with the second factor on
+ * unless `secondFactor` is false (an operator who has yet to set it up).
+ */
+export async function registerOperator(t: TestApp, now: Date, { secondFactor = true } = {}) {
+  const account = await registerPatient(t.app);
+  await t.db.db.update(users).set({ role: "operator" }).where(eq(users.id, account.user_id));
+  if (!secondFactor) return account;
+  await enableKnownSecondFactor(t.db.db, {
+    encryptionKey: t.app.config.SECOND_FACTOR_KEY!,
+    userId: account.user_id,
+    secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+    now,
+  });
+  return account;
+}
+
+/**
  * A create-consultation body of a patient in `state` with a cough (a new idempotency key each
  * time); `extra` adds or replaces fields (a provider, a hold), `intake` answers.
  */

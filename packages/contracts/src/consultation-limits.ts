@@ -109,6 +109,9 @@ export const AUDIT_ACTIONS = Object.freeze([
   "second_factor.recovery_code_used",
   "second_factor.recovery_codes_replaced",
   "second_factor.reset",
+  // The clinic's operators (ADR 065): a visit's steps and payments, never its notes; a refund.
+  "consultation.timeline_read",
+  "payment.refund",
 ] as const);
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

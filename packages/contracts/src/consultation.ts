@@ -197,7 +197,7 @@ export const auditEntry = z
      * "self" when the patient did it; "other" for another patient's account (a refused attempt);
      * otherwise the kind of actor (a clinician of the care team, a provider, the system).
      */
-    actor: z.enum(["self", "other", "clinician", "provider", "system"]),
+    actor: z.enum(["self", "other", "clinician", "provider", "operator", "system"]),
     /** The clinician's name ("Ann Lee, MD") on a clinician's row; null on every other row. */
     actor_name: z.string().nullable(),
     action: z.enum(AUDIT_ACTIONS),

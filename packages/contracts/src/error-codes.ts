@@ -42,7 +42,14 @@ export const ERROR_CODES = [
   // Roles: the care console and the patient's own pages.
   "CLINICIAN_ONLY",
   "PATIENT_ONLY",
+  "OPERATOR_ONLY",
   "SECOND_FACTOR_SETUP_REQUIRED",
+  // The operations console: the team and refunds (ADR 065).
+  "CLINICIAN_NOT_FOUND",
+  "CLINICIAN_EMAIL_TAKEN",
+  "PROVIDER_ALREADY_LINKED",
+  "PAYMENT_NOT_FOUND",
+  "REFUND_ABOVE_PAID",
   // Communications: captcha, contact, mailing lists, my-data.
   "CAPTCHA_MISSING",
   "CAPTCHA_INVALID",

@@ -17,6 +17,7 @@ export * from "./schema/directory.ts";
 export * from "./schema/membership.ts";
 export * from "./schema/my-data.ts";
 export * from "./schema/notifications.ts";
+export * from "./schema/operations.ts";
 export * from "./schema/platform.ts";
 export * from "./schema/ratings.ts";
 export * from "./schema/scheduling.ts";

@@ -9,6 +9,7 @@ import { runMigrations } from "@ambercare/db/migrate";
 import pino from "pino";
 import { totpCodeAt } from "#api/modules/accounts/second-factor-codes.ts";
 import { CareTeamError, type CareTeamService } from "#api/modules/care-console/care-team-service.ts";
+import { type OperationsService, OperatorError } from "#api/modules/operations/operations-service.ts";
 import { systemClock } from "#api/platform/clock.ts";
 import { loadConfig } from "#api/platform/config.ts";
 import { buildServices } from "#api/services.ts";
@@ -30,12 +31,16 @@ Commands:
       Every clinician account: e-mail, provider, two-step login, state.
   disable --email <address>
       End every session of the account and refuse its logins from now on.
+  operator --email <address> [--locale en|bg]
+      Create an operator account (or send its link again) and e-mail a link to choose a password.
+      The operator must then set up two-step login before /operations opens.
   demo-code
       The current two-step login code of the demo clinician (${DEMO_CLINICIAN.email}).
 `;
 
 export type CareTeamIo = {
   careTeam: Pick<CareTeamService, "invite" | "list" | "disable">;
+  operations: Pick<OperationsService, "createOperator">;
   out: (line: string) => void;
   err: (line: string) => void;
   now?: () => Date;
@@ -121,6 +126,20 @@ export async function runCareTeamCommand(argv: readonly string[], io: CareTeamIo
         );
         return 0;
       }
+      case "operator": {
+        const values = readOptions(args, { email: true, locale: true });
+        const email = emailOption(values);
+        const locale = values.locale;
+        if (locale !== undefined && !isLocale(locale)) throw new UsageError(`--locale must be en or bg`);
+        const result = await io.operations.createOperator({
+          email,
+          ...(locale ? { locale: locale as Locale } : {}),
+        });
+        const verb =
+          result.outcome === "created" ? "Created the operator" : "Sent a new link to the operator";
+        io.out(`${verb} ${result.email}; the set-password link was e-mailed.`);
+        return 0;
+      }
       case "demo-code": {
         readOptions(args, {});
         io.out(totpCodeAt(DEMO_CLINICIAN.totp_secret, io.now?.() ?? new Date()));
@@ -134,7 +153,7 @@ export async function runCareTeamCommand(argv: readonly string[], io: CareTeamIo
       io.err(`${error.message}\n\n${USAGE}`);
       return 2;
     }
-    if (error instanceof CareTeamError) {
+    if (error instanceof CareTeamError || error instanceof OperatorError) {
       io.err(error.message);
       return 1;
     }
@@ -146,24 +165,28 @@ export async function runCareTeamCommand(argv: readonly string[], io: CareTeamIo
 async function main(argv: string[]): Promise<number> {
   const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
   // Usage and the demo code need no database: answer them before opening it.
-  if (argv[0] !== "invite" && argv[0] !== "list" && argv[0] !== "disable") {
-    return runCareTeamCommand(argv, { ...io, careTeam: unavailable() });
+  if (!["invite", "list", "disable", "operator"].includes(argv[0] ?? "")) {
+    return runCareTeamCommand(argv, { ...io, ...unavailable() });
   }
   const config = loadConfig();
   const db = await createDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const services = buildServices(db, config, { clock: systemClock, log: pino({ level: "warn" }) });
   try {
     await runMigrations(db);
-    return await runCareTeamCommand(argv, { ...io, careTeam: services.careTeam });
+    return await runCareTeamCommand(argv, {
+      ...io,
+      careTeam: services.careTeam,
+      operations: services.operations,
+    });
   } finally {
     await services.mailer.close();
     await db.close();
   }
 }
 
-function unavailable(): CareTeamIo["careTeam"] {
+function unavailable(): Pick<CareTeamIo, "careTeam" | "operations"> {
   const fail = () => Promise.reject(new Error("no database"));
-  return { invite: fail, list: fail, disable: fail };
+  return { careTeam: { invite: fail, list: fail, disable: fail }, operations: { createOperator: fail } };
 }
 
 const isMain =

@@ -8,8 +8,11 @@ export type AuditEvent = {
   /** The patient whose health data was read or written. */
   userId: string;
   actorUserId: string;
-  /** "clinician": a clinician's account (its provider names it in the patient's access log). */
-  actorKind: "patient" | "provider" | "clinician" | "system";
+  /**
+   * "clinician": a clinician's account (its provider names it in the patient's access log);
+   * "operator": one of the clinic's operators (ADR 065).
+   */
+  actorKind: "patient" | "provider" | "clinician" | "operator" | "system";
   action: AuditAction;
   resourceType: AuditResource;
   resourceId: string | null;
@@ -131,7 +134,7 @@ function actorOf(request: FastifyRequest): { userId: string; kind: AuditEvent["a
   const auth = request.auth;
   if (!auth) return null;
   if (auth.isServiceAccount) return { userId: auth.userId, kind: "system" };
-  return { userId: auth.userId, kind: auth.role === "clinician" ? "clinician" : "patient" };
+  return { userId: auth.userId, kind: auth.role === "patient" ? "patient" : auth.role };
 }
 
 /**

@@ -88,6 +88,12 @@ export const API_ERROR_MESSAGES: Readonly<Record<ErrorCode, ErrorRule>> = {
   SECOND_FACTOR_RESET_LINK_INVALID: { key: "secondFactor.errors.resetLinkInvalid" },
   CLINICIAN_ONLY: NOT_YOURS,
   PATIENT_ONLY: NOT_YOURS,
+  OPERATOR_ONLY: NOT_YOURS,
+  CLINICIAN_NOT_FOUND: { key: "operations.errors.clinicianNotFound" },
+  CLINICIAN_EMAIL_TAKEN: { key: "operations.errors.emailTaken", field: "email" },
+  PROVIDER_ALREADY_LINKED: { key: "operations.errors.providerLinked" },
+  PAYMENT_NOT_FOUND: { key: "operations.errors.paymentNotFound" },
+  REFUND_ABOVE_PAID: { key: "operations.errors.refundAbovePaid" },
   SECOND_FACTOR_SETUP_REQUIRED: { key: "console.secondFactorRequired" },
 
   CAPTCHA_MISSING: { key: "captcha.errors.missing", field: "captcha" },

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import {
   createTestApp,
   registerClinician,
+  registerOperator,
   registerPatient,
   TEST_PUBLIC_API_TOKEN,
   TEST_SERVICE_ACCOUNT,
@@ -45,6 +46,7 @@ const PAGE_ROUTES = ALL.filter((route) => isRoutePath(route.path));
 const MAIN = "routes/layouts/main.tsx";
 const SOON = "routes/layouts/soon.tsx";
 const CONSOLE = "routes/layouts/console.tsx";
+const OPERATIONS = "routes/layouts/operations.tsx";
 const SOON_PATHS = ["/blog", "/blog/:page", "/medical-providers"];
 
 /** The pages behind a login: the patient's own, the intake form, checkout, the console. */
@@ -65,6 +67,10 @@ const LOGGED_IN_PAGES = [
   "/my-profile/security",
   "/console",
   "/console/visits/:id",
+  "/operations",
+  "/operations/visits",
+  "/operations/visits/:id",
+  "/operations/log",
 ];
 /** The pages for logged-out visitors. */
 const LOGGED_OUT_PAGES = [
@@ -78,7 +84,8 @@ const LOGGED_OUT_PAGES = [
 ];
 /** The patient's pages a clinician is sent away from; the console is the clinicians' own. */
 const PATIENT_PAGES = LOGGED_IN_PAGES.filter(
-  (path) => path !== "/my-profile/security" && !path.startsWith("/console"),
+  (path) =>
+    path !== "/my-profile/security" && !path.startsWith("/console") && !path.startsWith("/operations"),
 );
 
 describe("the route config built from the page table", () => {
@@ -89,7 +96,9 @@ describe("the route config built from the page table", () => {
         ? SOON
         : route.path === "/console" || route.path.startsWith("/console/")
           ? CONSOLE
-          : MAIN;
+          : route.path === "/operations" || route.path.startsWith("/operations/")
+            ? OPERATIONS
+            : MAIN;
       expect(route.layout, route.path).toBe(expected);
       expect(route.file, route.path).toBe(PAGES[route.path as RoutePath].file);
     }
@@ -121,6 +130,8 @@ let LOGGED_IN: string;
 let CLINICIAN: string;
 let CLINICIAN_WITHOUT_FACTOR: string;
 let clinician: { user_id: string; providerId: string };
+let OPERATOR: string;
+let OPERATOR_WITHOUT_FACTOR: string;
 /** A provider of the seeded directory: its profile is the page every visitor may open. */
 let providerSlug: string;
 
@@ -142,6 +153,8 @@ beforeAll(async () => {
   CLINICIAN = cookieOf(withFactor);
   const withoutFactor = await registerClinician(api, new Date(), { secondFactor: false });
   CLINICIAN_WITHOUT_FACTOR = cookieOf(withoutFactor);
+  OPERATOR = cookieOf(await registerOperator(api, new Date()));
+  OPERATOR_WITHOUT_FACTOR = cookieOf(await registerOperator(api, new Date(), { secondFactor: false }));
   // Load every route module once here, so the first test does not pay for compiling the app.
   await Promise.all(PAGE_ROUTES.map((route) => import(/* @vite-ignore */ `${APP_DIR}${route.file}`)));
   const search = (await import(`${APP_DIR}routes/find-a-doctor.tsx`)) as {
@@ -214,6 +227,14 @@ const pageOf = (path: string) => {
   return route;
 };
 
+async function operationsLayoutLoader(cookie: string) {
+  const layout = (await import(`${APP_DIR}routes/layouts/operations.tsx`)) as {
+    loader(args: LoaderArgs): Promise<unknown>;
+  };
+  const request = new Request("http://localhost/operations", { headers: { Cookie: cookie } });
+  return layout.loader({ request, params: {}, context: {}, pattern: "/operations" });
+}
+
 async function consoleLayoutLoader(cookie: string) {
   const layout = (await import(`${APP_DIR}routes/layouts/console.tsx`)) as {
     loader(args: LoaderArgs): Promise<unknown>;
@@ -227,7 +248,7 @@ describe("every page's loader enforces its entry", () => {
     const source = readFileSync(`${APP_DIR}${route.file}`, "utf8");
     const loader = source.slice(source.indexOf("export async function loader"));
     const firstStatement = loader.split("\n")[1] ?? "";
-    expect(firstStatement).toMatch(/requireRoute(Access|User|Clinician)\(request, pattern\)/);
+    expect(firstStatement).toMatch(/requireRoute(Access|User|Clinician|Operator)\(request, pattern\)/);
   });
 
   it.each(LOGGED_IN_PAGES)("%s sends an anonymous visitor to /login and back", async (path) => {
@@ -287,8 +308,9 @@ describe("every page's loader enforces its entry", () => {
       }
       if (access.requiresAuthentication) {
         expect(redirectOf(anonymous.thrown)).toBe(`/login?redirectTo=${back}`);
-        // The logged-in visitor here is a patient: the console refuses them.
-        if (access.role === "clinician") expect(statusOf(loggedIn.thrown)).toBe(403);
+        // The logged-in visitor here is a patient: the consoles refuse them.
+        if (access.role === "clinician" || access.role === "operator")
+          expect(statusOf(loggedIn.thrown)).toBe(403);
         else expect(loggedIn.thrown).toBeUndefined();
         return;
       }
@@ -354,6 +376,30 @@ describe("the role of a page", () => {
     expect(redirectOf(thrown)).toBe("/my-profile/security");
     const setup = await runLoader(pageOf("/my-profile/security"), CLINICIAN_WITHOUT_FACTOR);
     expect(setup.thrown).toBeUndefined();
+  });
+
+  it.each(PATIENT_PAGES)("%s sends an operator to /operations", async (path) => {
+    const { thrown } = await runLoader(pageOf(path), OPERATOR);
+    expect(redirectOf(thrown)).toBe("/operations");
+  });
+
+  it("opens /operations to an operator with the second factor on, and refuses it to patients and clinicians with 403", async () => {
+    const opened = await runLoader(pageOf("/operations"), OPERATOR);
+    expect(opened.thrown).toBeUndefined();
+    expect(opened.value).toMatchObject({ data: { team: expect.any(Array) } });
+    expect(await operationsLayoutLoader(OPERATOR)).toMatchObject({ operator: expect.any(Object) });
+    for (const cookie of [LOGGED_IN, CLINICIAN]) {
+      expect(statusOf((await runLoader(pageOf("/operations"), cookie)).thrown)).toBe(403);
+      expect(statusOf(await operationsLayoutLoader(cookie).catch((error: unknown) => error))).toBe(403);
+    }
+    // An operator on the care console is refused as well.
+    expect(statusOf((await runLoader(pageOf("/console"), OPERATOR)).thrown)).toBe(403);
+  });
+
+  it("sends an operator without the second factor from /operations to its setup", async () => {
+    const { thrown } = await runLoader(pageOf("/operations"), OPERATOR_WITHOUT_FACTOR);
+    expect(redirectOf(thrown)).toBe("/my-profile/security");
+    expect((await runLoader(pageOf("/my-profile/security"), OPERATOR_WITHOUT_FACTOR)).thrown).toBeUndefined();
   });
 
   it("refuses /console and its layout to a patient with 403", async () => {

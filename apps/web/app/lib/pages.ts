@@ -1,4 +1,4 @@
-import { CONSOLE_LAYOUT } from "#app/lib/console-layout.ts";
+import { CONSOLE_LAYOUT, OPERATIONS_LAYOUT } from "#app/lib/console-layout.ts";
 import type { Translations } from "#app/lib/i18n.tsx";
 
 export { CONSOLE_LAYOUT_ID, showsSupportWidget } from "#app/lib/console-layout.ts";
@@ -17,10 +17,12 @@ export { CONSOLE_LAYOUT_ID, showsSupportWidget } from "#app/lib/console-layout.t
  * - `access`, enforced by the page's loader and action:
  *   - PUBLIC (the default): anyone; the loader sees the visitor's cookies, if any.
  *   - LOGGED_IN: anonymous visitors are redirected to /login?redirectTo=<path>.
- *   - PATIENT: LOGGED_IN, and a clinician is sent to /console (the patient's own data, the intake
- *     form, checkout).
+ *   - PATIENT: LOGGED_IN, and a clinician is sent to /console, an operator to /operations (the
+ *     patient's own data, the intake form, checkout).
  *   - CLINICIAN: LOGGED_IN, anyone else is refused with 403, and a clinician whose second factor is
  *     still off is sent to /my-profile/security (the care console).
+ *   - OPERATOR: the same for operators (the operations console, ADR 065); an operator on a
+ *     patient's page is sent to /operations.
  *   - LOGGED_OUT: pages for logged-out visitors. A logged-in visitor is redirected to / from the
  *     paths in REDIRECT_HOME_WHEN_LOGGED_IN and told "you are already logged in" on the others.
  * - `seo` (ADR 009): `group` lists the page on the /sitemap page under that heading (none: not
@@ -38,7 +40,7 @@ export { CONSOLE_LAYOUT_ID, showsSupportWidget } from "#app/lib/console-layout.t
  * login (ADR 024), the care console (ADR 035, 039) and one visit's own page (ADR 040).
  */
 
-export type RouteRole = "patient" | "clinician";
+export type RouteRole = "patient" | "clinician" | "operator";
 export type RouteAccess = Readonly<{
   requiresAuthentication?: true;
   notAuthenticated?: true;
@@ -63,6 +65,7 @@ export type PageEntry = Readonly<{
 const LOGGED_IN = { requiresAuthentication: true } as const;
 const PATIENT = { requiresAuthentication: true, role: "patient" } as const;
 const CLINICIAN = { requiresAuthentication: true, role: "clinician" } as const;
+const OPERATOR = { requiresAuthentication: true, role: "operator" } as const;
 const LOGGED_OUT = { notAuthenticated: true } as const;
 
 export const MAIN_LAYOUT = "routes/layouts/main.tsx";
@@ -349,6 +352,35 @@ export const PAGES = Object.freeze({
     layout: CONSOLE_LAYOUT,
   },
   // The clinician's bookable hours (ADR 059): time zone, weekly hours, exceptions, booking limits.
+  // The operations console of the clinic's operators (ADR 065): its own layout and access rule.
+  "/operations": {
+    file: "routes/operations/index.tsx",
+    name: "operations",
+    access: OPERATOR,
+    seo: { disallow: true },
+    layout: OPERATIONS_LAYOUT,
+  },
+  "/operations/visits": {
+    file: "routes/operations/visits.tsx",
+    name: "operationsVisits",
+    access: OPERATOR,
+    seo: {},
+    layout: OPERATIONS_LAYOUT,
+  },
+  "/operations/visits/:id": {
+    file: "routes/operations/visit.tsx",
+    name: "operationsVisit",
+    access: OPERATOR,
+    seo: {},
+    layout: OPERATIONS_LAYOUT,
+  },
+  "/operations/log": {
+    file: "routes/operations/log.tsx",
+    name: "operationsLog",
+    access: OPERATOR,
+    seo: {},
+    layout: OPERATIONS_LAYOUT,
+  },
   "/console/hours": {
     file: "routes/console/hours.tsx",
     name: "consoleHours",
@@ -410,6 +442,8 @@ export const REDIRECT_HOME_WHEN_LOGGED_IN: readonly RoutePath[] = Object.freeze(
 
 /** Where a clinician goes from a patient's page, and where the console starts. */
 export const CONSOLE_HOME = "/console" satisfies RoutePath;
+/** Where an operator goes from a patient's page, and where the operations console starts. */
+export const OPERATIONS_HOME = "/operations" satisfies RoutePath;
 /** The one page a clinician without the second factor may open: its setup. */
 export const SECOND_FACTOR_SETUP_PAGE = "/my-profile/security" satisfies RoutePath;
 

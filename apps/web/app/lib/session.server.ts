@@ -1,4 +1,5 @@
 import type { User } from "@ambercare/contracts/auth";
+import type { OperatorProfile } from "@ambercare/contracts/operations";
 import type { ClinicianProfile } from "@ambercare/contracts/roles";
 import {
   isFullyLoggedIn,
@@ -14,6 +15,7 @@ import { rememberSession } from "#app/lib/known-sessions.server.ts";
 import { safeRedirect } from "#app/lib/misc.ts";
 import {
   CONSOLE_HOME,
+  OPERATIONS_HOME,
   type PAGES,
   pageOfPattern,
   REDIRECT_HOME_WHEN_LOGGED_IN,
@@ -104,6 +106,8 @@ export type VerifiedUser = SessionUser & {
   account: User;
   /** On the console's pages (`role: "clinician"`): the clinician and their provider. */
   clinician?: ClinicianProfile;
+  /** On the operations console's pages (`role: "operator"`): the operator. */
+  operator?: OperatorProfile;
 };
 
 /** Where requireUser checks the session: the running APIs by default, a local server in tests. */
@@ -179,6 +183,7 @@ export async function landingAfterLogin(
   // A clinician's home is the console, whose own check sends one without a second factor to its
   // setup; the patient's profile steps are not theirs.
   if (account.role === "clinician") return { to: redirectTo === "/" ? CONSOLE_HOME : redirectTo, cookies };
+  if (account.role === "operator") return { to: redirectTo === "/" ? OPERATIONS_HOME : redirectTo, cookies };
   if (account.profile_completed) return { to: redirectTo, cookies };
   const to = redirectTo === "/" ? "/almost-there" : `/almost-there?${new URLSearchParams({ redirectTo })}`;
   return { to, cookies };
@@ -223,6 +228,17 @@ export type ClinicianRouteAccessResult = {
   alreadyLoggedIn: false;
 };
 
+/** On an operator's route, also the operator. */
+export type OperatorRouteAccessResult = {
+  user: VerifiedUser & { operator: OperatorProfile };
+  alreadyLoggedIn: false;
+};
+
+/** The paths whose page-table entry has the role "operator". */
+export type OperatorRoutePath = {
+  [P in RoutePath]: (typeof PAGES)[P] extends { access: { role: "operator" } } ? P : never;
+}[RoutePath];
+
 /** The paths whose page-table entry has the role "clinician". */
 export type ClinicianRoutePath = {
   [P in RoutePath]: (typeof PAGES)[P] extends { access: { role: "clinician" } } ? P : never;
@@ -233,55 +249,54 @@ function forbidden() {
   return data(null, { status: 403 });
 }
 
+type RouteClient = ReturnType<typeof createRouteClient>;
+
 /**
- * The console's check, beyond the role the session's account has: the API's `guards.clinician`
- * (an active clinician with the second factor on) through `GET /api/care-team/me`. A clinician
- * whose factor is still off goes to its setup page; anyone else the API refuses gets 403.
+ * A staff console's check, beyond the role the session's account has: the API's guard of that
+ * console through its `me` call — `guards.clinician` (`GET /api/care-team/me`) for the care console,
+ * `guards.operator` (`GET /api/operations/me`) for the operations console (ADR 065). An account whose
+ * second factor is still off goes to its setup page; anyone else the API refuses gets 403. Made once
+ * per request: a console's layout and its page both ask.
  */
-/** One console check per request: the console's layout and its page both ask. */
-const consoleChecked = new WeakMap<Request, Promise<ClinicianProfile>>();
-
-function requireConsoleClinician(
-  request: Request,
-  user: VerifiedUser,
-  deps?: SessionApiDeps,
-): Promise<ClinicianProfile> {
-  let check = consoleChecked.get(request);
-  if (!check) {
-    check = fetchConsoleClinician(request, user, deps);
-    consoleChecked.set(request, check);
-  }
-  return check;
-}
-
-async function fetchConsoleClinician(
-  request: Request,
-  user: VerifiedUser,
-  deps: SessionApiDeps = defaultDeps,
-): Promise<ClinicianProfile> {
-  if (!user.accessToken) throw logoutEvent(request);
-  const main = createApiClient({
-    baseUrl: deps.mainApiBase,
-    token: user.accessToken,
-    fetch: deps.fetch,
-    onUnauthorized: () => {
-      throw logoutEvent(request);
-    },
-  });
-  try {
-    return (await createRouteClient({ main }, deps.productSlug).careTeam.me()).data;
-  } catch (error) {
-    if (isApiError(error) && error.code === "SECOND_FACTOR_SETUP_REQUIRED") {
-      throw redirect(SECOND_FACTOR_SETUP_PAGE);
+function staffCheck<T>(ask: (api: RouteClient) => Promise<{ data: T }>) {
+  const checked = new WeakMap<Request, Promise<T>>();
+  async function fetchProfile(request: Request, user: VerifiedUser, deps: SessionApiDeps = defaultDeps) {
+    if (!user.accessToken) throw logoutEvent(request);
+    const main = createApiClient({
+      baseUrl: deps.mainApiBase,
+      token: user.accessToken,
+      fetch: deps.fetch,
+      onUnauthorized: () => {
+        throw logoutEvent(request);
+      },
+    });
+    try {
+      return (await ask(createRouteClient({ main }, deps.productSlug))).data;
+    } catch (error) {
+      if (isApiError(error) && error.code === "SECOND_FACTOR_SETUP_REQUIRED") {
+        throw redirect(SECOND_FACTOR_SETUP_PAGE);
+      }
+      if (isApiError(error) && error.status === 403) throw forbidden();
+      throw error;
     }
-    if (isApiError(error) && error.status === 403) throw forbidden();
-    throw error;
   }
+  return (request: Request, user: VerifiedUser, deps?: SessionApiDeps): Promise<T> => {
+    let check = checked.get(request);
+    if (!check) {
+      check = fetchProfile(request, user, deps);
+      checked.set(request, check);
+    }
+    return check;
+  };
 }
+
+const requireConsoleClinician = staffCheck<ClinicianProfile>((api) => api.careTeam.me());
+const requireOperator = staffCheck<OperatorProfile>((api) => api.operations.me());
 
 /**
- * Applies a page's `role`: a clinician on a patient's page goes to the console; anyone but a
- * clinician on the console's pages gets 403.
+ * Applies a page's `role`: a clinician on a patient's page goes to the console, an operator to the
+ * operations console; anyone but a clinician on the console's pages, and anyone but an operator on
+ * the operations console's, gets 403.
  */
 async function enforceRole(
   request: Request,
@@ -291,6 +306,11 @@ async function enforceRole(
 ): Promise<VerifiedUser> {
   const role = user.account.role;
   if (access.role === "patient" && role === "clinician") throw redirect(CONSOLE_HOME);
+  if (access.role === "patient" && role === "operator") throw redirect(OPERATIONS_HOME);
+  if (access.role === "operator") {
+    if (role !== "operator") throw forbidden();
+    return { ...user, operator: await requireOperator(request, user, deps) };
+  }
   if (access.role === "clinician") {
     if (role !== "clinician") throw forbidden();
     return { ...user, clinician: await requireConsoleClinician(request, user, deps) };
@@ -328,9 +348,11 @@ export async function requireRouteAccess<P extends string>(
 ): Promise<
   P extends ClinicianRoutePath
     ? ClinicianRouteAccessResult
-    : P extends ProtectedRoutePath
-      ? ProtectedRouteAccessResult
-      : RouteAccessResult
+    : P extends OperatorRoutePath
+      ? OperatorRouteAccessResult
+      : P extends ProtectedRoutePath
+        ? ProtectedRouteAccessResult
+        : RouteAccessResult
 >;
 export async function requireRouteAccess(
   request: Request,
@@ -366,6 +388,18 @@ export async function requireRouteClinician(
   const access = routeAccess(page);
   if (access.role !== "clinician") throw new Error(`${page} is not a clinician's page in the page table`);
   return (await enforcePage(request, access, deps)) as ClinicianRouteAccessResult;
+}
+
+/** requireRouteAccess for a loader of the operations console: its page must be an operator's. */
+export async function requireRouteOperator(
+  request: Request,
+  pattern: string,
+  deps?: SessionApiDeps,
+): Promise<OperatorRouteAccessResult> {
+  const page = pageOf(pattern);
+  const access = routeAccess(page);
+  if (access.role !== "operator") throw new Error(`${page} is not an operator's page in the page table`);
+  return (await enforcePage(request, access, deps)) as OperatorRouteAccessResult;
 }
 
 async function enforcePage(

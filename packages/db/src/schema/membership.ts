@@ -165,6 +165,8 @@ export const invoices = pgTable(
     refundedAt: timestamptz("refunded_at"),
     refundedAmountCents: integer("refunded_amount_cents"),
     providerRefundId: text("provider_refund_id"),
+    /** Why an operator gave the money back (their words); null for the automatic refunds. */
+    refundReason: text("refund_reason"),
   },
   (table) => [
     check(

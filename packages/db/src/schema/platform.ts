@@ -46,7 +46,7 @@ export const auditLog = pgTable(
   (table) => [
     check(
       "audit_log_actor_kind_known",
-      sql`${table.actorKind} in ('patient', 'provider', 'clinician', 'system')`,
+      sql`${table.actorKind} in ('patient', 'provider', 'clinician', 'operator', 'system')`,
     ),
     index("audit_log_user_at_idx").on(table.userId, table.at),
   ],

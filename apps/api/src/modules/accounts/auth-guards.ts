@@ -78,6 +78,20 @@ function clinicianOnly(): AppError {
   return new AppError("CLINICIAN_ONLY", 403, ROLE_ERRORS.clinicianOnly);
 }
 
+function operatorOnly(): AppError {
+  return new AppError("OPERATOR_ONLY", 403, ROLE_ERRORS.operatorOnly);
+}
+
+/** An operator's request, as `operatorOf` answers it (behind `guards.operator`). */
+export type OperatorContext = AuthContext & { role: "operator" };
+
+/** The operator behind a request that passed `guards.operator`. */
+export function operatorOf(request: FastifyRequest): OperatorContext {
+  const auth = authOf(request);
+  if (auth.role !== "operator" || auth.isServiceAccount) throw operatorOnly();
+  return { ...auth, role: "operator" };
+}
+
 export type AuthGuards = {
   /**
    * A live access token of any account (patients, clinicians, and the service account where routes
@@ -86,7 +100,7 @@ export type AuthGuards = {
   user: BearerPreHandler;
   /**
    * A patient's calls on their own data (profile, consultations, membership, records, data rights):
-   * as `user`, but a clinician's token gets 403 PATIENT_ONLY. The service account passes as with
+   * as `user`, but a clinician's or an operator's token gets 403 PATIENT_ONLY. The service account passes as with
    * `user`; the services refuse it where it acts for nobody.
    */
   patient: BearerPreHandler;
@@ -101,6 +115,12 @@ export type AuthGuards = {
    * calls); a patient's token gets 403.
    */
   service: BearerPreHandler;
+  /**
+   * The operations console's calls (ADR 065): an operator with the second factor on. A patient, a
+   * clinician or the service account gets 403 OPERATOR_ONLY; an operator still without the factor
+   * 403 SECOND_FACTOR_SETUP_REQUIRED.
+   */
+  operator: BearerPreHandler;
 };
 
 /**
@@ -118,7 +138,7 @@ export function createAuthGuards(sessions: Pick<SessionService, "authenticate">)
     user,
     async patient(request, reply) {
       await user(request, reply);
-      if (authOf(request).role === "clinician") {
+      if (authOf(request).role !== "patient") {
         throw new AppError("PATIENT_ONLY", 403, ROLE_ERRORS.patientOnly);
       }
     },
@@ -129,6 +149,18 @@ export function createAuthGuards(sessions: Pick<SessionService, "authenticate">)
         throw clinicianOnly();
       if (roleRequiresSecondFactor(auth.role) && !auth.secondFactorEnabled) {
         throw new AppError("SECOND_FACTOR_SETUP_REQUIRED", 403, ROLE_ERRORS.secondFactorSetupRequired);
+      }
+    },
+    async operator(request, reply) {
+      await user(request, reply);
+      const auth = authOf(request);
+      if (auth.isServiceAccount || auth.role !== "operator") throw operatorOnly();
+      if (roleRequiresSecondFactor(auth.role) && !auth.secondFactorEnabled) {
+        throw new AppError(
+          "SECOND_FACTOR_SETUP_REQUIRED",
+          403,
+          ROLE_ERRORS.operatorSecondFactorSetupRequired,
+        );
       }
     },
     async service(request, reply) {

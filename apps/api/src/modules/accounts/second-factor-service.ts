@@ -49,7 +49,11 @@ const LOST_DEVICE_MAILS_PER_HOUR = 5;
  * auth-guards.ts answers 403 SECOND_FACTOR_SETUP_REQUIRED, and the web sends the clinician to
  * /my-profile/security).
  */
-const ROLES_REQUIRING_SECOND_FACTOR: ReadonlySet<AccountRole> = new Set<AccountRole>(["clinician"]);
+const ROLES_REQUIRING_SECOND_FACTOR: ReadonlySet<AccountRole> = new Set<AccountRole>([
+  "clinician",
+  // An operator reaches every clinician's account and every patient's payments (ADR 065).
+  "operator",
+]);
 
 export function roleRequiresSecondFactor(role: AccountRole): boolean {
   return ROLES_REQUIRING_SECOND_FACTOR.has(role);

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { DutyStatus } from "@ambercare/contracts/console";
 import { DEFAULT_LOCALE, type Locale } from "@ambercare/contracts/locales";
 import { CLINICIAN_INVITE_TTL_MS, type ClinicianProfile } from "@ambercare/contracts/roles";
-import type { Database } from "@ambercare/db/client";
+import type { Database, Executor } from "@ambercare/db/client";
 import type { Passwords } from "#api/modules/accounts/passwords.ts";
 import { createTokenRepository } from "#api/modules/accounts/token-repository.ts";
 import { generateToken, hashToken } from "#api/modules/accounts/tokens.ts";
@@ -16,9 +16,22 @@ import type { Clock } from "#api/platform/clock.ts";
 import type { Mailer } from "#api/platform/mail/mailer.ts";
 import { renderMail } from "#api/platform/mail/templates.ts";
 
-/** Why an operator's command was refused; the message says it in words the operator can act on. */
+/**
+ * Why an operator's command was refused; the message says it in words the operator can act on, the
+ * code is what the operations console's API answers with it.
+ */
 export class CareTeamError extends Error {
   override name = "CareTeamError";
+  constructor(
+    message: string,
+    readonly code:
+      | "PROVIDER_NOT_FOUND"
+      | "PROVIDER_ALREADY_LINKED"
+      | "CLINICIAN_EMAIL_TAKEN"
+      | "CLINICIAN_NOT_FOUND" = "CLINICIAN_NOT_FOUND",
+  ) {
+    super(message);
+  }
 }
 
 export type InviteResult = {
@@ -40,6 +53,22 @@ export type CareTeamDeps = {
   /** VISIT_ACCEPT_TIMEOUT: the longest wait a request can expect. */
   acceptTimeoutMs: number;
 };
+
+/**
+ * Stores an invitation's set-password link (a password-reset token of the account, valid for
+ * CLINICIAN_INVITE_TTL_MS), in place of any unused one: clinicians' and operators' invitations.
+ */
+export async function storeSetPasswordToken(tx: Executor, userId: string, token: string, now: Date) {
+  const tokens = createTokenRepository(tx);
+  await tokens.deleteUnusedMailTokens(userId, "password-reset");
+  await tokens.insertMailToken({
+    tokenHash: hashToken(token),
+    userId,
+    purpose: "password-reset",
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + CLINICIAN_INVITE_TTL_MS),
+  });
+}
 
 export const providerName = (provider: Pick<ProviderRef, "firstName" | "lastName" | "credentials">) =>
   `${provider.firstName} ${provider.lastName}, ${provider.credentials}`;
@@ -70,7 +99,8 @@ export function createCareTeamService(deps: CareTeamDeps) {
     async invite(input: { email: string; providerSlug: string; locale?: Locale }): Promise<InviteResult> {
       const email = input.email.trim().toLowerCase();
       const provider = await clinicians.findProviderBySlug(input.providerSlug);
-      if (!provider) throw new CareTeamError(`No provider has the slug "${input.providerSlug}".`);
+      if (!provider)
+        throw new CareTeamError(`No provider has the slug "${input.providerSlug}".`, "PROVIDER_NOT_FOUND");
       const token = generateToken();
       const now = clock.now();
       // An unusable password: an argon2id hash of random bytes nobody keeps, so a login attempt
@@ -83,7 +113,11 @@ export function createCareTeamService(deps: CareTeamDeps) {
         let userId: string;
         let outcome: InviteResult["outcome"];
         if (!account) {
-          if (holder) throw new CareTeamError(`Provider "${provider.slug}" already has a clinician account.`);
+          if (holder)
+            throw new CareTeamError(
+              `Provider "${provider.slug}" already has a clinician account.`,
+              "PROVIDER_ALREADY_LINKED",
+            );
           const created = await repository.insertAccount({
             email,
             passwordHash: unusableHash,
@@ -99,10 +133,11 @@ export function createCareTeamService(deps: CareTeamDeps) {
           if (account.isServiceAccount || account.role !== "clinician") {
             throw new CareTeamError(
               `${email} is a patient's account: a clinician needs an address of their own.`,
+              "CLINICIAN_EMAIL_TAKEN",
             );
           }
           if (account.providerId !== provider.id) {
-            throw new CareTeamError(`${email} is linked to another provider.`);
+            throw new CareTeamError(`${email} is linked to another provider.`, "CLINICIAN_EMAIL_TAKEN");
           }
           // Inviting a disabled clinician again gives the account back.
           await repository.setDisabledAt(account.id, null);
@@ -110,15 +145,7 @@ export function createCareTeamService(deps: CareTeamDeps) {
           userId = account.id;
           outcome = "reinvited";
         }
-        const tokens = createTokenRepository(tx);
-        await tokens.deleteUnusedMailTokens(userId, "password-reset");
-        await tokens.insertMailToken({
-          tokenHash: hashToken(token),
-          userId,
-          purpose: "password-reset",
-          createdAt: now,
-          expiresAt: new Date(now.getTime() + CLINICIAN_INVITE_TTL_MS),
-        });
+        await storeSetPasswordToken(tx, userId, token, now);
         const locale = input.locale ?? account?.locale ?? DEFAULT_LOCALE;
         return { outcome, userId, locale };
       });

@@ -80,6 +80,7 @@ function cli(argv: string[]) {
   const err: string[] = [];
   const run = runCareTeamCommand(argv, {
     careTeam: t.app.careTeam,
+    operations: t.app.operations,
     out: (line) => out.push(line),
     err: (line) => err.push(line),
     now: () => clock.now(),

@@ -1,4 +1,5 @@
 import type { Locale } from "@ambercare/contracts/locales";
+import type { AccountRole } from "@ambercare/contracts/roles";
 import type { Executor } from "@ambercare/db/client";
 import { clinicians, providers, secondFactors, users } from "@ambercare/db/schema";
 import { asc, eq, isNotNull, sql } from "drizzle-orm";
@@ -15,7 +16,7 @@ export type ProviderRef = {
 export type AccountWithLink = {
   id: string;
   email: string;
-  role: "patient" | "clinician";
+  role: AccountRole;
   isServiceAccount: boolean;
   locale: Locale;
   firstName: string | null;

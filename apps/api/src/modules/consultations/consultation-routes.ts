@@ -75,9 +75,11 @@ export const careConsultationRoutes: FastifyPluginAsyncZod = async (app) => {
               ? ("clinician" as const)
               : row.actorKind === "provider"
                 ? ("provider" as const)
-                : row.actorKind === "patient"
-                  ? ("other" as const)
-                  : ("system" as const),
+                : row.actorKind === "operator"
+                  ? ("operator" as const)
+                  : row.actorKind === "patient"
+                    ? ("other" as const)
+                    : ("system" as const),
         actor_name: row.actorName,
         action: row.action as never,
         resource_type: row.resourceType as never,

@@ -17,7 +17,8 @@ export type MailTemplate =
   | "second-factor-off"
   | "sign-up-confirmation"
   | "sign-up-attempt"
-  | "clinician-invite";
+  | "clinician-invite"
+  | "operator-invite";
 
 export type MailVars = {
   productName: string;
@@ -46,6 +47,12 @@ const LAYOUTS: Record<MailTemplate, Layout> = {
     intro: ["account.clinicianInvite.invited", "account.clinicianInvite.start"],
     action: "account.clinicianInvite.action",
     outro: ["account.clinicianInvite.onlyOnce", "account.clinicianInvite.notExpected"],
+  },
+  "operator-invite": {
+    subject: "account.operatorInvite.subject",
+    intro: ["account.operatorInvite.invited", "account.operatorInvite.start"],
+    action: "account.operatorInvite.action",
+    outro: ["account.operatorInvite.onlyOnce", "account.operatorInvite.notExpected"],
   },
   "password-reset": {
     subject: "account.passwordReset.subject",

@@ -1,8 +1,6 @@
-import { Form, NavLink, Outlet, useLoaderData } from "react-router";
+import { useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { LanguageSwitch } from "#app/components/language-switch.tsx";
-import { Logo } from "#app/components/logo.tsx";
-import { ProgressBar } from "#app/components/progress-bar.tsx";
+import { StaffLayout } from "#app/components/staff-layout.tsx";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { requireRouteClinician } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/console";
@@ -21,46 +19,22 @@ export default function ConsoleLayout() {
   const { t } = useTranslation();
   const { clinician } = useLoaderData<typeof loader>();
   return (
-    <div className="flex min-h-dvh flex-col">
-      <a href="#main-content" className="skip-link">
-        {t("common.skipToContent")}
-      </a>
-      <header className="relative border-border border-b bg-surface">
-        <ProgressBar />
-        <div className="page-container flex flex-wrap items-center justify-between gap-4 py-3">
-          <div className="flex items-center gap-4">
-            <Logo />
-            <span className="font-semibold text-ink-muted">{t("console.label")}</span>
-          </div>
-          <div className="flex flex-wrap items-center gap-4">
-            <p className="text-ink" data-testid="console-identity">
-              <span className="font-semibold">{clinician.name}</span>
-              <span className="text-ink-muted"> · {clinician.provider.name}</span>
-            </p>
-            <LanguageSwitch />
-            <Form method="post" action="/logout" className="contents">
-              <button type="submit" className="button-primary">
-                {t("nav.logOut")}
-              </button>
-            </Form>
-          </div>
-        </div>
-        <nav aria-label={t("console.nav.label")} className="page-container flex flex-wrap gap-4 pb-3">
-          <NavLink to="/console" end className="link aria-[current=page]:font-semibold">
-            {t("console.nav.queue")}
-          </NavLink>
-          <NavLink to="/console/hours" className="link aria-[current=page]:font-semibold">
-            {t("console.nav.hours")}
-          </NavLink>
-          <NavLink to="/console/notifications" className="link aria-[current=page]:font-semibold">
-            {t("console.nav.notifications")}
-          </NavLink>
-        </nav>
-      </header>
-      <main id="main-content" tabIndex={-1} className="flex-1">
-        <Outlet />
-      </main>
-    </div>
+    <StaffLayout
+      label={t("console.label")}
+      identityTestId="console-identity"
+      identity={
+        <>
+          <span className="font-semibold">{clinician.name}</span>
+          <span className="text-ink-muted"> · {clinician.provider.name}</span>
+        </>
+      }
+      navLabel={t("console.nav.label")}
+      links={[
+        { to: "/console", label: t("console.nav.queue"), end: true },
+        { to: "/console/hours", label: t("console.nav.hours") },
+        { to: "/console/notifications", label: t("console.nav.notifications") },
+      ]}
+    />
   );
 }
 

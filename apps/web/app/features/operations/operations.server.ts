@@ -1,0 +1,49 @@
+import type {
+  InviteClinicianRequest,
+  OperatorActionRow,
+  OperatorVisit,
+  RefundRequest,
+  TeamMember,
+  VisitPayment,
+  VisitSearchQuery,
+} from "@ambercare/contracts/operations";
+import { userApi, visitorHeaders } from "#app/lib/api.server.ts";
+import type { SessionUser } from "#app/lib/session.server.ts";
+
+type Context = { clientIp?: string } | undefined;
+
+/**
+ * The operations console's calls (main API, `/api/operations/…`, ADR 065) with the operator's own
+ * token. Each names the visitor's address (signed, ADR 025): the operations log and the patients'
+ * access logs record where the operator was, not the web server's address.
+ */
+export function operationsApi(request: Request, user: SessionUser, context: Context) {
+  const api = userApi(request, user).operations;
+  const options = { headers: visitorHeaders(context) };
+  return {
+    async team(): Promise<TeamMember[]> {
+      return (await api.team({}, options)).data;
+    },
+    async invite(body: InviteClinicianRequest) {
+      return (await api.invite({ body }, options)).data;
+    },
+    async teamStep(step: "disable" | "enable" | "endSessions", userId: string) {
+      return (await api[step]({ params: { userId } }, options)).data;
+    },
+    async actions(page: number): Promise<{ rows: OperatorActionRow[]; total: number; perPage: number }> {
+      const answer = await api.actions({ query: { page } }, options);
+      return { rows: answer.data, total: answer.meta.total, perPage: answer.meta.per_page };
+    },
+    async visits(query: VisitSearchQuery): Promise<OperatorVisit[]> {
+      return (await api.visits({ query }, options)).data;
+    },
+    async visit(id: string) {
+      return (await api.visit({ params: { id } }, options)).data;
+    },
+    async refund(id: string, body: RefundRequest): Promise<VisitPayment> {
+      return (await api.refund({ params: { id }, body }, options)).data;
+    },
+  };
+}
+
+export type OperationsApi = ReturnType<typeof operationsApi>;

@@ -1,0 +1,155 @@
+import { DEMO_CLINICIAN } from "@ambercare/contracts/demo";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { journeyStack, login, newPatient, waitForPath } from "./auth-helpers.ts";
+import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
+import { buyVisit, dismissPopupBeforehand } from "./checkout-helpers.ts";
+import { activateStaffAccount, demoClinician, requestVisit, staffCodes } from "./clinician-helpers.ts";
+import { E2E_OPERATOR_EMAIL } from "./clinician-pool.ts";
+
+/**
+ * The operations console (ADR 065): the operator the care-team command created chooses a password
+ * with the e-mailed link and sets up two-step login, logs in with password and code, invites a
+ * clinician, finds a patient's paid visit by e-mail and refunds part of it (the patient's billing
+ * history shows it), and reads the operations log. A patient is refused the console.
+ */
+
+const baseUrl = inject("baseUrl");
+const apiUrl = inject("apiUrl");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A directory provider no clinician account has: none of the journeys' nor the demo's. */
+async function freeProviderSlug(): Promise<string> {
+  const taken = new Set([
+    DEMO_CLINICIAN.provider_slug,
+    ...Object.values(inject("clinicians") ?? {}).map((clinician) => clinician.providerSlug),
+  ]);
+  const response = await fetch(`${apiUrl}/api/v1/api/provider?per_page=50&sort=name`);
+  const found = ((await response.json()) as { data: Array<{ slug: string }> }).data;
+  const free = found.map((provider) => provider.slug).filter((slug) => !taken.has(slug));
+  const slug = free.at(-1);
+  if (!slug) throw new Error("no free provider in the directory");
+  return slug;
+}
+
+describe("the operations console", () => {
+  it("lets the operator in with two-step login, invite a clinician, refund part of a visit and read the log", async () => {
+    const stack = journeyStack();
+    // A patient buys a chat visit and requests it with the demo clinician's provider.
+    const patientSide = await openPage(browser);
+    await dismissPopupBeforehand(patientSide.context);
+    const patient = await newPatient(patientSide.context);
+    await buyVisit(patientSide.page, baseUrl, "chat");
+    await requestVisit(apiUrl, patient, "chat", demoClinician(apiUrl));
+
+    const ready = await activateStaffAccount(stack, E2E_OPERATOR_EMAIL, "operator-invite");
+    const nextCode = staffCodes(apiUrl, ready.secret, ready.lastUsedStep);
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      await login(
+        page,
+        baseUrl,
+        { email: E2E_OPERATOR_EMAIL, password: ready.password },
+        {
+          expectPath: "/login/second-factor",
+        },
+      );
+      await page.getByLabel("Code from your authenticator app").fill(await nextCode());
+      await page.getByRole("button", { name: "Log in", exact: true }).click();
+      await waitForPath(page, "/operations");
+      await page.getByRole("heading", { level: 1, name: "The care team" }).waitFor();
+      expect(await page.getByTestId("operations-identity").textContent()).toContain(E2E_OPERATOR_EMAIL);
+      await expectNoAxeViolations(page);
+
+      // Invite a clinician for a provider without an account.
+      const slug = await freeProviderSlug();
+      const email = `e2e-invited-${Date.now()}@example.org`;
+      await page.getByLabel("Clinician's e-mail").fill(email);
+      await page.getByLabel("Directory provider").fill(slug);
+      await page.getByRole("button", { name: "Send the invitation" }).click();
+      await page.getByRole("status").getByText(`Invitation sent to ${email}.`).waitFor();
+      const row = page.getByTestId("team").getByRole("row").filter({ hasText: email });
+      expect(await row.textContent()).toContain("Active");
+      await expectNoAxeViolations(page);
+
+      // Find the patient's visit and refund part of it.
+      await page
+        .getByRole("navigation", { name: "Operations" })
+        .getByRole("link", { name: "Visits and payments" })
+        .click();
+      await waitForPath(page, "/operations/visits");
+      await page.getByLabel("Patient's e-mail (or part of it)").fill(patient.email);
+      await page.getByRole("button", { name: "Find visits" }).click();
+      await page.getByTestId("visit-results").waitFor();
+      await expectNoAxeViolations(page);
+      await page.getByTestId("visit-results").getByRole("link").first().click();
+      await page.getByRole("heading", { level: 2, name: "Payments" }).waitFor();
+      expect(await page.getByTestId("timeline").textContent()).toContain("Requested");
+      expect(await page.content()).not.toContain("Cough");
+      await page.getByLabel("Amount in dollars").fill("5.00");
+      await page.getByLabel("Reason (the patient reads it in the e-mail)").fill("The wait was too long");
+      await page.getByRole("button", { name: "Refund", exact: true }).click();
+      await page.getByRole("status").getByText("Refunded $5.00.", { exact: false }).waitFor();
+      expect(await page.getByTestId("refunded").textContent()).toContain("$5.00 refunded");
+      await expectNoAxeViolations(page);
+
+      // The operations log names the refund, with the operator.
+      await page
+        .getByRole("navigation", { name: "Operations" })
+        .getByRole("link", { name: "Operations log" })
+        .click();
+      await waitForPath(page, "/operations/log");
+      const log = page.getByTestId("operations-log");
+      await log.waitFor();
+      expect(await log.textContent()).toContain("Refunded a payment");
+      expect(await log.textContent()).toContain("Invited a clinician");
+      await expectNoAxeViolations(page);
+
+      // 320 px wide: the console still fits (no page-wide horizontal scroll).
+      await page.setViewportSize({ width: 320, height: 640 });
+      await page.goto(`${baseUrl}/operations`);
+      // Nothing sticks out of the page (a table scrolls inside its own box).
+      const wide = await page.evaluate(() =>
+        [...document.querySelectorAll("body *")]
+          .filter((element) => element.getBoundingClientRect().right > 321)
+          .filter((element) => !element.parentElement?.closest(".overflow-x-auto"))
+          .map(
+            (element) =>
+              `${element.tagName.toLowerCase()}.${element.className} ${Math.round(element.getBoundingClientRect().width)}`,
+          ),
+      );
+      expect(wide).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+      expect(unexpected(consoleErrors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+
+    // The patient's billing history shows the refund.
+    try {
+      await patientSide.page.goto(`${baseUrl}/my-profile/billing-history`);
+      expect(await patientSide.page.locator("main").textContent()).toContain("Refunded $5 on");
+    } finally {
+      await patientSide.context.close();
+    }
+  });
+
+  it("refuses a patient with the 403 page", async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await newPatient(context);
+      const response = await page.goto(`${baseUrl}/operations`);
+      expect(response?.status()).toBe(403);
+      await page.getByRole("heading", { level: 1, name: "Access denied" }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});
