@@ -72,6 +72,12 @@ const databaseProject = (name: string, include: string[]) => ({
     hookTimeout: 60_000,
     // Migrates and seeds once per run; each test file's database is a copy (createTestDb).
     globalSetup: ["packages/db/src/test-templates.ts"],
+    // A worker runs its files one after another in one module graph: each file still builds its
+    // own app on its own database, but the API's modules (Fastify, Drizzle, the contracts, PGlite's
+    // WebAssembly) are loaded once per worker instead of once per file, which cost about as much
+    // CPU as the tests themselves. These suites mock no module and change no environment variable;
+    // the API keeps no state at module level beyond caches of constant data.
+    isolate: false,
   },
 });
 
