@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import routes from "./apps/web/app/routes.ts";
 import { ambercareContent } from "./apps/web/vite-plugin-content.ts";
 import { ambercareRouteStrings } from "./apps/web/vite-plugin-route-strings.ts";
@@ -57,16 +57,41 @@ const POSTGRES_SUITES = [
   "apps/api/src/api-fuzz.test.ts",
 ];
 
-// A renamed or moved file would silently leave the PostgreSQL pass.
-for (const file of POSTGRES_SUITES) {
-  if (!existsSync(new URL(file, import.meta.url))) throw new Error(`POSTGRES_SUITES: no file ${file}`);
+/**
+ * The suites `npm run test:fast` leaves out (TEST_FAST=1), the inner loop's slowest by far: each
+ * starts processes, builds databases from nothing, sends every route hundreds of requests or waits
+ * on a real timer. `npm test` runs them, as every other suite.
+ */
+const SLOW_SUITES = [
+  // Four processes of the backup and restore commands, each opening its own database.
+  "apps/api/src/cli/backup-restore.test.ts",
+  // Every route: fuzzed, and with the database gone.
+  "apps/api/src/api-fuzz.test.ts",
+  "apps/api/src/platform/database-outage.test.ts",
+  // 200 patients behind one address, some 1 500 requests.
+  "apps/api/src/platform/rate-limit.test.ts",
+  // Databases built from nothing: initdb, every migration, the whole demo catalogue.
+  "packages/db/src/db.test.ts",
+  "packages/db/src/seed-providers.test.ts",
+  // A keep-alive connection idle for 7 s of real time.
+  "apps/web/app/lib/connections.server.test.ts",
+];
+
+// A renamed or moved file would silently leave the PostgreSQL pass, or come back into test:fast.
+for (const [list, files] of Object.entries({ POSTGRES_SUITES, SLOW_SUITES })) {
+  for (const file of files) {
+    if (!existsSync(new URL(file, import.meta.url))) throw new Error(`${list}: no file ${file}`);
+  }
 }
+/** What a project leaves out: Vitest's defaults, and the slow suites in `npm run test:fast`. */
+const exclude = [...configDefaults.exclude, ...(process.env.TEST_FAST === "1" ? SLOW_SUITES : [])];
 
 /** A project of database suites: each test file gets a database of its own. */
 const databaseProject = (name: string, include: string[]) => ({
   test: {
     name,
     include,
+    exclude,
     environment: "node" as const,
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -102,6 +127,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["packages/contracts/src/**/*.test.ts", "apps/web/app/**/*.test.{ts,tsx}"],
+          exclude,
           environment: "node",
         },
       },
