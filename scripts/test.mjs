@@ -8,7 +8,8 @@
 // `npm test -- --only unit|pg|e2e` runs one stage. A run that could not test everything it was asked
 // to (no PostgreSQL, no coturn) fails, unless `--partial` accepts that; its summary then says so.
 // `--fast` leaves the slowest suites out of stage 1 (SLOW_SUITES in vitest.config.ts).
-// `npm run test:fast` is `--only unit --partial --fast`.
+// `npm run test:fast` is `--only unit --partial --fast`. TEST_REPORT_DIR=<dir> keeps each stage's Vitest JSON
+// report (per-file durations) there.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,7 +25,7 @@ const partial = argv.includes("--partial");
 const fast = argv.includes("--fast");
 const wants = (stage) => only === null || only === stage;
 
-const reportDir = mkdtempSync(join(tmpdir(), "ambercare-test-"));
+const reportDir = process.env.TEST_REPORT_DIR ?? mkdtempSync(join(tmpdir(), "ambercare-test-"));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
 /** What could not be tested: a failure, or with --partial a note in the summary. */
@@ -105,7 +106,7 @@ try {
 } catch (error) {
   failures.push(error instanceof Error ? error.message : String(error));
 } finally {
-  rmSync(reportDir, { recursive: true, force: true });
+  if (!process.env.TEST_REPORT_DIR) rmSync(reportDir, { recursive: true, force: true });
 }
 
 console.log("");
