@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 import routes from "./apps/web/app/routes.ts";
@@ -72,6 +72,7 @@ const SLOW_SUITES = [
   "apps/api/src/platform/rate-limit.test.ts",
   // Databases built from nothing: initdb, every migration, the whole demo catalogue.
   "packages/db/src/db.test.ts",
+  "packages/db/src/migrations.test.ts",
   "packages/db/src/seed-providers.test.ts",
   // A keep-alive connection idle for 7 s of real time.
   "apps/web/app/lib/connections.server.test.ts",
@@ -85,6 +86,33 @@ for (const [list, files] of Object.entries({ POSTGRES_SUITES, SLOW_SUITES })) {
 }
 /** What a project leaves out: Vitest's defaults, and the slow suites in `npm run test:fast`. */
 const exclude = [...configDefaults.exclude, ...(process.env.TEST_FAST === "1" ? SLOW_SUITES : [])];
+
+/** Where the unit suites are, and how their files are named. */
+const UNIT_ROOTS = ["packages/contracts/src", "apps/web/app"];
+const UNIT_FILE = /\.test\.tsx?$/;
+
+/**
+ * A unit file that replaces a module, an environment variable or a global for its tests: it runs
+ * in a module graph of its own (project unit-isolated), as every file did. The others share one
+ * per worker (isolate: false): React, the router, zod and the contracts are loaded once per worker
+ * instead of once per file, which cost about as much CPU as their tests.
+ */
+const CHANGES_SHARED_STATE =
+  /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn)\(|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|globalThis\.\w+\s*=[^=]/;
+const ISOLATED_UNIT_SUITES = UNIT_ROOTS.flatMap((root) =>
+  readdirSync(new URL(root, import.meta.url), { recursive: true, encoding: "utf8" })
+    .filter((file) => UNIT_FILE.test(file) && !file.includes("node_modules"))
+    .map((file) => `${root}/${file}`)
+    .filter((file) => CHANGES_SHARED_STATE.test(readFileSync(new URL(file, import.meta.url), "utf8"))),
+);
+
+/** A project of the unit suites: pure code beside its source, on the web's Vite plugins. */
+const unitProject = (name: string, include: string[], isolate: boolean, leaveOut: string[] = []) => ({
+  // The web's content module (virtual:ambercare/content) and its routes' strings, as its Vite
+  // build has them.
+  plugins: [ambercareContent(), ambercareRouteStrings(routes)],
+  test: { name, include, exclude: [...exclude, ...leaveOut], environment: "node" as const, isolate },
+});
 
 /** A project of database suites: each test file gets a database of its own. */
 const databaseProject = (name: string, include: string[]) => ({
@@ -108,7 +136,8 @@ const databaseProject = (name: string, include: string[]) => ({
 
 /**
  * One Vitest run for everything but the browser journeys (e2e/ has its own config).
- * - unit: pure code beside its source.
+ * - unit: pure code beside its source (unit-isolated: those of its files that replace a module,
+ *   an environment variable or a global).
  * - db: anything that opens a database (packages/db, apps/api through `inject`), on PGlite.
  * - db-postgres, in place of db when TEST_DATABASE_URL names a PostgreSQL server: POSTGRES_SUITES
  *   on it (`scripts/test.mjs` runs it after the PGlite run).
@@ -120,17 +149,13 @@ export default defineConfig({
     // machine two workers finish the whole run about a quarter sooner than one.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
-      {
-        // The web's content module (virtual:ambercare/content) and its routes' strings, as its Vite
-        // build has them.
-        plugins: [ambercareContent(), ambercareRouteStrings(routes)],
-        test: {
-          name: "unit",
-          include: ["packages/contracts/src/**/*.test.ts", "apps/web/app/**/*.test.{ts,tsx}"],
-          exclude,
-          environment: "node",
-        },
-      },
+      unitProject(
+        "unit",
+        UNIT_ROOTS.map((root) => `${root}/**/*.test.{ts,tsx}`),
+        false,
+        ISOLATED_UNIT_SUITES,
+      ),
+      unitProject("unit-isolated", ISOLATED_UNIT_SUITES, true),
       process.env.TEST_DATABASE_URL
         ? databaseProject("db-postgres", POSTGRES_SUITES)
         : databaseProject("db", ["packages/db/src/**/*.test.ts", "apps/api/src/**/*.test.ts"]),
