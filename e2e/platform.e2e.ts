@@ -171,6 +171,9 @@ describe("service worker", () => {
       try {
         await page.goto(`${baseUrl}${first}`);
         await controlledByServiceWorker(page);
+        // The first page's own loads (lazy chunks, images, the worker's precache) done before the
+        // network goes: on a busy machine they could still be in flight and fail offline.
+        await page.waitForLoadState("networkidle");
         await context.setOffline(true);
         await page.goto(`${baseUrl}${next}`);
         expect(await page.getAttribute("html", "lang")).toBe(lang);
