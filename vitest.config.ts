@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import routes from "./apps/web/app/routes.ts";
 import { ambercareContent } from "./apps/web/vite-plugin-content.ts";
 import { ambercareRouteStrings } from "./apps/web/vite-plugin-route-strings.ts";
@@ -57,27 +57,87 @@ const POSTGRES_SUITES = [
   "apps/api/src/api-fuzz.test.ts",
 ];
 
-// A renamed or moved file would silently leave the PostgreSQL pass.
-for (const file of POSTGRES_SUITES) {
-  if (!existsSync(new URL(file, import.meta.url))) throw new Error(`POSTGRES_SUITES: no file ${file}`);
+/**
+ * The suites `npm run test:fast` leaves out (TEST_FAST=1), the inner loop's slowest by far: each
+ * starts processes, builds databases from nothing, sends every route hundreds of requests or waits
+ * on a real timer. `npm test` runs them, as every other suite.
+ */
+const SLOW_SUITES = [
+  // Four processes of the backup and restore commands, each opening its own database.
+  "apps/api/src/cli/backup-restore.test.ts",
+  // Every route: fuzzed, and with the database gone.
+  "apps/api/src/api-fuzz.test.ts",
+  "apps/api/src/platform/database-outage.test.ts",
+  // 200 patients behind one address, some 1 500 requests.
+  "apps/api/src/platform/rate-limit.test.ts",
+  // Databases built from nothing: initdb, every migration, the whole demo catalogue.
+  "packages/db/src/db.test.ts",
+  "packages/db/src/migrations.test.ts",
+  "packages/db/src/seed-providers.test.ts",
+  // A keep-alive connection idle for 7 s of real time.
+  "apps/web/app/lib/connections.server.test.ts",
+];
+
+// A renamed or moved file would silently leave the PostgreSQL pass, or come back into test:fast.
+for (const [list, files] of Object.entries({ POSTGRES_SUITES, SLOW_SUITES })) {
+  for (const file of files) {
+    if (!existsSync(new URL(file, import.meta.url))) throw new Error(`${list}: no file ${file}`);
+  }
 }
+/** What a project leaves out: Vitest's defaults, and the slow suites in `npm run test:fast`. */
+const exclude = [...configDefaults.exclude, ...(process.env.TEST_FAST === "1" ? SLOW_SUITES : [])];
+
+/** Where the unit suites are, and how their files are named. */
+const UNIT_ROOTS = ["packages/contracts/src", "apps/web/app"];
+const UNIT_FILE = /\.test\.tsx?$/;
+
+/**
+ * A unit file that replaces a module, an environment variable or a global for its tests: it runs
+ * in a module graph of its own (project unit-isolated), as every file did. The others share one
+ * per worker (isolate: false): React, the router, zod and the contracts are loaded once per worker
+ * instead of once per file, which cost about as much CPU as their tests.
+ */
+const CHANGES_SHARED_STATE =
+  /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn)\(|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|globalThis\.\w+\s*=[^=]/;
+const ISOLATED_UNIT_SUITES = UNIT_ROOTS.flatMap((root) =>
+  readdirSync(new URL(root, import.meta.url), { recursive: true, encoding: "utf8" })
+    .filter((file) => UNIT_FILE.test(file) && !file.includes("node_modules"))
+    .map((file) => `${root}/${file}`)
+    .filter((file) => CHANGES_SHARED_STATE.test(readFileSync(new URL(file, import.meta.url), "utf8"))),
+);
+
+/** A project of the unit suites: pure code beside its source, on the web's Vite plugins. */
+const unitProject = (name: string, include: string[], isolate: boolean, leaveOut: string[] = []) => ({
+  // The web's content module (virtual:ambercare/content) and its routes' strings, as its Vite
+  // build has them.
+  plugins: [ambercareContent(), ambercareRouteStrings(routes)],
+  test: { name, include, exclude: [...exclude, ...leaveOut], environment: "node" as const, isolate },
+});
 
 /** A project of database suites: each test file gets a database of its own. */
 const databaseProject = (name: string, include: string[]) => ({
   test: {
     name,
     include,
+    exclude,
     environment: "node" as const,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Migrates and seeds once per run; each test file's database is a copy (createTestDb).
     globalSetup: ["packages/db/src/test-templates.ts"],
+    // A worker runs its files one after another in one module graph: each file still builds its
+    // own app on its own database, but the API's modules (Fastify, Drizzle, the contracts, PGlite's
+    // WebAssembly) are loaded once per worker instead of once per file, which cost about as much
+    // CPU as the tests themselves. These suites mock no module and change no environment variable;
+    // the API keeps no state at module level beyond caches of constant data.
+    isolate: false,
   },
 });
 
 /**
  * One Vitest run for everything but the browser journeys (e2e/ has its own config).
- * - unit: pure code beside its source.
+ * - unit: pure code beside its source (unit-isolated: those of its files that replace a module,
+ *   an environment variable or a global).
  * - db: anything that opens a database (packages/db, apps/api through `inject`), on PGlite.
  * - db-postgres, in place of db when TEST_DATABASE_URL names a PostgreSQL server: POSTGRES_SUITES
  *   on it (`scripts/test.mjs` runs it after the PGlite run).
@@ -89,16 +149,13 @@ export default defineConfig({
     // machine two workers finish the whole run about a quarter sooner than one.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
-      {
-        // The web's content module (virtual:ambercare/content) and its routes' strings, as its Vite
-        // build has them.
-        plugins: [ambercareContent(), ambercareRouteStrings(routes)],
-        test: {
-          name: "unit",
-          include: ["packages/contracts/src/**/*.test.ts", "apps/web/app/**/*.test.{ts,tsx}"],
-          environment: "node",
-        },
-      },
+      unitProject(
+        "unit",
+        UNIT_ROOTS.map((root) => `${root}/**/*.test.{ts,tsx}`),
+        false,
+        ISOLATED_UNIT_SUITES,
+      ),
+      unitProject("unit-isolated", ISOLATED_UNIT_SUITES, true),
       process.env.TEST_DATABASE_URL
         ? databaseProject("db-postgres", POSTGRES_SUITES)
         : databaseProject("db", ["packages/db/src/**/*.test.ts", "apps/api/src/**/*.test.ts"]),

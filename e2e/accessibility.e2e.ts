@@ -1,13 +1,14 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoAxeViolations, launchBrowser, sharedTab } from "./browser.ts";
+import { journeyStack } from "./journey-stack.ts";
 import { PUBLIC_ROUTES } from "./spec-routes.ts";
 
 /**
  * The accessibility budget: axe-core finds no violation on any public route (spec-routes.ts),
  * on a desktop (1280 px) and on the narrowest supported phone (320 px).
  */
-const baseUrl = inject("baseUrl");
+const { baseUrl } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {

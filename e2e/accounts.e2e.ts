@@ -1,9 +1,10 @@
 import { Secret, TOTP } from "otpauth";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   advanceApiClock,
   fillProfile,
+  journeyStack,
   latestMail,
   linkIn,
   login,
@@ -26,9 +27,7 @@ import { dismissPopupBeforehand } from "./checkout-helpers.ts";
  * session fixtures (session-fixtures.ts), and so do this file's journeys about something else.
  */
 
-const baseUrl = inject("baseUrl");
-const dataDir = inject("dataDir");
-const apiUrl = inject("apiUrl");
+const { baseUrl, dataDir, apiUrl } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {

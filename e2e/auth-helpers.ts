@@ -1,9 +1,10 @@
 import type { BrowserContext, Page } from "playwright-core";
-import { expect, inject } from "vitest";
+import { expect } from "vitest";
 import { type Account, signUp as signUpWithMail } from "./account-steps.ts";
 import { type ClinicianAccount, clinicianAccount } from "./clinician-helpers.ts";
 import type { ClinicianJourney } from "./clinician-pool.ts";
-import { createPatient, logInSession, type Stack, signUpPatient } from "./session-fixtures.ts";
+import { journeyStack } from "./journey-stack.ts";
+import { createPatient, logInSession, signUpPatient } from "./session-fixtures.ts";
 
 export {
   type Account,
@@ -21,21 +22,18 @@ export {
 
 /**
  * Signs up through /sign-up and follows the link of the sign-up e-mail (account-steps.ts), reading
- * the e-mails of the journeys' shared stack unless `stackDataDir` names another stack's DATA_DIR.
+ * the e-mails of this test file's stack (journey-stack.ts) unless `stackDataDir` names another stack's DATA_DIR.
  */
 export function signUp(
   page: Page,
   baseUrl: string,
   account: Account,
-  stackDataDir: string = inject("dataDir"),
+  stackDataDir: string = journeyStack().dataDir,
 ): Promise<void> {
   return signUpWithMail(page, baseUrl, account, stackDataDir);
 }
 
-/** The journeys' shared stack (global-setup.ts). */
-export function journeyStack(): Stack {
-  return { baseUrl: inject("baseUrl"), apiUrl: inject("apiUrl"), dataDir: inject("dataDir") };
-}
+export { journeyStack } from "./journey-stack.ts";
 
 /**
  * A new patient logged in in `context`, made through the public API and the web's own
@@ -60,7 +58,7 @@ export function logInContext(
   credentials: Pick<Account, "email" | "password">,
   redirectTo?: string,
 ): Promise<string> {
-  return logInSession(context, inject("baseUrl"), credentials, redirectTo);
+  return logInSession(context, journeyStack().baseUrl, credentials, redirectTo);
 }
 
 /**
@@ -68,15 +66,15 @@ export function logInContext(
  * and second factor set before the journeys ran; only this journey spends its codes.
  */
 export function clinicianFor(journey: ClinicianJourney): ClinicianAccount {
-  const pool = inject("clinicians");
+  const { apiUrl, clinicians: pool } = journeyStack();
   if (!pool)
     throw new Error("The journeys' clinicians are invited by global-setup.ts with the stack it starts");
-  return clinicianAccount(inject("apiUrl"), pool[journey]);
+  return clinicianAccount(apiUrl, pool[journey]);
 }
 
 /** Moves the API's test clock forward (POST /dev/clock/advance: trials ending, the next TOTP step). */
 export async function advanceApiClock(seconds: number): Promise<void> {
-  const response = await fetch(`${inject("apiUrl")}/dev/clock/advance`, {
+  const response = await fetch(`${journeyStack().apiUrl}/dev/clock/advance`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ seconds }),

@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { clinicianFor, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clinicianFor, journeyStack, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
 import {
   expectAccessibleAtBothWidths,
   expectNoAxeViolations,
@@ -22,8 +22,7 @@ import { startTrialSession } from "./session-fixtures.ts";
  * turns into the visit's chat. The new pages are axe-clean at 1280 and 320 px.
  */
 
-const baseUrl = inject("baseUrl");
-const apiUrl = inject("apiUrl");
+const { baseUrl, apiUrl } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { DEMO_CLINICIAN, DEMO_PATIENT } from "@ambercare/contracts/demo";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { logInContext, login, waitForPath } from "./auth-helpers.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { journeyStack, logInContext, login, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
 import { demoClinician, enterCode } from "./clinician-helpers.ts";
 
@@ -11,8 +11,7 @@ import { demoClinician, enterCode } from "./clinician-helpers.ts";
  * patient's pages to it. The one journey of the demo clinician: the others have their own.
  */
 
-const baseUrl = inject("baseUrl");
-const apiUrl = inject("apiUrl");
+const { baseUrl, apiUrl } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {

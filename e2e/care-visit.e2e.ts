@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { clinicianFor, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clinicianFor, journeyStack, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
 import { dismissPopupBeforehand } from "./checkout-helpers.ts";
 import { clinicianSession } from "./clinician-helpers.ts";
@@ -15,7 +15,7 @@ import { startTrialSession } from "./session-fixtures.ts";
  * find-a-doctor shows the new rating.
  */
 
-const baseUrl = inject("baseUrl");
+const { baseUrl } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {

@@ -4,10 +4,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, WEB_DIR } from "../scripts/lib/stack.mjs";
 import {
   type Account,
+  journeyStack,
   latestMail,
   linkIn,
   newAccount,
@@ -27,9 +28,7 @@ import { JOURNEY_WEB_ENV } from "./journey-env.ts";
  * 1280 and 320 px, and no journey may log a console error (the CSP included).
  */
 
-const baseUrl = inject("baseUrl");
-const apiUrl = inject("apiUrl");
-const dataDir = inject("dataDir");
+const { baseUrl, apiUrl, dataDir } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {

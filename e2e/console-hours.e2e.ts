@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { clinicianFor } from "./auth-helpers.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clinicianFor, journeyStack } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
 import { clinicianSession } from "./clinician-helpers.ts";
 
@@ -10,7 +10,7 @@ import { clinicianSession } from "./clinician-helpers.ts";
  * typed lost, the hours saved and read back after a reload; axe-clean at 1280 and 320 px.
  */
 
-const baseUrl = inject("baseUrl");
+const { baseUrl } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {

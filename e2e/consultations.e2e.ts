@@ -1,7 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { clinicianFor, fillProfile, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  clinicianFor,
+  fillProfile,
+  journeyStack,
+  newPatient,
+  waitForHydration,
+  waitForPath,
+} from "./auth-helpers.ts";
 import {
   expectAccessibleAtBothWidths,
   expectNoAxeViolations,
@@ -21,8 +28,7 @@ import { startTrialSession } from "./session-fixtures.ts";
  * membership and the visit are paid on the demo checkout page with the success card.
  */
 
-const baseUrl = inject("baseUrl");
-const apiUrl = inject("apiUrl");
+const { baseUrl, apiUrl } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {

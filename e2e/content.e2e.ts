@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { waitForHydration } from "./auth-helpers.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { journeyStack, waitForHydration } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, sharedTab } from "./browser.ts";
 
 /**
@@ -10,7 +10,7 @@ import { expectNoAxeViolations, launchBrowser, openPage, sharedTab } from "./bro
  * /sitemap.xml and /robots.txt, and axe on every page.
  */
 
-const baseUrl = inject("baseUrl");
+const { baseUrl } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {

@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import routes from "../apps/web/app/routes.ts";
+import { journeyStack } from "./journey-stack.ts";
 
 /**
  * Every route module of the site that has an action (a page's form, a resource route of the chat, the
@@ -11,7 +12,7 @@ import routes from "../apps/web/app/routes.ts";
  * (a foreign Origin, `Origin: null`, or no Origin but Sec-Fetch-Site). The same request from the
  * site's own origin passes the check.
  */
-const baseUrl = inject("baseUrl");
+const { baseUrl } = journeyStack();
 const APP_DIR = join(import.meta.dirname, "../apps/web/app");
 const SOME_ID = "3f1c2a9e-5b7d-4e8a-9c0b-1d2e3f405162";
 

@@ -1,6 +1,7 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoAxeViolations, launchBrowser, openContext, openPage } from "./browser.ts";
+import { journeyStack } from "./journey-stack.ts";
 
 /**
  * The provider directory: search by specialization and state, open a provider, paginate,
@@ -8,8 +9,7 @@ import { expectNoAxeViolations, launchBrowser, openContext, openPage } from "./b
  * and axe on the results and the profile at 1280 and 320 px. The demo directory (300 generated
  * providers) is the data; the API is asked directly for what the pages should show.
  */
-const baseUrl = inject("baseUrl");
-const apiUrl = inject("apiUrl");
+const { baseUrl, apiUrl } = journeyStack();
 let browser: Browser;
 
 type ApiProvider = {

@@ -1,8 +1,9 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Account,
   advanceApiClock,
+  journeyStack,
   logInContext,
   newPatient as newPatientIn,
   waitForHydration,
@@ -27,7 +28,7 @@ const NOT_SUBSCRIBED_POPUP_DELAY_MS = 5_000;
 const TRIAL_DAYS = 7;
 const INSUFFICIENT_FUNDS_CARD = "4000 0000 0000 9995";
 
-const baseUrl = inject("baseUrl");
+const { baseUrl } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {

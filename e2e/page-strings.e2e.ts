@@ -1,8 +1,8 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import bg from "../apps/web/app/locales/bg.json" with { type: "json" };
 import en from "../apps/web/app/locales/en.json" with { type: "json" };
-import { newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
+import { journeyStack, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
 import { launchBrowser, openPage } from "./browser.ts";
 import { PROTECTED_ROUTES, PUBLIC_ROUTES } from "./spec-routes.ts";
 
@@ -11,7 +11,7 @@ import { PROTECTED_ROUTES, PUBLIC_ROUTES } from "./spec-routes.ts";
  * its key ("nav.findADoctor") where the text should be, and is told in the browser's console: these
  * journeys look for both on every page, in both languages, anonymous and logged in.
  */
-const baseUrl = inject("baseUrl");
+const { baseUrl } = journeyStack();
 const LANGUAGES = { en, bg } as const;
 const NAMESPACES = Object.keys(en).join("|");
 /** A key shown instead of its text: in an element's text or an attribute's value. */

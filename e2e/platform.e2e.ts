@@ -5,18 +5,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, WEB_DIR } from "../scripts/lib/stack.mjs";
 import { type ContextOptions, expectLoggedErrors, launchBrowser, openPage } from "./browser.ts";
 import { JOURNEY_WEB_ENV } from "./journey-env.ts";
+import { journeyStack } from "./journey-stack.ts";
 
 /**
  * The web platform (ADR 011): web app manifest, service worker and offline page, the
  * latest-build reload, the chunk-load failure reload, and the same-origin image service.
  */
-const baseUrl = inject("baseUrl");
-const apiUrl = inject("apiUrl");
-const dataDir = inject("dataDir");
+const { baseUrl, apiUrl, dataDir } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {
@@ -172,6 +171,9 @@ describe("service worker", () => {
       try {
         await page.goto(`${baseUrl}${first}`);
         await controlledByServiceWorker(page);
+        // The first page's own loads (lazy chunks, images, the worker's precache) done before the
+        // network goes: on a busy machine they could still be in flight and fail offline.
+        await page.waitForLoadState("networkidle");
         await context.setOffline(true);
         await page.goto(`${baseUrl}${next}`);
         expect(await page.getAttribute("html", "lang")).toBe(lang);

@@ -1,9 +1,10 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoAxeViolations, launchBrowser, openPage, sharedTab } from "./browser.ts";
+import { journeyStack } from "./journey-stack.ts";
 import { PROTECTED_ROUTES, PUBLIC_ROUTES } from "./spec-routes.ts";
 
-const baseUrl = inject("baseUrl");
+const { baseUrl } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { fillProfile, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fillProfile, journeyStack, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
 import { dismissPopupBeforehand } from "./checkout-helpers.ts";
 import { startTrialSession } from "./session-fixtures.ts";
@@ -13,8 +13,7 @@ import { startTrialSession } from "./session-fixtures.ts";
  * list names every zone in Bulgarian, the likely ones first.
  */
 
-const baseUrl = inject("baseUrl");
-const apiUrl = inject("apiUrl");
+const { baseUrl, apiUrl } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_FLAGS, ensureChromium } from "../scripts/lib/chromium.mjs";
-import { clinicianFor, logInContext, newPatient, waitForHydration } from "./auth-helpers.ts";
+import { clinicianFor, journeyStack, logInContext, newPatient, waitForHydration } from "./auth-helpers.ts";
 import { expectNoAxeViolations, openPage, unexpected } from "./browser.ts";
 import { dismissPopupBeforehand } from "./checkout-helpers.ts";
 import { clinicianApi, requestVisit } from "./clinician-helpers.ts";
@@ -17,8 +17,7 @@ import { startTrialSession } from "./session-fixtures.ts";
  * still chat. /call-ended follows the visit to its summary and rating prompt.
  */
 
-const baseUrl = inject("baseUrl");
-const apiUrl = inject("apiUrl");
+const { baseUrl, apiUrl } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {

@@ -4,9 +4,9 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startStack } from "../scripts/lib/stack.mjs";
-import { clinicianFor, waitForHydration, waitForPath } from "./auth-helpers.ts";
+import { clinicianFor, journeyStack, waitForHydration, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, takeLoggedErrors, unexpected } from "./browser.ts";
 import { journeyStackEnv } from "./journey-env.ts";
 import {
@@ -27,8 +27,7 @@ import {
  * journey reads the media: video-call-steps.ts.
  */
 
-const baseUrl = inject("baseUrl");
-const apiUrl = inject("apiUrl");
+const { baseUrl, apiUrl } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {
@@ -58,7 +57,7 @@ async function expectMediaFlowing(page: Page, timeout = 30_000): Promise<Flow> {
 describe("a video visit, both sides", () => {
   it("rings the waiting room, carries video and sound both ways, and rejoins after the patient's reload", async () => {
     const doctorAccount = clinicianFor("video-visit");
-    const sides = await bothSides(browser, baseUrl, apiUrl, inject("dataDir"), doctorAccount);
+    const sides = await bothSides(browser, baseUrl, apiUrl, journeyStack().dataDir, doctorAccount);
     const { patient, doctor } = sides;
     try {
       await startAndJoin(patient, doctor);

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Account } from "./account-steps.ts";
-import { clinicianFor, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
+import { clinicianFor, journeyStack, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, takeLoggedErrors, unexpected } from "./browser.ts";
 import { dismissPopupBeforehand } from "./checkout-helpers.ts";
 import { type ClinicianAccount, clinicianApi, requestVisit } from "./clinician-helpers.ts";
@@ -15,8 +15,7 @@ import { startTrialSession } from "./session-fixtures.ts";
  * clinician's side is called on the API.
  */
 
-const baseUrl = inject("baseUrl");
-const apiUrl = inject("apiUrl");
+const { baseUrl, apiUrl } = journeyStack();
 const CONSOLE = `${apiUrl}/api/v1/api/care-team/visits`;
 let browser: Browser;
 

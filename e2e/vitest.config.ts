@@ -1,6 +1,30 @@
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
-/** Browser journeys in real Chromium against the built app, started once by global-setup.ts. */
+/**
+ * Two journey files at a time, each worker on a stack of its own (global-setup.ts, journey-stack.ts):
+ * a journey spends most of its time waiting on the browser, the servers and the network, so one file
+ * at a time left a two-core machine more than half idle. A stack given by E2E_BASE_URL is one: its
+ * journeys run one at a time, as they share its database and its API's clock.
+ */
+const WORKERS = process.env.E2E_BASE_URL ? 1 : Number(process.env.E2E_WORKERS ?? 2);
+
+/**
+ * Journeys that take longest while computing little (calls waiting for media and ICE, a stack of
+ * their own), started first so that no worker is left with one of them at the end. Without the
+ * durations of an earlier run, Vitest starts the largest files first, and this is a small one.
+ */
+const START_FIRST = ["video-visit.e2e.ts"];
+
+class StartFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const first = (file: TestSpecification) => START_FIRST.some((name) => file.moduleId.endsWith(`/${name}`));
+    return [...sorted.filter(first), ...sorted.filter((file) => !first(file))];
+  }
+}
+
+/** Browser journeys in real Chromium against the built app, started by global-setup.ts. */
 export default defineConfig({
   test: {
     name: "e2e",
@@ -13,7 +37,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // expect.poll waits one second by default: too short for a client navigation on a busy machine.
     expect: { poll: { timeout: 15_000, interval: 100 } },
-    // One file at a time: two cores run one Chromium and two servers comfortably, not more.
-    fileParallelism: false,
+    maxWorkers: WORKERS,
+    sequence: { sequencer: StartFirst },
   },
 });

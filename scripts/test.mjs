@@ -7,7 +7,9 @@
 //   3. browser journeys in Chromium against the built app (e2e/)
 // `npm test -- --only unit|pg|e2e` runs one stage. A run that could not test everything it was asked
 // to (no PostgreSQL, no coturn) fails, unless `--partial` accepts that; its summary then says so.
-// `npm run test:fast` is `--only unit --partial`.
+// `--fast` leaves the slowest suites out of stage 1 (SLOW_SUITES in vitest.config.ts).
+// `npm run test:fast` is `--only unit --partial --fast`. TEST_REPORT_DIR=<dir> keeps each stage's Vitest JSON
+// report (per-file durations) there.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,9 +22,10 @@ import { buildWeb, ROOT } from "./lib/stack.mjs";
 const argv = process.argv.slice(2);
 const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1] : null;
 const partial = argv.includes("--partial");
+const fast = argv.includes("--fast");
 const wants = (stage) => only === null || only === stage;
 
-const reportDir = mkdtempSync(join(tmpdir(), "ambercare-test-"));
+const reportDir = process.env.TEST_REPORT_DIR ?? mkdtempSync(join(tmpdir(), "ambercare-test-"));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
 /** What could not be tested: a failure, or with --partial a note in the summary. */
@@ -62,7 +65,11 @@ try {
     }
     try {
       // On PGlite whatever the environment says (empty is unset): the PostgreSQL pass is stage 2.
-      vitest("unit and DB suites on PGlite", [], { TEST_DATABASE_URL: "", ...coturn?.env });
+      vitest(fast ? "unit and DB suites on PGlite, but the slowest" : "unit and DB suites on PGlite", [], {
+        TEST_DATABASE_URL: "",
+        TEST_FAST: fast ? "1" : "",
+        ...coturn?.env,
+      });
     } finally {
       coturn?.stop();
     }
@@ -99,10 +106,11 @@ try {
 } catch (error) {
   failures.push(error instanceof Error ? error.message : String(error));
 } finally {
-  rmSync(reportDir, { recursive: true, force: true });
+  if (!process.env.TEST_REPORT_DIR) rmSync(reportDir, { recursive: true, force: true });
 }
 
 console.log("");
+if (fast) console.log("NOT TESTED: the slowest suites (SLOW_SUITES in vitest.config.ts); npm test runs them");
 if (partial) for (const gap of missing) console.log(`NOT TESTED: ${gap}`);
 else for (const gap of missing) failures.push(`${gap}; \`npm test -- --partial\` accepts a partial run`);
 for (const failure of failures) console.log(`FAILED: ${failure}`);

@@ -32,19 +32,31 @@ declare module "vitest" {
  * to an empty database, as before any template existed.
  */
 export async function createTestDb(
-  options: { migrationsFolder?: string; seeded?: boolean } = {},
+  options: {
+    migrationsFolder?: string;
+    seeded?: boolean;
+    /**
+     * On PGlite, its files in `${dataDir}/pglite` as the API keeps them, for a test that hands the
+     * database to another process (a command); in memory otherwise. Ignored on PostgreSQL.
+     */
+    dataDir?: string;
+  } = {},
 ): Promise<TestDb> {
-  const { migrationsFolder = MIGRATIONS_FOLDER, seeded = false } = options;
+  const { migrationsFolder = MIGRATIONS_FOLDER, seeded = false, dataDir } = options;
   const templates = migrationsFolder === MIGRATIONS_FOLDER ? providedTemplates() : undefined;
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
     const snapshot = templates?.pglite?.[seeded ? "seeded" : "migrated"];
+    if (snapshot && dataDir !== undefined) {
+      const handle = await createDb({ dataDir, restoreFrom: snapshotBlob(snapshot) });
+      return { ...handle, cleanup: () => handle.close() };
+    }
     if (snapshot) {
       const client = await PGlite.create({ ...PGLITE_OPTIONS, loadDataDir: snapshotBlob(snapshot) });
       const handle = pgliteHandle(client);
       return { ...handle, cleanup: () => handle.close() };
     }
-    const handle = await createDb({ databaseUrl: MEMORY_URL });
+    const handle = await createDb(dataDir === undefined ? { databaseUrl: MEMORY_URL } : { dataDir });
     await prepare(handle, migrationsFolder, seeded);
     return { ...handle, cleanup: () => handle.close() };
   }

@@ -8,9 +8,8 @@ import { TEST_CARDS } from "@ambercare/contracts/membership";
 import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import type { BackupManifest } from "@ambercare/db/backup";
 import { createDb, type DbHandle } from "@ambercare/db/client";
-import { runMigrations } from "@ambercare/db/migrate";
 import { providerLicenses, providers } from "@ambercare/db/schema";
-import { createTestDb, type TestDb } from "@ambercare/db/testing";
+import { createTestDb } from "@ambercare/db/testing";
 import { eq } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
@@ -181,26 +180,22 @@ async function emptyTarget(serverUrl: string | undefined): Promise<Target> {
   return { url: url.toString(), dataDir, drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
-const kinds = [
-  ["PGlite", undefined],
-  ...(process.env.TEST_DATABASE_URL ? [["PostgreSQL", process.env.TEST_DATABASE_URL] as const] : []),
-] as const;
+// Each run tests its own database: the PGlite case runs with the suites on PGlite, the PostgreSQL
+// case in the PostgreSQL pass (TEST_DATABASE_URL), which `npm test` runs after it.
+const kinds: Array<readonly [string, string | undefined]> = [
+  process.env.TEST_DATABASE_URL ? ["PostgreSQL", process.env.TEST_DATABASE_URL] : ["PGlite", undefined],
+];
 
 describe.each(kinds)("a backup on %s", (kind, serverUrl) => {
   it("restores into an empty database every row, every document's bytes and the secrets", async () => {
     const started = Date.now();
     const dataDir = tempDir("ambercare-backup-source-");
     writeFileSync(join(dataDir, "dev-secrets.json"), SECRETS, { mode: 0o600 });
-    let db: TestDb;
-    if (serverUrl) {
-      db = await createTestDb();
-    } else {
-      const handle = await createDb({ dataDir });
-      await runMigrations(handle);
-      db = { ...handle, cleanup: () => handle.close() };
-    }
+    // On PGlite, its files in the DATA_DIR the commands are given, as the API keeps them.
+    const db = await createTestDb({ seeded: true, dataDir });
     const t = await createTestApp({
       db,
+      seed: false,
       env: { DATA_DIR: dataDir, RATE_LIMIT_MAX: "100000", WEB_URL: "http://web.test" },
     });
     const target = await emptyTarget(serverUrl);
