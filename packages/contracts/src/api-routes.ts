@@ -1308,8 +1308,9 @@ export const apiRoutes = {
       bearer: true,
       params: consultationIdParams,
       query: calendarQuery,
+      // A download declares no statuses, as the documents' do: /docs shows its 200; its refusals
+      // (400, 401, 403, 404) are the usual { error, code }.
       raw: "download",
-      errors: [400, 401, 403, 404],
     }),
     checkIn: route({
       api: "care",

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { dataEnvelope } from "./envelope.ts";
 import { LOCALES } from "./locales.ts";
+import { textSchema } from "./text.ts";
 
 /**
  * Notifications that reach people who are not looking (ADR 064): web push to the browsers a person
@@ -49,7 +50,7 @@ export const pushSubscribeRequest = z
         auth: base64url.min(20).max(26),
       })
       .strict(),
-    label: z.string().trim().min(1).max(80),
+    label: textSchema().trim().min(1).max(80),
     locale: z.enum(LOCALES).default("en"),
   })
   .strict();

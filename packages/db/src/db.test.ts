@@ -78,6 +78,7 @@ describe("database", () => {
       "mailing_list_members",
       "medical_documents",
       "notification_deliveries",
+      "operator_actions",
       "password_reset_tokens",
       "payments",
       "pending_logins",

@@ -5,6 +5,7 @@ import { callSetupResponse } from "@ambercare/contracts/video-call";
 import { auditLog, consultations, liveEvents, providers } from "@ambercare/db/schema";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIVE_FRAME_BURST } from "#api/modules/live/live-routes.ts";
 import { openLiveClient } from "#api/modules/live/live-test-client.ts";
 import { createVideoCallService, splitForRelay } from "#api/modules/video-call/video-call-service.ts";
 import { createManualClock } from "#api/platform/clock.ts";
@@ -295,7 +296,8 @@ describe("the call's signalling", () => {
       .toBe(true);
     const answered = () =>
       outsiderPage.frames.filter((f) => (f as { type?: string }).type === "visit.call.refused").length;
-    await expect.poll(answered).toBeGreaterThanOrEqual(60);
+    // The socket's burst, less the `resume` the page began with.
+    await expect.poll(answered).toBeGreaterThanOrEqual(LIVE_FRAME_BURST - 1);
     await outsiderPage.quietFor(300);
     const rows = await refusals(patient.user_id, outsider.user_id);
     expect(rows).toHaveLength(1);
