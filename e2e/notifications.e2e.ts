@@ -1,7 +1,7 @@
 import { createECDH, randomBytes } from "node:crypto";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { newPatient } from "./auth-helpers.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { journeyStack, newPatient } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
 
 /**
@@ -13,7 +13,7 @@ import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./br
  * notification with the visit's page; axe-clean.
  */
 
-const baseUrl = inject("baseUrl");
+const { baseUrl } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {

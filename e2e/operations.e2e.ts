@@ -1,6 +1,6 @@
 import { DEMO_CLINICIAN } from "@ambercare/contracts/demo";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { journeyStack, login, newPatient, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
 import { buyVisit, dismissPopupBeforehand } from "./checkout-helpers.ts";
@@ -14,8 +14,7 @@ import { E2E_OPERATOR_EMAIL } from "./clinician-pool.ts";
  * history shows it), and reads the operations log. A patient is refused the console.
  */
 
-const baseUrl = inject("baseUrl");
-const apiUrl = inject("apiUrl");
+const { baseUrl, apiUrl, clinicians } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {
@@ -29,7 +28,7 @@ afterAll(async () => {
 async function freeProviderSlug(): Promise<string> {
   const taken = new Set([
     DEMO_CLINICIAN.provider_slug,
-    ...Object.values(inject("clinicians") ?? {}).map((clinician) => clinician.providerSlug),
+    ...Object.values(clinicians ?? {}).map((clinician) => clinician.providerSlug),
   ]);
   const response = await fetch(`${apiUrl}/api/v1/api/provider?per_page=50&sort=name`);
   const found = ((await response.json()) as { data: Array<{ slug: string }> }).data;
