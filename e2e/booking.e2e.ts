@@ -9,7 +9,7 @@ import {
   unexpected,
 } from "./browser.ts";
 import { dismissPopupBeforehand } from "./checkout-helpers.ts";
-import { clinicianSession } from "./clinician-helpers.ts";
+import { apiNow, clinicianSession } from "./clinician-helpers.ts";
 import { fillIntakeForChild } from "./intake-steps.ts";
 import { startTrialSession } from "./session-fixtures.ts";
 
@@ -71,10 +71,11 @@ async function careTeam(token: string, method: "PUT" | "POST", path: string, bod
  * The clinician's hours: none weekly, two ranges of extra hours on their local today — one from
  * now for 40 minutes (its first free time opens check-in at once) and one three hours later
  * (before the cut-off, so it may be moved) — chat visits of 10 minutes, no notice. The zone is the
- * first of a few in which both ranges still fit in today.
+ * first of a few in which both ranges still fit in today. "Now" is the API's clock, which the
+ * journeys run before this one on the same stack may have moved by days.
  */
 async function openTodaysHours(token: string): Promise<{ later: string }> {
-  const now = new Date();
+  const now = new Date(await apiNow(apiUrl));
   const zones = [
     "America/Los_Angeles",
     "Pacific/Honolulu",

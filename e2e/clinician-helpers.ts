@@ -22,7 +22,7 @@ import { logInSession, type Stack, secondFactorSession } from "./session-fixture
 const STEP_MS = 30_000;
 
 /** The API's clock (GET /dev/clock): journeys move it. */
-async function apiNow(apiUrl: string): Promise<number> {
+export async function apiNow(apiUrl: string): Promise<number> {
   const response = await fetch(`${apiUrl}/dev/clock`);
   assert.equal(response.status, 200, "GET /dev/clock (the API must run outside production)");
   return Date.parse(((await response.json()) as { data: { now: string } }).data.now);

@@ -261,6 +261,12 @@ export const booking = z
     checked_in_at: z.iso.datetime().nullable(),
     /** iCalendar SEQUENCE: goes up with each reschedule. */
     sequence: z.number().int().min(0),
+    /**
+     * What the moment allows, by the API's clock (which decides every step): checking in (the
+     * window is open and the visit not over), moving or canceling free (before the cut-off).
+     */
+    check_in_open: z.boolean(),
+    free_to_change: z.boolean(),
   })
   .strict();
 export type Booking = z.infer<typeof booking>;

@@ -349,6 +349,9 @@ describe("a booked visit", () => {
       free_cancel_until: "2027-06-07T17:00:00.000Z",
       check_in_opens_at: "2027-06-07T18:45:00.000Z",
       sequence: 0,
+      // At 15:00: before the window, and before the 2-hour cut-off.
+      check_in_open: false,
+      free_to_change: true,
     });
     expect(await slots()).not.toContain(start);
     const history = await t.db.db
@@ -471,11 +474,14 @@ describe("a booked visit", () => {
     const startVisit = () => request("POST", `${CONSOLE}/visits/${id}/start`, doctor.token);
     clock.set(at("2027-06-07T16:44:00Z"));
     try {
+      // What the moment allows is the API's clock's to say (the pages show what it says).
+      expect(await bookingOf(patient, id)).toMatchObject({ check_in_open: false, free_to_change: false });
       const early = await checkIn();
       expect(early.statusCode).toBe(409);
       expect(early.json().code).toBe("CHECK_IN_NOT_OPEN");
       expect((await startVisit()).json().code).toBe("CHECK_IN_NOT_OPEN");
       clock.set(at("2027-06-07T16:46:00Z"));
+      expect(await bookingOf(patient, id)).toMatchObject({ check_in_open: true, free_to_change: false });
       const ok = await checkIn();
       expect(ok.statusCode, ok.body).toBe(200);
       expect(ok.json().data.checked_in_at).toBe("2027-06-07T16:46:00.000Z");

@@ -140,6 +140,10 @@ export function createBookingService(deps: {
     const row = await currentBooking(deps.db, consultationId);
     if (!row) throw notFound();
     const schedule = await createScheduleRepository(deps.db).schedule(row.clinicianUserId);
+    const now = deps.clock.now().getTime();
+    const freeCancelUntil = row.startsAt.getTime() - deps.policy.cancelCutoffMinutes * MINUTE;
+    const checkInOpensAt = row.startsAt.getTime() - deps.policy.checkInOpensMinutes * MINUTE;
+    const scheduled = status === "scheduled";
     return {
       consultation_id: consultationId,
       status,
@@ -147,14 +151,12 @@ export function createBookingService(deps: {
       start: row.startsAt.toISOString(),
       end: row.endsAt.toISOString(),
       clinician_time_zone: schedule?.timeZone ?? "UTC",
-      free_cancel_until: new Date(
-        row.startsAt.getTime() - deps.policy.cancelCutoffMinutes * MINUTE,
-      ).toISOString(),
-      check_in_opens_at: new Date(
-        row.startsAt.getTime() - deps.policy.checkInOpensMinutes * MINUTE,
-      ).toISOString(),
+      free_cancel_until: new Date(freeCancelUntil).toISOString(),
+      check_in_opens_at: new Date(checkInOpensAt).toISOString(),
       checked_in_at: checkedInAt?.toISOString() ?? null,
       sequence: row.sequence,
+      check_in_open: scheduled && checkInOpensAt <= now && now < row.endsAt.getTime(),
+      free_to_change: scheduled && now < freeCancelUntil,
     } satisfies Booking;
   }
 
