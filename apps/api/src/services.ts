@@ -236,6 +236,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
         mailer,
         productName: config.PRODUCT_NAME,
         consultationsUrl: `${web}/my-profile/consultations`,
+        bookUrl: `${web}/consultation/book`,
       }),
       notifications,
     ),
@@ -247,6 +248,8 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     // Booked visits start from "scheduled", and a clinician's cancel tells their listeners.
     beforeStart: (actor, id) => scheduling.bookings.beforeStart(actor, id),
     onClinicianCancel: (tx, id) => scheduling.bookings.clinicianCanceled(tx, id),
+    // A booked visit its clinician canceled or never started offers the nearest times to rebook.
+    rebookAfterCancel: (id) => scheduling.bookings.rebookAfterCancel(id),
   });
   const scheduling: Scheduling = createScheduling(
     { db: handle, clock, live, visits, log },
@@ -420,8 +423,8 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
 /** The visit e-mails that also notify: the summary is ready, a payment was refunded. */
 function withVisitNotices(mail: VisitMailer, notifications: NotificationService): VisitMailer {
   return {
-    async send(template, visit, moneyBack) {
-      await mail.send(template, visit, moneyBack);
+    async send(template, visit, moneyBack, rebook) {
+      await mail.send(template, visit, moneyBack, rebook);
       if (template === "visit-summary-ready")
         await notifications.notify(undefined, visit.userId, "summary_ready", visit.id);
       if (moneyBack?.kind === "refunded")

@@ -40,7 +40,16 @@ import {
   type Refusal,
   type VisitEvents,
 } from "#api/modules/consultations/visit-lifecycle.ts";
-import type { MoneyBack, VisitMailer } from "#api/modules/consultations/visit-mail.ts";
+import type {
+  MoneyBack,
+  Rebook,
+  VisitMailer,
+  VisitMailTemplate,
+} from "#api/modules/consultations/visit-mail.ts";
+
+/** The booked visits' e-mails the scheduling module chooses (booking-service.ts). */
+export type { Rebook, VisitMailTemplate };
+
 import { createVisitNotesRepository } from "#api/modules/consultations/visit-notes-repository.ts";
 import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
 import type { Clock } from "#api/platform/clock.ts";
@@ -126,6 +135,14 @@ export function createVisitService(deps: {
   beforeStart?: (actor: ClinicianActor, consultationId: string) => Promise<ConsultationStatus>;
   /** A clinician canceled a visit, inside that transaction (a booked visit's listeners hear of it). */
   onClinicianCancel?: (tx: Executor, consultationId: string) => Promise<void>;
+  /**
+   * A canceled booked visit's e-mail: "visit-not-started" with the times to book again when its
+   * clinician never started it, "visit-canceled" with them when the clinician canceled; undefined
+   * for the others (the plain cancel or expiry e-mail).
+   */
+  rebookAfterCancel?: (
+    consultationId: string,
+  ) => Promise<{ template: VisitMailTemplate; rebook: Rebook } | undefined>;
 }) {
   const chosenOnlyUntil = (now: Date) => new Date(now.getTime() - CHOSEN_PROVIDER_MINUTES * 60_000);
 
@@ -224,7 +241,9 @@ export function createVisitService(deps: {
       refund.kind === "refunded"
         ? { kind: "refunded", amountCents: refund.amountCents }
         : { kind: "membership" };
+    const booked = pending.status === "canceled" ? await deps.rebookAfterCancel?.(pending.id) : undefined;
     await createConsultationRepository(deps.db).settled(pending.id);
+    if (booked) return deps.mail.send(booked.template, pending, moneyBack, booked.rebook);
     await deps.mail.send(
       pending.status === "expired" ? "visit-expired" : "visit-canceled",
       pending,

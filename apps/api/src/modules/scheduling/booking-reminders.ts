@@ -6,7 +6,7 @@ import { eq, sql } from "drizzle-orm";
 import type { BookedVisit, BookingEvents } from "#api/modules/scheduling/booking-events.ts";
 import type { Clock } from "#api/platform/clock.ts";
 import { enqueue, type JobRunner } from "#api/platform/jobs.ts";
-import { greeting, mailT } from "#api/platform/mail/mail-copy.ts";
+import { greeting, mailT, visitTime } from "#api/platform/mail/mail-copy.ts";
 import type { Mailer } from "#api/platform/mail/mailer.ts";
 import { renderParagraphMail } from "#api/platform/mail/paragraph-mail.ts";
 import { mailRecipient } from "#api/platform/mail/recipient.ts";
@@ -71,19 +71,7 @@ export function reminderEvents(deps: {
   };
 }
 
-/** "Monday, June 7, 2027 at 1:00 PM PDT" in the patient's language and zone. */
-export function visitTime(at: Date, locale: Locale, timeZone: string): string {
-  return new Intl.DateTimeFormat(locale, {
-    weekday: "long",
-    year: "numeric",
-    month: "long",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZone,
-    timeZoneName: "short",
-  }).format(at);
-}
+export { visitTime };
 
 /** The e-mails of a booked time: its reminder, and the confirmations of booking, move and cancel. */
 export type BookingMailKind = "reminder" | "booked" | "moved" | "bookingCanceled";

@@ -32,6 +32,7 @@ import { startPushServiceStandIn } from "#api/modules/notifications/push-service
 import { registerBookingReminders } from "#api/modules/scheduling/booking-reminders.ts";
 import { createManualClock } from "#api/platform/clock.ts";
 import { createJobRunner } from "#api/platform/jobs.ts";
+import { visitTime } from "#api/platform/mail/mail-copy.ts";
 import {
   bearer,
   consultationBody,
@@ -922,5 +923,137 @@ describe("a booked visit its clinician never starts", () => {
     await t.app.jobs.runDue(after(10, missedAt));
     expect(await statusOf(missedId)).toBe("missed");
     expect(refunded).not.toContain(missedId);
+  });
+});
+
+describe("the e-mails of a booked visit that did not take place", () => {
+  // Friday 2027-06-11, in the doctor's hours (09:00–17:00 in Los Angeles).
+  const FRIDAY = ["16:00", "17:00", "18:00", "19:00"].map((time) => `2027-06-11T${time}:00.000Z`);
+  const after = (from: string, minutes: number) => new Date(at(from).getTime() + minutes * 60_000);
+
+  async function patientIn(locale: "en" | "bg", timeZone: string): Promise<Patient> {
+    const patient = await member();
+    await t.db.db.update(users).set({ locale, timeZone }).where(eq(users.id, patient.user_id));
+    return patient;
+  }
+
+  async function mailOf(patient: Patient, subject: RegExp) {
+    await t.app.mailer.drain();
+    return mailFilesTo(t.app.config.DATA_DIR, patient.email).filter((mail) =>
+      subject.test(mail.headers.get("subject") ?? ""),
+    );
+  }
+
+  /** The offered times of a message: "• <time> with <provider>" and the link to book it. */
+  const offersIn = (text: string) =>
+    [...text.matchAll(/^• (.+) (?:with|при) (.+)\n(\S+)$/gm)].map((match) => ({
+      time: match[1]!,
+      provider: match[2]!,
+      link: new URL(match[3]!),
+    }));
+
+  /**
+   * Each offered time is a free slot of its provider as the public slots answer it now, written in
+   * the patient's language and zone, earliest first; the doctor's first free time is among them
+   * unless three earlier ones were offered.
+   */
+  async function expectTrueOffers(text: string, locale: "en" | "bg", zone: string) {
+    const offers = offersIn(text);
+    expect(offers.length).toBeGreaterThan(0);
+    expect(offers.length).toBeLessThanOrEqual(3);
+    const starts: number[] = [];
+    for (const offer of offers) {
+      expect(offer.link.pathname).toBe("/consultation/book");
+      expect(offer.link.searchParams.get("type")).toBe("video");
+      expect(offer.link.searchParams.get("state")).toBe(STATE);
+      const slug = offer.link.searchParams.get("provider");
+      const res = await request("GET", `/api/v1/api/provider/${slug}/slots?type=video&state=${STATE}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const free = slotsResponse.parse(res.json()).data.slots.map((slot) => new Date(slot.start));
+      const slot = free.find((start) => visitTime(start, locale, zone) === offer.time);
+      expect(slot, `${offer.time} is not a free time of ${slug}`).toBeDefined();
+      starts.push(slot!.getTime());
+    }
+    expect([...starts].sort((a, b) => a - b)).toEqual(starts);
+    const doctorFirst = at((await slots())[0]!).getTime();
+    if (offers.length < 3 || doctorFirst < starts.at(-1)!) expect(starts).toContain(doctorFirst);
+  }
+
+  it("tells the patient their clinician never started, with the money back and times to rebook", async () => {
+    const patient = await patientIn("bg", "Europe/Sofia");
+    const id = await book(patient, FRIDAY[0]!);
+    await t.app.jobs.runDue(after(FRIDAY[0]!, 9));
+    expect(await mailOf(patient, /не я започна навреме/)).toHaveLength(0);
+    await t.app.jobs.runDue(after(FRIDAY[0]!, 10));
+    expect(await statusOf(id)).toBe("canceled");
+    const sent = await mailOf(patient, /не я започна навреме/);
+    expect(sent).toHaveLength(1);
+    const [mail] = sent;
+    expect(mail!.text).toContain(visitTime(at(FRIDAY[0]!), "bg", "Europe/Sofia"));
+    expect(mail!.text).toContain("членството Ви");
+    expect(mail!.text).not.toContain("трябваше да отмени");
+    await expectTrueOffers(mail!.text, "bg", "Europe/Sofia");
+    expect(mail!.html).toContain('<html lang="bg">');
+    // The job run again later (a restart) writes nothing more.
+    await t.app.jobs.runDue(after(FRIDAY[0]!, 60));
+    await t.app.visits.settlePending();
+    expect(await mailOf(patient, /не я започна навреме/)).toHaveLength(1);
+  });
+
+  it("offers the nearest free times when the clinician cancels, but not when the patient does", async () => {
+    const patient = await patientIn("en", LA);
+    const id = await book(patient, FRIDAY[1]!);
+    // The console's session has expired at the test's clock by now: the service the route calls.
+    const canceled = await t.app.visits.cancelByClinician(
+      { userId: doctor.userId, providerId: doctor.providerId },
+      id,
+      "Called away",
+    );
+    expect(canceled.status).toBe("canceled");
+    const sent = await mailOf(patient, /was canceled/);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.text).toContain("the clinician had to cancel your video consultation");
+    expect(sent[0]!.text).not.toContain("did not start");
+    await expectTrueOffers(sent[0]!.text, "en", LA);
+    expect(sent[0]!.text).toContain("/consultation/book?type=video&state=CA");
+
+    const canceling = await patientIn("en", LA);
+    const own = await book(canceling, FRIDAY[2]!);
+    const mine = await request("POST", `/ambercare/consultations/${own}/cancel`, canceling.access_token);
+    expect(mine.statusCode, mine.body).toBe(200);
+    await t.app.jobs.runDue(after(FRIDAY[2]!, 10));
+    const all = await mailOf(canceling, /./);
+    expect(all.some((mail) => offersIn(mail.text).length > 0)).toBe(false);
+    expect(all.some((mail) => /had to cancel|did not start/.test(mail.text))).toBe(false);
+  });
+
+  it("tells the patient a visit was marked missed, what that means, and how to book again", async () => {
+    const patient = await patientIn("en", "Europe/Sofia");
+    const id = await book(patient, FRIDAY[3]!);
+    clock.set(after(FRIDAY[3]!, 10));
+    try {
+      expect(await mailOf(patient, /marked missed/)).toHaveLength(0);
+      // Days on, the console's session has expired: the service the route calls.
+      await t.app.scheduling.bookings.markMissed(
+        { userId: doctor.userId, providerId: doctor.providerId },
+        id,
+      );
+      expect(await statusOf(id)).toBe("missed");
+      const sent = await mailOf(patient, /marked missed/);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]!.headers.get("subject")).toContain(visitTime(at(FRIDAY[3]!), "en", "Europe/Sofia"));
+      expect(sent[0]!.text).toContain("counts as used");
+      expect(sent[0]!.text).toContain("Book a new time:");
+      await expectTrueOffers(sent[0]!.text, "en", "Europe/Sofia");
+      await expect(
+        t.app.scheduling.bookings.markMissed({ userId: doctor.userId, providerId: doctor.providerId }, id),
+      ).rejects.toMatchObject({ code: "CONSULTATION_TRANSITION_REFUSED" });
+      await t.app.jobs.runDue(after(FRIDAY[3]!, 10));
+      expect(await mailOf(patient, /marked missed/)).toHaveLength(1);
+      expect(await mailOf(patient, /was canceled/)).toHaveLength(0);
+      expect(refunded).not.toContain(id);
+    } finally {
+      clock.set(at("2027-06-07T15:00:00Z"));
+    }
   });
 });

@@ -9,10 +9,18 @@ import {
   SCHEDULING_ERRORS,
 } from "@ambercare/contracts/scheduling";
 import type { Database, Executor } from "@ambercare/db/client";
-import { bookings, clinicians, consultations, providers } from "@ambercare/db/schema";
+import {
+  bookings,
+  clinicianSchedules,
+  clinicians,
+  consultationStatusHistory,
+  consultations,
+  providers,
+} from "@ambercare/db/schema";
 import { and, desc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { AuthContext } from "#api/modules/accounts/session-service.ts";
 import { changeVisitStatus, type VisitEvents } from "#api/modules/consultations/visit-lifecycle.ts";
+import type { Rebook, VisitMailTemplate } from "#api/modules/consultations/visit-service.ts";
 import type { BookedVisit, BookingEvents } from "#api/modules/scheduling/booking-events.ts";
 import { createScheduleRepository } from "#api/modules/scheduling/schedule-repository.ts";
 import { notTakingVisits, type ScheduleService } from "#api/modules/scheduling/schedule-service.ts";
@@ -28,6 +36,10 @@ export type BookingPolicy = {
 };
 
 const MINUTE = 60_000;
+/** The times a booked visit that did not take place offers to book again (ADR 059). */
+export const REBOOK_OFFERS = 3;
+/** Why the no-show check cancels a visit: the history's reason, and how its e-mail is chosen. */
+export const NEVER_STARTED_REASON = "The clinician did not start the visit in time";
 
 /** PostgreSQL's exclusion_violation: the time overlaps a held or booked one of the clinician. */
 function isOverlap(error: unknown): boolean {
@@ -89,6 +101,8 @@ export function createBookingService(deps: {
   onChange?: () => void;
   /** Gives back what visits that will not take place cost (the visit service's settlement). */
   settlePending?: () => Promise<unknown>;
+  /** Writes to the patient of a visit marked missed (after the change commits). */
+  onMissed?: (visit: { id: string; userId: string; type: ConsultationType }, rebook: Rebook) => Promise<void>;
 }) {
   const changed = () => deps.onChange?.();
   const patientOnly = (auth: AuthContext) => {
@@ -225,6 +239,25 @@ export function createBookingService(deps: {
       .where(and(eq(clinicians.userId, clinicianUserId), eq(clinicians.providerId, providerId)));
     if (!row || row.disabledAt !== null) throw notTakingVisits();
     if (!(await createScheduleRepository(tx).isLicensed(providerId, state))) throw notLicensed();
+  }
+
+  /** The visit's booked time and the nearest free times of its type and state with anyone who fits. */
+  async function rebookOf(booking: BookingRow): Promise<Rebook> {
+    const [schedule] = await deps.db
+      .select({ timeZone: clinicianSchedules.timeZone })
+      .from(clinicianSchedules)
+      .where(eq(clinicianSchedules.clinicianUserId, booking.clinicianUserId));
+    const offers = await deps.schedules.nearestFree({
+      type: booking.type,
+      state: booking.state,
+      limit: REBOOK_OFFERS,
+    });
+    return {
+      bookedFor: booking.startsAt,
+      state: booking.state,
+      timeZone: schedule?.timeZone ?? "UTC",
+      offers,
+    };
   }
 
   return {
@@ -469,7 +502,7 @@ export function createBookingService(deps: {
     async markMissed(actor: { userId: string; providerId: string }, id: string): Promise<void> {
       const consultationId = id.toLowerCase();
       const now = deps.clock.now();
-      await deps.db.transaction(async (tx) => {
+      const missed = await deps.db.transaction(async (tx) => {
         const visit = await lockConsultation(tx, consultationId);
         if (!visit) throw notFound();
         if (visit.providerId !== actor.providerId) {
@@ -495,7 +528,40 @@ export function createBookingService(deps: {
           },
           deps.live,
         );
+        return { visit, booking: booking! };
       });
+      await deps.onMissed?.(missed.visit, await rebookOf(missed.booking));
+    },
+
+    /**
+     * The e-mail of a canceled booked visit, when the settlement writes to its patient: its
+     * clinician never started it ("visit-not-started") or canceled it ("visit-canceled"), each with
+     * the nearest free times to book again; undefined for another visit or cause (the plain e-mail).
+     */
+    async rebookAfterCancel(
+      consultationId: string,
+    ): Promise<{ template: VisitMailTemplate; rebook: Rebook } | undefined> {
+      const booking = await currentBooking(deps.db, consultationId);
+      if (!booking) return undefined;
+      const [last] = await deps.db
+        .select({
+          to: consultationStatusHistory.toStatus,
+          actorKind: consultationStatusHistory.actorKind,
+          reason: consultationStatusHistory.reason,
+        })
+        .from(consultationStatusHistory)
+        .where(eq(consultationStatusHistory.consultationId, consultationId))
+        .orderBy(desc(consultationStatusHistory.at), desc(consultationStatusHistory.id))
+        .limit(1);
+      if (last?.to !== "canceled") return undefined;
+      const template: VisitMailTemplate | undefined =
+        last.actorKind === "clinician"
+          ? "visit-canceled"
+          : last.actorKind === "system" && last.reason === NEVER_STARTED_REASON
+            ? "visit-not-started"
+            : undefined;
+      if (!template) return undefined;
+      return { template, rebook: await rebookOf(booking) };
     },
 
     /**
@@ -574,7 +640,7 @@ export function createBookingService(deps: {
             from: "scheduled",
             to: "canceled",
             actor: { kind: "system" },
-            reason: "The clinician did not start the visit in time",
+            reason: NEVER_STARTED_REASON,
             at,
             set: { settlementPending: true },
           },

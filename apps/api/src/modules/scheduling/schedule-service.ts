@@ -20,11 +20,14 @@ import {
   bookings,
   clinicianHourExceptions,
   clinicianSchedules,
+  clinicians,
   clinicianWeeklyHours,
   consultations,
+  providerLicenses,
+  providers,
   users,
 } from "@ambercare/db/schema";
-import { and, asc, eq, gte, lt } from "drizzle-orm";
+import { and, arrayContains, asc, eq, gte, isNull, lt } from "drizzle-orm";
 import {
   createScheduleRepository,
   rulesOf,
@@ -196,6 +199,47 @@ export function createScheduleService(deps: {
         .returning({ id: clinicianHourExceptions.id });
       if (deleted.length === 0) throw new AppError("NOT_FOUND", 404, "Exception not found");
       changed();
+    },
+
+    /**
+     * The earliest free slots of one type with any clinician who fits: an enabled clinician account
+     * whose provider offers the type and is licensed in `state` (the times a canceled or missed
+     * visit's e-mail offers). At most `limit`, earliest first.
+     */
+    async nearestFree(input: {
+      type: ConsultationType;
+      state: string;
+      limit: number;
+    }): Promise<{ start: Date; providerSlug: string; providerName: string }[]> {
+      const now = deps.clock.now();
+      const fitting = await deps.db
+        .select({
+          clinicianUserId: clinicians.userId,
+          slug: providers.slug,
+          firstName: providers.firstName,
+          lastName: providers.lastName,
+          credentials: providers.credentials,
+        })
+        .from(clinicians)
+        .innerJoin(providers, eq(providers.id, clinicians.providerId))
+        .innerJoin(
+          providerLicenses,
+          and(eq(providerLicenses.providerId, providers.id), eq(providerLicenses.state, input.state)),
+        )
+        .where(and(isNull(clinicians.disabledAt), arrayContains(providers.visitTypes, [input.type])));
+      const repository = createScheduleRepository(deps.db);
+      const offers: { start: Date; providerSlug: string; providerName: string }[] = [];
+      for (const row of fitting) {
+        const rules = await rulesFor(row.clinicianUserId, now);
+        if (!rules) continue;
+        const until = new Date(now.getTime() + (rules.horizonDays + 1) * DAY_MS);
+        const busy = await repository.busy([row.clinicianUserId], now, until, now);
+        const name = `${row.firstName} ${row.lastName}, ${row.credentials}`;
+        for (const slot of freeSlots(rules, { type: input.type, now, busy, limit: input.limit })) {
+          offers.push({ start: slot.start, providerSlug: row.slug, providerName: name });
+        }
+      }
+      return offers.sort((a, b) => a.start.getTime() - b.start.getTime()).slice(0, input.limit);
     },
 
     /**

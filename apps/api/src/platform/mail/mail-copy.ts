@@ -73,3 +73,17 @@ export function mailT(locale: Locale, shared: MailValues = {}): MailT {
 export function greeting(t: MailT, firstName: string | null): string {
   return firstName ? t("common.greeting", { firstName }) : t("common.greetingWithoutName");
 }
+
+/** "Monday, June 7, 2027 at 1:00 PM PDT" in the patient's language and zone. */
+export function visitTime(at: Date, locale: Locale, timeZone: string): string {
+  return new Intl.DateTimeFormat(locale, {
+    weekday: "long",
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone,
+    timeZoneName: "short",
+  }).format(at);
+}
