@@ -48,7 +48,10 @@ export async function loader({ request, pattern, context }: Route.LoaderArgs) {
     );
   }
   if (!parsed.searched) {
-    return data<LoaderData>({ values: parsed.values, criteria: null, found: null, failed: null }, { headers: HEADERS });
+    return data<LoaderData>(
+      { values: parsed.values, criteria: null, found: null, failed: null },
+      { headers: HEADERS },
+    );
   }
   const { page, ...criteria } = parsed.query;
   try {
@@ -66,7 +69,12 @@ export async function loader({ request, pattern, context }: Route.LoaderArgs) {
     if (!isApiError(error) || error.status !== 400) throw error;
     const failure = describeApiError(error, { fallback: { key: "operations.errors.failed" } });
     return data<LoaderData>(
-      { values: parsed.values, criteria: null, found: null, failed: formError(parsed.values, {}, failure.message) },
+      {
+        values: parsed.values,
+        criteria: null,
+        found: null,
+        failed: formError(parsed.values, {}, failure.message),
+      },
       { status: 400, headers: HEADERS },
     );
   }
@@ -166,10 +174,16 @@ function Results({
     <section aria-labelledby="access-log-results" className="flex flex-col gap-4">
       <h2 id="access-log-results" className="font-semibold text-ink text-xl">
         {t("operations.accessLog.results")}{" "}
-        <span className="font-normal text-ink-muted">({t("operations.accessLog.count", { count: total })})</span>
+        <span className="font-normal text-ink-muted">
+          ({t("operations.accessLog.count", { count: total })})
+        </span>
       </h2>
       <p>
-        <a href={`/operations/access-log/export?${accessLogSearchParams(criteria)}`} className="link" download>
+        <a
+          href={`/operations/access-log/export?${accessLogSearchParams(criteria)}`}
+          className="link"
+          download
+        >
           {t("operations.accessLog.export")}
         </a>{" "}
         <span className="text-ink-muted text-sm">{t("operations.accessLog.exportHint")}</span>
@@ -222,10 +236,7 @@ function Results({
         </div>
       )}
       {pages > 1 ? (
-        <nav
-          aria-label={t("operations.accessLog.pages")}
-          className="flex flex-wrap items-center gap-4"
-        >
+        <nav aria-label={t("operations.accessLog.pages")} className="flex flex-wrap items-center gap-4">
           {page > 1 ? (
             <a href={pageAddress(page - 1)} className="link">
               {t("operations.log.previous")}
