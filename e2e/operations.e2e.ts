@@ -11,7 +11,8 @@ import { E2E_OPERATOR_EMAIL } from "./clinician-pool.ts";
  * The operations console (ADR 065): the operator the care-team command created chooses a password
  * with the e-mailed link and sets up two-step login, logs in with password and code, invites a
  * clinician, finds a patient's paid visit by e-mail and refunds part of it (the patient's billing
- * history shows it), and reads the operations log. A patient is refused the console.
+ * history shows it), reads the operations log, and finds that visit's entries in the access log
+ * across patients (and their CSV). A patient is refused the console.
  */
 
 const { baseUrl, apiUrl, clinicians } = journeyStack();
@@ -109,6 +110,49 @@ describe("the operations console", () => {
       await log.waitFor();
       expect(await log.textContent()).toContain("Refunded a payment");
       expect(await log.textContent()).toContain("Invited a clinician");
+      await expectNoAxeViolations(page);
+
+      // The access log across patients: the operator's reads and refund of that visit, and the
+      // same search as CSV through the web.
+      await page
+        .getByRole("navigation", { name: "Operations" })
+        .getByRole("link", { name: "Access log" })
+        .click();
+      await waitForPath(page, "/operations/access-log");
+      await page.getByLabel("Patient's e-mail (or part of it)").fill(patient.email);
+      await page.getByLabel("Who acted: e-mail (or part of it)").fill(E2E_OPERATOR_EMAIL);
+      await page.getByRole("button", { name: "Search the access log" }).click();
+      const access = page.getByTestId("access-log-results");
+      await access.waitFor();
+      const entries = access.getByRole("row").filter({ hasText: patient.email });
+      expect(await entries.filter({ hasText: "Read a visit's steps and payments" }).count()).toBeGreaterThan(
+        0,
+      );
+      expect(await entries.filter({ hasText: "Refunded a payment" }).count()).toBe(1);
+      expect(await access.textContent()).toContain(E2E_OPERATOR_EMAIL);
+      await expectNoAxeViolations(page);
+      await page
+        .getByLabel("Action (optional)", { exact: true })
+        .selectOption({ label: "Refunded a payment" });
+      await page.getByRole("button", { name: "Search the access log" }).click();
+      await page.getByRole("heading", { level: 2, name: "Entries found (1 entry)" }).waitFor();
+      const exported = await page.getByRole("link", { name: "Export CSV" }).getAttribute("href");
+      expect(exported).toContain("action=payment.refund");
+      const csv = await context.request.get(`${baseUrl}${exported}`);
+      expect(csv.status()).toBe(200);
+      expect(csv.headers()["content-type"]).toContain("text/csv");
+      const lines = (await csv.text()).trimEnd().split("\r\n");
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toContain(`${patient.email},${E2E_OPERATOR_EMAIL},operator,payment.refund`);
+      // Days in the wrong order: the error is announced, what was typed stays.
+      await page.goto(
+        `${baseUrl}/operations/access-log?${new URLSearchParams({ patient: patient.email, from: "2026-11-27", to: "2026-11-01" })}`,
+      );
+      await page.getByRole("alert").getByText("The last day cannot be before the first day.").waitFor();
+      expect(await page.getByLabel("Patient's e-mail (or part of it)").inputValue()).toBe(patient.email);
+      expect(await page.getByLabel("To day (optional)", { exact: true }).getAttribute("aria-invalid")).toBe(
+        "true",
+      );
       await expectNoAxeViolations(page);
 
       // 320 px wide: the console still fits (no page-wide horizontal scroll).

@@ -49,6 +49,8 @@ export default [
   route("console/visits/:id/data", "routes/console/visit-data.ts"),
   // A visit page saying this device visibly shows the visit (no push about it meanwhile, ADR 064).
   route("notifications/showing/:id", "routes/notifications-showing.ts"),
+  // The access-log search of the operations console as the API's CSV (ADR 065).
+  route("operations/access-log/export", "routes/operations/access-log-export.ts"),
   // Unknown paths redirect to /.
   route("*", "routes/catch-all.tsx"),
 ] satisfies RouteConfig;

@@ -205,6 +205,8 @@ export const accessLogEntrySchema = z
     resource_type: z.string(),
     resource_id: z.string().nullable(),
     ip: z.string().nullable(),
+    /** How many times in a row: a burst of refused attempts is one entry. */
+    count: z.number().int().min(1),
   })
   .strict();
 export type AccessLogEntry = z.infer<typeof accessLogEntrySchema>;

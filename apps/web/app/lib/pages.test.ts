@@ -71,6 +71,7 @@ const LOGGED_IN_PAGES = [
   "/operations/visits",
   "/operations/visits/:id",
   "/operations/log",
+  "/operations/access-log",
 ];
 /** The pages for logged-out visitors. */
 const LOGGED_OUT_PAGES = [

@@ -381,6 +381,14 @@ export const PAGES = Object.freeze({
     seo: {},
     layout: OPERATIONS_LAYOUT,
   },
+  // Every read or write of any patient's data, searched, paged and exported as CSV (ADR 065).
+  "/operations/access-log": {
+    file: "routes/operations/access-log.tsx",
+    name: "operationsAccessLog",
+    access: OPERATOR,
+    seo: {},
+    layout: OPERATIONS_LAYOUT,
+  },
   "/console/hours": {
     file: "routes/console/hours.tsx",
     name: "consoleHours",

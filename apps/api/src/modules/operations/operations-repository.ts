@@ -305,6 +305,7 @@ export async function searchAccessLog(
       resourceType: auditLog.resourceType,
       resourceId: auditLog.resourceId,
       ip: auditLog.ip,
+      count: auditLog.count,
     })
     .from(auditLog)
     .innerJoin(patient, eq(patient.id, auditLog.userId))

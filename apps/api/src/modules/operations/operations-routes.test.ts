@@ -479,6 +479,7 @@ describe("the access log", () => {
       actor_kind: "operator",
       action: "consultation.timeline_read",
       resource_id: visitId,
+      count: 1,
     });
     // The patient's own reads are theirs: filtered by action they are not this operator's.
     const own = accessLogResponse.parse(

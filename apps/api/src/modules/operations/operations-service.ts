@@ -207,6 +207,7 @@ export function createOperationsService(deps: OperationsDeps) {
       resource_type: row.resourceType,
       resource_id: row.resourceId,
       ip: row.ip,
+      count: row.count,
     };
   }
 

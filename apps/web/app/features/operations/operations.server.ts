@@ -1,4 +1,6 @@
 import type {
+  AccessLogEntry,
+  AccessLogQuery,
   InviteClinicianRequest,
   OperatorActionRow,
   OperatorVisit,
@@ -33,6 +35,16 @@ export function operationsApi(request: Request, user: SessionUser, context: Cont
     async actions(page: number): Promise<{ rows: OperatorActionRow[]; total: number; perPage: number }> {
       const answer = await api.actions({ query: { page } }, options);
       return { rows: answer.data, total: answer.meta.total, perPage: answer.meta.per_page };
+    },
+    async accessLog(
+      query: AccessLogQuery,
+    ): Promise<{ rows: AccessLogEntry[]; total: number; perPage: number }> {
+      const answer = await api.accessLog({ query }, options);
+      return { rows: answer.data, total: answer.meta.total, perPage: answer.meta.per_page };
+    },
+    /** The same search as the API's CSV, a Response to pass on (lib/download.server.ts). */
+    async accessLogCsv(query: AccessLogQuery): Promise<Response> {
+      return api.accessLogCsv({ query }, options);
     },
     async visits(query: VisitSearchQuery): Promise<OperatorVisit[]> {
       return (await api.visits({ query }, options)).data;

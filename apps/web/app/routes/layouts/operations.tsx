@@ -29,6 +29,7 @@ export default function OperationsLayout() {
         { to: "/operations", label: t("operations.nav.team"), end: true },
         { to: "/operations/visits", label: t("operations.nav.visits") },
         { to: "/operations/log", label: t("operations.nav.log") },
+        { to: "/operations/access-log", label: t("operations.nav.accessLog") },
       ]}
     />
   );
