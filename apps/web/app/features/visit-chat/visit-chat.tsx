@@ -41,6 +41,8 @@ export type VisitChatProps = {
 };
 
 const TOPICS = ["visit.message", "visit.receipt", VISIT_TYPING_TOPIC] as const;
+/** How soon a receipt refused for a moment (429, 5xx) is sent again. */
+const RECEIPT_RETRY_MS = 2_000;
 /** How long "is typing" shows without news, and how often this side repeats that it types. */
 const TYPING_SHOWN_MS = 6_000;
 const TYPING_REPEAT_MS = 3_000;
@@ -313,6 +315,13 @@ export function VisitChat({
     acknowledged.current[receipt] = upTo;
     try {
       const { status } = await post({ intent: "receipt", receipt, up_to_seq: String(upTo) });
+      if (status === 429 || status >= 500) {
+        // Refused for a moment (the visit's budget, a restart): the receipt is sent again shortly,
+        // never lost until the next message.
+        acknowledged.current[receipt] = 0;
+        window.setTimeout(() => void acknowledgeRef.current?.(), RECEIPT_RETRY_MS);
+        return;
+      }
       if (status >= 400) return;
       const next = messagesRef.current.map((message) =>
         message.author === AUTHOR_OF[side] || message.seq > upTo
@@ -329,6 +338,8 @@ export function VisitChat({
       acknowledged.current[receipt] = 0;
     }
   }, [post, side]);
+  const acknowledgeRef = useRef<(() => Promise<void>) | null>(null);
+  acknowledgeRef.current = acknowledge;
 
   useEffect(() => {
     const thread = threadRef.current;
