@@ -32,6 +32,7 @@ export default function OperationsLogPage() {
       ) : (
         <div className="relative overflow-x-auto">
           <table className="w-full text-left" data-testid="operations-log">
+            <caption className="sr-only">{t("operations.log.heading")}</caption>
             <thead>
               <tr className="text-ink-muted text-sm">
                 <th scope="col" className="py-1 pr-4">

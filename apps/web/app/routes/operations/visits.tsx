@@ -110,6 +110,7 @@ export default function OperationsVisitsPage() {
               <p className="text-ink-muted text-sm">{t("operations.visits.limit")}</p>
               <div className="relative overflow-x-auto">
                 <table className="w-full text-left" data-testid="visit-results">
+                  <caption className="sr-only">{t("operations.visits.results")}</caption>
                   <thead>
                     <tr className="text-ink-muted text-sm">
                       <th scope="col" className="py-1 pr-4">
