@@ -19,8 +19,16 @@ export const BACKUP_FORMAT = "ambercare-backup";
 export const BACKUP_FORMAT_VERSION = 1;
 /** `ambercare-backup-2026-11-27T03-00-00Z`: sorts by time, which retention relies on. */
 export const BACKUP_NAME = /^ambercare-backup-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/;
-/** The secrets whose loss makes restored data unreadable or its sent links dead. */
-const DATA_SECRETS = ["SECOND_FACTOR_KEY", "LIST_TOKEN_SECRET"] as const;
+/**
+ * The secrets whose loss makes restored data unreadable, its sent links dead or its stored push
+ * subscriptions silent (a browser's subscription is bound to the VAPID public key it was made with).
+ */
+const DATA_SECRETS = [
+  "SECOND_FACTOR_KEY",
+  "LIST_TOKEN_SECRET",
+  "VAPID_PUBLIC_KEY",
+  "VAPID_PRIVATE_KEY",
+] as const;
 const SECRETS_FILE = "dev-secrets.json";
 
 export type BackupFile = { path: string; size: number; sha256: string };
@@ -124,7 +132,7 @@ export async function createBackup(
     const secrets = await copySecrets(options, partial, files);
     if (secrets.notIncluded.length > 0) {
       warnings.push(
-        `${secrets.notIncluded.join(", ")} come(s) from the environment, not from ${SECRETS_FILE}, and are not in the backup: keep them with it (without SECOND_FACTOR_KEY nobody's two-step login works after a restore; without LIST_TOKEN_SECRET the unsubscribe links of sent e-mails stop working)`,
+        `${secrets.notIncluded.join(", ")} come(s) from the environment, not from ${SECRETS_FILE}, and are not in the backup: keep them with it (without SECOND_FACTOR_KEY nobody's two-step login works after a restore; without LIST_TOKEN_SECRET the unsubscribe links of sent e-mails stop working; without the VAPID pair no browser that turned notifications on receives them until it turns them on again)`,
       );
     }
 

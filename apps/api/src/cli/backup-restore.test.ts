@@ -46,13 +46,20 @@ const tempDir = (prefix: string) => {
 };
 
 type Run = { code: number; stdout: string; stderr: string };
-function run(args: string[], env: { DATABASE_URL?: string | undefined; DATA_DIR: string }): Promise<Run> {
+function run(
+  args: string[],
+  env: { DATABASE_URL?: string | undefined; DATA_DIR: string },
+  secrets: Record<string, string> = {},
+): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ["--import", "tsx", CLI, ...args],
       // An empty DATABASE_URL means PGlite, also where the developer's .env names a server.
-      { cwd: ROOT, env: { ...process.env, DATABASE_URL: env.DATABASE_URL ?? "", DATA_DIR: env.DATA_DIR } },
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...secrets, DATABASE_URL: env.DATABASE_URL ?? "", DATA_DIR: env.DATA_DIR },
+      },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -228,11 +235,19 @@ describe.each(kinds)("a backup on %s", (kind, serverUrl) => {
         expect(refused.stderr).toMatch(/open in another process.*Stop the API/s);
         await db.close();
       }
-      const backup = await run(["backup", "--out", out], source);
+      // The VAPID pair from the environment, as a production deployment sets it: the backup cannot
+      // hold it, and says so, since without it every stored push subscription goes silent.
+      const vapid = { VAPID_PUBLIC_KEY: "public-key-from-the-environment", VAPID_PRIVATE_KEY: "private-key" };
+      const backup = await run(["backup", "--out", out], source, vapid);
       expect(backup.code, backup.stderr).toBe(0);
+      expect(backup.stderr).toMatch(/VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY come\(s\) from the environment/);
       const [name] = readdirSync(out);
       const manifest = JSON.parse(readFileSync(join(out, name!, "manifest.json"), "utf8")) as BackupManifest;
       expect(manifest.database.kind).toBe(serverUrl ? "postgres" : "pglite");
+      expect(manifest.secrets).toEqual({
+        included: ["SECOND_FACTOR_KEY"],
+        notIncluded: ["VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY"],
+      });
       expect(manifest.files.map((file) => file.path).sort()).toEqual(
         [
           ...readdirSync(join(dataDir, "uploads")).map((key) => `uploads/${key}`),
