@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { perVisitPlan } from "@ambercare/contracts/visit-types";
 import type { DbHandle } from "@ambercare/db/client";
+import { licenceDay } from "@ambercare/db/schema";
 import type { FastifyBaseLogger } from "fastify";
 import { createSendgridMirror, type ListMirror } from "#api/integrations/email-lists/sendgrid-mirror.ts";
 import { createDemoPayments } from "#api/integrations/payments/demo-payments.ts";
@@ -307,6 +308,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     // Each on-duty provider's wait is read at most every few seconds, whatever the searches.
     reusedExpectedWaits((ids) => expectedWaits(db, ids, clock.now(), acceptTimeoutMs), clock),
     scheduling.availability.current,
+    () => licenceDay(clock.now()),
   );
   const ratings: RatingService = createRatingService({
     db,

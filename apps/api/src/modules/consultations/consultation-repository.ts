@@ -5,6 +5,7 @@ import {
   clinicians,
   consultationStatusHistory,
   consultations,
+  licenceInForce,
   medicalDocuments,
   providerLicenses,
   providers,
@@ -390,25 +391,37 @@ export function createConsultationRepository(db: Executor) {
       return row;
     },
 
-    async providerBySlug(slug: string, state: string): Promise<ProviderForConsultation | undefined> {
+    /** A listed provider, and whether a licence of theirs in `state` is in force on `today`. */
+    async providerBySlug(
+      slug: string,
+      state: string,
+      today: string,
+    ): Promise<ProviderForConsultation | undefined> {
       const [row] = await db
         .select({
           id: providers.id,
           visitTypes: providers.visitTypes,
-          licensedInState: sql<boolean>`exists (select 1 from ${providerLicenses} where ${providerLicenses.providerId} = ${providers.id} and ${providerLicenses.state} = ${state})`,
+          licensedInState: sql<boolean>`exists (select 1 from ${providerLicenses} where ${providerLicenses.providerId} = ${providers.id} and ${providerLicenses.state} = ${state} and ${licenceInForce(today)})`,
         })
         .from(providers)
-        .where(eq(providers.slug, slug));
+        .where(and(eq(providers.slug, slug), isNull(providers.unlistedAt)));
       return row;
     },
 
-    /** Whether at least one provider licensed in `state` offers this type of consultation. */
-    async anyProviderIn(state: string, type: ConsultationType): Promise<boolean> {
+    /** Whether at least one listed provider licensed in `state` on `today` offers this type. */
+    async anyProviderIn(state: string, type: ConsultationType, today: string): Promise<boolean> {
       const [row] = await db
         .select({ id: providers.id })
         .from(providerLicenses)
         .innerJoin(providers, eq(providers.id, providerLicenses.providerId))
-        .where(and(eq(providerLicenses.state, state), sql`${type} = any(${providers.visitTypes})`))
+        .where(
+          and(
+            eq(providerLicenses.state, state),
+            licenceInForce(today),
+            isNull(providers.unlistedAt),
+            sql`${type} = any(${providers.visitTypes})`,
+          ),
+        )
         .limit(1);
       return row !== undefined;
     },
