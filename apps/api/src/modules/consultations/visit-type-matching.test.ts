@@ -75,7 +75,8 @@ describe("a visit's kind against the provider's kinds", () => {
   it("finds a provider in the state for each kind of the list, none for an unknown kind", async () => {
     const TODAY = new Date().toISOString().slice(0, 10);
     const repository = createConsultationRepository(t.db.db);
-    for (const type of VISIT_TYPE_IDS) expect(await repository.anyProviderIn(STATE, type, TODAY), type).toBe(true);
+    for (const type of VISIT_TYPE_IDS)
+      expect(await repository.anyProviderIn(STATE, type, TODAY), type).toBe(true);
     expect(await repository.anyProviderIn(STATE, UNKNOWN, TODAY)).toBe(false);
   });
 
