@@ -88,7 +88,7 @@ export function ProviderForm({
       <ErrorSummary formId={FORM_ID} result={failure?.result} order={PROVIDER_FIELDS} />
       <Form method="post" noValidate className="flex max-w-3xl flex-col gap-6">
         <input type="hidden" name="intent" value="save" />
-        <fieldset className="flex flex-col gap-4">
+        <fieldset className="flex min-w-0 flex-col gap-4">
           <legend className={LEGEND}>{t("operations.directory.details")}</legend>
           <TextField
             formId={FORM_ID}
@@ -166,7 +166,7 @@ export function ProviderForm({
           id={typesId}
           tabIndex={-1}
           aria-describedby={errors.visit_types ? `${typesId}-error` : undefined}
-          className="flex flex-col gap-2"
+          className="flex min-w-0 flex-col gap-2"
         >
           <legend className={LEGEND}>{t("operations.directory.visitTypes")}</legend>
           <FieldsetError id={typesId} message={message("visit_types")} />
@@ -182,7 +182,7 @@ export function ProviderForm({
           ))}
         </fieldset>
 
-        <fieldset className="flex flex-col gap-4">
+        <fieldset className="flex min-w-0 flex-col gap-4">
           <legend className={LEGEND}>{t("operations.directory.specializations")}</legend>
           {catalogue.map((specialization) => (
             <div key={specialization.slug} className="flex flex-col gap-2">
@@ -218,7 +218,7 @@ export function ProviderForm({
           id={licencesId}
           tabIndex={-1}
           aria-describedby={`${licencesId}-hint${errors.licences ? ` ${licencesId}-error` : ""}`}
-          className="flex flex-col gap-3"
+          className="flex min-w-0 flex-col gap-3"
         >
           <legend className={LEGEND}>{t("operations.directory.licencesHeading")}</legend>
           <p id={`${licencesId}-hint`} className="text-ink-muted text-sm">
