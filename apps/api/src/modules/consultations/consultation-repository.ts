@@ -96,9 +96,10 @@ const timestamp = (date: Date) => sql`${date.toISOString()}::timestamptz`;
  * the visit's type, and, for a request that chose another provider, only once that provider's
  * exclusive time ended (`chosenOnlyUntil`: requests created at or before it are open to all).
  */
-export function providerMayTake(providerId: string, chosenOnlyUntil: Date): SQL {
+export function providerMayTake(providerId: string, chosenOnlyUntil: Date, today: string): SQL {
   return sql`exists (select 1 from ${providerLicenses}
-      where ${providerLicenses.providerId} = ${providerId} and ${providerLicenses.state} = ${consultations.state})
+      where ${providerLicenses.providerId} = ${providerId} and ${providerLicenses.state} = ${consultations.state}
+      and ${licenceInForce(today)})
     and exists (select 1 from ${providers} where ${providers.id} = ${providerId}
       and ${consultations.type} = any(${providers.visitTypes}))
     and (${consultations.providerId} is null or ${consultations.providerId} = ${providerId}
@@ -164,7 +165,7 @@ export function createConsultationRepository(db: Executor) {
      * Requests the provider may take (providerMayTake) that have not expired (created after
      * `notBefore`), oldest first; `chosen` marks those that asked for this provider.
      */
-    async queueFor(providerId: string, chosenOnlyUntil: Date, notBefore: Date) {
+    async queueFor(providerId: string, chosenOnlyUntil: Date, notBefore: Date, today: string) {
       return db
         .select({
           id: consultations.id,
@@ -182,7 +183,7 @@ export function createConsultationRepository(db: Executor) {
           and(
             eq(consultations.status, "requested"),
             sql`${consultations.createdAt} > ${timestamp(notBefore)}`,
-            providerMayTake(providerId, chosenOnlyUntil),
+            providerMayTake(providerId, chosenOnlyUntil, today),
           ),
         )
         .orderBy(asc(consultations.createdAt), asc(consultations.id));
@@ -192,7 +193,7 @@ export function createConsultationRepository(db: Executor) {
      * The accounts of the active clinicians whose provider may take this request by licence and
      * visit type (whoever chose it): they are told when it enters or leaves the queue.
      */
-    async cliniciansWhoMayTake(consultationId: string): Promise<string[]> {
+    async cliniciansWhoMayTake(consultationId: string, today: string): Promise<string[]> {
       const rows = await db
         .select({ userId: clinicians.userId })
         .from(clinicians)
@@ -200,7 +201,11 @@ export function createConsultationRepository(db: Executor) {
         .innerJoin(consultations, eq(consultations.id, consultationId))
         .innerJoin(
           providerLicenses,
-          and(eq(providerLicenses.providerId, providers.id), eq(providerLicenses.state, consultations.state)),
+          and(
+            eq(providerLicenses.providerId, providers.id),
+            eq(providerLicenses.state, consultations.state),
+            licenceInForce(today),
+          ),
         )
         .where(and(isNull(clinicians.disabledAt), sql`${consultations.type} = any(${providers.visitTypes})`));
       return rows.map((row) => row.userId);

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { queueResponse } from "@ambercare/contracts/console";
 import { editorProviderListResponse, editorProviderResponse } from "@ambercare/contracts/directory-editor";
 import { operatorActionsResponse } from "@ambercare/contracts/operations";
 import { providerListResponse, providerResponse } from "@ambercare/contracts/provider";
@@ -11,6 +12,7 @@ import {
   bearer,
   consultationBody,
   createTestApp,
+  createTestEntitlements,
   registerClinician,
   registerOperator,
   registerPatient,
@@ -23,6 +25,7 @@ const DIRECTORY = "/api/v1/api/provider";
 const clock = createManualClock(new Date("2026-03-02T09:00:00Z"));
 const DAY = 86_400_000;
 let t: TestApp;
+const entitlements = createTestEntitlements();
 let operator: { access_token: string; user_id: string };
 let specialization: string;
 let condition: string;
@@ -81,7 +84,11 @@ async function logged(action: string, providerId: string) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ clock, env: { RATE_LIMIT_MAX: "100000", SESSION_IDLE_MINUTES: "300" } });
+  t = await createTestApp({
+    clock,
+    entitlements,
+    env: { RATE_LIMIT_MAX: "100000", SESSION_IDLE_MINUTES: "300" },
+  });
   operator = await registerOperator(t, clock.now());
   const [spec] = await t.db.db.select({ slug: specializations.slug }).from(specializations).limit(1);
   const [cond] = await t.db.db.select({ slug: conditions.slug }).from(conditions).limit(1);
@@ -316,6 +323,9 @@ describe("unlisting", () => {
 
 describe("licence expiry", () => {
   it("stops offering the provider to that state once its last day has passed, everywhere at once", async () => {
+    // Two minutes before midnight UTC (sessions idle since 09:00 have ended: sign in afresh).
+    clock.set(new Date("2026-03-02T23:58:00Z"));
+    operator = await registerOperator(t, clock.now());
     // A clinician's provider (booking needs one), licensed in WY until today and in MT for good.
     const clinician = await registerClinician(t, clock.now());
     const current = await call("GET", `${EDITOR}/${clinician.providerId}`, operator.access_token);
@@ -334,7 +344,8 @@ describe("licence expiry", () => {
       ],
     });
     expect(edit.statusCode, edit.body).toBe(200);
-    let patient = await registerPatient(t.app);
+    const patient = await registerPatient(t.app);
+    entitlements.grant(patient.user_id, { member: true });
     const request = () =>
       call("POST", "/ambercare/create-consultation", patient.access_token, {
         ...consultationBody("video", "WY", { provider_slug: before.slug }),
@@ -347,13 +358,23 @@ describe("licence expiry", () => {
     expect((await search(`q=${before.last_name}&state=WY`)).data.map((c) => c.slug)).toContain(before.slug);
     expect((await slots()).statusCode).toBe(200);
     expect((await request()).json().code).not.toBe("PROVIDER_NOT_LICENSED_IN_STATE");
+    // A WY request open to any provider there is in the clinician's queue.
+    const queued = await call("POST", "/ambercare/create-consultation", patient.access_token, {
+      ...consultationBody("video", "WY"),
+    });
+    expect(queued.statusCode, queued.body).toBe(201);
+    const queue = async () => {
+      const res = await call("GET", "/api/v1/api/care-team/queue", clinician.access_token);
+      expect(res.statusCode, res.body).toBe(200);
+      return queueResponse.parse(res.json()).data.map((visit) => visit.id);
+    };
+    expect(await queue()).toContain(queued.json().data.id);
 
     // Midnight UTC: the copy in memory, loaded yesterday, must not offer WY any more.
-    clock.advance(15 * 60 * 60 * 1000);
+    clock.advance(2 * 60 * 1000);
     expect(clock.now().toISOString()).toBe("2026-03-03T00:00:00.000Z");
-    // Sessions idle that long have ended: both sign in afresh.
-    patient = await registerPatient(t.app);
-    operator = await registerOperator(t, clock.now());
+    // Nor may its clinician take that state's requests.
+    expect(await queue()).not.toContain(queued.json().data.id);
     expect((await search(`q=${before.last_name}&state=WY`)).data.map((c) => c.slug)).not.toContain(
       before.slug,
     );
