@@ -40,6 +40,7 @@ import type { MembershipService } from "#api/modules/membership/membership-servi
 import { registerRenewalSweep } from "#api/modules/membership/renewal-sweep.ts";
 import type { MyDataService } from "#api/modules/my-data/my-data-service.ts";
 import type { NotificationService } from "#api/modules/notifications/notification-service.ts";
+import type { DirectoryEditorService } from "#api/modules/operations/directory-editor-service.ts";
 import type { OperationsService } from "#api/modules/operations/operations-service.ts";
 import { calendarOrganizer, registerBookingConfirmations } from "#api/modules/scheduling/booking-calendar.ts";
 import { registerBookingReminders, registerNoShowCheck } from "#api/modules/scheduling/booking-reminders.ts";
@@ -106,6 +107,8 @@ declare module "fastify" {
     careTeam: CareTeamService;
     /** The operations console (ADR 065): operators, the team, visits' payments, refunds. */
     operations: OperationsService;
+    /** The operations console's directory editor (ADR 065): providers, photos, licences. */
+    directoryEditor: DirectoryEditorService;
     /** Booked visits: clinicians' hours, slots, holds and bookings (ADR 059). */
     scheduling: Scheduling;
     /**
@@ -268,6 +271,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   app.decorate("accounts", services.accounts);
   app.decorate("careTeam", services.careTeam);
   app.decorate("operations", services.operations);
+  app.decorate("directoryEditor", services.directoryEditor);
   app.decorate("membership", services.membership);
   app.decorate("live", live);
   app.decorate("visits", services.visits);

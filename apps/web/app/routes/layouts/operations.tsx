@@ -28,6 +28,7 @@ export default function OperationsLayout() {
       links={[
         { to: "/operations", label: t("operations.nav.team"), end: true },
         { to: "/operations/visits", label: t("operations.nav.visits") },
+        { to: "/operations/directory", label: t("operations.nav.directory") },
         { to: "/operations/log", label: t("operations.nav.log") },
         { to: "/operations/access-log", label: t("operations.nav.accessLog") },
       ]}
