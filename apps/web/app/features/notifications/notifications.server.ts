@@ -24,7 +24,7 @@ export type NotificationSettings = {
 export type NotificationsAction = {
   status: "success" | "error";
   message: FormMessage;
-  /** The form of the text-message section that failed, so its field shows the error. */
+  /** The form of the text-message section it answers: its section shows it, its field the error. */
   form?: TextForm;
 };
 
@@ -108,7 +108,7 @@ async function textAction(
       return { status: "success", message: { key: "notifications.texts.saved.confirmed" } };
     case "text-consent":
       if (field("agree") !== "on")
-        return { status: "error", form, message: { key: "notifications.texts.errors.consentRequired" } };
+        return { status: "error", message: { key: "notifications.texts.errors.consentRequired" } };
       await api.consent(field("locale") === "bg" ? "bg" : "en", field("wording"));
       return { status: "success", message: { key: "notifications.texts.saved.consented" } };
     case "text-opt-out":
@@ -142,7 +142,10 @@ export async function notificationsAction(
   if (audience === "patient" && isTextForm(intent)) {
     try {
       const result = await textAction(textMessagesApi(request, user, context), intent, text, locale);
-      return data<NotificationsAction>(result, { status: result.status === "error" ? 400 : 200 });
+      return data<NotificationsAction>(
+        { ...result, form: intent },
+        { status: result.status === "error" ? 400 : 200 },
+      );
     } catch (error) {
       if (!isApiError(error)) throw error;
       const failure = describeApiError(error);
