@@ -1,4 +1,6 @@
-import { createECDH, randomBytes } from "node:crypto";
+import { createECDH, randomBytes, randomInt } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { journeyStack, newPatient } from "./auth-helpers.ts";
@@ -10,10 +12,22 @@ import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./br
  * subscription given by the page's PushManager, which cannot reach a vendor's push service from
  * here, so the journey hands it an endpoint and real P-256 keys), lists the device, saves its
  * choices; a push delivered to the registered service worker through the DevTools protocol shows a
- * notification with the visit's page; axe-clean.
+ * notification with the visit's page; axe-clean. Text messages: a mobile number confirmed with the
+ * code the API wrote to `$DATA_DIR/sms/` (TEXT_MESSAGES=files), consent given, then texts stopped.
  */
 
-const { baseUrl } = journeyStack();
+const { baseUrl, dataDir } = journeyStack();
+
+/** The code in the newest text written to `phone` (E.164) under the stack's `$DATA_DIR/sms/`. */
+async function textedCode(phone: string): Promise<string> {
+  const directory = join(dataDir, "sms");
+  const names = (await readdir(directory).catch(() => [] as string[])).sort().reverse();
+  for (const name of names) {
+    const text = await readFile(join(directory, name), "utf8");
+    if (text.startsWith(`To: ${phone}\n`)) return /\b(\d{6})\b/.exec(text)?.[1] ?? "";
+  }
+  return "";
+}
 let browser: Browser;
 
 beforeAll(async () => {
@@ -112,6 +126,49 @@ describe("notifications", () => {
 
       await page.getByRole("button", { name: /Stop notifications on/ }).click();
       await page.getByRole("status").getByText("That device will get no more notifications.").waitFor();
+      expect(unexpected(consoleErrors)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("confirms a mobile number with the texted code, records consent to reminder texts, and stops them", async () => {
+    expect(dataDir, "E2E_DATA_DIR (the stack's DATA_DIR) is needed to read the texts").not.toBe("");
+    const { context, page, consoleErrors } = await openPage(browser);
+    try {
+      await newPatient(context);
+      await page.goto(`${baseUrl}/my-profile/notifications`);
+      const texts = page.getByRole("region", { name: "Text messages" });
+      await texts.waitFor();
+      const national = `88${randomInt(1_000_000, 9_999_999)}`;
+      const phone = `+359${national}`;
+      await texts.getByLabel("Mobile number").fill(`+359 ${national}`);
+      await texts.getByRole("button", { name: "Send a confirmation code" }).click();
+      await texts.getByRole("status").getByText("A code is on its way to your phone.").waitFor();
+      await texts.getByText(`We texted a 6-digit code to ${phone}.`).waitFor();
+      await expect.poll(() => textedCode(phone)).toMatch(/^\d{6}$/);
+      const code = await textedCode(phone);
+
+      const wrong = `${code.slice(0, 5)}${(Number(code[5]) + 1) % 10}`;
+      await texts.getByLabel("Code from the text").fill(wrong);
+      await texts.getByRole("button", { name: "Confirm the number" }).click();
+      await texts.getByRole("status").getByText("That is not the code we sent.", { exact: false }).waitFor();
+      expect(await texts.getByLabel("Code from the text").getAttribute("aria-invalid")).toBe("true");
+      await texts.getByLabel("Code from the text").fill(code);
+      await texts.getByRole("button", { name: "Confirm the number" }).click();
+      await texts.getByRole("status").getByText("Your number is confirmed.").waitFor();
+
+      const wording = texts.getByText(/^I agree to receive reminder text messages from Ambercare/);
+      await wording.waitFor();
+      await texts.getByLabel("I agree").check();
+      await texts.getByRole("button", { name: "Turn on reminder texts" }).click();
+      await texts.getByRole("status").getByText("Reminder texts are on.").waitFor();
+      await texts.getByText(`Reminder texts are on for ${phone}.`).waitFor();
+      await expectNoAxeViolations(page);
+
+      await texts.getByRole("button", { name: "Stop all texts" }).click();
+      await texts.getByRole("status").getByText("No more texts will be sent to you.").waitFor();
+      await texts.getByText("Texts are stopped (you turned them off).", { exact: false }).waitFor();
       expect(unexpected(consoleErrors)).toEqual([]);
     } finally {
       await context.close();

@@ -62,6 +62,12 @@ import {
 } from "#api/modules/notifications/notification-service.ts";
 import { createPushSender } from "#api/modules/notifications/push-sender.ts";
 import {
+  createFileTextMessages,
+  createTwilioTextMessages,
+  type TextMessageProvider,
+} from "#api/modules/notifications/text-message-provider.ts";
+import { createTextMessageService } from "#api/modules/notifications/text-message-service.ts";
+import {
   createDirectoryEditorService,
   type DirectoryEditorService,
 } from "#api/modules/operations/directory-editor-service.ts";
@@ -189,9 +195,31 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
   });
   const entitlements = options.entitlements ?? membershipEntitlements(membership);
 
+  const textMessages: TextMessageProvider =
+    config.TEXT_MESSAGES === "twilio"
+      ? createTwilioTextMessages(
+          {
+            accountSid: config.TWILIO_ACCOUNT_SID ?? "",
+            authToken: config.TWILIO_AUTH_TOKEN ?? "",
+            from: config.TWILIO_FROM,
+            messagingServiceSid: config.TWILIO_MESSAGING_SERVICE_SID,
+            apiUrl: config.TWILIO_API_URL,
+          },
+          log,
+        )
+      : createFileTextMessages({ dataDir: config.DATA_DIR, clock, log });
   const notifications: NotificationService = createNotificationService({
     db,
     clock,
+    texts: createTextMessageService({
+      db,
+      clock,
+      provider: textMessages,
+      productName: config.PRODUCT_NAME,
+      contact: [config.SUPPORT_EMAIL, config.SUPPORT_PHONE].filter(Boolean).join(", "),
+      inboundUrl: `${apiPublicUrl(config)}/${config.PRODUCT_SLUG}/notifications/text-messages/inbound`,
+      log,
+    }),
     sender: createPushSender({
       vapid: {
         publicKey: config.VAPID_PUBLIC_KEY,

@@ -106,6 +106,7 @@ import {
 } from "./membership.ts";
 import { TRIAL_DAYS, VISIT_PLAN_KEYS } from "./membership-constants.ts";
 import {
+  confirmTextNumberRequest,
   deviceIdParams,
   deviceRemovedResponse,
   deviceShowingRequest,
@@ -113,6 +114,11 @@ import {
   notificationDeviceResponse,
   notificationDevicesResponse,
   pushSubscribeRequest,
+  resendTextCodeRequest,
+  setTextNumberRequest,
+  textConsentRequest,
+  textMessageStatusResponse,
+  textMessagesQuery,
   updateDeviceRequest,
 } from "./notifications.ts";
 import {
@@ -1392,8 +1398,88 @@ export const apiRoutes = {
       errors: [400, 401, 403, 404, 409],
     }),
   },
-  /** Web push of the patient (care API, ADR 064). */
-  notifications: deviceRoutes("care", "/{product}/notifications/devices", "patient"),
+  /** Web push and text messages of the patient (care API, ADR 064). */
+  notifications: {
+    ...deviceRoutes("care", "/{product}/notifications/devices", "patient"),
+    textMessages: route({
+      api: "care",
+      method: "GET",
+      path: "/{product}/notifications/text-messages",
+      summary:
+        "The patient's mobile number for reminder texts: confirmed, consent, opt-out, and the consent's wording",
+      bearer: true,
+      query: textMessagesQuery,
+      response: textMessageStatusResponse,
+      errors: [400, 401, 403],
+    }),
+    setTextNumber: route({
+      api: "care",
+      method: "PUT",
+      path: "/{product}/notifications/text-messages/number",
+      summary: "Set the mobile number (normalised to E.164) and text it a 6-digit code to confirm it",
+      bearer: true,
+      body: setTextNumberRequest,
+      response: textMessageStatusResponse,
+      errors: [400, 401, 403, 422, 429],
+    }),
+    resendTextCode: route({
+      api: "care",
+      method: "POST",
+      path: "/{product}/notifications/text-messages/code",
+      summary: "Text a new code to the number (once a minute, a few times a day)",
+      bearer: true,
+      body: resendTextCodeRequest,
+      response: textMessageStatusResponse,
+      errors: [400, 401, 403, 404, 409, 429],
+    }),
+    confirmTextNumber: route({
+      api: "care",
+      method: "POST",
+      path: "/{product}/notifications/text-messages/confirm",
+      summary: "Confirm the number with the code texted to it",
+      bearer: true,
+      body: confirmTextNumberRequest,
+      response: textMessageStatusResponse,
+      errors: [400, 401, 403, 404, 410, 422],
+    }),
+    giveTextConsent: route({
+      api: "care",
+      method: "POST",
+      path: "/{product}/notifications/text-messages/consent",
+      summary: "Consent to reminder texts (the wording shown, the time and the address are recorded)",
+      bearer: true,
+      body: textConsentRequest,
+      response: textMessageStatusResponse,
+      errors: [400, 401, 403, 404, 409],
+    }),
+    optOutOfTexts: route({
+      api: "care",
+      method: "POST",
+      path: "/{product}/notifications/text-messages/opt-out",
+      summary: "Stop every text to the patient at once",
+      bearer: true,
+      response: textMessageStatusResponse,
+      errors: [400, 401, 403, 404],
+    }),
+    removeTextNumber: route({
+      api: "care",
+      method: "DELETE",
+      path: "/{product}/notifications/text-messages/number",
+      summary: "Forget the mobile number (and its consent): no more texts",
+      bearer: true,
+      response: textMessageStatusResponse,
+      errors: [400, 401, 403],
+    }),
+    inboundText: route({
+      api: "care",
+      method: "POST",
+      path: "/{product}/notifications/text-messages/inbound",
+      summary:
+        "Twilio's inbound message webhook: STOP, START, HELP; answers TwiML (403 { error } without a valid X-Twilio-Signature)",
+      raw: "download",
+      caller: "external",
+    }),
+  },
   /** Web push of the clinician (main API, the console's settings). */
   consoleNotifications: deviceRoutes("main", "/api/care-team/notifications/devices", "clinician"),
   operations: {

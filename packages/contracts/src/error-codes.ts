@@ -138,6 +138,13 @@ export const ERROR_CODES = [
   // Notifications (ADR 064).
   "DEVICE_NOT_FOUND",
   "PUSH_SUBSCRIPTION_INVALID",
+  "PHONE_NUMBER_INVALID",
+  "PHONE_NUMBER_MISSING",
+  "TEXT_CODE_INVALID",
+  "TEXT_CODE_EXPIRED",
+  "TEXT_CODE_TOO_SOON",
+  "PHONE_NOT_CONFIRMED",
+  "CONSENT_WORDING_CHANGED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -111,3 +111,85 @@ export type PushMessage = {
   /** Notifications with one tag replace each other (one per visit and event). */
   tag: string;
 };
+
+/**
+ * Text messages (ADR 064): booked-visit reminders to a confirmed mobile number, with the patient's
+ * express consent, stopped at once by the profile's opt-out or a STOP reply.
+ */
+export const TEXT_MESSAGE_ERRORS = Object.freeze({
+  phoneInvalid: "Not a mobile number that can receive text messages",
+  noNumber: "No mobile number on this profile",
+  codeInvalid: "The code is not the one sent",
+  codeExpired: "No code is waiting (expired, used up or never sent): ask for a new one",
+  resendTooSoon: "A code was sent moments ago: wait before asking for another",
+  notConfirmed: "Confirm the number with the code sent to it first",
+  wordingChanged: "The consent's wording has changed: read it again",
+  signatureInvalid: "The request is not signed by the text-message service",
+});
+
+/** How long a code is good for, how many tries it has, and how often a new one may be sent. */
+export const TEXT_CODE_MINUTES = 10;
+export const TEXT_CODE_ATTEMPTS = 5;
+export const TEXT_CODE_RESEND_SECONDS = 60;
+export const TEXT_CODES_PER_DAY = 5;
+
+/** ISO 3166 alpha-2: the country a number typed without its +code is read in. */
+const countryCode = z.string().regex(/^[A-Z]{2}$/, "ISO 3166 alpha-2");
+
+export const textMessagesQuery = z.object({ locale: z.enum(LOCALES).default("en") }).strict();
+
+export const setTextNumberRequest = z
+  .object({
+    /** As typed: "+359 88 812 3456", "0888 123 456" with country BG, "(310) 555-0123" with US. */
+    phone: textSchema().trim().min(3).max(32),
+    country: countryCode.optional(),
+    /** The language of the code's text. */
+    locale: z.enum(LOCALES).default("en"),
+  })
+  .strict();
+export type SetTextNumberRequest = z.input<typeof setTextNumberRequest>;
+
+export const resendTextCodeRequest = z.object({ locale: z.enum(LOCALES).default("en") }).strict();
+
+export const confirmTextNumberRequest = z
+  .object({
+    code: z
+      .string()
+      .trim()
+      .regex(/^[0-9]{6}$/, "six digits"),
+  })
+  .strict();
+
+export const textConsentRequest = z
+  .object({
+    /** The language of the wording shown. */
+    locale: z.enum(LOCALES),
+    /** The wording exactly as shown (the API's `consent_wording` in that language): it is stored. */
+    wording: z.string().min(1).max(1000),
+  })
+  .strict();
+export type TextConsentRequest = z.infer<typeof textConsentRequest>;
+
+export const textMessageStatus = z
+  .object({
+    /** E.164, or null: no number. */
+    phone: z.string().nullable(),
+    confirmed: z.boolean(),
+    /** A code waiting to be typed, and when another may be asked for. */
+    code: z.object({ expires_at: z.iso.datetime(), resend_after: z.iso.datetime() }).strict().nullable(),
+    consent: z
+      .object({ given_at: z.iso.datetime(), wording: z.string(), locale: z.enum(LOCALES) })
+      .strict()
+      .nullable(),
+    opted_out: z
+      .object({ at: z.iso.datetime(), via: z.enum(["profile", "reply"]) })
+      .strict()
+      .nullable(),
+    /** Reminder texts go to the number: confirmed, consented, not opted out. */
+    receives_texts: z.boolean(),
+    /** The consent to show, in the asked language: what the patient agrees to by ticking it. */
+    consent_wording: z.string(),
+  })
+  .strict();
+export type TextMessageStatus = z.infer<typeof textMessageStatus>;
+export const textMessageStatusResponse = dataEnvelope(textMessageStatus);

@@ -96,6 +96,8 @@ describe("database", () => {
       "specializations",
       "subscription_history",
       "subscriptions",
+      "text_message_consents",
+      "text_message_numbers",
       "users",
       "visit_call_events",
       "visit_credits",

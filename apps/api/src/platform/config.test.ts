@@ -334,4 +334,26 @@ describe("mail in production", () => {
     // Outside production, files remain the default.
     expect(loadConfig({ NODE_ENV: "development", ...secrets }, { root: "/srv" }).SMTP_URL).toBeUndefined();
   });
+
+  it("writes text messages to files unless Twilio is configured, and checks Twilio's settings at start", () => {
+    expect(loadConfig({ NODE_ENV: "test", ...secrets }, { root: "/srv" }).TEXT_MESSAGES).toBe("files");
+    expect(configError({ TEXT_MESSAGES: "twilio" }).message).toBe(
+      "TEXT_MESSAGES=twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID",
+    );
+    const twilio = {
+      TEXT_MESSAGES: "twilio",
+      TWILIO_ACCOUNT_SID: `AC${"0".repeat(32)}`,
+      TWILIO_AUTH_TOKEN: "twilio-auth-token-0123456789",
+    };
+    expect(configError(twilio).message).toMatch(/needs TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID$/);
+    expect(configError({ ...twilio, TWILIO_FROM: "0888 123 456" }).message).toMatch(/TWILIO_FROM: .*E\.164/);
+    expect(
+      configError({ ...twilio, TWILIO_ACCOUNT_SID: "AC123", TWILIO_FROM: "+15550100000" }).message,
+    ).toMatch(/TWILIO_ACCOUNT_SID/);
+    const config = loadConfig(
+      { NODE_ENV: "test", ...secrets, ...twilio, TWILIO_FROM: "+15550100000" },
+      { root: "/srv" },
+    );
+    expect(config).toMatchObject({ TEXT_MESSAGES: "twilio", TWILIO_API_URL: "https://api.twilio.com" });
+  });
 });

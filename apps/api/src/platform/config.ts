@@ -246,6 +246,32 @@ export const apiEnvSchema = sharedEnvSchema.extend({
     .string()
     .regex(/^(mailto:|https:\/\/)\S+$/, "a mailto: or https:// URL")
     .optional(),
+  /**
+   * Text messages (ADR 064): files (the default) writes each one to `$DATA_DIR/sms/`; twilio sends
+   * through Twilio's Messages API with the official SDK and needs the TWILIO_ variables below.
+   */
+  TEXT_MESSAGES: z.enum(["files", "twilio"]).default("files"),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-fA-F]{32}$/, "a Twilio account SID (AC and 32 hex digits)")
+    .optional(),
+  TWILIO_AUTH_TOKEN: z.string().trim().min(16, "a Twilio auth token").optional(),
+  /** The sending number (E.164), or TWILIO_MESSAGING_SERVICE_SID: one of the two. */
+  TWILIO_FROM: z
+    .string()
+    .regex(/^\+[1-9][0-9]{6,14}$/, "a phone number in E.164 form (+15550100000)")
+    .optional(),
+  TWILIO_MESSAGING_SERVICE_SID: z
+    .string()
+    .regex(/^MG[0-9a-fA-F]{32}$/, "a Twilio messaging service SID (MG and 32 hex digits)")
+    .optional(),
+  /** Where the Twilio SDK sends its requests; only tests and regional set-ups change it. */
+  TWILIO_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.twilio.com"),
+  /** The clinic's phone number a HELP reply gives beside SUPPORT_EMAIL (E.164). */
+  SUPPORT_PHONE: z
+    .string()
+    .regex(/^\+[1-9][0-9]{6,14}$/, "a phone number in E.164 form (+15550100000)")
+    .optional(),
 });
 
 /** With PAYMENTS=stripe, every one of these must be set. */
@@ -294,6 +320,14 @@ export function loadConfig(
   if (parsed.PAYMENTS === "stripe") {
     const missing = STRIPE_VARIABLES.filter((name) => parsed[name] === undefined);
     if (missing.length > 0) throw new EnvError(`PAYMENTS=stripe needs ${missing.join(", ")}`);
+  }
+  if (parsed.TEXT_MESSAGES === "twilio") {
+    const missing: string[] = (["TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN"] as const).filter(
+      (name) => parsed[name] === undefined,
+    );
+    if (parsed.TWILIO_FROM === undefined && parsed.TWILIO_MESSAGING_SERVICE_SID === undefined)
+      missing.push("TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID");
+    if (missing.length > 0) throw new EnvError(`TEXT_MESSAGES=twilio needs ${missing.join(", ")}`);
   }
   if ((parsed.TURN_URLS === undefined) !== (parsed.TURN_SECRET === undefined)) {
     throw new EnvError("TURN_URLS and TURN_SECRET go together: set both or neither");

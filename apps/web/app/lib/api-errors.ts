@@ -178,6 +178,13 @@ export const API_ERROR_MESSAGES: Readonly<Record<ErrorCode, ErrorRule>> = {
   SCHEDULE_INVALID: { key: "apiErrors.scheduleInvalid" },
   DEVICE_NOT_FOUND: NOT_FOUND,
   PUSH_SUBSCRIPTION_INVALID: REJECTED,
+  PHONE_NUMBER_INVALID: { key: "notifications.texts.errors.phoneInvalid" },
+  PHONE_NUMBER_MISSING: { key: "notifications.texts.errors.phoneMissing" },
+  TEXT_CODE_INVALID: { key: "notifications.texts.errors.codeInvalid" },
+  TEXT_CODE_EXPIRED: { key: "notifications.texts.errors.codeExpired" },
+  TEXT_CODE_TOO_SOON: { key: "notifications.texts.errors.tooSoon" },
+  PHONE_NOT_CONFIRMED: { key: "notifications.texts.errors.notConfirmed" },
+  CONSENT_WORDING_CHANGED: { key: "notifications.texts.errors.wordingChanged" },
 };
 
 /** What a refused call carries that the table reads (ApiError of api-client.server.ts). */

@@ -19,6 +19,8 @@ import {
   secondFactorResetTokens,
   secondFactors,
   subscriptions,
+  textMessageConsents,
+  textMessageNumbers,
   users,
   visitCallEvents,
   visitCredits,
@@ -399,9 +401,15 @@ export const PATIENT_DATA_TABLES: readonly PatientDataTable[] = [
     },
   },
   {
-    // The browsers that receive web push and the record of what was sent to them (ADR 064).
+    // The browsers that receive web push, the mobile number texts go to with the record of its
+    // consent, and the record of what was sent to them (ADR 064).
     section: "notification_devices",
-    tables: ["push_subscriptions", "notification_deliveries"],
+    tables: [
+      "push_subscriptions",
+      "notification_deliveries",
+      "text_message_numbers",
+      "text_message_consents",
+    ],
     policy: "erase",
     async export(db, { userId }) {
       const devices = await db
@@ -414,6 +422,12 @@ export const PATIENT_DATA_TABLES: readonly PatientDataTable[] = [
         .from(notificationDeliveries)
         .where(eq(notificationDeliveries.userId, userId))
         .orderBy(asc(notificationDeliveries.at));
+      const numbers = await db.select().from(textMessageNumbers).where(eq(textMessageNumbers.userId, userId));
+      const consents = await db
+        .select()
+        .from(textMessageConsents)
+        .where(eq(textMessageConsents.userId, userId))
+        .orderBy(asc(textMessageConsents.at));
       return [
         ...devices.map((row) => ({
           kind: "device",
@@ -433,11 +447,32 @@ export const PATIENT_DATA_TABLES: readonly PatientDataTable[] = [
           reason: row.reason,
           created_at: iso(row.at),
         })),
+        ...numbers
+          .filter((row) => row.phone !== null)
+          .map((row) => ({
+            kind: "text_number",
+            phone: row.phone,
+            confirmed_at: row.confirmedAt ? iso(row.confirmedAt) : null,
+            consented_at: row.consentedAt ? iso(row.consentedAt) : null,
+            opted_out_at: row.optedOutAt ? iso(row.optedOutAt) : null,
+          })),
+        ...consents.map((row) => ({
+          kind: "text_consent",
+          id: row.id,
+          phone: row.phone,
+          action: row.action,
+          wording: row.wording,
+          locale: row.locale,
+          ip: row.ip,
+          created_at: iso(row.at),
+        })),
       ];
     },
     async remove(tx, { userId }) {
       await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
       await tx.delete(notificationDeliveries).where(eq(notificationDeliveries.userId, userId));
+      await tx.delete(textMessageNumbers).where(eq(textMessageNumbers.userId, userId));
+      await tx.delete(textMessageConsents).where(eq(textMessageConsents.userId, userId));
     },
   },
   {

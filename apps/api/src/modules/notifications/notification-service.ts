@@ -18,6 +18,8 @@ import { VISIT_CALL_RING_TOPIC } from "@ambercare/contracts/video-call-protocol"
 import { VISIT_STATUS_TOPIC } from "@ambercare/contracts/waiting-room";
 import type { Database, Executor } from "@ambercare/db/client";
 import {
+  bookings,
+  clinicianSchedules,
   consultationMessages,
   consultations,
   notificationDeliveries,
@@ -33,6 +35,9 @@ import {
   notificationText,
 } from "#api/modules/notifications/notification-copy.ts";
 import type { PushSender } from "#api/modules/notifications/push-sender.ts";
+import { reminderTime, textCopy } from "#api/modules/notifications/text-message-copy.ts";
+import type { TextMessageService } from "#api/modules/notifications/text-message-service.ts";
+import { nextTextingStart, textingAllowed } from "#api/modules/notifications/texting-hours.ts";
 import type { Clock } from "#api/platform/clock.ts";
 import { AppError } from "#api/platform/errors.ts";
 import { enqueue, type JobRunner } from "#api/platform/jobs.ts";
@@ -49,6 +54,10 @@ import { mailT } from "#api/platform/mail/mail-copy.ts";
  */
 
 export const NOTIFY_JOB = "notify";
+/** A reminder text that was due in the night, sent when the patient's morning begins. */
+export const TEXT_LATER_JOB = "notify.text-later";
+/** The notice that also goes by text: the one an hour before a booked visit (one text a visit). */
+export const TEXT_REMINDER_MINUTES = 60;
 /** A page that said it shows a visit is believed this long after it last said so. */
 export const SHOWING_LEASE_MS = 60_000;
 
@@ -62,6 +71,8 @@ type NotifyPayload = {
   change?: string;
   messageId?: string;
   minutes?: number;
+  /** A text held back by the night, now due: sent only if the visit is still booked at this start. */
+  startsAt?: string;
 };
 
 export type Audience = "patient" | "clinician";
@@ -110,6 +121,8 @@ export function createNotificationService(deps: {
   db: Database;
   clock: Clock;
   sender: PushSender;
+  /** The mobile number, its consent and the text-message provider. */
+  texts: TextMessageService;
   /** The server's VAPID public key, handed to the browser for `pushManager.subscribe`. */
   publicKey: string;
   productName: string;
@@ -214,10 +227,87 @@ export function createNotificationService(deps: {
     return details;
   }
 
-  /** The job: decides, sends to each device that should hear of it, and records each outcome. */
+  /** The job: decides, sends to each device (and phone) that should hear of it, records each outcome. */
   async function deliver(payload: NotifyPayload): Promise<void> {
     const event = await decideEvent(payload);
     if (!event) return;
+    await deliverPush(payload, event);
+    try {
+      await deliverText(payload, event);
+    } catch (error) {
+      // A text never costs the push its record, nor the job a retry that would push again.
+      log.warn({ err: error, notification: event, channel: "sms" }, "a text's decision failed");
+    }
+  }
+
+  /** The booked visit of a consultation while it is booked, with the clinician's zone. */
+  async function bookedVisit(consultationId: string) {
+    const [row] = await db
+      .select({ startsAt: bookings.startsAt, clinicianZone: clinicianSchedules.timeZone })
+      .from(bookings)
+      .leftJoin(clinicianSchedules, eq(clinicianSchedules.clinicianUserId, bookings.clinicianUserId))
+      .where(and(eq(bookings.consultationId, consultationId), eq(bookings.status, "booked")));
+    return row;
+  }
+
+  /**
+   * The text of a booked visit's reminder (ADR 064): only the hour-before notice, only to a
+   * confirmed number with consent and not opted out, only between 08:00 and 21:00 in the patient's
+   * zone. One due in the night waits for the morning if the visit is still ahead then; otherwise it
+   * is skipped (`quiet_hours`). The e-mailed reminders go regardless.
+   */
+  async function deliverText(payload: NotifyPayload, event: NotificationEvent): Promise<void> {
+    if (event !== "visit_soon" || payload.minutes !== TEXT_REMINDER_MINUTES || !payload.consultationId)
+      return;
+    const base = { userId: payload.userId, event, consultationId: payload.consultationId, channel: "sms" };
+    const recipient = await deps.texts.recipient(payload.userId);
+    if (!recipient.ok) {
+      await record({ ...base, outcome: "skipped", reason: recipient.reason });
+      return;
+    }
+    const visit = await bookedVisit(payload.consultationId);
+    const now = clock.now();
+    if (
+      !visit ||
+      visit.startsAt.getTime() <= now.getTime() ||
+      (payload.startsAt !== undefined && new Date(payload.startsAt).getTime() !== visit.startsAt.getTime())
+    ) {
+      await record({ ...base, outcome: "skipped", reason: "not_booked" });
+      return;
+    }
+    const zone = recipient.timeZone ?? visit.clinicianZone ?? "UTC";
+    if (!textingAllowed(now, zone)) {
+      const morning = nextTextingStart(now, zone);
+      if (payload.startsAt !== undefined || morning.getTime() >= visit.startsAt.getTime()) {
+        await record({ ...base, outcome: "skipped", reason: "quiet_hours" });
+        return;
+      }
+      await enqueue(db, {
+        kind: TEXT_LATER_JOB,
+        key: `${TEXT_LATER_JOB}:${payload.consultationId}:${visit.startsAt.toISOString()}`,
+        runAt: morning,
+        payload: { ...payload, startsAt: visit.startsAt.toISOString() },
+      });
+      await record({ ...base, outcome: "deferred", reason: "quiet_hours" });
+      return;
+    }
+    const outcome = await deps.texts.send({
+      to: recipient.phone,
+      body: textCopy(recipient.locale).reminder(
+        deps.productName,
+        reminderTime(visit.startsAt, recipient.locale, zone),
+      ),
+      purpose: event,
+    });
+    await record(
+      outcome.kind === "sent"
+        ? { ...base, outcome: "sent" }
+        : { ...base, outcome: "failed", reason: outcome.reason },
+    );
+  }
+
+  /** Web push: each of the recipient's devices, unless it turned the event off or shows the visit. */
+  async function deliverPush(payload: NotifyPayload, event: NotificationEvent): Promise<void> {
     const base = { userId: payload.userId, event, consultationId: payload.consultationId };
     const devices = await db
       .select()
@@ -291,11 +381,22 @@ export function createNotificationService(deps: {
 
   return {
     publicKey: deps.publicKey,
+    /** The patient's mobile number for reminder texts, its consent, and the inbound webhook. */
+    texts: deps.texts,
 
     /** Registers the job's handler on the runner. */
     register(jobs: JobRunner): void {
       // A failed push is recorded, not retried: a late "is calling" is worse than none.
       jobs.register(NOTIFY_JOB, (job) => deliver(job.payload as NotifyPayload), { maxAttempts: 3 });
+      // The morning's text of a reminder due in the night: its own decision again (consent, hours).
+      jobs.register(
+        TEXT_LATER_JOB,
+        async (job) => {
+          const payload = job.payload as NotifyPayload;
+          await deliverText(payload, payload.event ?? "visit_soon");
+        },
+        { maxAttempts: 1 },
+      );
     },
 
     /**

@@ -1,7 +1,9 @@
+import type { Locale } from "@ambercare/contracts/locales";
 import {
   NOTIFICATION_EVENTS,
   type NotificationDevice,
   type NotificationEvent,
+  type TextMessageStatus,
 } from "@ambercare/contracts/notifications";
 import { data } from "react-router";
 import { userApi, visitorHeaders } from "#app/lib/api.server.ts";
@@ -19,7 +21,12 @@ export type NotificationSettings = {
   events: NotificationEvent[];
   devices: NotificationDevice[];
 };
-export type NotificationsAction = { status: "success" | "error"; message: FormMessage };
+export type NotificationsAction = {
+  status: "success" | "error";
+  message: FormMessage;
+  /** The form of the text-message section it answers: its section shows it, its field the error. */
+  form?: TextForm;
+};
 
 /**
  * The person's web push devices (ADR 064): the patient's through the care API, the clinician's
@@ -53,6 +60,66 @@ export function notificationsApi(request: Request, user: SessionUser, context: C
   };
 }
 
+/** The patient's mobile number for reminder texts (ADR 064), through the care API. */
+export function textMessagesApi(request: Request, user: SessionUser, context: Context) {
+  const api = userApi(request, user).notifications;
+  const options = { headers: visitorHeaders(context) };
+  return {
+    async status(locale: Locale): Promise<TextMessageStatus> {
+      return (await api.textMessages({ query: { locale } }, options)).data;
+    },
+    setNumber: (phone: string, locale: Locale) => api.setTextNumber({ body: { phone, locale } }, options),
+    resend: (locale: Locale) => api.resendTextCode({ body: { locale } }, options),
+    confirm: (code: string) => api.confirmTextNumber({ body: { code } }, options),
+    consent: (locale: Locale, wording: string) => api.giveTextConsent({ body: { locale, wording } }, options),
+    optOut: () => api.optOutOfTexts({}, options),
+    remove: () => api.removeTextNumber({}, options),
+  };
+}
+
+/** The forms of the text-message section, by their `intent`. */
+export const TEXT_FORMS = [
+  "text-number",
+  "text-confirm",
+  "text-resend",
+  "text-consent",
+  "text-opt-out",
+  "text-remove",
+] as const;
+export type TextForm = (typeof TEXT_FORMS)[number];
+const isTextForm = (value: string): value is TextForm => (TEXT_FORMS as readonly string[]).includes(value);
+
+/** One form of the text-message section: the call, and what the page says when it succeeds. */
+async function textAction(
+  api: ReturnType<typeof textMessagesApi>,
+  form: TextForm,
+  field: (name: string) => string,
+  locale: Locale,
+): Promise<NotificationsAction> {
+  switch (form) {
+    case "text-number":
+      await api.setNumber(field("phone"), locale);
+      return { status: "success", message: { key: "notifications.texts.saved.codeSent" } };
+    case "text-resend":
+      await api.resend(locale);
+      return { status: "success", message: { key: "notifications.texts.saved.codeSent" } };
+    case "text-confirm":
+      await api.confirm(field("code").replaceAll(/\s/g, ""));
+      return { status: "success", message: { key: "notifications.texts.saved.confirmed" } };
+    case "text-consent":
+      if (field("agree") !== "on")
+        return { status: "error", message: { key: "notifications.texts.errors.consentRequired" } };
+      await api.consent(field("locale") === "bg" ? "bg" : "en", field("wording"));
+      return { status: "success", message: { key: "notifications.texts.saved.consented" } };
+    case "text-opt-out":
+      await api.optOut();
+      return { status: "success", message: { key: "notifications.texts.saved.optedOut" } };
+    case "text-remove":
+      await api.remove();
+      return { status: "success", message: { key: "notifications.texts.saved.removed" } };
+  }
+}
+
 const isEvent = (value: string): value is NotificationEvent =>
   (NOTIFICATION_EVENTS as readonly string[]).includes(value);
 
@@ -71,8 +138,25 @@ export async function notificationsAction(
   const api = notificationsApi(request, user, context, audience);
   const form = await readFormData(request);
   const text = (name: string) => String(form.get(name) ?? "");
+  const intent = text("intent");
+  if (audience === "patient" && isTextForm(intent)) {
+    try {
+      const result = await textAction(textMessagesApi(request, user, context), intent, text, locale);
+      return data<NotificationsAction>(
+        { ...result, form: intent },
+        { status: result.status === "error" ? 400 : 200 },
+      );
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      const failure = describeApiError(error);
+      return data<NotificationsAction>(
+        { status: "error", form: intent, message: failure.message },
+        { status: failure.status },
+      );
+    }
+  }
   try {
-    switch (text("intent")) {
+    switch (intent) {
       case "add":
         await api.add({
           endpoint: text("endpoint"),

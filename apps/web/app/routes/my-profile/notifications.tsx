@@ -2,18 +2,30 @@ import { data, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { AccountPage } from "#app/components/page.tsx";
 import { NotificationSettingsView } from "#app/features/notifications/notification-settings.tsx";
-import { notificationsAction, notificationsApi } from "#app/features/notifications/notifications.server.ts";
+import {
+  notificationsAction,
+  notificationsApi,
+  textMessagesApi,
+} from "#app/features/notifications/notifications.server.ts";
+import { TextMessageSettings } from "#app/features/notifications/text-message-settings.tsx";
 import { isSecureRequest } from "#app/lib/env.server.ts";
 import { chooseLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteUser } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/notifications";
 
-/** My profile › Notifications (ADR 064): the patient's devices that receive web push, and their choices. */
+/**
+ * My profile › Notifications (ADR 064): the patient's devices that receive web push, and their
+ * choices; the mobile number that receives reminder texts, its code and consent.
+ */
 export async function loader({ request, pattern, context }: Route.LoaderArgs) {
   const { user } = await requireRouteUser(request, pattern);
-  const settings = await notificationsApi(request, user, context, "patient").settings();
-  return data(settings, { headers: { "Cache-Control": "private, no-store" } });
+  const { locale } = chooseLocale(request, { secure: isSecureRequest(request) });
+  const [settings, texts] = await Promise.all([
+    notificationsApi(request, user, context, "patient").settings(),
+    textMessagesApi(request, user, context).status(locale),
+  ]);
+  return data({ ...settings, texts, locale }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export async function action({ request, pattern, context }: Route.ActionArgs) {
@@ -29,7 +41,12 @@ export default function NotificationsPage() {
   const result = useActionData<typeof action>();
   return (
     <AccountPage page="notifications">
-      <NotificationSettingsView settings={settings} result={result} action="/my-profile/notifications" />
+      <NotificationSettingsView
+        settings={settings}
+        result={result?.form ? undefined : result}
+        action="/my-profile/notifications"
+      />
+      <TextMessageSettings status={settings.texts} locale={settings.locale} result={result} />
     </AccountPage>
   );
 }
