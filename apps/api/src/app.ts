@@ -41,6 +41,7 @@ import { registerRenewalSweep } from "#api/modules/membership/renewal-sweep.ts";
 import type { MyDataService } from "#api/modules/my-data/my-data-service.ts";
 import type { NotificationService } from "#api/modules/notifications/notification-service.ts";
 import type { OperationsService } from "#api/modules/operations/operations-service.ts";
+import type { ReportsService } from "#api/modules/operations/reports-service.ts";
 import { calendarOrganizer, registerBookingConfirmations } from "#api/modules/scheduling/booking-calendar.ts";
 import { registerBookingReminders, registerNoShowCheck } from "#api/modules/scheduling/booking-reminders.ts";
 import type { Scheduling } from "#api/modules/scheduling/scheduling-service.ts";
@@ -106,6 +107,8 @@ declare module "fastify" {
     careTeam: CareTeamService;
     /** The operations console (ADR 065): operators, the team, visits' payments, refunds. */
     operations: OperationsService;
+    /** The operations console's reports (ADR 066). */
+    reports: ReportsService;
     /** Booked visits: clinicians' hours, slots, holds and bookings (ADR 059). */
     scheduling: Scheduling;
     /**
@@ -268,6 +271,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   app.decorate("accounts", services.accounts);
   app.decorate("careTeam", services.careTeam);
   app.decorate("operations", services.operations);
+  app.decorate("reports", services.reports);
   app.decorate("membership", services.membership);
   app.decorate("live", live);
   app.decorate("visits", services.visits);

@@ -63,6 +63,7 @@ import {
   createOperationsService,
   type OperationsService,
 } from "#api/modules/operations/operations-service.ts";
+import { createReportsService, type ReportsService } from "#api/modules/operations/reports-service.ts";
 import { confirmationEvents } from "#api/modules/scheduling/booking-calendar.ts";
 import { bookingEventsOf } from "#api/modules/scheduling/booking-events.ts";
 import { reminderEvents } from "#api/modules/scheduling/booking-reminders.ts";
@@ -393,11 +394,14 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     siteUrl: site,
     webUrl: web,
   });
+  // Its reports (ADR 066): figures over a period, computed by the database.
+  const reports: ReportsService = createReportsService({ db, clock });
 
   return {
     mailer,
     passwords,
     operations,
+    reports,
     stripe,
     entitlements,
     accounts,
