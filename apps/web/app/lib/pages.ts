@@ -389,6 +389,14 @@ export const PAGES = Object.freeze({
     seo: {},
     layout: OPERATIONS_LAYOUT,
   },
+  // The clinic's figures over a period: charts drawn on the server, tables and CSV (ADR 066).
+  "/operations/reports": {
+    file: "routes/operations/reports.tsx",
+    name: "operationsReports",
+    access: OPERATOR,
+    seo: {},
+    layout: OPERATIONS_LAYOUT,
+  },
   "/console/hours": {
     file: "routes/console/hours.tsx",
     name: "consoleHours",

@@ -30,6 +30,7 @@ export default function OperationsLayout() {
         { to: "/operations/visits", label: t("operations.nav.visits") },
         { to: "/operations/log", label: t("operations.nav.log") },
         { to: "/operations/access-log", label: t("operations.nav.accessLog") },
+        { to: "/operations/reports", label: t("operations.nav.reports") },
       ]}
     />
   );
