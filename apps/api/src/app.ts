@@ -40,6 +40,7 @@ import type { MembershipService } from "#api/modules/membership/membership-servi
 import { registerRenewalSweep } from "#api/modules/membership/renewal-sweep.ts";
 import type { MyDataService } from "#api/modules/my-data/my-data-service.ts";
 import type { NotificationService } from "#api/modules/notifications/notification-service.ts";
+import type { BoardService } from "#api/modules/operations/board-service.ts";
 import type { OperationsService } from "#api/modules/operations/operations-service.ts";
 import type { ReportsService } from "#api/modules/operations/reports-service.ts";
 import { calendarOrganizer, registerBookingConfirmations } from "#api/modules/scheduling/booking-calendar.ts";
@@ -109,6 +110,8 @@ declare module "fastify" {
     operations: OperationsService;
     /** The operations console's reports (ADR 066). */
     reports: ReportsService;
+    /** The operations console's board of today (ADR 067). */
+    board: BoardService;
     /** Booked visits: clinicians' hours, slots, holds and bookings (ADR 059). */
     scheduling: Scheduling;
     /**
@@ -272,6 +275,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   app.decorate("careTeam", services.careTeam);
   app.decorate("operations", services.operations);
   app.decorate("reports", services.reports);
+  app.decorate("board", services.board);
   app.decorate("membership", services.membership);
   app.decorate("live", live);
   app.decorate("visits", services.visits);

@@ -59,6 +59,7 @@ import {
   type NotificationService,
 } from "#api/modules/notifications/notification-service.ts";
 import { createPushSender } from "#api/modules/notifications/push-sender.ts";
+import { type BoardService, createBoardService } from "#api/modules/operations/board-service.ts";
 import {
   createOperationsService,
   type OperationsService,
@@ -211,6 +212,16 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
         : createInProcessSignal(),
     log,
   });
+  // The operations board of today (ADR 067); its live events go to operators only, no push.
+  const board: BoardService = createBoardService({
+    db,
+    clock,
+    settings: {
+      waitingAlertMinutes: config.BOARD_WAITING_ALERT_MINUTES,
+      lateAlertMinutes: config.BOARD_LATE_ALERT_MINUTES,
+    },
+    publish: (recipients, topic, payload, tx) => liveEvents.publish(recipients, topic, payload, tx),
+  });
   // Every live event the modules publish may also notify a device whose page is not looking
   // (ADR 064): the notifications decide, in a job queued in the same transaction.
   const live: LiveService = {
@@ -218,6 +229,8 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     async publish(recipients, topic, payload = {}, tx) {
       const ids = await liveEvents.publish(recipients, topic, payload, tx);
       await notifications.fromLiveEvent(recipients, topic, payload, tx);
+      // The operators' board of today reads itself again after a request, visit or booking changes.
+      await board.follow(topic, tx);
       return ids;
     },
   };
@@ -402,6 +415,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     passwords,
     operations,
     reports,
+    board,
     stripe,
     entitlements,
     accounts,

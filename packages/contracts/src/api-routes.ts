@@ -126,6 +126,7 @@ import {
   visitSearchQuery,
   visitSearchResponse,
 } from "./operations.ts";
+import { boardResponse } from "./operations-board.ts";
 import { reportCsvQuery, reportsQuery, reportsResponse } from "./operations-reports.ts";
 import {
   providerDetailQuery,
@@ -1523,6 +1524,16 @@ export const apiRoutes = {
       query: reportsQuery,
       response: reportsResponse,
       errors: [400, 401, 403],
+    }),
+    board: route({
+      api: "main",
+      method: "GET",
+      path: "/api/operations/board",
+      summary:
+        "Today's board: requests waiting, visits under way, today's booked visits, who is on duty, alerts and unusual-access flags",
+      bearer: true,
+      response: boardResponse,
+      errors: [401, 403],
     }),
     reportCsv: route({
       api: "main",

@@ -9,7 +9,7 @@ import { specializationRoutes } from "#api/modules/directory/specialization-rout
 import { liveRoutes } from "#api/modules/live/live-routes.ts";
 import { consoleNotificationRoutes } from "#api/modules/notifications/notification-routes.ts";
 import { operationsRoutes } from "#api/modules/operations/operations-routes.ts";
-import { operationsReportsRoutes } from "#api/modules/operations/reports-routes.ts";
+import { operationsReportsBoardRoutes } from "#api/modules/operations/reports-board-routes.ts";
 import { schedulingRoutes } from "#api/modules/scheduling/scheduling-routes.ts";
 import { consoleVideoCallRoutes } from "#api/modules/video-call/video-call-routes.ts";
 import { consoleVisitChatRoutes } from "#api/modules/visit-chat/visit-chat-routes.ts";
@@ -28,7 +28,7 @@ export const mainApi: FastifyPluginAsyncZod = async (app) => {
   await app.register(liveRoutes);
   await app.register(careTeamRoutes);
   await app.register(operationsRoutes);
-  await app.register(operationsReportsRoutes);
+  await app.register(operationsReportsBoardRoutes);
   await app.register(consoleVisitChatRoutes);
   await app.register(consoleVideoCallRoutes);
   await app.register(schedulingRoutes);

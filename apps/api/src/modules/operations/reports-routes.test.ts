@@ -4,26 +4,17 @@ import { reportsResponse } from "@ambercare/contracts/operations-reports";
 import { ROLE_ERRORS } from "@ambercare/contracts/roles";
 import { checkouts, consultations, invoices, providers, ratings, visitCredits } from "@ambercare/db/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operationsTestApp } from "#api/modules/operations/operations-test-support.ts";
 import { createManualClock } from "#api/platform/clock.ts";
-import {
-  bearer,
-  createTestApp,
-  registerClinician,
-  registerOperator,
-  registerPatient,
-  type TestApp,
-} from "#api/test-support.ts";
+import { registerClinician, registerPatient, type TestApp } from "#api/test-support.ts";
 
 const OPS = "/api/v1/api/operations";
 const clock = createManualClock(new Date("2031-05-03T12:00:00Z"));
 let t: TestApp;
-let operator: string;
+let get: Awaited<ReturnType<typeof operationsTestApp>>["get"];
 let patientId: string;
 let patientEmail: string;
 let providerId: string;
-
-const get = (url: string, token = operator) =>
-  t.app.inject({ method: "GET", url, headers: bearer(token), remoteAddress: "203.0.113.9" });
 
 const at = (iso: string) => new Date(iso);
 const later = (from: string, seconds: number) => new Date(Date.parse(from) + seconds * 1000);
@@ -91,9 +82,8 @@ async function paidFor(
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ clock, env: { RATE_LIMIT_MAX: "100000" } });
-  operator = (await registerOperator(t, clock.now())).access_token;
-  const patient = await registerPatient(t.app);
+  let patient: { user_id: string; email: string };
+  ({ t, patient, get } = await operationsTestApp(clock));
   patientId = patient.user_id;
   patientEmail = patient.email;
   const [provider] = await t.db.db.select({ id: providers.id }).from(providers).limit(1);

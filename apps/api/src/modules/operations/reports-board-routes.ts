@@ -4,10 +4,11 @@ import { createAuthGuards, operatorOf } from "#api/modules/accounts/auth-guards.
 import { serve } from "#api/platform/contract-routes.ts";
 
 /**
- * The operations console's reports (ADR 066), behind `guards.operator` as every operations call:
- * the figures as JSON for the page, and each report's table as CSV (the export is logged).
+ * The operations console's reports (ADR 066) and board of today (ADR 067), behind `guards.operator`
+ * as every operations call: the figures as JSON for the page, each report's table as CSV (the
+ * export is logged), and the board (read often, live: not logged; it names no patient).
  */
-export const operationsReportsRoutes: FastifyPluginAsyncZod = async (app) => {
+export const operationsReportsBoardRoutes: FastifyPluginAsyncZod = async (app) => {
   const guards = createAuthGuards(app.accounts.sessions);
   const routes = apiRoutes.operations;
   const operator = { onRequest: guards.operator };
@@ -15,6 +16,8 @@ export const operationsReportsRoutes: FastifyPluginAsyncZod = async (app) => {
   serve(app, routes.reports, operator, async (request) => ({
     data: await app.reports.reports(request.query),
   }));
+
+  serve(app, routes.board, operator, async () => ({ data: await app.board.board() }));
 
   serve(app, routes.reportCsv, operator, async (request, reply) => {
     const { report, ...query } = request.query;
