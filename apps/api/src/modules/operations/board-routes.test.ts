@@ -3,7 +3,7 @@ import { QUEUE_TOPIC } from "@ambercare/contracts/console";
 import { LIVE_API_PATH } from "@ambercare/contracts/live";
 import { BOARD_TOPIC, boardResponse } from "@ambercare/contracts/operations-board";
 import { ROLE_ERRORS } from "@ambercare/contracts/roles";
-import { clinicians, consultations, providers } from "@ambercare/db/schema";
+import { auditLog, clinicians, consultations, providers } from "@ambercare/db/schema";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openLiveClient } from "#api/modules/live/live-test-client.ts";
@@ -194,5 +194,89 @@ describe("today's board", () => {
     await t.app.live.publish([clinician.user_id], "visit.typing", {});
     expect(await operatorSocket.quietFor(200)).toEqual([]);
     await Promise.all([operatorSocket.close(), clinicianSocket.close()]);
+  });
+});
+
+describe("unusual-access flags", () => {
+  /** `count` entries (one row: a coalesced burst) of `actor` in `patient`'s records at `iso`. */
+  const read = (actor: string, patient: string, iso: string, count = 1) =>
+    t.db.db.insert(auditLog).values({
+      userId: patient,
+      actorUserId: actor,
+      actorKind: "clinician",
+      action: "profile.read",
+      resourceType: "profile",
+      at: at(iso),
+      count,
+    });
+  /** A clinician with a visit of `patient` (so reading that patient's records is expected). */
+  async function clinicianOf(patient: string) {
+    const account = await registerClinician(t, clock.now());
+    await t.db.db.insert(consultations).values({
+      userId: patient,
+      type: "chat",
+      state: "TX",
+      status: "accepted",
+      providerId: account.providerId,
+      createdAt: at("2031-05-01T12:00:00Z"),
+      acceptedAt: at("2031-05-01T12:01:00Z"),
+    });
+    return account;
+  }
+  /** One row of `count` entries on each of the 30 days before today. */
+  async function usualDays(actor: string, patient: string, count: number) {
+    for (let day = 1; day <= 30; day++) {
+      await read(
+        actor,
+        patient,
+        new Date(Date.parse("2031-06-10T12:00:00Z") - day * 86_400_000).toISOString(),
+        count,
+      );
+    }
+  }
+  const flag = (
+    kind: "no_visit" | "many_reads",
+    account: { user_id: string; email: string },
+    figures: { reads_today: number; patients: number | null; daily_median: number | null },
+  ) => ({ kind, actor_user_id: account.user_id, actor_email: account.email, ...figures });
+  const flagsOf = async (actor: string) =>
+    (await board()).flags.filter((flag) => flag.actor_user_id === actor);
+
+  it("flags a clinician who reads the records of a patient they have no visit with, today only", async () => {
+    const stranger = (await registerPatient(t.app)).user_id;
+    await read(clinician.user_id, patientId, "2031-06-10T08:00:00Z");
+    await read(clinician.user_id, patientId, "2031-06-10T08:05:00Z");
+    expect(await flagsOf(clinician.user_id)).toEqual([]);
+    // Yesterday's read of the stranger is not today's.
+    await read(clinician.user_id, stranger, "2031-06-09T23:59:59Z");
+    expect(await flagsOf(clinician.user_id)).toEqual([]);
+    await read(clinician.user_id, stranger, "2031-06-10T09:00:00Z");
+    await read(clinician.user_id, stranger, "2031-06-10T09:01:00Z", 4);
+    expect(await flagsOf(clinician.user_id)).toEqual([
+      flag("no_visit", clinician, { reads_today: 5, patients: 1, daily_median: null }),
+    ]);
+  });
+
+  it("flags reads far above a clinician's usual day: over 3 times the 30-day median and over the floor", async () => {
+    const busy = await clinicianOf(patientId);
+    await usualDays(busy.user_id, patientId, 5);
+    // 16 is above 3 × 5 but not above the floor of 20.
+    await read(busy.user_id, patientId, "2031-06-10T08:00:00Z", 16);
+    expect(await flagsOf(busy.user_id)).toEqual([]);
+    await read(busy.user_id, patientId, "2031-06-10T09:00:00Z", 9);
+    expect(await flagsOf(busy.user_id)).toEqual([
+      flag("many_reads", busy, { reads_today: 25, patients: null, daily_median: 5 }),
+    ]);
+    // 25 is above the floor but not above 3 × 10: a clinician who reads a lot every day is not flagged.
+    const steady = await clinicianOf(patientId);
+    await usualDays(steady.user_id, patientId, 10);
+    await read(steady.user_id, patientId, "2031-06-10T08:00:00Z", 25);
+    expect(await flagsOf(steady.user_id)).toEqual([]);
+    // A new clinician's usual day is 0: above the floor is unusual.
+    const fresh = await clinicianOf(patientId);
+    await read(fresh.user_id, patientId, "2031-06-10T08:00:00Z", 21);
+    expect((await flagsOf(fresh.user_id)).map((flag) => [flag.kind, flag.daily_median])).toEqual([
+      ["many_reads", 0],
+    ]);
   });
 });
