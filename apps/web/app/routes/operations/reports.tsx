@@ -67,26 +67,19 @@ export default function OperationsReportsPage() {
       <p className="text-ink-muted">{t("operations.reports.lead")}</p>
       <ErrorSummary formId={PERIOD_FORM} result={failed ?? undefined} order={REPORTS_FIELDS} />
       <Form method="get" noValidate className="grid max-w-3xl grid-cols-1 gap-4 tablet:grid-cols-3">
-        <TextField
-          formId={PERIOD_FORM}
-          name="from"
-          type="date"
-          optional
-          label={t("operations.reports.from")}
-          hint={t("operations.reports.dayHint")}
-          defaultValue={reports?.from ?? values.from}
-          error={errors.from}
-        />
-        <TextField
-          formId={PERIOD_FORM}
-          name="to"
-          type="date"
-          optional
-          label={t("operations.reports.to")}
-          hint={t("operations.reports.dayHint")}
-          defaultValue={reports?.to ?? values.to}
-          error={errors.to}
-        />
+        {(["from", "to"] as const).map((name) => (
+          <TextField
+            key={name}
+            formId={PERIOD_FORM}
+            name={name}
+            type="date"
+            optional
+            label={t(`operations.reports.${name}`)}
+            hint={t("operations.reports.dayHint")}
+            defaultValue={reports?.[name] ?? values[name]}
+            error={errors[name]}
+          />
+        ))}
         <SelectField
           formId={PERIOD_FORM}
           name="state"
