@@ -1,5 +1,5 @@
 import { DEMO_CLINICIAN } from "@ambercare/contracts/demo";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { journeyStack, login, newPatient, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
@@ -23,6 +23,11 @@ import { E2E_OPERATOR_EMAIL } from "./clinician-pool.ts";
  */
 
 const { baseUrl, apiUrl, clinicians } = journeyStack();
+/** A 1×1 PNG: a real image for the photo upload. */
+const PIXEL_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==",
+  "base64",
+);
 let browser: Browser;
 
 beforeAll(async () => {
@@ -44,6 +49,19 @@ async function freeProviderSlug(): Promise<string> {
   const slug = free.at(-1);
   if (!slug) throw new Error("no free provider in the directory");
   return slug;
+}
+
+/** The elements that stick out of a 320 px page (a table scrolls inside its own box). */
+function widerThan320(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("body *")]
+      .filter((element) => element.getBoundingClientRect().right > 321)
+      .filter((element) => !element.parentElement?.closest(".overflow-x-auto"))
+      .map(
+        (element) =>
+          `${element.tagName.toLowerCase()}.${element.className} ${Math.round(element.getBoundingClientRect().width)}`,
+      ),
+  );
 }
 
 describe("the operations console", () => {
@@ -118,6 +136,74 @@ describe("the operations console", () => {
       expect(await log.textContent()).toContain("Refunded a payment");
       expect(await log.textContent()).toContain("Invited a clinician");
       await expectNoAxeViolations(page);
+
+      // The directory: add a provider licensed in WY, see patients find them, let the licence lapse,
+      // upload a photo, unlist them.
+      await page
+        .getByRole("navigation", { name: "Operations" })
+        .getByRole("link", { name: "Directory" })
+        .click();
+      await waitForPath(page, "/operations/directory");
+      await expectNoAxeViolations(page);
+      await page.getByRole("link", { name: "Add a provider" }).click();
+      await waitForPath(page, "/operations/directory/new");
+      const tag = Date.now().toString(36);
+      const lastName = `Journeytest${tag}`;
+      const providerSlug = `journey-${tag}`;
+      await page.getByLabel("Address name (slug)").fill(providerSlug);
+      await page.getByLabel("First name").fill("Vesna");
+      await page.getByLabel("Last name").fill(lastName);
+      await page.getByLabel("Credentials").selectOption("NP");
+      await page.getByLabel("Biography in English").fill("Nurse practitioner for families.");
+      await page.getByLabel("Biography in Bulgarian").fill("Медицинска сестра за семейства.");
+      await page.getByLabel("Languages consulted in").fill("english");
+      await page.getByLabel("Add a licence", { exact: true }).selectOption("WY");
+      await page.getByRole("button", { name: "Add the provider" }).click();
+      // A refused form: the problem is announced, what was typed stays.
+      await page.getByRole("alert").getByText("Enter two-letter language codes", { exact: false }).waitFor();
+      expect(await page.getByLabel("Last name").inputValue()).toBe(lastName);
+      await expectNoAxeViolations(page);
+      await page.getByLabel("Languages consulted in").fill("en, bg");
+      await page.getByRole("button", { name: "Add the provider" }).click();
+      await page.getByRole("status").getByText("Added. Patients find the provider now.").waitFor();
+      const inState = async (state: string) => {
+        const found = await fetch(`${apiUrl}/api/v1/api/provider?state=${state}&q=${lastName}`);
+        return ((await found.json()) as { data: Array<{ slug: string }> }).data.map((card) => card.slug);
+      };
+      expect(await inState("WY")).toEqual([providerSlug]);
+      await expectNoAxeViolations(page);
+      // Its last valid day was yesterday (the API's clock): no longer offered in WY.
+      const yesterday = new Date((await apiNow(apiUrl)) - 86_400_000).toISOString().slice(0, 10);
+      await page.getByLabel("Last valid day (WY)").fill(yesterday);
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await page.getByRole("status").getByText("Saved. Patients see the change now.").waitFor();
+      await page.getByTestId("licences").getByText("Expired").waitFor();
+      expect(await inState("WY")).toEqual([]);
+      // A photo, checked by the API and served by the image service.
+      await page
+        .getByLabel("Photo file")
+        .setInputFiles({ name: "face.png", mimeType: "image/png", buffer: PIXEL_PNG });
+      await page.getByRole("button", { name: "Upload the photo" }).click();
+      await page.getByRole("status").getByText("The new photo is in the directory.").waitFor();
+      const photo = page.locator("main img").first();
+      await expect
+        .poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+        .toBeGreaterThan(0);
+      await page
+        .getByLabel("Photo file")
+        .setInputFiles({ name: "face.png", mimeType: "image/png", buffer: Buffer.from("<svg/>") });
+      await page.getByRole("button", { name: "Upload the photo" }).click();
+      await page.getByRole("alert").getByText("This file is not a JPEG, PNG or WebP image.").waitFor();
+      // Unlisted: the provider's page is gone for patients.
+      await page.getByRole("button", { name: "Unlist" }).click();
+      await page.getByRole("status").getByText("Unlisted. Patients no longer find this provider.").waitFor();
+      expect((await fetch(`${apiUrl}/api/v1/api/provider/${providerSlug}`)).status).toBe(404);
+      await expectNoAxeViolations(page);
+      // 320 px wide: the editor fits (the licences table scrolls inside its own box).
+      await page.setViewportSize({ width: 320, height: 640 });
+      expect(await widerThan320(page)).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+      await page.setViewportSize({ width: 1280, height: 720 });
 
       // The access log across patients: the operator's reads and refund of that visit, and the
       // same search as CSV through the web.
@@ -204,16 +290,7 @@ describe("the operations console", () => {
       for (const path of ["/operations", "/operations/today", "/operations/reports"]) {
         await page.goto(`${baseUrl}${path}`);
         // Nothing sticks out of the page (a table scrolls inside its own box).
-        const wide = await page.evaluate(() =>
-          [...document.querySelectorAll("body *")]
-            .filter((element) => element.getBoundingClientRect().right > 321)
-            .filter((element) => !element.parentElement?.closest(".overflow-x-auto"))
-            .map(
-              (element) =>
-                `${element.tagName.toLowerCase()}.${element.className} ${Math.round(element.getBoundingClientRect().width)}`,
-            ),
-        );
-        expect(wide, path).toEqual([]);
+        expect(await widerThan320(page), path).toEqual([]);
         expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(
           320,
         );

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { perVisitPlan } from "@ambercare/contracts/visit-types";
 import type { DbHandle } from "@ambercare/db/client";
+import { licenceDay } from "@ambercare/db/schema";
 import type { FastifyBaseLogger } from "fastify";
 import { createSendgridMirror, type ListMirror } from "#api/integrations/email-lists/sendgrid-mirror.ts";
 import { createDemoPayments } from "#api/integrations/payments/demo-payments.ts";
@@ -29,6 +30,7 @@ import {
 } from "#api/modules/consultations/medical-document-service.ts";
 import { createVisitMailer, type VisitMailer } from "#api/modules/consultations/visit-mail.ts";
 import { createVisitService, type VisitService } from "#api/modules/consultations/visit-service.ts";
+import { directoryChangesOver } from "#api/modules/directory/directory-changes.ts";
 import {
   createProviderDirectory,
   type ProviderDirectory,
@@ -60,6 +62,10 @@ import {
 } from "#api/modules/notifications/notification-service.ts";
 import { createPushSender } from "#api/modules/notifications/push-sender.ts";
 import { type BoardService, createBoardService } from "#api/modules/operations/board-service.ts";
+import {
+  createDirectoryEditorService,
+  type DirectoryEditorService,
+} from "#api/modules/operations/directory-editor-service.ts";
 import {
   createOperationsService,
   type OperationsService,
@@ -202,14 +208,15 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
   });
 
   const liveRepository = createLiveRepository(db);
+  // PostgreSQL may have several API processes: they hear each other through LISTEN/NOTIFY.
+  const liveSignal =
+    handle.kind === "postgres"
+      ? createPostgresSignal({ db: handle, repository: liveRepository, log })
+      : createInProcessSignal();
   const liveEvents: LiveService = createLiveService({
     db,
     repository: liveRepository,
-    // PostgreSQL may have several API processes: they hear each other through LISTEN/NOTIFY.
-    signal:
-      handle.kind === "postgres"
-        ? createPostgresSignal({ db: handle, repository: liveRepository, log })
-        : createInProcessSignal(),
+    signal: liveSignal,
     log,
   });
   // The operations board of today (ADR 067); its live events go to operators only, no push.
@@ -321,7 +328,16 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     // Each on-duty provider's wait is read at most every few seconds, whatever the searches.
     reusedExpectedWaits((ids) => expectedWaits(db, ids, clock.now(), acceptTimeoutMs), clock),
     scheduling.availability.current,
+    () => licenceDay(clock.now()),
   );
+  // An operator's edit reaches every process's copy of the directory through the same signal.
+  const directoryChanges = directoryChangesOver(liveSignal, providerDirectory, log);
+  const directoryEditor: DirectoryEditorService = createDirectoryEditorService({
+    db,
+    clock,
+    photoDir: join(config.DATA_DIR, "provider-photos"),
+    directoryChanged: directoryChanges.announce,
+  });
   const ratings: RatingService = createRatingService({
     db,
     clock,
@@ -416,6 +432,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     operations,
     reports,
     board,
+    directoryEditor,
     stripe,
     entitlements,
     accounts,

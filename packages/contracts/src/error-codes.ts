@@ -50,6 +50,10 @@ export const ERROR_CODES = [
   "PROVIDER_ALREADY_LINKED",
   "PAYMENT_NOT_FOUND",
   "REFUND_ABOVE_PAID",
+  // The directory editor.
+  "PROVIDER_SLUG_TAKEN",
+  "CATALOGUE_ITEM_UNKNOWN",
+  "PHOTO_NOT_AN_IMAGE",
   // Communications: captcha, contact, mailing lists, my-data.
   "CAPTCHA_MISSING",
   "CAPTCHA_INVALID",

@@ -81,6 +81,12 @@ export const OPERATOR_ACTIONS = Object.freeze([
   "access_log.search",
   "access_log.export",
   "report.export",
+  // The directory editor (directory-editor.ts).
+  "provider.create",
+  "provider.update",
+  "provider.photo",
+  "provider.unlist",
+  "provider.relist",
 ] as const);
 export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];
 

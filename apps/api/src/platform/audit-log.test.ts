@@ -1,6 +1,7 @@
 import { auditLog } from "@ambercare/db/schema";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createManualClock } from "#api/platform/clock.ts";
 import {
   bearer,
   createTestApp,
@@ -56,8 +57,8 @@ describe("the audit log of a patient's data beyond health records", () => {
     await ok("GET", "/ambercare/support-messages");
 
     const rows = await logOf(ann.user_id);
+    // The two reads of the profile within a minute, from one address, are one entry counting two.
     expect(rows.map((row) => [row.action, row.resourceType])).toEqual([
-      ["profile.read", "profile"],
       ["profile.read", "profile"],
       ["profile.update", "profile"],
       ["export.download", "export"],
@@ -69,10 +70,11 @@ describe("the audit log of a patient's data beyond health records", () => {
     for (const row of rows) {
       expect(row).toMatchObject({ actorUserId: ann.user_id, actorKind: "patient", ip: "127.0.0.1" });
     }
+    expect(rows.map((row) => row.count)).toEqual([2, 1, 1, 1, 1, 1, 1]);
     expect(JSON.stringify(rows)).not.toContain("1980-02-03");
 
     const shown = (await call("GET", "/ambercare/audit-log", token)).json();
-    expect(shown.meta.total).toBe(8);
+    expect(shown.meta.total).toBe(7);
     expect(shown.data.map((entry: { action: string }) => entry.action)).toContain("export.download");
   });
 
@@ -125,5 +127,53 @@ describe("the audit log of a patient's data beyond health records", () => {
     const rows = await logOf(owner.user_id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ action: "access.refused", actorKind: "system" });
+  });
+});
+
+describe("a patient's own repeated reads", () => {
+  it("are one entry with a count per minute and address, as a burst of refusals is", async () => {
+    const clock = createManualClock(new Date());
+    const own = await createTestApp({ seed: false, clock });
+    try {
+      const ann = await registerPatient(own.app);
+      const list = (remoteAddress = "127.0.0.1") =>
+        own.app.inject({
+          method: "GET",
+          url: "/ambercare/consultations",
+          headers: bearer(ann.access_token),
+          remoteAddress,
+        });
+      const listed = async () =>
+        (
+          await own.db.db
+            .select()
+            .from(auditLog)
+            .where(eq(auditLog.userId, ann.user_id))
+            .orderBy(asc(auditLog.at), asc(auditLog.id))
+        )
+          .filter((row) => row.action === "consultation.list")
+          .map((row) => [row.ip, row.count]);
+
+      // Every page that lists the visits (the list, /call-ended after each call) reads them again.
+      for (let view = 0; view < 3; view++) expect((await list()).statusCode).toBe(200);
+      expect(await listed()).toEqual([["127.0.0.1", 3]]);
+      // From another address it is another entry: the patient sees where their data was read from.
+      clock.advance(1_000);
+      expect((await list("192.0.2.7")).statusCode).toBe(200);
+      expect(await listed()).toEqual([
+        ["127.0.0.1", 3],
+        ["192.0.2.7", 1],
+      ]);
+      // A minute later, a new entry.
+      clock.advance(60_000);
+      expect((await list()).statusCode).toBe(200);
+      expect(await listed()).toEqual([
+        ["127.0.0.1", 3],
+        ["192.0.2.7", 1],
+        ["127.0.0.1", 1],
+      ]);
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import type { AuditAction, AuditResource } from "@ambercare/contracts/consultation-limits";
 import type { Executor } from "@ambercare/db/client";
 import { auditLog, clinicians, providers } from "@ambercare/db/schema";
-import { count, desc, eq, sql } from "drizzle-orm";
+import { count, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
 export type AuditEvent = {
@@ -38,9 +38,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * Refusals of one actor on one piece of one patient's data within this long of the row that counts
  * them add to its `count` instead of writing a row each: 300 refused call signals in a second are one
- * entry "refused, 300 times", and a flood that lasts is one entry a minute.
+ * entry "refused, 300 times", and a flood that lasts is one entry a minute. A patient's own repeated
+ * reads of one thing from one address are counted the same way (every page that lists the visits,
+ * `/call-ended` among them, reads them again): their log shows "read, 4 times", not four rows.
  */
 export const REFUSAL_BURST_MS = 60_000;
+
+/** A patient reading their own data (a `.read` or `.list`), which repeats with every page view. */
+const isOwnRead = (event: AuditEvent) =>
+  event.actorKind === "patient" &&
+  event.actorUserId === event.userId &&
+  (event.action.endsWith(".read") || event.action.endsWith(".list"));
 
 const chains = new Map<string, Promise<void>>();
 
@@ -56,11 +64,47 @@ function serialized(key: string, work: () => Promise<void>): Promise<void> {
   return next;
 }
 
+/**
+ * Adds one to the `count` of the newest row of the same actor, action and piece of a patient's data
+ * written within REFUSAL_BURST_MS of `event.at` (and matching `also`); false when there is none.
+ */
+async function countOnRecentRow(
+  db: Executor,
+  event: Pick<AuditEvent, "userId" | "actorUserId" | "action" | "resourceType" | "resourceId" | "at">,
+  also: SQL = sql``,
+): Promise<boolean> {
+  const since = new Date(event.at.getTime() - REFUSAL_BURST_MS).toISOString();
+  const counted = await db.execute(sql`
+    update audit_log set count = count + 1
+    where id = (
+      select id from audit_log
+      where user_id = ${event.userId}::uuid and actor_user_id = ${event.actorUserId}::uuid
+        and action = ${event.action} and resource_type = ${event.resourceType}
+        and resource_id is not distinct from ${event.resourceId}::uuid and at > ${since}::timestamptz
+        ${also}
+      order by at desc limit 1)
+    returning id`);
+  return counted.rows.length > 0;
+}
+
 /** The append-only audit log (who, what, when, from where); never the health data itself. */
 export function createAuditRepository(db: Executor) {
   return {
     async record(event: AuditEvent): Promise<void> {
-      await db.insert(auditLog).values(event);
+      if (!isOwnRead(event)) {
+        await db.insert(auditLog).values(event);
+        return;
+      }
+      const resourceId = event.resourceId?.toLowerCase() ?? null;
+      const key = `own|${event.userId}|${event.action}|${resourceId}|${event.ip}`;
+      await serialized(key, async () => {
+        const counted = await countOnRecentRow(
+          db,
+          { ...event, resourceId, action: event.action },
+          sql`and ip is not distinct from ${event.ip}`,
+        );
+        if (!counted) await db.insert(auditLog).values(event);
+      });
     },
 
     /**
@@ -77,17 +121,8 @@ export function createAuditRepository(db: Executor) {
       await serialized(key, async () => {
         // A burst of refusals of one actor on one piece of a patient's data is one row with a count
         // (REFUSAL_BURST_MS): a flood never buries the patient's log.
-        const since = new Date(event.at.getTime() - REFUSAL_BURST_MS).toISOString();
-        const counted = await db.execute(sql`
-          update audit_log set count = count + 1
-          where id = (
-            select id from audit_log
-            where user_id = ${userId}::uuid and actor_user_id = ${event.actorUserId}::uuid
-              and action = ${"access.refused" satisfies AuditAction} and resource_type = ${event.resourceType}
-              and resource_id is not distinct from ${resourceId}::uuid and at > ${since}::timestamptz
-            order by at desc limit 1)
-          returning id`);
-        if (counted.rows.length > 0) return;
+        const refusal = { ...event, userId, resourceId, action: "access.refused" as const };
+        if (await countOnRecentRow(db, refusal)) return;
         await db.execute(sql`
           insert into audit_log (user_id, actor_user_id, actor_kind, action, resource_type, resource_id, ip, at)
           select id, ${event.actorUserId}::uuid, ${event.actorKind}, ${"access.refused" satisfies AuditAction},

@@ -8,6 +8,7 @@ import { providerRoutes } from "#api/modules/directory/provider-routes.ts";
 import { specializationRoutes } from "#api/modules/directory/specialization-routes.ts";
 import { liveRoutes } from "#api/modules/live/live-routes.ts";
 import { consoleNotificationRoutes } from "#api/modules/notifications/notification-routes.ts";
+import { directoryEditorRoutes } from "#api/modules/operations/directory-editor-routes.ts";
 import { operationsRoutes } from "#api/modules/operations/operations-routes.ts";
 import { operationsReportsBoardRoutes } from "#api/modules/operations/reports-board-routes.ts";
 import { schedulingRoutes } from "#api/modules/scheduling/scheduling-routes.ts";
@@ -29,6 +30,7 @@ export const mainApi: FastifyPluginAsyncZod = async (app) => {
   await app.register(careTeamRoutes);
   await app.register(operationsRoutes);
   await app.register(operationsReportsBoardRoutes);
+  await app.register(directoryEditorRoutes);
   await app.register(consoleVisitChatRoutes);
   await app.register(consoleVideoCallRoutes);
   await app.register(schedulingRoutes);

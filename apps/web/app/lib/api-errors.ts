@@ -94,6 +94,9 @@ export const API_ERROR_MESSAGES: Readonly<Record<ErrorCode, ErrorRule>> = {
   PROVIDER_ALREADY_LINKED: { key: "operations.errors.providerLinked" },
   PAYMENT_NOT_FOUND: { key: "operations.errors.paymentNotFound" },
   REFUND_ABOVE_PAID: { key: "operations.errors.refundAbovePaid" },
+  PROVIDER_SLUG_TAKEN: { key: "operations.directory.errors.slugTaken" },
+  CATALOGUE_ITEM_UNKNOWN: { key: "operations.directory.errors.catalogueUnknown" },
+  PHOTO_NOT_AN_IMAGE: { key: "operations.directory.errors.photoNotImage" },
   SECOND_FACTOR_SETUP_REQUIRED: { key: "console.secondFactorRequired" },
 
   CAPTCHA_MISSING: { key: "captcha.errors.missing", field: "captcha" },

@@ -221,6 +221,32 @@ async function served<T>(
   }
 }
 
+describe("providers' uploaded photos", () => {
+  it("serves a photo from the photos directory, and nothing outside it", async () => {
+    const photos = join(root, "provider-photos");
+    mkdirSync(photos, { recursive: true });
+    await sharp({ create: { width: 512, height: 512, channels: 3, background: "#3366aa" } })
+      .jpeg()
+      .toFile(join(photos, "0123abcd.jpg"));
+    writeFileSync(join(root, "outside.jpg"), "not served");
+    const withPhotos = createImageService({
+      publicDir,
+      cacheDir: join(root, "photo-cache"),
+      providerPhotosDir: photos,
+    });
+    const image = await withPhotos.getImage("w_112,f_webp", "images/provider-photos/0123abcd.jpg");
+    expect(await decode(image.data)).toMatchObject({ width: 112, height: 112, format: "webp" });
+    await expect(withPhotos.getImage("w_112", "images/provider-photos/missing.jpg")).rejects.toMatchObject({
+      status: 404,
+    });
+    await expect(withPhotos.getImage("w_112", "images/provider-photos/../../outside.jpg")).rejects.toThrow();
+    // Without the directory configured, the path is an ordinary (missing) file of the build.
+    await expect(service.getImage("w_112", "images/provider-photos/0123abcd.jpg")).rejects.toMatchObject({
+      status: 404,
+    });
+  });
+});
+
 describe("image service over HTTP", () => {
   it.each([
     ["w_700", "Width not offered: 700"],

@@ -50,7 +50,15 @@ export type ImageServiceOptions = {
   maxConcurrentRenders?: number;
   /** Variants waiting for a turn before new ones are refused; default MAX_QUEUED_RENDERS. */
   maxQueuedRenders?: number;
+  /**
+   * Where the API stores the providers' uploaded photos (`$DATA_DIR/provider-photos`, ADR 065):
+   * sources under `images/provider-photos/` are read from there, under the same limits.
+   */
+  providerPhotosDir?: string;
 };
+
+/** The sources that are providers' uploaded photos rather than files of the build. */
+export const PROVIDER_PHOTOS_SOURCE = `${IMAGE_SOURCE_DIR}/provider-photos/`;
 
 export const IMAGE_CACHE_CONTROL = "public, max-age=31536000, immutable";
 const MAX_INPUT_PIXELS = 40_000_000;
@@ -214,9 +222,11 @@ export function createImageService({
   maxCacheBytes = DEFAULT_CACHE_MAX_BYTES,
   maxConcurrentRenders = MAX_CONCURRENT_RENDERS,
   maxQueuedRenders = MAX_QUEUED_RENDERS,
+  providerPhotosDir,
 }: ImageServiceOptions) {
   const imagesDir = resolve(publicDir, IMAGE_SOURCE_DIR);
   let realImagesDir: Promise<string> | undefined;
+  let realPhotosDir: Promise<string> | undefined;
   let cacheReady: Promise<unknown> | undefined;
   const inFlight = new Map<string, Promise<ProcessedImage>>();
   const limit = limiter(maxConcurrentRenders, maxQueuedRenders);
@@ -225,9 +235,18 @@ export function createImageService({
   async function resolveSource(
     relativePath: string,
   ): Promise<{ file: string; size: number; mtimeMs: number }> {
-    realImagesDir ??= realpath(imagesDir).catch(() => imagesDir);
-    const root = await realImagesDir;
-    const candidate = resolve(publicDir, relativePath);
+    const photo = providerPhotosDir !== undefined && relativePath.startsWith(PROVIDER_PHOTOS_SOURCE);
+    let root: string;
+    let candidate: string;
+    if (photo) {
+      realPhotosDir ??= realpath(providerPhotosDir).catch(() => resolve(providerPhotosDir));
+      root = await realPhotosDir;
+      candidate = resolve(providerPhotosDir, relativePath.slice(PROVIDER_PHOTOS_SOURCE.length));
+    } else {
+      realImagesDir ??= realpath(imagesDir).catch(() => imagesDir);
+      root = await realImagesDir;
+      candidate = resolve(publicDir, relativePath);
+    }
     let real: string;
     try {
       real = await realpath(candidate);

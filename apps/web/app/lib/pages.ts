@@ -389,6 +389,28 @@ export const PAGES = Object.freeze({
     seo: {},
     layout: OPERATIONS_LAYOUT,
   },
+  // The directory editor: providers, their photos and licences with expiry dates (ADR 065).
+  "/operations/directory": {
+    file: "routes/operations/directory.tsx",
+    name: "operationsDirectory",
+    access: OPERATOR,
+    seo: {},
+    layout: OPERATIONS_LAYOUT,
+  },
+  "/operations/directory/new": {
+    file: "routes/operations/directory.new.tsx",
+    name: "operationsDirectoryNew",
+    access: OPERATOR,
+    seo: {},
+    layout: OPERATIONS_LAYOUT,
+  },
+  "/operations/directory/:id": {
+    file: "routes/operations/directory.provider.tsx",
+    name: "operationsDirectoryProvider",
+    access: OPERATOR,
+    seo: {},
+    layout: OPERATIONS_LAYOUT,
+  },
   // Today's board: what waits, what is under way, who is on duty, alerts, unusual access (ADR 067).
   "/operations/today": {
     file: "routes/operations/today.tsx",

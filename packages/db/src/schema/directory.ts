@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import {
   boolean,
   check,
+  date,
   index,
   integer,
   numeric,
@@ -77,6 +78,11 @@ export const providers = pgTable(
     /** round(rating_sum / rating_count, 2); 0 while there are no ratings. */
     ratingAverage: numeric("rating_average", { precision: 3, scale: 2, mode: "number" }).notNull().default(0),
     createdAt: timestamptz("created_at").notNull().defaultNow(),
+    /**
+     * When an operator took the provider out of the directory (ADR 065): patients no longer find
+     * them (search, profile, booking), but their visits, ratings and history stay. Null: listed.
+     */
+    unlistedAt: timestamptz("unlisted_at"),
   },
   (table) => [
     check("providers_credentials_known", sql`${table.credentials} in ('MD', 'DO', 'NP', 'PA')`),
@@ -139,7 +145,11 @@ export const providerConditions = pgTable(
   ],
 );
 
-/** The US states (USPS codes) where a provider is licensed to practise. */
+/**
+ * The US states (USPS codes) where a provider is licensed to practise. A licence with an expiry date
+ * counts up to and including that day (UTC); from the next day the provider is no longer offered to
+ * that state's patients (ADR 065). Null: no expiry recorded.
+ */
 export const providerLicenses = pgTable(
   "provider_licenses",
   {
@@ -147,6 +157,7 @@ export const providerLicenses = pgTable(
       .notNull()
       .references(() => providers.id, { onDelete: "cascade" }),
     state: text("state").notNull(),
+    expiresOn: date("expires_on", { mode: "string" }),
   },
   (table) => [
     primaryKey({ columns: [table.providerId, table.state] }),
@@ -154,3 +165,13 @@ export const providerLicenses = pgTable(
     check("provider_licenses_state_code", sql`${table.state} ~ '^[A-Z]{2}$'`),
   ],
 );
+
+/** The UTC calendar day of `now` (YYYY-MM-DD): the day a licence's expiry is compared with. */
+export function licenceDay(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** A licence row counts on `today` (licenceDay): no expiry, or it expires that day or later. */
+export function licenceInForce(today: string) {
+  return sql`(${providerLicenses.expiresOn} is null or ${providerLicenses.expiresOn} >= ${today}::date)`;
+}

@@ -4,6 +4,7 @@ import {
   ESTIMATE_WINDOW_DAYS,
 } from "@ambercare/contracts/waiting-room";
 import type { Executor } from "@ambercare/db/client";
+import { licenceDay } from "@ambercare/db/schema";
 import { sql } from "drizzle-orm";
 import type { Clock } from "#api/platform/clock.ts";
 
@@ -41,7 +42,8 @@ export async function expectedWaits(
       (select count(*)::int from consultations c
         where c.status = 'requested' and c.created_at > ${notBefore}
           and (c.provider_id is null or c.provider_id = p.id)
-          and exists (select 1 from provider_licenses l where l.provider_id = p.id and l.state = c.state)
+          and exists (select 1 from provider_licenses l where l.provider_id = p.id and l.state = c.state
+            and (l.expires_on is null or l.expires_on >= ${licenceDay(now)}::date))
           and c.type = any(p.visit_types)) as waiting,
       (select avg(extract(epoch from (r.accepted_at - r.created_at)) / 60)::float8 from (
         select c.accepted_at, c.created_at from consultations c

@@ -5,6 +5,7 @@ import {
   clinicians,
   consultationStatusHistory,
   consultations,
+  licenceInForce,
   medicalDocuments,
   providerLicenses,
   providers,
@@ -95,9 +96,10 @@ const timestamp = (date: Date) => sql`${date.toISOString()}::timestamptz`;
  * the visit's type, and, for a request that chose another provider, only once that provider's
  * exclusive time ended (`chosenOnlyUntil`: requests created at or before it are open to all).
  */
-export function providerMayTake(providerId: string, chosenOnlyUntil: Date): SQL {
+export function providerMayTake(providerId: string, chosenOnlyUntil: Date, today: string): SQL {
   return sql`exists (select 1 from ${providerLicenses}
-      where ${providerLicenses.providerId} = ${providerId} and ${providerLicenses.state} = ${consultations.state})
+      where ${providerLicenses.providerId} = ${providerId} and ${providerLicenses.state} = ${consultations.state}
+      and ${licenceInForce(today)})
     and exists (select 1 from ${providers} where ${providers.id} = ${providerId}
       and ${consultations.type} = any(${providers.visitTypes}))
     and (${consultations.providerId} is null or ${consultations.providerId} = ${providerId}
@@ -163,7 +165,7 @@ export function createConsultationRepository(db: Executor) {
      * Requests the provider may take (providerMayTake) that have not expired (created after
      * `notBefore`), oldest first; `chosen` marks those that asked for this provider.
      */
-    async queueFor(providerId: string, chosenOnlyUntil: Date, notBefore: Date) {
+    async queueFor(providerId: string, chosenOnlyUntil: Date, notBefore: Date, today: string) {
       return db
         .select({
           id: consultations.id,
@@ -181,7 +183,7 @@ export function createConsultationRepository(db: Executor) {
           and(
             eq(consultations.status, "requested"),
             sql`${consultations.createdAt} > ${timestamp(notBefore)}`,
-            providerMayTake(providerId, chosenOnlyUntil),
+            providerMayTake(providerId, chosenOnlyUntil, today),
           ),
         )
         .orderBy(asc(consultations.createdAt), asc(consultations.id));
@@ -191,7 +193,7 @@ export function createConsultationRepository(db: Executor) {
      * The accounts of the active clinicians whose provider may take this request by licence and
      * visit type (whoever chose it): they are told when it enters or leaves the queue.
      */
-    async cliniciansWhoMayTake(consultationId: string): Promise<string[]> {
+    async cliniciansWhoMayTake(consultationId: string, today: string): Promise<string[]> {
       const rows = await db
         .select({ userId: clinicians.userId })
         .from(clinicians)
@@ -199,7 +201,11 @@ export function createConsultationRepository(db: Executor) {
         .innerJoin(consultations, eq(consultations.id, consultationId))
         .innerJoin(
           providerLicenses,
-          and(eq(providerLicenses.providerId, providers.id), eq(providerLicenses.state, consultations.state)),
+          and(
+            eq(providerLicenses.providerId, providers.id),
+            eq(providerLicenses.state, consultations.state),
+            licenceInForce(today),
+          ),
         )
         .where(and(isNull(clinicians.disabledAt), sql`${consultations.type} = any(${providers.visitTypes})`));
       return rows.map((row) => row.userId);
@@ -390,25 +396,37 @@ export function createConsultationRepository(db: Executor) {
       return row;
     },
 
-    async providerBySlug(slug: string, state: string): Promise<ProviderForConsultation | undefined> {
+    /** A listed provider, and whether a licence of theirs in `state` is in force on `today`. */
+    async providerBySlug(
+      slug: string,
+      state: string,
+      today: string,
+    ): Promise<ProviderForConsultation | undefined> {
       const [row] = await db
         .select({
           id: providers.id,
           visitTypes: providers.visitTypes,
-          licensedInState: sql<boolean>`exists (select 1 from ${providerLicenses} where ${providerLicenses.providerId} = ${providers.id} and ${providerLicenses.state} = ${state})`,
+          licensedInState: sql<boolean>`exists (select 1 from ${providerLicenses} where ${providerLicenses.providerId} = ${providers.id} and ${providerLicenses.state} = ${state} and ${licenceInForce(today)})`,
         })
         .from(providers)
-        .where(eq(providers.slug, slug));
+        .where(and(eq(providers.slug, slug), isNull(providers.unlistedAt)));
       return row;
     },
 
-    /** Whether at least one provider licensed in `state` offers this type of consultation. */
-    async anyProviderIn(state: string, type: ConsultationType): Promise<boolean> {
+    /** Whether at least one listed provider licensed in `state` on `today` offers this type. */
+    async anyProviderIn(state: string, type: ConsultationType, today: string): Promise<boolean> {
       const [row] = await db
         .select({ id: providers.id })
         .from(providerLicenses)
         .innerJoin(providers, eq(providers.id, providerLicenses.providerId))
-        .where(and(eq(providerLicenses.state, state), sql`${type} = any(${providers.visitTypes})`))
+        .where(
+          and(
+            eq(providerLicenses.state, state),
+            licenceInForce(today),
+            isNull(providers.unlistedAt),
+            sql`${type} = any(${providers.visitTypes})`,
+          ),
+        )
         .limit(1);
       return row !== undefined;
     },

@@ -13,6 +13,7 @@ import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import { SCHEDULING_ERRORS } from "@ambercare/contracts/scheduling";
 import type { WaitingRoom } from "@ambercare/contracts/waiting-room";
 import type { Database, Executor } from "@ambercare/db/client";
+import { licenceDay } from "@ambercare/db/schema";
 import type { z } from "zod";
 import type { AuthContext } from "#api/modules/accounts/session-service.ts";
 import {
@@ -194,7 +195,8 @@ export function createConsultationService(deps: {
         }
         providerId = held.providerId;
       } else if (input.provider_slug) {
-        const provider = await repository.providerBySlug(input.provider_slug, intake.state);
+        const today = licenceDay(deps.clock.now());
+        const provider = await repository.providerBySlug(input.provider_slug, intake.state, today);
         if (!provider) throw new AppError("PROVIDER_NOT_FOUND", 422, CONSULTATION_ERRORS.providerNotFound);
         if (!provider.licensedInState) {
           throw new AppError("PROVIDER_NOT_LICENSED_IN_STATE", 422, CONSULTATION_ERRORS.providerNotLicensed);
@@ -210,7 +212,7 @@ export function createConsultationService(deps: {
           throw new AppError("NOT_TAKING_VISITS", 409, SCHEDULING_ERRORS.notTakingVisits);
         }
         providerId = provider.id;
-      } else if (!(await repository.anyProviderIn(intake.state, type))) {
+      } else if (!(await repository.anyProviderIn(intake.state, type, licenceDay(deps.clock.now())))) {
         throw new AppError("NO_PROVIDER_IN_STATE", 422, CONSULTATION_ERRORS.noProviderInState);
       }
 

@@ -25,7 +25,7 @@ import {
   type WaitingRoom,
 } from "@ambercare/contracts/waiting-room";
 import type { Database, Executor } from "@ambercare/db/client";
-import { consultations } from "@ambercare/db/schema";
+import { consultations, licenceDay } from "@ambercare/db/schema";
 import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import {
@@ -161,7 +161,10 @@ export function createVisitService(deps: {
   async function announceQueueChange(consultationId: string, change: QueueChange): Promise<void> {
     if (!deps.publish) return;
     try {
-      const recipients = await createConsultationRepository(deps.db).cliniciansWhoMayTake(consultationId);
+      const recipients = await createConsultationRepository(deps.db).cliniciansWhoMayTake(
+        consultationId,
+        licenceDay(deps.clock.now()),
+      );
       await deps.publish(recipients, QUEUE_TOPIC, { consultation_id: consultationId, change });
     } catch (error) {
       deps.log.error({ err: error, consultationId }, "announcing a queue change failed");
@@ -315,6 +318,7 @@ export function createVisitService(deps: {
         providerId,
         chosenOnlyUntil(now),
         new Date(now.getTime() - deps.acceptTimeoutMs),
+        licenceDay(now),
       );
       return rows.map((row) => {
         const intake = readStoredIntake(row.intake, row.intakeVersion);
@@ -352,7 +356,7 @@ export function createVisitService(deps: {
             actor: { kind: "clinician", ...actor },
             at: now,
             set: { providerId: actor.providerId },
-            where: providerMayTake(actor.providerId, chosenOnlyUntil(now)),
+            where: providerMayTake(actor.providerId, chosenOnlyUntil(now), licenceDay(now)),
             refused: TAKEN,
             lost: TAKEN,
             notAllowed: { status: 403, refusal: NOT_IN_QUEUE },
@@ -471,7 +475,7 @@ export function createVisitService(deps: {
             at: now,
             set: { settlementPending: true },
             where: requested
-              ? providerMayTake(actor.providerId, chosenOnlyUntil(now))
+              ? providerMayTake(actor.providerId, chosenOnlyUntil(now), licenceDay(now))
               : eq(consultations.providerId, actor.providerId),
             notAllowed: { status: 403, refusal: requested ? NOT_IN_QUEUE : OTHER_CLINICIAN },
           },

@@ -49,6 +49,9 @@ beforeAll(async () => {
   for (const type of [...VISIT_TYPE_IDS, UNKNOWN]) visitOf.set(type, await request(type));
 });
 
+/** The day the licences are compared with (these calls are the repository's own, on the wall clock). */
+const TODAY = new Date().toISOString().slice(0, 10);
+
 afterAll(async () => {
   await t?.close();
 });
@@ -57,9 +60,11 @@ describe("a visit's kind against the provider's kinds", () => {
   it("tells the provider's clinician of a visit of each kind of the list, of an unknown kind nobody", async () => {
     const repository = createConsultationRepository(t.db.db);
     for (const type of VISIT_TYPE_IDS) {
-      expect(await repository.cliniciansWhoMayTake(visitOf.get(type)!), type).toContain(clinicianUserId);
+      expect(await repository.cliniciansWhoMayTake(visitOf.get(type)!, TODAY), type).toContain(
+        clinicianUserId,
+      );
     }
-    expect(await repository.cliniciansWhoMayTake(visitOf.get(UNKNOWN)!)).toEqual([]);
+    expect(await repository.cliniciansWhoMayTake(visitOf.get(UNKNOWN)!, TODAY)).toEqual([]);
   });
 
   it("queues each kind of the list for the provider, and not the unknown kind", async () => {
@@ -67,6 +72,7 @@ describe("a visit's kind against the provider's kinds", () => {
       providerId,
       new Date(),
       new Date(Date.now() - ACCEPT_TIMEOUT_MS),
+      TODAY,
     );
     const mine = queue.filter((row) => [...visitOf.values()].includes(row.id)).map((row) => row.type);
     expect(mine.sort()).toEqual([...VISIT_TYPE_IDS].sort());
@@ -74,8 +80,9 @@ describe("a visit's kind against the provider's kinds", () => {
 
   it("finds a provider in the state for each kind of the list, none for an unknown kind", async () => {
     const repository = createConsultationRepository(t.db.db);
-    for (const type of VISIT_TYPE_IDS) expect(await repository.anyProviderIn(STATE, type), type).toBe(true);
-    expect(await repository.anyProviderIn(STATE, UNKNOWN)).toBe(false);
+    for (const type of VISIT_TYPE_IDS)
+      expect(await repository.anyProviderIn(STATE, type, TODAY), type).toBe(true);
+    expect(await repository.anyProviderIn(STATE, UNKNOWN, TODAY)).toBe(false);
   });
 
   it("counts the visits of the list's kinds in the expected wait, not the unknown kind", async () => {

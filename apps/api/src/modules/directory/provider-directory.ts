@@ -1,3 +1,4 @@
+import { licenceDay } from "@ambercare/db/schema";
 import type {
   CatalogueRow,
   ProviderFilters,
@@ -6,6 +7,8 @@ import type {
   ProviderRow,
 } from "#api/modules/directory/provider-repository.ts";
 import type { Clock } from "#api/platform/clock.ts";
+
+const DAY_MS = 86_400_000;
 
 /** A specialization or condition as a card names it. */
 export type CatalogueItem = Pick<ProviderLink, "slug" | "nameEn" | "translations">;
@@ -30,6 +33,11 @@ type Bits = Uint32Array;
 type Snapshot = {
   fingerprint: string;
   loadedAt: number;
+  /**
+   * When the first licence in this copy expires (the start of the UTC day after its expiry date):
+   * from then on the copy offers a provider to a state it no longer may, so it is loaded again.
+   */
+  staleAt: number;
   entries: DirectoryEntry[];
   bySlug: Map<string, DirectoryEntry>;
   /** Entry position by provider id. */
@@ -146,9 +154,16 @@ async function loadSnapshot(repository: ProviderRepository, now: number): Promis
   };
   linkLists(catalogue.specializations, links.specializations, specialization, (e) => e.specializations);
   linkLists(catalogue.conditions, links.conditions, condition, (e) => e.conditions);
+  // Only the licences in force now; the copy is stale once the first of them expires.
+  const today = licenceDay(new Date(now));
+  let staleAt = Number.POSITIVE_INFINITY;
   for (const link of links.licenses) {
     const at = positionOf.get(link.providerId);
     if (at === undefined) continue;
+    if (link.expiresOn !== null) {
+      if (link.expiresOn < today) continue;
+      staleAt = Math.min(staleAt, Date.parse(`${link.expiresOn}T00:00:00Z`) + DAY_MS);
+    }
     entries[at]!.states.push(link.state);
     setBit(bitsFor(state, link.state), at);
   }
@@ -180,6 +195,7 @@ async function loadSnapshot(repository: ProviderRepository, now: number): Promis
   return {
     fingerprint,
     loadedAt: now,
+    staleAt,
     entries,
     bySlug: new Map(entries.map((entry) => [entry.row.slug, entry])),
     positionOf,
@@ -301,7 +317,16 @@ export function createProviderDirectory(
 
   /** The current copy, or null (and a load under way) when there is none to trust. */
   function current(): Snapshot | null {
-    check(deps.clock.now().getTime());
+    const now = deps.clock.now().getTime();
+    if (snapshot && now >= snapshot.staleAt) {
+      // A licence in the copy has expired since it was loaded: the database answers until the
+      // copy without it is in.
+      generation++;
+      snapshot = null;
+      void reload();
+      return null;
+    }
+    check(now);
     return snapshot;
   }
 

@@ -3,6 +3,7 @@ import type { Executor } from "@ambercare/db/client";
 import {
   clinicians,
   conditions,
+  licenceInForce,
   providerConditions,
   providerLicenses,
   providerSpecializations,
@@ -10,7 +11,7 @@ import {
   specializations,
   type Translations,
 } from "@ambercare/db/schema";
-import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 
 export type ProviderRow = {
   id: string;
@@ -41,6 +42,8 @@ export type ProviderFilters = {
   availableToday?: boolean | undefined;
   /** Providers with a free bookable slot today: "available today" with those on duty (ADR 059). */
   freeToday?: ReadonlySet<string> | undefined;
+  /** The day (licenceDay) a licence must be in force on to count for `state`; default: no expiry check. */
+  today?: string | undefined;
 };
 
 export type ProviderLink = {
@@ -80,6 +83,9 @@ const columns = {
   ratingCount: providers.ratingCount,
 };
 
+/** Patients see only listed providers (an operator may unlist one, ADR 065). */
+const listed = isNull(providers.unlistedAt);
+
 /** `%` and `_` are LIKE wildcards; a patient typing them means the characters themselves. */
 function escapeLike(text: string): string {
   return text.replaceAll(/[\\%_]/g, (c) => `\\${c}`);
@@ -90,7 +96,8 @@ function escapeLike(text: string): string {
  * resolved by a scalar subquery, so the planner knows the one id it probes the link tables for.
  */
 function whereOf(filters: ProviderFilters): SQL | undefined {
-  const parts: SQL[] = [];
+  // An unlisted provider is in no search (ADR 065).
+  const parts: SQL[] = [listed];
   if (filters.namePrefix !== undefined) {
     const pattern = `${escapeLike(filters.namePrefix)}%`;
     // Without a space, "the full name starts with it" is "the first name starts with it": one
@@ -113,7 +120,8 @@ function whereOf(filters: ProviderFilters): SQL | undefined {
   }
   if (filters.state !== undefined) {
     parts.push(sql`exists (select 1 from ${providerLicenses}
-      where ${providerLicenses.providerId} = ${providers.id} and ${providerLicenses.state} = ${filters.state})`);
+      where ${providerLicenses.providerId} = ${providers.id} and ${providerLicenses.state} = ${filters.state}
+      and ${filters.today === undefined ? sql`true` : licenceInForce(filters.today)})`);
   }
   if (filters.type !== undefined) parts.push(sql`${filters.type} = any(${providers.visitTypes})`);
   if (filters.availableToday !== undefined) {
@@ -122,7 +130,7 @@ function whereOf(filters: ProviderFilters): SQL | undefined {
       free.length === 0 ? clinicianOnDutySql : sql`(${clinicianOnDutySql} or ${inArray(providers.id, free)})`;
     parts.push(filters.availableToday ? available : sql`not ${available}`);
   }
-  return parts.length === 0 ? undefined : and(...parts);
+  return and(...parts);
 }
 
 /** The directory's default order: best rated, most rated, then by name (providers_rating_order_idx). */
@@ -173,6 +181,7 @@ export function createProviderRepository(db: Executor) {
       return db
         .select(columns)
         .from(providers)
+        .where(listed)
         .orderBy(...ratingOrder);
     },
 
@@ -181,6 +190,7 @@ export function createProviderRepository(db: Executor) {
       const rows = await db
         .select({ id: providers.id })
         .from(providers)
+        .where(listed)
         .orderBy(...nameOrder);
       return rows.map((row) => row.id);
     },
@@ -189,7 +199,7 @@ export function createProviderRepository(db: Executor) {
     async allLinks(): Promise<{
       specializations: { providerId: string; id: number }[];
       conditions: { providerId: string; id: number }[];
-      licenses: { providerId: string; state: string }[];
+      licenses: { providerId: string; state: string; expiresOn: string | null }[];
     }> {
       const [specs, conds, licenses] = await Promise.all([
         db
@@ -202,7 +212,11 @@ export function createProviderRepository(db: Executor) {
           .select({ providerId: providerConditions.providerId, id: providerConditions.conditionId })
           .from(providerConditions),
         db
-          .select({ providerId: providerLicenses.providerId, state: providerLicenses.state })
+          .select({
+            providerId: providerLicenses.providerId,
+            state: providerLicenses.state,
+            expiresOn: providerLicenses.expiresOn,
+          })
           .from(providerLicenses)
           .orderBy(asc(providerLicenses.state)),
       ]);
@@ -238,15 +252,23 @@ export function createProviderRepository(db: Executor) {
           ratings: sql<string>`coalesce(sum(${providers.ratingCount}), 0)::text`,
           latest: sql<string>`coalesce(max(${providers.createdAt})::text, '')`,
           // A clinician going on or off duty changes their provider's "Available today".
+          // An operator's edit is announced to every process (directory-editor-signal.ts); these
+          // catch one whose announcement was lost: a listing, unlisting or licence change.
+          unlisted: sql<string>`count(${providers.unlistedAt})::text`,
+          licences: sql<string>`(select count(*)::text || ':' || coalesce(max(${providerLicenses.expiresOn})::text, '')
+            from ${providerLicenses})`,
           onDuty: sql<string>`(select coalesce(string_agg(${clinicians.providerId}::text, ',' order by ${clinicians.providerId}), '')
             from ${clinicians} where ${clinicians.onDutySince} is not null and ${clinicians.disabledAt} is null)`,
         })
         .from(providers);
-      return `${row?.providers ?? 0}/${row?.ratings ?? 0}/${row?.latest ?? ""}/${row?.onDuty ?? ""}`;
+      return `${row?.providers ?? 0}/${row?.ratings ?? 0}/${row?.latest ?? ""}/${row?.unlisted ?? ""}/${row?.licences ?? ""}/${row?.onDuty ?? ""}`;
     },
 
     async findBySlug(slug: string): Promise<ProviderRow | undefined> {
-      const [row] = await db.select(columns).from(providers).where(eq(providers.slug, slug));
+      const [row] = await db
+        .select(columns)
+        .from(providers)
+        .where(and(eq(providers.slug, slug), listed));
       return row;
     },
 
@@ -281,12 +303,13 @@ export function createProviderRepository(db: Executor) {
         .where(inArray(providerConditions.providerId, providerIds));
     },
 
-    async licensesOf(providerIds: string[]): Promise<{ providerId: string; state: string }[]> {
+    /** The states where each provider holds a licence in force on `today` (licenceDay). */
+    async licensesOf(providerIds: string[], today: string): Promise<{ providerId: string; state: string }[]> {
       if (providerIds.length === 0) return [];
       return db
         .select({ providerId: providerLicenses.providerId, state: providerLicenses.state })
         .from(providerLicenses)
-        .where(inArray(providerLicenses.providerId, providerIds))
+        .where(and(inArray(providerLicenses.providerId, providerIds), licenceInForce(today)))
         .orderBy(asc(providerLicenses.state));
     },
   };

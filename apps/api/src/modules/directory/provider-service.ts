@@ -7,6 +7,7 @@ import type {
 } from "@ambercare/contracts/provider";
 import { type PROVIDER_CREDENTIALS, PROVIDER_ERRORS } from "@ambercare/contracts/provider";
 import { offersOf } from "@ambercare/contracts/visit-types";
+import { licenceDay } from "@ambercare/db/schema";
 import type {
   CatalogueItem,
   DirectoryEntry,
@@ -102,6 +103,8 @@ export function createProviderService(
   directory?: ProviderDirectory,
   expectedWaits: ExpectedWaits = async () => new Map(),
   availabilityOf: AvailabilityOf = async () => NO_AVAILABILITY,
+  /** The day (licenceDay of the API clock) a licence must be in force on to count. */
+  today: () => string = () => licenceDay(new Date()),
 ) {
   /**
    * The waits of the entries shown whose clinician is on duty (nobody else has one): most searches
@@ -116,7 +119,7 @@ export function createProviderService(
     const [specs, conds, licenses] = await Promise.all([
       repository.specializationsOf(ids),
       repository.conditionsOf(ids),
-      repository.licensesOf(ids),
+      repository.licensesOf(ids, today()),
     ]);
     const entries = new Map<string, DirectoryEntry>(
       rows.map((row) => [row.id, { row, specializations: [], conditions: [], states: [] }]),
@@ -139,6 +142,7 @@ export function createProviderService(
         type: query.type,
         availableToday: query.available_today,
         freeToday: availability.freeToday,
+        today: today(),
       };
       const offset = (query.page - 1) * query.per_page;
       let found = directory?.search(filters, query.sort, query.per_page, offset) ?? null;

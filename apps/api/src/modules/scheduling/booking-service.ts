@@ -15,6 +15,7 @@ import {
   clinicians,
   consultationStatusHistory,
   consultations,
+  licenceDay,
   providers,
 } from "@ambercare/db/schema";
 import { and, desc, eq, inArray, lte, sql } from "drizzle-orm";
@@ -238,7 +239,8 @@ export function createBookingService(deps: {
       .from(clinicians)
       .where(and(eq(clinicians.userId, clinicianUserId), eq(clinicians.providerId, providerId)));
     if (!row || row.disabledAt !== null) throw notTakingVisits();
-    if (!(await createScheduleRepository(tx).isLicensed(providerId, state))) throw notLicensed();
+    const today = licenceDay(deps.clock.now());
+    if (!(await createScheduleRepository(tx).isLicensed(providerId, state, today))) throw notLicensed();
   }
 
   /** The visit's booked time and the nearest free times of its type and state with anyone who fits. */
@@ -270,7 +272,7 @@ export function createBookingService(deps: {
       patientOnly(auth);
       const now = deps.clock.now();
       const repository = createScheduleRepository(deps.db);
-      const provider = await repository.providerForBooking(input.provider_slug, input.state);
+      const provider = await repository.providerForBooking(input.provider_slug, input.state, licenceDay(now));
       if (!provider) throw new AppError("PROVIDER_NOT_FOUND", 404, CONSULTATION_ERRORS.providerNotFound);
       if (!provider.clinicianUserId || provider.clinicianDisabledAt !== null) throw notTakingVisits();
       if (!provider.licensedInState) {
@@ -589,7 +591,8 @@ export function createBookingService(deps: {
       if (!booking || now.getTime() < booking.startsAt.getTime() - deps.policy.checkInOpensMinutes * MINUTE) {
         throw new AppError("CHECK_IN_NOT_OPEN", 409, SCHEDULING_ERRORS.checkInNotOpen);
       }
-      if (!(await createScheduleRepository(deps.db).isLicensed(actor.providerId, visit.state ?? ""))) {
+      const today = licenceDay(now);
+      if (!(await createScheduleRepository(deps.db).isLicensed(actor.providerId, visit.state ?? "", today))) {
         await deps.db.transaction(async (tx) => {
           await changeVisitStatus(
             tx,

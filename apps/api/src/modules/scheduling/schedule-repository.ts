@@ -7,6 +7,7 @@ import {
   clinicianSchedules,
   clinicians,
   clinicianWeeklyHours,
+  licenceInForce,
   providerLicenses,
   providers,
 } from "@ambercare/db/schema";
@@ -167,8 +168,11 @@ export function createScheduleRepository(db: Executor) {
         );
     },
 
-    /** The provider a patient asks for, with its clinician account and licence in `state`. */
-    async providerForBooking(slug: string, state: string | undefined) {
+    /**
+     * The provider a patient asks for (listed), with its clinician account and a licence in force
+     * on `today` (licenceDay) in `state`.
+     */
+    async providerForBooking(slug: string, state: string | undefined, today: string) {
       const [row] = await db
         .select({
           id: providers.id,
@@ -177,13 +181,13 @@ export function createScheduleRepository(db: Executor) {
           licensedInState:
             state === undefined
               ? sql<boolean>`true`
-              : sql<boolean>`exists (select 1 from ${providerLicenses} where ${providerLicenses.providerId} = ${providers.id} and ${providerLicenses.state} = ${state})`,
+              : sql<boolean>`exists (select 1 from ${providerLicenses} where ${providerLicenses.providerId} = ${providers.id} and ${providerLicenses.state} = ${state} and ${licenceInForce(today)})`,
           clinicianUserId: clinicians.userId,
           clinicianDisabledAt: clinicians.disabledAt,
         })
         .from(providers)
         .leftJoin(clinicians, eq(clinicians.providerId, providers.id))
-        .where(eq(providers.slug, slug));
+        .where(and(eq(providers.slug, slug), isNull(providers.unlistedAt)));
       return row;
     },
 
@@ -196,11 +200,18 @@ export function createScheduleRepository(db: Executor) {
       return row?.userId;
     },
 
-    async isLicensed(providerId: string, state: string): Promise<boolean> {
+    /** A licence in `state` in force on `today` (licenceDay). */
+    async isLicensed(providerId: string, state: string, today: string): Promise<boolean> {
       const [row] = await db
         .select({ state: providerLicenses.state })
         .from(providerLicenses)
-        .where(and(eq(providerLicenses.providerId, providerId), eq(providerLicenses.state, state)));
+        .where(
+          and(
+            eq(providerLicenses.providerId, providerId),
+            eq(providerLicenses.state, state),
+            licenceInForce(today),
+          ),
+        );
       return row !== undefined;
     },
   };

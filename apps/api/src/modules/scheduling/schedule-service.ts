@@ -23,6 +23,8 @@ import {
   clinicians,
   clinicianWeeklyHours,
   consultations,
+  licenceDay,
+  licenceInForce,
   providerLicenses,
   providers,
   users,
@@ -224,9 +226,19 @@ export function createScheduleService(deps: {
         .innerJoin(providers, eq(providers.id, clinicians.providerId))
         .innerJoin(
           providerLicenses,
-          and(eq(providerLicenses.providerId, providers.id), eq(providerLicenses.state, input.state)),
+          and(
+            eq(providerLicenses.providerId, providers.id),
+            eq(providerLicenses.state, input.state),
+            licenceInForce(licenceDay(now)),
+          ),
         )
-        .where(and(isNull(clinicians.disabledAt), arrayContains(providers.visitTypes, [input.type])));
+        .where(
+          and(
+            isNull(clinicians.disabledAt),
+            isNull(providers.unlistedAt),
+            arrayContains(providers.visitTypes, [input.type]),
+          ),
+        );
       const repository = createScheduleRepository(deps.db);
       const offers: { start: Date; providerSlug: string; providerName: string }[] = [];
       for (const row of fitting) {
@@ -249,7 +261,7 @@ export function createScheduleService(deps: {
      */
     async slots(slug: string, query: SlotsQuery): Promise<SlotsResponse["data"]> {
       const repository = createScheduleRepository(deps.db);
-      const provider = await repository.providerForBooking(slug, query.state);
+      const provider = await repository.providerForBooking(slug, query.state, licenceDay(deps.clock.now()));
       if (!provider) throw new AppError("PROVIDER_NOT_FOUND", 404, CONSULTATION_ERRORS.providerNotFound);
       if (!provider.clinicianUserId || provider.clinicianDisabledAt !== null) throw notTakingVisits();
       if (!provider.licensedInState) {

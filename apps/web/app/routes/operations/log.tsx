@@ -63,7 +63,11 @@ export default function OperationsLogPage() {
                     )}
                   </td>
                   <td className="break-all py-2 pr-4">
-                    {typeof row.detail.email === "string" ? row.detail.email : (row.target_id ?? "—")}
+                    {typeof row.detail.email === "string"
+                      ? row.detail.email
+                      : typeof row.detail.slug === "string"
+                        ? row.detail.slug
+                        : (row.target_id ?? "—")}
                   </td>
                   <td className="py-2 pr-4">{row.ip ?? "—"}</td>
                 </tr>
