@@ -202,20 +202,13 @@ function AllReports({ reports }: { reports: Reports }) {
         formatValue={(minutes) => t("operations.reports.minutes", { count: Math.round(minutes) })}
         csv={csv("wait")}
         table={
-          <tbody>
-            <tr>
-              <th scope="row">{t("operations.reports.wait.accepted")}</th>
-              <td>{wait.accepted}</td>
-            </tr>
-            <tr>
-              <th scope="row">{t("operations.reports.wait.median")}</th>
-              <td>{waitText(t, wait.median_seconds)}</td>
-            </tr>
-            <tr>
-              <th scope="row">{t("operations.reports.wait.p90")}</th>
-              <td>{waitText(t, wait.p90_seconds)}</td>
-            </tr>
-          </tbody>
+          <FigureRows
+            rows={[
+              [t("operations.reports.wait.accepted"), wait.accepted],
+              [t("operations.reports.wait.median"), waitText(t, wait.median_seconds)],
+              [t("operations.reports.wait.p90"), waitText(t, wait.p90_seconds)],
+            ]}
+          />
         }
       />
       <Report
