@@ -42,6 +42,9 @@ const POSTGRES_SUITES = [
   "apps/api/src/modules/scheduling/booking-routes.test.ts",
   // Durable jobs: runners on separate pools racing for due rows (FOR UPDATE SKIP LOCKED, leases).
   "apps/api/src/platform/jobs.test.ts",
+  // The operations console's figures: percentiles, filtered counts and date series in SQL.
+  "apps/api/src/modules/operations/reports-routes.test.ts",
+  "apps/api/src/modules/operations/board-routes.test.ts",
   // Live events over LISTEN/NOTIFY.
   "apps/api/src/modules/live/live-fanout.test.ts",
   "apps/api/src/modules/live/live-routes.test.ts",

@@ -18,7 +18,8 @@ import { E2E_OPERATOR_EMAIL } from "./clinician-pool.ts";
  * with the e-mailed link and sets up two-step login, logs in with password and code, invites a
  * clinician, finds a patient's paid visit by e-mail and refunds part of it (the patient's billing
  * history shows it), reads the operations log, and finds that visit's entries in the access log
- * across patients (and their CSV). A patient is refused the console.
+ * across patients (and their CSV), sees the request waiting on today's board, and the reports'
+ * charts, tables and CSV. A patient is refused the console.
  */
 
 const { baseUrl, apiUrl, clinicians } = journeyStack();
@@ -71,7 +72,7 @@ describe("the operations console", () => {
     await dismissPopupBeforehand(patientSide.context);
     const patient = await newPatient(patientSide.context);
     await buyVisit(patientSide.page, baseUrl, "chat");
-    await requestVisit(apiUrl, patient, "chat", demoClinician(apiUrl));
+    const visitId = await requestVisit(apiUrl, patient, "chat", demoClinician(apiUrl));
 
     const ready = await activateStaffAccount(stack, E2E_OPERATOR_EMAIL, "operator-invite");
     const nextCode = staffCodes(apiUrl, ready.secret, ready.lastUsedStep);
@@ -247,12 +248,53 @@ describe("the operations console", () => {
       );
       await expectNoAxeViolations(page);
 
+      // Today's board: the patient's request waits, and links to its visit.
+      await page.getByRole("navigation", { name: "Operations" }).getByRole("link", { name: "Today" }).click();
+      await waitForPath(page, "/operations/today");
+      await page.getByRole("heading", { level: 1, name: "Today" }).waitFor();
+      const waiting = page.getByTestId("board-waiting");
+      await waiting.getByRole("table", { name: "Requests waiting" }).waitFor();
+      expect(await waiting.locator(`a[href="/operations/visits/${visitId}"]`).count()).toBe(1);
+      await page.getByTestId("board-alerts").waitFor();
+      await expectNoAxeViolations(page);
+
+      // The reports of the last 30 days (the API's days): each a chart, its table and its CSV.
+      await page
+        .getByRole("navigation", { name: "Operations" })
+        .getByRole("link", { name: "Reports" })
+        .click();
+      await waitForPath(page, "/operations/reports");
+      await page.getByRole("heading", { level: 1, name: "Reports" }).waitFor();
+      expect(await page.locator('svg[role="img"]').count()).toBe(5);
+      const visitsTable = page.getByRole("table", { name: "Visits per day: the figures" });
+      await visitsTable.waitFor();
+      await page.getByRole("table", { name: "Wait from request to accept: the figures" }).waitFor();
+      await page.getByRole("table", { name: "Revenue and refunds: the figures" }).waitFor();
+      const today = new Date(await apiNow(apiUrl)).toISOString().slice(0, 10);
+      const todayRow = visitsTable.getByRole("row", { name: new RegExp(`^${today}`) });
+      expect(Number((await todayRow.getByRole("cell").first().textContent()) ?? "0")).toBeGreaterThan(0);
+      await expectNoAxeViolations(page);
+      const visitsCsv = await page
+        .getByRole("link", { name: "Visits per day: export CSV" })
+        .getAttribute("href");
+      const report = await context.request.get(`${baseUrl}${visitsCsv}`);
+      expect(report.status()).toBe(200);
+      expect(report.headers()["content-type"]).toContain("text/csv");
+      const reportLines = (await report.text()).trimEnd().split("\r\n");
+      expect(reportLines[0]).toBe("day,chat,video,total");
+      expect(reportLines).toHaveLength(31);
+      expect(Number(reportLines.at(-1)?.split(",")[1])).toBeGreaterThan(0);
+
       // 320 px wide: the console still fits (no page-wide horizontal scroll).
       await page.setViewportSize({ width: 320, height: 640 });
-      await page.goto(`${baseUrl}/operations`);
-      // Nothing sticks out of the page (a table scrolls inside its own box).
-      expect(await widerThan320(page)).toEqual([]);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+      for (const path of ["/operations", "/operations/today", "/operations/reports"]) {
+        await page.goto(`${baseUrl}${path}`);
+        // Nothing sticks out of the page (a table scrolls inside its own box).
+        expect(await widerThan320(page), path).toEqual([]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(
+          320,
+        );
+      }
       expect(unexpected(consoleErrors)).toEqual([]);
     } finally {
       await context.close();

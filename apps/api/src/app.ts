@@ -40,8 +40,10 @@ import type { MembershipService } from "#api/modules/membership/membership-servi
 import { registerRenewalSweep } from "#api/modules/membership/renewal-sweep.ts";
 import type { MyDataService } from "#api/modules/my-data/my-data-service.ts";
 import type { NotificationService } from "#api/modules/notifications/notification-service.ts";
+import type { BoardService } from "#api/modules/operations/board-service.ts";
 import type { DirectoryEditorService } from "#api/modules/operations/directory-editor-service.ts";
 import type { OperationsService } from "#api/modules/operations/operations-service.ts";
+import type { ReportsService } from "#api/modules/operations/reports-service.ts";
 import { calendarOrganizer, registerBookingConfirmations } from "#api/modules/scheduling/booking-calendar.ts";
 import { registerBookingReminders, registerNoShowCheck } from "#api/modules/scheduling/booking-reminders.ts";
 import type { Scheduling } from "#api/modules/scheduling/scheduling-service.ts";
@@ -107,6 +109,10 @@ declare module "fastify" {
     careTeam: CareTeamService;
     /** The operations console (ADR 065): operators, the team, visits' payments, refunds. */
     operations: OperationsService;
+    /** The operations console's reports (ADR 066). */
+    reports: ReportsService;
+    /** The operations console's board of today (ADR 067). */
+    board: BoardService;
     /** The operations console's directory editor (ADR 065): providers, photos, licences. */
     directoryEditor: DirectoryEditorService;
     /** Booked visits: clinicians' hours, slots, holds and bookings (ADR 059). */
@@ -271,6 +277,8 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   app.decorate("accounts", services.accounts);
   app.decorate("careTeam", services.careTeam);
   app.decorate("operations", services.operations);
+  app.decorate("reports", services.reports);
+  app.decorate("board", services.board);
   app.decorate("directoryEditor", services.directoryEditor);
   app.decorate("membership", services.membership);
   app.decorate("live", live);

@@ -61,6 +61,7 @@ import {
   type NotificationService,
 } from "#api/modules/notifications/notification-service.ts";
 import { createPushSender } from "#api/modules/notifications/push-sender.ts";
+import { type BoardService, createBoardService } from "#api/modules/operations/board-service.ts";
 import {
   createFileTextMessages,
   createTwilioTextMessages,
@@ -75,6 +76,7 @@ import {
   createOperationsService,
   type OperationsService,
 } from "#api/modules/operations/operations-service.ts";
+import { createReportsService, type ReportsService } from "#api/modules/operations/reports-service.ts";
 import { confirmationEvents } from "#api/modules/scheduling/booking-calendar.ts";
 import { bookingEventsOf } from "#api/modules/scheduling/booking-events.ts";
 import { reminderEvents } from "#api/modules/scheduling/booking-reminders.ts";
@@ -245,6 +247,16 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     signal: liveSignal,
     log,
   });
+  // The operations board of today (ADR 067); its live events go to operators only, no push.
+  const board: BoardService = createBoardService({
+    db,
+    clock,
+    settings: {
+      waitingAlertMinutes: config.BOARD_WAITING_ALERT_MINUTES,
+      lateAlertMinutes: config.BOARD_LATE_ALERT_MINUTES,
+    },
+    publish: (recipients, topic, payload, tx) => liveEvents.publish(recipients, topic, payload, tx),
+  });
   // Every live event the modules publish may also notify a device whose page is not looking
   // (ADR 064): the notifications decide, in a job queued in the same transaction.
   const live: LiveService = {
@@ -252,6 +264,8 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     async publish(recipients, topic, payload = {}, tx) {
       const ids = await liveEvents.publish(recipients, topic, payload, tx);
       await notifications.fromLiveEvent(recipients, topic, payload, tx);
+      // The operators' board of today reads itself again after a request, visit or booking changes.
+      await board.follow(topic, tx);
       return ids;
     },
   };
@@ -437,11 +451,15 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     siteUrl: site,
     webUrl: web,
   });
+  // Its reports (ADR 066): figures over a period, computed by the database.
+  const reports: ReportsService = createReportsService({ db, clock });
 
   return {
     mailer,
     passwords,
     operations,
+    reports,
+    board,
     directoryEditor,
     stripe,
     entitlements,

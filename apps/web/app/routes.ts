@@ -51,6 +51,8 @@ export default [
   route("notifications/showing/:id", "routes/notifications-showing.ts"),
   // The access-log search of the operations console as the API's CSV (ADR 065).
   route("operations/access-log/export", "routes/operations/access-log-export.ts"),
+  // One report of the operations console as the API's CSV (ADR 066).
+  route("operations/reports/export", "routes/operations/reports-export.ts"),
   // Unknown paths redirect to /.
   route("*", "routes/catch-all.tsx"),
 ] satisfies RouteConfig;

@@ -139,6 +139,8 @@ import {
   visitSearchQuery,
   visitSearchResponse,
 } from "./operations.ts";
+import { boardResponse } from "./operations-board.ts";
+import { reportCsvQuery, reportsQuery, reportsResponse } from "./operations-reports.ts";
 import {
   providerDetailQuery,
   providerListQuery,
@@ -1603,6 +1605,36 @@ export const apiRoutes = {
       summary: "The same search as CSV, at most 10,000 rows (audited)",
       bearer: true,
       query: accessLogQuery,
+      raw: "download",
+    }),
+    reports: route({
+      api: "main",
+      method: "GET",
+      path: "/api/operations/reports",
+      summary:
+        "Reports over a period of days and a state: visits per day and type, wait to accept (median, p90), outcomes, ratings, money",
+      bearer: true,
+      query: reportsQuery,
+      response: reportsResponse,
+      errors: [400, 401, 403],
+    }),
+    board: route({
+      api: "main",
+      method: "GET",
+      path: "/api/operations/board",
+      summary:
+        "Today's board: requests waiting, visits under way, today's booked visits, who is on duty, alerts and unusual-access flags",
+      bearer: true,
+      response: boardResponse,
+      errors: [401, 403],
+    }),
+    reportCsv: route({
+      api: "main",
+      method: "GET",
+      path: "/api/operations/reports.csv",
+      summary: "One report's table as CSV, the same numbers as the report (audited)",
+      bearer: true,
+      query: reportCsvQuery,
       raw: "download",
     }),
     directoryList: route({

@@ -80,6 +80,7 @@ export const OPERATOR_ACTIONS = Object.freeze([
   "payment.refund",
   "access_log.search",
   "access_log.export",
+  "report.export",
   // The directory editor (directory-editor.ts).
   "provider.create",
   "provider.update",

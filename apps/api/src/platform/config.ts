@@ -87,6 +87,20 @@ export const apiEnvSchema = sharedEnvSchema.extend({
     .min(1)
     .max(24 * 60)
     .default(30),
+  /** The operations board (ADR 067): a patient waiting this many minutes for a clinician is an alert. */
+  BOARD_WAITING_ALERT_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(10),
+  /** The operations board: a booked visit not started this many minutes after its start is an alert. */
+  BOARD_LATE_ALERT_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(5),
   /**
    * Seconds between two looks for due jobs (reminders, expiries, sweeps) in each API process
    * (ADR 060): a job runs at most about this long after its time.

@@ -411,6 +411,22 @@ export const PAGES = Object.freeze({
     seo: {},
     layout: OPERATIONS_LAYOUT,
   },
+  // Today's board: what waits, what is under way, who is on duty, alerts, unusual access (ADR 067).
+  "/operations/today": {
+    file: "routes/operations/today.tsx",
+    name: "operationsToday",
+    access: OPERATOR,
+    seo: {},
+    layout: OPERATIONS_LAYOUT,
+  },
+  // The clinic's figures over a period: charts drawn on the server, tables and CSV (ADR 066).
+  "/operations/reports": {
+    file: "routes/operations/reports.tsx",
+    name: "operationsReports",
+    access: OPERATOR,
+    seo: {},
+    layout: OPERATIONS_LAYOUT,
+  },
   "/console/hours": {
     file: "routes/console/hours.tsx",
     name: "consoleHours",

@@ -15,7 +15,7 @@ import {
 import { ROLE_ERRORS } from "@ambercare/contracts/roles";
 import { pendingLoginResponse, secondFactorSetupResponse } from "@ambercare/contracts/second-factor";
 import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
-import { clinicians, invoices, providerLicenses, providers, users } from "@ambercare/db/schema";
+import { auditLog, clinicians, invoices, providerLicenses, providers, users } from "@ambercare/db/schema";
 import { eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCareTeamCommand } from "#api/cli/care-team.ts";
@@ -508,11 +508,14 @@ describe("the access log", () => {
     expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(csv.headers["content-disposition"]).toBe('attachment; filename="access-log.csv"');
     const lines = csv.body.trimEnd().split("\r\n");
-    expect(lines[0]).toBe("id,at,patient_email,actor_email,actor_kind,action,resource_type,resource_id,ip");
+    expect(lines[0]).toBe(
+      "id,at,patient_email,actor_email,actor_kind,action,resource_type,resource_id,ip,count",
+    );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(
       `${patient.email},${operator.email},operator,consultation.timeline_read,consultation,${visitId}`,
     );
+    expect(lines[1]).toMatch(/,1$/);
 
     const [exported, ...earlier] = await lastActions(20);
     expect(exported).toMatchObject({
@@ -530,5 +533,26 @@ describe("the access log", () => {
 
     const bad = await get(`${OPS}/access-log?action=nothing.at_all`, operator.token);
     expect(bad.statusCode).toBe(400);
+  });
+
+  it("exports the count of a burst of refused attempts, as the page shows it", async () => {
+    const patient = await registerPatient(t.app);
+    const clinician = await registerClinician(t, clock.now());
+    await t.db.db.insert(auditLog).values({
+      userId: patient.user_id,
+      actorUserId: clinician.user_id,
+      actorKind: "clinician",
+      action: "access.refused",
+      resourceType: "consultation",
+      at: clock.now(),
+      count: 7,
+    });
+    const query = new URLSearchParams({ patient: patient.email, action: "access.refused" });
+    const csv = await get(`${OPS}/access-log.csv?${query}`, operator.token);
+    expect(csv.statusCode, csv.body).toBe(200);
+    const lines = csv.body.trimEnd().split("\r\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(`${patient.email},${clinician.email},clinician,access.refused,consultation,,`);
+    expect(lines[1]).toMatch(/,7$/);
   });
 });

@@ -76,6 +76,7 @@ const ACCESS_LOG_COLUMNS = [
   "resource_type",
   "resource_id",
   "ip",
+  "count",
 ] as const satisfies ReadonlyArray<keyof AccessLogEntry>;
 
 /**
@@ -405,7 +406,11 @@ export function createOperationsService(deps: OperationsDeps) {
       });
       const lines = rows
         .map(toAccessLogEntry)
-        .map((entry) => ACCESS_LOG_COLUMNS.map((column) => csvField(entry[column])).join(","));
+        .map((entry) =>
+          ACCESS_LOG_COLUMNS.map((column) =>
+            csvField(typeof entry[column] === "number" ? String(entry[column]) : entry[column]),
+          ).join(","),
+        );
       return `${[ACCESS_LOG_COLUMNS.join(","), ...lines].join("\r\n")}\r\n`;
     },
 

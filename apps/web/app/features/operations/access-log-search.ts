@@ -12,7 +12,7 @@ const PAGE_MAX = 10_000;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A calendar day that exists (2026-02-30 does not). */
-function isDay(value: string): boolean {
+export function isDay(value: string): boolean {
   if (!DAY.test(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;

@@ -1,6 +1,6 @@
-import { data, redirect, useActionData, useLoaderData, useLocation } from "react-router";
+import { data, redirect, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
-import { StatusMessage, translateMessage, useHydrated } from "#app/components/forms.tsx";
+import { StatusMessage, translateMessage } from "#app/components/forms.tsx";
 import { consoleApi } from "#app/features/care-console/console.server.ts";
 import {
   DutyToggle,
@@ -13,6 +13,7 @@ import {
 import { runQueueAction } from "#app/features/care-console/queue-actions.server.ts";
 import { useSoundChoice } from "#app/features/care-console/queue-sound.ts";
 import { titleWithCount } from "#app/features/care-console/queue-watch.ts";
+import { LiveNotice } from "#app/features/live/live-notice.tsx";
 import { PushOptIn } from "#app/features/notifications/notification-settings.tsx";
 import { Agenda } from "#app/features/scheduling/agenda.tsx";
 import { schedulingApi } from "#app/features/scheduling/scheduling.server.ts";
@@ -54,21 +55,6 @@ export const meta: Route.MetaFunction = (args) =>
       : tag,
   );
 
-function LiveNotice({ live }: { live: ReturnType<typeof useLiveQueue> }) {
-  const { t } = useTranslation();
-  const hydrated = useHydrated();
-  const { pathname } = useLocation();
-  if (hydrated && live !== "offline" && live !== "reconnecting") return null;
-  return (
-    <p className="text-ink">
-      {hydrated ? t(`console.live.${live}`) : t("console.live.noScript")}{" "}
-      <a href={pathname} className="link">
-        {t("console.refresh")}
-      </a>
-    </p>
-  );
-}
-
 export default function ConsoleQueuePage() {
   const { t } = useTranslation();
   const { queue, visits, duty, agenda } = useLoaderData<typeof loader>();
@@ -94,7 +80,11 @@ export default function ConsoleQueuePage() {
       >
         {announcement}
       </p>
-      <LiveNotice live={live} />
+      <LiveNotice
+        live={live}
+        text={(state) => t(`console.live.${state}` as "console.live.offline")}
+        refresh={t("console.refresh")}
+      />
       <div className="grid grid-cols-1 gap-8 laptop:grid-cols-[2fr_1fr]">
         <section aria-labelledby="queue-title" className="flex min-w-0 flex-col gap-4">
           <div className="flex flex-wrap items-baseline justify-between gap-2">

@@ -27,10 +27,12 @@ export default function OperationsLayout() {
       navLabel={t("operations.nav.label")}
       links={[
         { to: "/operations", label: t("operations.nav.team"), end: true },
+        { to: "/operations/today", label: t("operations.nav.today") },
         { to: "/operations/visits", label: t("operations.nav.visits") },
         { to: "/operations/directory", label: t("operations.nav.directory") },
         { to: "/operations/log", label: t("operations.nav.log") },
         { to: "/operations/access-log", label: t("operations.nav.accessLog") },
+        { to: "/operations/reports", label: t("operations.nav.reports") },
       ]}
     />
   );
