@@ -41,6 +41,7 @@ import { registerRenewalSweep } from "#api/modules/membership/renewal-sweep.ts";
 import type { MyDataService } from "#api/modules/my-data/my-data-service.ts";
 import type { NotificationService } from "#api/modules/notifications/notification-service.ts";
 import type { OperationsService } from "#api/modules/operations/operations-service.ts";
+import { registerBookedVisitMails } from "#api/modules/scheduling/booked-visit-mails.ts";
 import { calendarOrganizer, registerBookingConfirmations } from "#api/modules/scheduling/booking-calendar.ts";
 import { registerBookingReminders, registerNoShowCheck } from "#api/modules/scheduling/booking-reminders.ts";
 import type { Scheduling } from "#api/modules/scheduling/scheduling-service.ts";
@@ -308,6 +309,12 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     consultationsUrl: `${webUrl(config)}/my-profile/consultations`,
   });
   registerNoShowCheck(jobs, app.scheduling.bookings);
+  registerBookedVisitMails(jobs, {
+    db: deps.db.db,
+    mail: app.visits.mail,
+    rebookFor: (id) => app.scheduling.bookings.rebookFor(id),
+    refund: (id) => services.entitlements.refundVisit(id),
+  });
   services.notifications.register(jobs);
   registerVisitSoonNotices(jobs, { db: deps.db.db, notifications: services.notifications });
   registerBookingConfirmations(jobs, {
