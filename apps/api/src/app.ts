@@ -312,7 +312,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   registerBookedVisitMails(jobs, {
     db: deps.db.db,
     mail: app.visits.mail,
-    rebookFor: (id) => app.scheduling.bookings.rebookFor(id),
+    rebookFor: (id, canceledByClinician) => app.scheduling.bookings.rebookFor(id, canceledByClinician),
     refund: (id) => services.entitlements.refundVisit(id),
   });
   services.notifications.register(jobs);

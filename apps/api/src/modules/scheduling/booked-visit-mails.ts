@@ -58,7 +58,7 @@ export function registerBookedVisitMails(
   deps: {
     db: Database;
     mail: Pick<VisitMailer, "sendOnce">;
-    rebookFor: (consultationId: string) => Promise<Rebook | undefined>;
+    rebookFor: (consultationId: string, canceledByClinician: boolean) => Promise<Rebook | undefined>;
     refund: (consultationId: string) => Promise<VisitRefund>;
   },
 ): void {
@@ -70,7 +70,7 @@ export function registerBookedVisitMails(
       .from(consultations)
       .where(and(eq(consultations.id, payload.consultationId), still));
     if (!visit) return;
-    const rebook = await deps.rebookFor(visit.id);
+    const rebook = await deps.rebookFor(visit.id, payload.template === "visit-canceled");
     if (!rebook) return;
     let moneyBack: MoneyBack | undefined;
     if (payload.template !== "visit-missed") {

@@ -957,9 +957,10 @@ describe("the e-mails of a booked visit that did not take place", () => {
   /**
    * Each offered time is a free slot of its provider as the public slots answer it now, written in
    * the patient's language and zone, earliest first; the doctor's first free time is among them
-   * unless three earlier ones were offered.
+   * unless three earlier ones were offered, or the doctor canceled the visit (`canceledByDoctor`):
+   * then none is the doctor's.
    */
-  async function expectTrueOffers(text: string, locale: "en" | "bg", zone: string) {
+  async function expectTrueOffers(text: string, locale: "en" | "bg", zone: string, canceledByDoctor = false) {
     const offers = offersIn(text);
     expect(offers.length).toBeGreaterThan(0);
     expect(offers.length).toBeLessThanOrEqual(3);
@@ -977,6 +978,10 @@ describe("the e-mails of a booked visit that did not take place", () => {
       starts.push(slot!.getTime());
     }
     expect([...starts].sort((a, b) => a - b)).toEqual(starts);
+    if (canceledByDoctor) {
+      expect(offers.map((offer) => offer.link.searchParams.get("provider"))).not.toContain(doctor.slug);
+      return;
+    }
     const doctorFirst = at((await slots())[0]!).getTime();
     if (offers.length < 3 || doctorFirst < starts.at(-1)!) expect(starts).toContain(doctorFirst);
   }
@@ -1019,7 +1024,10 @@ describe("the e-mails of a booked visit that did not take place", () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]!.text).toContain("the clinician had to cancel your video consultation");
     expect(sent[0]!.text).not.toContain("did not start");
-    await expectTrueOffers(sent[0]!.text, "en", LA);
+    // The doctor's own free times are among the nearest of anyone's; the one who canceled is not offered.
+    const nearest = await t.app.scheduling.schedules.nearestFree({ type: "video", state: STATE, limit: 3 });
+    expect(nearest.map((offer) => offer.providerSlug)).toContain(doctor.slug);
+    await expectTrueOffers(sent[0]!.text, "en", LA, true);
     expect(sent[0]!.text).toContain("/consultation/book?type=video&state=CA");
 
     const canceling = await patientIn("en", LA);
@@ -1074,7 +1082,7 @@ describe("the e-mails of a booked visit that did not take place", () => {
       registerBookedVisitMails(runner, {
         db: t.db.db,
         mail: t.app.visits.mail,
-        rebookFor: (id) => t.app.scheduling.bookings.rebookFor(id),
+        rebookFor: (id, canceledByClinician) => t.app.scheduling.bookings.rebookFor(id, canceledByClinician),
         refund: refundVisit,
       });
       return runner;

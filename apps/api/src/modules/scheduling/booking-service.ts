@@ -240,8 +240,11 @@ export function createBookingService(deps: {
     if (!(await createScheduleRepository(tx).isLicensed(providerId, state))) throw notLicensed();
   }
 
-  /** The visit's booked time and the nearest free times of its type and state with anyone who fits. */
-  async function rebookOf(booking: BookingRow): Promise<Rebook> {
+  /**
+   * The visit's booked time and the nearest free times of its type and state with anyone who fits,
+   * but not with the clinician who canceled it (`exceptClinician`).
+   */
+  async function rebookOf(booking: BookingRow, exceptClinician: boolean): Promise<Rebook> {
     const [schedule] = await deps.db
       .select({ timeZone: clinicianSchedules.timeZone })
       .from(clinicianSchedules)
@@ -250,6 +253,7 @@ export function createBookingService(deps: {
       type: booking.type,
       state: booking.state,
       limit: REBOOK_OFFERS,
+      ...(exceptClinician ? { exceptClinicianUserId: booking.clinicianUserId } : {}),
     });
     return {
       bookedFor: booking.startsAt,
@@ -554,10 +558,13 @@ export function createBookingService(deps: {
       return last.actorKind === "clinician" || last.cause === "clinician_never_started";
     },
 
-    /** A booked visit's time and the nearest free times to book again (its e-mails' job). */
-    async rebookFor(consultationId: string): Promise<Rebook | undefined> {
+    /**
+     * A booked visit's time and the nearest free times to book again (its e-mails' job); after the
+     * clinician canceled it, none with that clinician.
+     */
+    async rebookFor(consultationId: string, canceledByClinician = false): Promise<Rebook | undefined> {
       const booking = await currentBooking(deps.db, consultationId);
-      return booking ? rebookOf(booking) : undefined;
+      return booking ? rebookOf(booking, canceledByClinician) : undefined;
     },
 
     /**
