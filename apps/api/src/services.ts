@@ -295,6 +295,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     },
     live,
     visits: { start: (actor, id) => visits.start(actor, id) },
+    checkInOpensMinutes: config.CHECK_IN_OPENS_MINUTES,
   });
 
   const providerDirectory: ProviderDirectory = createProviderDirectory(createProviderRepository(db), {

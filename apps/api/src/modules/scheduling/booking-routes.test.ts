@@ -500,6 +500,40 @@ describe("a booked visit", () => {
     }
   });
 
+  it("has its call's device check for both sides from check-in, before its clinician starts it", async () => {
+    const patient = await member();
+    const start = "2027-06-07T16:20:00.000Z";
+    const id = await book(patient, start);
+    const clinicianSetup = () => request("GET", `${CONSOLE}/visits/${id}/call`, doctor.token);
+    const patientSetup = () => request("GET", `/ambercare/consultations/${id}/call`, patient.access_token);
+    clock.set(at("2027-06-07T16:04:00Z"));
+    try {
+      for (const early of [await clinicianSetup(), await patientSetup()]) {
+        expect(early.statusCode, early.body).toBe(409);
+        expect(early.json().code).toBe("CHECK_IN_NOT_OPEN");
+      }
+      clock.set(at("2027-06-07T16:05:00Z"));
+      const clinician = await clinicianSetup();
+      expect(clinician.statusCode, clinician.body).toBe(200);
+      expect(clinician.json().data).toMatchObject({
+        consultation_id: id,
+        side: "clinician",
+        open: false,
+        ice_servers: expect.any(Array),
+      });
+      const own = await patientSetup();
+      expect(own.statusCode, own.body).toBe(200);
+      expect(own.json().data).toMatchObject({ side: "patient", open: false });
+      // Testing the devices starts nothing: the visit waits for its clinician's start.
+      expect(await statusOf(id)).toBe("scheduled");
+      const stranger = await member();
+      const refused = await request("GET", `/ambercare/consultations/${id}/call`, stranger.access_token);
+      expect(refused.statusCode).toBe(403);
+    } finally {
+      clock.set(at("2027-06-07T15:00:00Z"));
+    }
+  });
+
   it("is a video call its clinician starts from 15 minutes before, ringing the patient's waiting room", async () => {
     const patient = await member();
     const start = "2027-06-07T18:40:00.000Z";
