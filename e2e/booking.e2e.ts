@@ -153,6 +153,8 @@ describe("booked visits", () => {
       await desk.goto(`${baseUrl}/console`);
       const agenda = desk.getByTestId("agenda");
       await agenda.getByText("Not checked in yet").waitFor();
+      // The week view beside it lists it under its day too.
+      await desk.getByTestId("agenda-week").getByText("Not checked in yet").waitFor();
 
       // She moves it to the earliest free time: the old time is hers until the new one is booked.
       await page.getByRole("link", { name: "Move to another time" }).click();
