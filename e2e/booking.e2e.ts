@@ -1,6 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clinicianFor, journeyStack, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
+import { careTeam, localClock, wall } from "./booking-steps.ts";
 import {
   expectAccessibleAtBothWidths,
   expectNoAxeViolations,
@@ -34,39 +35,6 @@ afterAll(async () => {
 
 const MINUTE = 60_000;
 
-/** Minutes after local midnight of `instant` in `timeZone`, and that local date. */
-function localClock(instant: Date, timeZone: string): { date: string; minutes: number } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    })
-      .formatToParts(instant)
-      .map((part) => [part.type, part.value]),
-  );
-  return {
-    date: `${parts.year}-${parts.month}-${parts.day}`,
-    minutes: Number(parts.hour) * 60 + Number(parts.minute),
-  };
-}
-
-const wall = (minutes: number) =>
-  `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
-
-async function careTeam(token: string, method: "PUT" | "POST", path: string, body: object) {
-  const response = await fetch(`${apiUrl}/api/v1/api/care-team/${path}`, {
-    method,
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  expect(response.status, `${method} ${path}: ${await response.clone().text()}`).toBeLessThan(300);
-}
-
 /**
  * The clinician's hours: none weekly, two ranges of extra hours on their local today — one from
  * now for 40 minutes (its first free time opens check-in at once) and one three hours later
@@ -87,7 +55,7 @@ async function openTodaysHours(token: string): Promise<{ later: string }> {
   if (!zone) throw new Error("no zone with four hours left today");
   const { date, minutes } = localClock(now, zone);
   const first = Math.floor(minutes / 5) * 5;
-  await careTeam(token, "PUT", "schedule", {
+  await careTeam(apiUrl, token, "PUT", "schedule", {
     time_zone: zone,
     min_notice_minutes: 0,
     horizon_days: 14,
@@ -95,7 +63,7 @@ async function openTodaysHours(token: string): Promise<{ later: string }> {
     weekly_hours: [],
   });
   for (const start of [first, first + 180]) {
-    await careTeam(token, "POST", "schedule/exceptions", {
+    await careTeam(apiUrl, token, "POST", "schedule/exceptions", {
       date,
       kind: "extra",
       start: wall(start),
@@ -185,6 +153,8 @@ describe("booked visits", () => {
       await desk.goto(`${baseUrl}/console`);
       const agenda = desk.getByTestId("agenda");
       await agenda.getByText("Not checked in yet").waitFor();
+      // The week view beside it lists it under its day too.
+      await desk.getByTestId("agenda-week").getByText("Not checked in yet").waitFor();
 
       // She moves it to the earliest free time: the old time is hers until the new one is booked.
       await page.getByRole("link", { name: "Move to another time" }).click();

@@ -11,6 +11,7 @@
  */
 export const CLINICIAN_JOURNEYS = [
   "booking",
+  "booking-video",
   "care-visit",
   "console-hours",
   "consultations-cancel",

@@ -44,6 +44,7 @@ import type { BoardService } from "#api/modules/operations/board-service.ts";
 import type { DirectoryEditorService } from "#api/modules/operations/directory-editor-service.ts";
 import type { OperationsService } from "#api/modules/operations/operations-service.ts";
 import type { ReportsService } from "#api/modules/operations/reports-service.ts";
+import { registerBookedVisitMails } from "#api/modules/scheduling/booked-visit-mails.ts";
 import { calendarOrganizer, registerBookingConfirmations } from "#api/modules/scheduling/booking-calendar.ts";
 import { registerBookingReminders, registerNoShowCheck } from "#api/modules/scheduling/booking-reminders.ts";
 import type { Scheduling } from "#api/modules/scheduling/scheduling-service.ts";
@@ -320,6 +321,12 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     consultationsUrl: `${webUrl(config)}/my-profile/consultations`,
   });
   registerNoShowCheck(jobs, app.scheduling.bookings);
+  registerBookedVisitMails(jobs, {
+    db: deps.db.db,
+    mail: app.visits.mail,
+    rebookFor: (id, canceledByClinician) => app.scheduling.bookings.rebookFor(id, canceledByClinician),
+    refund: (id) => services.entitlements.refundVisit(id),
+  });
   services.notifications.register(jobs);
   registerVisitSoonNotices(jobs, { db: deps.db.db, notifications: services.notifications });
   registerBookingConfirmations(jobs, {

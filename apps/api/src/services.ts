@@ -297,8 +297,8 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     // Booked visits start from "scheduled", and a clinician's cancel tells their listeners.
     beforeStart: (actor, id) => scheduling.bookings.beforeStart(actor, id),
     onClinicianCancel: (tx, id) => scheduling.bookings.clinicianCanceled(tx, id),
-    // A booked visit its clinician canceled or never started offers the nearest times to rebook.
-    rebookAfterCancel: (id) => scheduling.bookings.rebookAfterCancel(id),
+    // A booked visit its clinician canceled or never started: a job of the cancel writes to the patient.
+    mailedByJob: (id) => scheduling.bookings.cancelMailedByJob(id),
   });
   const scheduling: Scheduling = createScheduling(
     { db: handle, clock, live, visits, log },
@@ -344,6 +344,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     },
     live,
     visits: { start: (actor, id) => visits.start(actor, id) },
+    checkInOpensMinutes: config.CHECK_IN_OPENS_MINUTES,
   });
 
   const providerDirectory: ProviderDirectory = createProviderDirectory(createProviderRepository(db), {
@@ -485,13 +486,20 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
 
 /** The visit e-mails that also notify: the summary is ready, a payment was refunded. */
 function withVisitNotices(mail: VisitMailer, notifications: NotificationService): VisitMailer {
+  const notices: VisitMailer["send"] = async (template, visit, moneyBack) => {
+    if (template === "visit-summary-ready")
+      await notifications.notify(undefined, visit.userId, "summary_ready", visit.id);
+    if (moneyBack?.kind === "refunded")
+      await notifications.notify(undefined, visit.userId, "refund", visit.id);
+  };
   return {
     async send(template, visit, moneyBack, rebook) {
       await mail.send(template, visit, moneyBack, rebook);
-      if (template === "visit-summary-ready")
-        await notifications.notify(undefined, visit.userId, "summary_ready", visit.id);
-      if (moneyBack?.kind === "refunded")
-        await notifications.notify(undefined, visit.userId, "refund", visit.id);
+      await notices(template, visit, moneyBack);
+    },
+    async sendOnce(key, template, visit, moneyBack, rebook) {
+      await mail.sendOnce(key, template, visit, moneyBack, rebook);
+      await notices(template, visit, moneyBack);
     },
   };
 }

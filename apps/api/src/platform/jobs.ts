@@ -301,7 +301,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         if (await run(row, now)) ran += 1;
         else failed += 1;
       }
-      if (rows.length < batchSize) break;
+      // Until a claim finds nothing: a job may queue another due at once (a cancel's e-mail).
+      if (rows.length === 0) break;
     }
     return { ran, failed };
   }

@@ -356,13 +356,13 @@ describe("the role of a page", () => {
   it("opens /console to a clinician with the second factor on, with who they are and their provider", async () => {
     const page = await runLoader(pageOf("/console"), CLINICIAN);
     expect(page.thrown).toBeUndefined();
-    // The page shows the clinician's queue, visits, duty and today's booked visits (in the clinic's
-    // default zone until they save their hours); the layout says who they are.
+    // The page shows the clinician's queue, visits, duty and today's and the week's booked visits (in
+    // the clinic's default zone until they save their hours); the layout says who they are.
     expect((page.value as { data: unknown }).data).toEqual({
       queue: [],
       visits: [],
       duty: { on_duty: false, since: null, expected_wait_minutes: null },
-      agenda: { items: [], timeZone: expect.any(String) },
+      agenda: { items: [], week: [], timeZone: expect.any(String) },
     });
     expect(await consoleLayoutLoader(CLINICIAN)).toEqual({
       clinician: expect.objectContaining({

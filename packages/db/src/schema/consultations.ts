@@ -119,6 +119,13 @@ export const consultations = pgTable(
  * Every status change of a consultation: from (null when it was requested), to, who (a user, or
  * null with actor kind "system" for the expiry job), why (a clinician's cancel reason), when.
  */
+/**
+ * Why the system changed a visit's status, where code decides by it: a booked visit its clinician
+ * never started, or whose clinician's licence in the patient's state lapsed before it (ADR 059).
+ */
+export const VISIT_STATUS_CAUSES = ["clinician_never_started", "licence_lapsed"] as const;
+export type VisitStatusCause = (typeof VISIT_STATUS_CAUSES)[number];
+
 export const consultationStatusHistory = pgTable(
   "consultation_status_history",
   {
@@ -131,12 +138,18 @@ export const consultationStatusHistory = pgTable(
     actorUserId: uuid("actor_user_id").references(() => users.id, { onDelete: "set null" }),
     actorKind: text("actor_kind").$type<VisitActorKind>().notNull(),
     reason: text("reason"),
+    /** Why the system made the change, as a code (the reason is free text for people). */
+    cause: text("cause").$type<VisitStatusCause>(),
     at: timestamptz("at").notNull(),
   },
   (table) => [
     check(
       "consultation_status_history_actor_kind_known",
       sql`${table.actorKind} in ('patient', 'clinician', 'system')`,
+    ),
+    check(
+      "consultation_status_history_cause_known",
+      sql`${table.cause} is null or ${table.cause} in ('clinician_never_started', 'licence_lapsed')`,
     ),
     index("consultation_status_history_consultation_id_idx").on(table.consultationId, table.at),
   ],

@@ -3,7 +3,12 @@ import type { ConsultationStatus, VisitActorKind } from "@ambercare/contracts/co
 import type { ErrorCode } from "@ambercare/contracts/error-codes";
 import { VISIT_STATUS_TOPIC, type VisitStatusEvent } from "@ambercare/contracts/waiting-room";
 import type { Executor } from "@ambercare/db/client";
-import { clinicians, consultationStatusHistory, consultations } from "@ambercare/db/schema";
+import {
+  clinicians,
+  consultationStatusHistory,
+  consultations,
+  type VisitStatusCause,
+} from "@ambercare/db/schema";
 import { and, eq, isNull, type SQL } from "drizzle-orm";
 import type { LiveService } from "#api/modules/live/live-service.ts";
 import { AppError } from "#api/platform/errors.ts";
@@ -74,6 +79,8 @@ export type StatusChange = {
   to: Exclude<ConsultationStatus, "requested" | "scheduled">;
   actor: VisitActor;
   reason?: string | null;
+  /** Why the system made the change, when code chooses by it (the e-mail of a booked visit). */
+  cause?: VisitStatusCause | null;
   at: Date;
   /** Other columns the same update sets (the provider of an accepted visit, the summary…). */
   set?: Partial<typeof consultations.$inferInsert>;
@@ -141,6 +148,7 @@ export async function changeVisitStatus(
     actorUserId: change.actor.kind === "system" ? null : change.actor.userId,
     actorKind: change.actor.kind,
     reason: change.reason ?? null,
+    cause: change.cause ?? null,
     at: change.at,
   });
   // In the same transaction: the open pages hear of the change if, and only if, it commits.

@@ -37,6 +37,8 @@ export type Rebook = {
   state: string;
   timeZone: string;
   offers: RebookOffer[];
+  /** How long after the start the patient had to check in (NO_SHOW_GRACE_MINUTES). */
+  graceMinutes: number;
 };
 
 /** What happened to the payment of a visit that did not take place. */
@@ -55,6 +57,7 @@ export type VisitMailVars = {
     bookedFor: string;
     offers: { time: string; providerName: string; link: string }[];
     bookLink: string;
+    graceMinutes: number;
   };
 };
 
@@ -152,7 +155,10 @@ const COPY: Record<VisitMailTemplate, (t: MailT, vars: VisitMailVars) => Paragra
     subject: t("visit.missed.subject", { time: vars.rebook?.bookedFor ?? "" }),
     paragraphs: [
       greeting(t, vars.firstName),
-      t("visit.missed.missed", { time: vars.rebook?.bookedFor ?? "" }),
+      t("visit.missed.missed", {
+        time: vars.rebook?.bookedFor ?? "",
+        minutes: String(vars.rebook?.graceMinutes ?? ""),
+      }),
       t("visit.missed.policy"),
       ...rebookLines(t, vars),
       t("common.signature"),
@@ -174,6 +180,17 @@ export function renderVisitMail(
 export type VisitMailer = {
   /** Writes to the visit's patient in their language, in the background. */
   send(
+    template: VisitMailTemplate,
+    visit: VisitToMail,
+    moneyBack?: MoneyBack,
+    rebook?: Rebook,
+  ): Promise<void>;
+  /**
+   * Writes to the visit's patient now, with `idempotencyKey` (a job's key): a second send of one
+   * key is the same message (same Message-ID, written once in file mode). For durable jobs.
+   */
+  sendOnce(
+    idempotencyKey: string,
     template: VisitMailTemplate,
     visit: VisitToMail,
     moneyBack?: MoneyBack,
@@ -202,33 +219,48 @@ export function createVisitMailer(deps: {
   /** The web's booking page (a provider's free times). */
   bookUrl?: string;
 }): VisitMailer {
+  /** The e-mail to the visit's patient in their language and zone; undefined without a patient. */
+  async function compose(
+    template: VisitMailTemplate,
+    visit: VisitToMail,
+    moneyBack?: MoneyBack,
+    rebook?: Rebook,
+  ) {
+    const patient = await mailRecipient(deps.db, visit.userId);
+    if (!patient) return undefined;
+    const bookUrl = deps.bookUrl ?? deps.consultationsUrl;
+    const zone = patient.timeZone ?? rebook?.timeZone ?? "UTC";
+    const mail = renderVisitMail(template, patient.locale, {
+      productName: deps.productName,
+      firstName: patient.firstName,
+      type: visit.type,
+      link: linkOf(template, deps.consultationsUrl, visit.id),
+      ...(moneyBack ? { moneyBack } : {}),
+      ...(rebook
+        ? {
+            rebook: {
+              bookedFor: visitTime(rebook.bookedFor, patient.locale, zone),
+              offers: rebook.offers.map((offer) => ({
+                time: visitTime(offer.start, patient.locale, zone),
+                providerName: offer.providerName,
+                link: bookingLink(bookUrl, visit.type, rebook.state, offer.providerSlug),
+              })),
+              bookLink: bookingLink(bookUrl, visit.type, rebook.state),
+              graceMinutes: rebook.graceMinutes,
+            },
+          }
+        : {}),
+    });
+    return { ...mail, to: patient.email, template };
+  }
   return {
     async send(template, visit, moneyBack, rebook) {
-      const patient = await mailRecipient(deps.db, visit.userId);
-      if (!patient) return;
-      const bookUrl = deps.bookUrl ?? deps.consultationsUrl;
-      const zone = patient.timeZone ?? rebook?.timeZone ?? "UTC";
-      const mail = renderVisitMail(template, patient.locale, {
-        productName: deps.productName,
-        firstName: patient.firstName,
-        type: visit.type,
-        link: linkOf(template, deps.consultationsUrl, visit.id),
-        ...(moneyBack ? { moneyBack } : {}),
-        ...(rebook
-          ? {
-              rebook: {
-                bookedFor: visitTime(rebook.bookedFor, patient.locale, zone),
-                offers: rebook.offers.map((offer) => ({
-                  time: visitTime(offer.start, patient.locale, zone),
-                  providerName: offer.providerName,
-                  link: bookingLink(bookUrl, visit.type, rebook.state, offer.providerSlug),
-                })),
-                bookLink: bookingLink(bookUrl, visit.type, rebook.state),
-              },
-            }
-          : {}),
-      });
-      deps.mailer.dispatch({ ...mail, to: patient.email, template });
+      const mail = await compose(template, visit, moneyBack, rebook);
+      if (mail) deps.mailer.dispatch(mail);
+    },
+    async sendOnce(idempotencyKey, template, visit, moneyBack, rebook) {
+      const mail = await compose(template, visit, moneyBack, rebook);
+      if (mail) await deps.mailer.send({ ...mail, idempotencyKey });
     },
   };
 }

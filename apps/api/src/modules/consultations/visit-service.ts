@@ -47,8 +47,8 @@ import type {
   VisitMailTemplate,
 } from "#api/modules/consultations/visit-mail.ts";
 
-/** The booked visits' e-mails the scheduling module chooses (booking-service.ts). */
-export type { Rebook, VisitMailTemplate };
+/** The booked visits' e-mails the scheduling module writes (booked-visit-mails.ts). */
+export type { MoneyBack, Rebook, VisitMailer, VisitMailTemplate };
 
 import { createVisitNotesRepository } from "#api/modules/consultations/visit-notes-repository.ts";
 import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
@@ -136,13 +136,10 @@ export function createVisitService(deps: {
   /** A clinician canceled a visit, inside that transaction (a booked visit's listeners hear of it). */
   onClinicianCancel?: (tx: Executor, consultationId: string) => Promise<void>;
   /**
-   * A canceled booked visit's e-mail: "visit-not-started" with the times to book again when its
-   * clinician never started it, "visit-canceled" with them when the clinician canceled; undefined
-   * for the others (the plain cancel or expiry e-mail).
+   * Whether a canceled visit's e-mail is a durable job queued with its cancel (a booked visit its
+   * clinician canceled or never started: ADR 059); the settlement then only gives the money back.
    */
-  rebookAfterCancel?: (
-    consultationId: string,
-  ) => Promise<{ template: VisitMailTemplate; rebook: Rebook } | undefined>;
+  mailedByJob?: (consultationId: string) => Promise<boolean>;
 }) {
   const chosenOnlyUntil = (now: Date) => new Date(now.getTime() - CHOSEN_PROVIDER_MINUTES * 60_000);
 
@@ -244,9 +241,9 @@ export function createVisitService(deps: {
       refund.kind === "refunded"
         ? { kind: "refunded", amountCents: refund.amountCents }
         : { kind: "membership" };
-    const booked = pending.status === "canceled" ? await deps.rebookAfterCancel?.(pending.id) : undefined;
+    const byJob = pending.status === "canceled" && (await deps.mailedByJob?.(pending.id));
     await createConsultationRepository(deps.db).settled(pending.id);
-    if (booked) return deps.mail.send(booked.template, pending, moneyBack, booked.rebook);
+    if (byJob) return;
     await deps.mail.send(
       pending.status === "expired" ? "visit-expired" : "visit-canceled",
       pending,

@@ -29,7 +29,8 @@ import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enableKnownSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
 import { startPushServiceStandIn } from "#api/modules/notifications/push-service-stand-in.ts";
-import { registerBookingReminders } from "#api/modules/scheduling/booking-reminders.ts";
+import { bookedVisitMailKey, registerBookedVisitMails } from "#api/modules/scheduling/booked-visit-mails.ts";
+import { registerBookingReminders, registerNoShowCheck } from "#api/modules/scheduling/booking-reminders.ts";
 import { createManualClock } from "#api/platform/clock.ts";
 import { createJobRunner } from "#api/platform/jobs.ts";
 import { visitTime } from "#api/platform/mail/mail-copy.ts";
@@ -57,6 +58,10 @@ const clock = createManualClock(new Date("2027-06-07T15:00:00Z"));
 const entitlements = createTestEntitlements();
 /** Consultations whose payment was given back (refundVisit), in order. */
 const refunded: string[] = [];
+async function refundVisit(consultationId: string) {
+  refunded.push(consultationId);
+  return { kind: "nothing_paid" as const };
+}
 let t: TestApp;
 
 type Patient = Awaited<ReturnType<typeof registerPatient>>;
@@ -170,10 +175,7 @@ beforeAll(async () => {
     clock,
     entitlements: {
       ...entitlements,
-      async refundVisit(consultationId) {
-        refunded.push(consultationId);
-        return { kind: "nothing_paid" };
-      },
+      refundVisit,
     },
     env: { RATE_LIMIT_MAX: "100000", SESSION_IDLE_MINUTES: "300" },
   });
@@ -493,6 +495,40 @@ describe("a booked visit", () => {
       const started = await startVisit();
       expect(started.statusCode, started.body).toBe(200);
       expect(await statusOf(id)).toBe("in_progress");
+    } finally {
+      clock.set(at("2027-06-07T15:00:00Z"));
+    }
+  });
+
+  it("has its call's device check for both sides from check-in, before its clinician starts it", async () => {
+    const patient = await member();
+    const start = "2027-06-07T16:20:00.000Z";
+    const id = await book(patient, start);
+    const clinicianSetup = () => request("GET", `${CONSOLE}/visits/${id}/call`, doctor.token);
+    const patientSetup = () => request("GET", `/ambercare/consultations/${id}/call`, patient.access_token);
+    clock.set(at("2027-06-07T16:04:00Z"));
+    try {
+      for (const early of [await clinicianSetup(), await patientSetup()]) {
+        expect(early.statusCode, early.body).toBe(409);
+        expect(early.json().code).toBe("CHECK_IN_NOT_OPEN");
+      }
+      clock.set(at("2027-06-07T16:05:00Z"));
+      const clinician = await clinicianSetup();
+      expect(clinician.statusCode, clinician.body).toBe(200);
+      expect(clinician.json().data).toMatchObject({
+        consultation_id: id,
+        side: "clinician",
+        open: false,
+        ice_servers: expect.any(Array),
+      });
+      const own = await patientSetup();
+      expect(own.statusCode, own.body).toBe(200);
+      expect(own.json().data).toMatchObject({ side: "patient", open: false });
+      // Testing the devices starts nothing: the visit waits for its clinician's start.
+      expect(await statusOf(id)).toBe("scheduled");
+      const stranger = await member();
+      const refused = await request("GET", `/ambercare/consultations/${id}/call`, stranger.access_token);
+      expect(refused.statusCode).toBe(403);
     } finally {
       clock.set(at("2027-06-07T15:00:00Z"));
     }
@@ -955,9 +991,10 @@ describe("the e-mails of a booked visit that did not take place", () => {
   /**
    * Each offered time is a free slot of its provider as the public slots answer it now, written in
    * the patient's language and zone, earliest first; the doctor's first free time is among them
-   * unless three earlier ones were offered.
+   * unless three earlier ones were offered, or the doctor canceled the visit (`canceledByDoctor`):
+   * then none is the doctor's.
    */
-  async function expectTrueOffers(text: string, locale: "en" | "bg", zone: string) {
+  async function expectTrueOffers(text: string, locale: "en" | "bg", zone: string, canceledByDoctor = false) {
     const offers = offersIn(text);
     expect(offers.length).toBeGreaterThan(0);
     expect(offers.length).toBeLessThanOrEqual(3);
@@ -975,6 +1012,10 @@ describe("the e-mails of a booked visit that did not take place", () => {
       starts.push(slot!.getTime());
     }
     expect([...starts].sort((a, b) => a - b)).toEqual(starts);
+    if (canceledByDoctor) {
+      expect(offers.map((offer) => offer.link.searchParams.get("provider"))).not.toContain(doctor.slug);
+      return;
+    }
     const doctorFirst = at((await slots())[0]!).getTime();
     if (offers.length < 3 || doctorFirst < starts.at(-1)!) expect(starts).toContain(doctorFirst);
   }
@@ -1010,11 +1051,17 @@ describe("the e-mails of a booked visit that did not take place", () => {
       "Called away",
     );
     expect(canceled.status).toBe("canceled");
+    // The e-mail is a job queued with the cancel (ADR 060), due at once.
+    expect(await mailOf(patient, /was canceled/)).toHaveLength(0);
+    await t.app.jobs.runDue(clock.now());
     const sent = await mailOf(patient, /was canceled/);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.text).toContain("the clinician had to cancel your video consultation");
     expect(sent[0]!.text).not.toContain("did not start");
-    await expectTrueOffers(sent[0]!.text, "en", LA);
+    // The doctor's own free times are among the nearest of anyone's; the one who canceled is not offered.
+    const nearest = await t.app.scheduling.schedules.nearestFree({ type: "video", state: STATE, limit: 3 });
+    expect(nearest.map((offer) => offer.providerSlug)).toContain(doctor.slug);
+    await expectTrueOffers(sent[0]!.text, "en", LA, true);
     expect(sent[0]!.text).toContain("/consultation/book?type=video&state=CA");
 
     const canceling = await patientIn("en", LA);
@@ -1039,10 +1086,12 @@ describe("the e-mails of a booked visit that did not take place", () => {
         id,
       );
       expect(await statusOf(id)).toBe("missed");
+      await t.app.jobs.runDue(clock.now());
       const sent = await mailOf(patient, /marked missed/);
       expect(sent).toHaveLength(1);
       expect(sent[0]!.headers.get("subject")).toContain(visitTime(at(FRIDAY[3]!), "en", "Europe/Sofia"));
       expect(sent[0]!.text).toContain("counts as used");
+      expect(sent[0]!.text).toContain(`within ${t.app.config.NO_SHOW_GRACE_MINUTES} minutes of its start`);
       expect(sent[0]!.text).toContain("Book a new time:");
       await expectTrueOffers(sent[0]!.text, "en", "Europe/Sofia");
       await expect(
@@ -1055,5 +1104,70 @@ describe("the e-mails of a booked visit that did not take place", () => {
     } finally {
       clock.set(at("2027-06-07T15:00:00Z"));
     }
+  });
+
+  it("is a job of the change: written once by two runners at once and once after a restart", async () => {
+    // Friday 13:00 and 14:00 in Los Angeles.
+    const [first, second] = ["2027-06-11T20:00:00.000Z", "2027-06-11T21:00:00.000Z"];
+    /** Another API process on the same database, with the no-show check and these e-mails. */
+    const otherProcess = () => {
+      const runner = createJobRunner({ db: t.db.db, clock, log: t.app.log });
+      registerNoShowCheck(runner, t.app.scheduling.bookings);
+      registerBookedVisitMails(runner, {
+        db: t.db.db,
+        mail: t.app.visits.mail,
+        rebookFor: (id, canceledByClinician) => t.app.scheduling.bookings.rebookFor(id, canceledByClinician),
+        refund: refundVisit,
+      });
+      return runner;
+    };
+    const jobOf = async (key: string) =>
+      (
+        await t.db.db
+          .select({ attempts: jobs.attempts, doneAt: jobs.doneAt })
+          .from(jobs)
+          .where(eq(jobs.dedupeKey, key))
+      )[0];
+
+    const waiting = await patientIn("en", LA);
+    const neverStarted = await book(waiting, first!);
+    const due = after(first!, 10);
+    await Promise.all([t.app.jobs.runDue(due), otherProcess().runDue(due)]);
+    expect(await statusOf(neverStarted)).toBe("canceled");
+    expect(await mailOf(waiting, /did not start/)).toHaveLength(1);
+    expect(await jobOf(bookedVisitMailKey(neverStarted, "visit-not-started"))).toMatchObject({
+      attempts: 1,
+      doneAt: expect.any(Date),
+    });
+    // The cause is a code of the history, not its reason's text.
+    const [history] = await t.db.db
+      .select({ cause: consultationStatusHistory.cause, actorKind: consultationStatusHistory.actorKind })
+      .from(consultationStatusHistory)
+      .where(eq(consultationStatusHistory.consultationId, neverStarted))
+      .orderBy(desc(consultationStatusHistory.id))
+      .limit(1);
+    expect(history).toEqual({ cause: "clinician_never_started", actorKind: "system" });
+    await t.app.visits.settlePending();
+    expect(await mailOf(waiting, /did not start|was canceled/)).toHaveLength(1);
+
+    // The clinician cancels; the process stops before the e-mail's job runs. The job was committed
+    // with the cancel, so a process started later writes it, once.
+    const canceledPatient = await patientIn("bg", "Europe/Sofia");
+    const canceled = await book(canceledPatient, second!);
+    await t.app.visits.cancelByClinician(
+      { userId: doctor.userId, providerId: doctor.providerId },
+      canceled,
+      "Called away",
+    );
+    const key = bookedVisitMailKey(canceled, "visit-canceled");
+    expect(await jobOf(key)).toMatchObject({ attempts: 0, doneAt: null });
+    expect(await mailOf(canceledPatient, /беше отменена/)).toHaveLength(0);
+    const restarted = otherProcess();
+    await restarted.runDue(new Date(clock.now().getTime() + 60_000));
+    await t.app.jobs.runDue(new Date(clock.now().getTime() + 120_000));
+    const sent = await mailOf(canceledPatient, /беше отменена/);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.text).toContain("трябваше да отмени");
+    expect(await jobOf(key)).toMatchObject({ attempts: 1, doneAt: expect.any(Date) });
   });
 });

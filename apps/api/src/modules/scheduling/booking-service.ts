@@ -21,7 +21,8 @@ import {
 import { and, desc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { AuthContext } from "#api/modules/accounts/session-service.ts";
 import { changeVisitStatus, type VisitEvents } from "#api/modules/consultations/visit-lifecycle.ts";
-import type { Rebook, VisitMailTemplate } from "#api/modules/consultations/visit-service.ts";
+import type { Rebook } from "#api/modules/consultations/visit-service.ts";
+import { enqueueBookedVisitMail } from "#api/modules/scheduling/booked-visit-mails.ts";
 import type { BookedVisit, BookingEvents } from "#api/modules/scheduling/booking-events.ts";
 import { createScheduleRepository } from "#api/modules/scheduling/schedule-repository.ts";
 import { notTakingVisits, type ScheduleService } from "#api/modules/scheduling/schedule-service.ts";
@@ -39,7 +40,7 @@ export type BookingPolicy = {
 const MINUTE = 60_000;
 /** The times a booked visit that did not take place offers to book again (ADR 059). */
 export const REBOOK_OFFERS = 3;
-/** Why the no-show check cancels a visit: the history's reason, and how its e-mail is chosen. */
+/** Why the no-show check cancels a visit, for people (its cause, `clinician_never_started`, for code). */
 export const NEVER_STARTED_REASON = "The clinician did not start the visit in time";
 
 /** PostgreSQL's exclusion_violation: the time overlaps a held or booked one of the clinician. */
@@ -102,8 +103,6 @@ export function createBookingService(deps: {
   onChange?: () => void;
   /** Gives back what visits that will not take place cost (the visit service's settlement). */
   settlePending?: () => Promise<unknown>;
-  /** Writes to the patient of a visit marked missed (after the change commits). */
-  onMissed?: (visit: { id: string; userId: string; type: ConsultationType }, rebook: Rebook) => Promise<void>;
 }) {
   const changed = () => deps.onChange?.();
   const patientOnly = (auth: AuthContext) => {
@@ -243,8 +242,11 @@ export function createBookingService(deps: {
     if (!(await createScheduleRepository(tx).isLicensed(providerId, state, today))) throw notLicensed();
   }
 
-  /** The visit's booked time and the nearest free times of its type and state with anyone who fits. */
-  async function rebookOf(booking: BookingRow): Promise<Rebook> {
+  /**
+   * The visit's booked time and the nearest free times of its type and state with anyone who fits,
+   * but not with the clinician who canceled it (`exceptClinician`).
+   */
+  async function rebookOf(booking: BookingRow, exceptClinician: boolean): Promise<Rebook> {
     const [schedule] = await deps.db
       .select({ timeZone: clinicianSchedules.timeZone })
       .from(clinicianSchedules)
@@ -253,12 +255,14 @@ export function createBookingService(deps: {
       type: booking.type,
       state: booking.state,
       limit: REBOOK_OFFERS,
+      ...(exceptClinician ? { exceptClinicianUserId: booking.clinicianUserId } : {}),
     });
     return {
       bookedFor: booking.startsAt,
       state: booking.state,
       timeZone: schedule?.timeZone ?? "UTC",
       offers,
+      graceMinutes: deps.policy.noShowGraceMinutes,
     };
   }
 
@@ -504,7 +508,7 @@ export function createBookingService(deps: {
     async markMissed(actor: { userId: string; providerId: string }, id: string): Promise<void> {
       const consultationId = id.toLowerCase();
       const now = deps.clock.now();
-      const missed = await deps.db.transaction(async (tx) => {
+      await deps.db.transaction(async (tx) => {
         const visit = await lockConsultation(tx, consultationId);
         if (!visit) throw notFound();
         if (visit.providerId !== actor.providerId) {
@@ -530,40 +534,39 @@ export function createBookingService(deps: {
           },
           deps.live,
         );
-        return { visit, booking: booking! };
+        // The patient's e-mail (ADR 060): queued with the change, sent once by a job.
+        await enqueueBookedVisitMail(tx, consultationId, "visit-missed", now);
       });
-      await deps.onMissed?.(missed.visit, await rebookOf(missed.booking));
     },
 
     /**
-     * The e-mail of a canceled booked visit, when the settlement writes to its patient: its
-     * clinician never started it ("visit-not-started") or canceled it ("visit-canceled"), each with
-     * the nearest free times to book again; undefined for another visit or cause (the plain e-mail).
+     * Whether a canceled visit's e-mail is a job queued with its cancel, so the settlement writes
+     * none: a booked visit ('scheduled') its clinician canceled, or the system canceled because the
+     * clinician never started it (the history's cause).
      */
-    async rebookAfterCancel(
-      consultationId: string,
-    ): Promise<{ template: VisitMailTemplate; rebook: Rebook } | undefined> {
-      const booking = await currentBooking(deps.db, consultationId);
-      if (!booking) return undefined;
+    async cancelMailedByJob(consultationId: string): Promise<boolean> {
       const [last] = await deps.db
         .select({
+          from: consultationStatusHistory.fromStatus,
           to: consultationStatusHistory.toStatus,
           actorKind: consultationStatusHistory.actorKind,
-          reason: consultationStatusHistory.reason,
+          cause: consultationStatusHistory.cause,
         })
         .from(consultationStatusHistory)
         .where(eq(consultationStatusHistory.consultationId, consultationId))
         .orderBy(desc(consultationStatusHistory.at), desc(consultationStatusHistory.id))
         .limit(1);
-      if (last?.to !== "canceled") return undefined;
-      const template: VisitMailTemplate | undefined =
-        last.actorKind === "clinician"
-          ? "visit-canceled"
-          : last.actorKind === "system" && last.reason === NEVER_STARTED_REASON
-            ? "visit-not-started"
-            : undefined;
-      if (!template) return undefined;
-      return { template, rebook: await rebookOf(booking) };
+      if (last?.to !== "canceled" || last.from !== "scheduled") return false;
+      return last.actorKind === "clinician" || last.cause === "clinician_never_started";
+    },
+
+    /**
+     * A booked visit's time and the nearest free times to book again (its e-mails' job); after the
+     * clinician canceled it, none with that clinician.
+     */
+    async rebookFor(consultationId: string, canceledByClinician = false): Promise<Rebook | undefined> {
+      const booking = await currentBooking(deps.db, consultationId);
+      return booking ? rebookOf(booking, canceledByClinician) : undefined;
     },
 
     /**
@@ -602,6 +605,7 @@ export function createBookingService(deps: {
               to: "canceled",
               actor: { kind: "system" },
               reason: "The clinician's licence in the patient's state lapsed before the visit",
+              cause: "licence_lapsed",
               at: now,
               set: { settlementPending: true },
             },
@@ -621,6 +625,7 @@ export function createBookingService(deps: {
       const row = await currentBooking(tx, consultationId);
       if (!row) return;
       await deps.events.canceled(tx, visitOf(row), "clinician");
+      await enqueueBookedVisitMail(tx, consultationId, "visit-canceled", deps.clock.now());
       changed();
     },
 
@@ -644,12 +649,14 @@ export function createBookingService(deps: {
             to: "canceled",
             actor: { kind: "system" },
             reason: NEVER_STARTED_REASON,
+            cause: "clinician_never_started",
             at,
             set: { settlementPending: true },
           },
           deps.live,
         );
         await deps.events.canceled(tx, visitOf(row), "system");
+        await enqueueBookedVisitMail(tx, row.consultationId, "visit-not-started", at);
         await tellClinician(tx, row.clinicianUserId, row.consultationId);
         return true;
       });

@@ -29,7 +29,7 @@ import {
   providers,
   users,
 } from "@ambercare/db/schema";
-import { and, arrayContains, asc, eq, gte, isNull, lt } from "drizzle-orm";
+import { and, arrayContains, asc, eq, gte, isNull, lt, ne } from "drizzle-orm";
 import {
   createScheduleRepository,
   rulesOf,
@@ -206,12 +206,14 @@ export function createScheduleService(deps: {
     /**
      * The earliest free slots of one type with any clinician who fits: an enabled clinician account
      * whose provider offers the type and is licensed in `state` (the times a canceled or missed
-     * visit's e-mail offers). At most `limit`, earliest first.
+     * visit's e-mail offers), but `exceptClinicianUserId` (the clinician who canceled). At most
+     * `limit`, earliest first.
      */
     async nearestFree(input: {
       type: ConsultationType;
       state: string;
       limit: number;
+      exceptClinicianUserId?: string;
     }): Promise<{ start: Date; providerSlug: string; providerName: string }[]> {
       const now = deps.clock.now();
       const fitting = await deps.db
@@ -237,6 +239,7 @@ export function createScheduleService(deps: {
             isNull(clinicians.disabledAt),
             isNull(providers.unlistedAt),
             arrayContains(providers.visitTypes, [input.type]),
+            input.exceptClinicianUserId ? ne(clinicians.userId, input.exceptClinicianUserId) : undefined,
           ),
         );
       const repository = createScheduleRepository(deps.db);

@@ -55,7 +55,6 @@ export function createScheduling(
     live: app.live,
     onChange: changed,
     settlePending: () => app.visits.settlePending(),
-    onMissed: (visit, rebook) => app.visits.mail.send("visit-missed", visit, undefined, rebook),
   });
   return { schedules, bookings, availability };
 }

@@ -17,6 +17,7 @@ export function createVideoCallRepository(db: Executor) {
           type: consultations.type,
           status: consultations.status,
           acceptedAt: consultations.acceptedAt,
+          scheduledStart: consultations.scheduledStart,
         })
         .from(consultations)
         .where(eq(consultations.id, id));

@@ -139,6 +139,7 @@ describe("the call's setup", () => {
       },
       live: t.app.live,
       visits: t.app.visits,
+      checkInOpensMinutes: 15,
     });
     const viewer = {
       side: "patient" as const,

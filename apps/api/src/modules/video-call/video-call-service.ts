@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { CONSULTATION_ERRORS } from "@ambercare/contracts/consultation";
 import type { ConsultationStatus } from "@ambercare/contracts/consultation-limits";
+import { SCHEDULING_ERRORS } from "@ambercare/contracts/scheduling";
 import type { CallSetup, IceServer } from "@ambercare/contracts/video-call";
 import { VIDEO_CALL_ERRORS } from "@ambercare/contracts/video-call";
 import {
@@ -26,8 +27,12 @@ const CALL_OPEN: readonly ConsultationStatus[] = ["accepted", "in_progress"];
  * visit, or a booked one within its check-in window and with the licence still held (ADR 059).
  */
 const CALL_STARTS: readonly ConsultationStatus[] = ["accepted", "scheduled"];
-/** The device check and the connectivity probe also work while the patient waits. */
-const SETUP_ALLOWED: readonly ConsultationStatus[] = ["requested", ...CALL_OPEN];
+/**
+ * The device check and the connectivity probe also work while the patient waits, and for a booked
+ * visit from its check-in opening (both sides test before the clinician starts it).
+ */
+const SETUP_ALLOWED: readonly ConsultationStatus[] = ["requested", "scheduled", ...CALL_OPEN];
+const MINUTE = 60_000;
 /** A relayed payload is at most 2 KiB of JSON (ADR 033); a description's parts stay well below. */
 const PART_JSON_MAX = 1500;
 const PART_CHARS = 1200;
@@ -99,6 +104,8 @@ export function createVideoCallService(deps: {
   visits: {
     start(actor: ClinicianActor, id: string): Promise<unknown>;
   };
+  /** A booked visit's setup opens with its check-in, this long before its start (ADR 059). */
+  checkInOpensMinutes: number;
 }) {
   const takesPart = (visit: Visit, viewer: { side: CallSide; userId: string; providerId: string | null }) =>
     viewer.side === "patient"
@@ -141,6 +148,10 @@ export function createVideoCallService(deps: {
       const visit = await participant(viewer, id);
       if (!SETUP_ALLOWED.includes(visit.status)) {
         throw new AppError("CALL_NOT_OPEN", 409, VIDEO_CALL_ERRORS.notOpen);
+      }
+      const opens = (visit.scheduledStart?.getTime() ?? 0) - deps.checkInOpensMinutes * MINUTE;
+      if (visit.status === "scheduled" && deps.clock.now().getTime() < opens) {
+        throw new AppError("CHECK_IN_NOT_OPEN", 409, SCHEDULING_ERRORS.checkInNotOpen);
       }
       const { servers, expiresAt } = iceServersFor(viewer.userId);
       return {

@@ -1,5 +1,6 @@
 import type { AgendaItem } from "@ambercare/contracts/scheduling";
 import { Link } from "react-router";
+import { localDate } from "#app/features/scheduling/slot-days.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 
 /** "09:30 EET": a time of day in the clinician's zone, with the zone's short name. */
@@ -12,13 +13,66 @@ export function agendaTime(instant: string, timeZone: string, language: string):
   }).format(new Date(instant));
 }
 
+/** One of the clinician's days ("2026-12-01" in their zone) and its booked visits, in time order. */
+export type AgendaDay = { day: string; items: AgendaItem[] };
+
+/** Booked visits grouped by the clinician's own date, days and times in order. */
+export function agendaByDay(items: readonly AgendaItem[], timeZone: string): AgendaDay[] {
+  const days = new Map<string, AgendaItem[]>();
+  for (const item of [...items].sort((a, b) => Date.parse(a.start) - Date.parse(b.start))) {
+    const day = localDate(item.start, timeZone);
+    days.set(day, [...(days.get(day) ?? []), item]);
+  }
+  return [...days].map(([day, list]) => ({ day, items: list }));
+}
+
 /** Today's booked visits of the clinician, in time order, each linking to its workspace. */
 export function Agenda({ items, timeZone }: { items: readonly AgendaItem[]; timeZone: string }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   if (items.length === 0) return <p className="text-ink-muted">{t("console.agenda.empty")}</p>;
+  return <AgendaList items={items} timeZone={timeZone} testId="agenda" />;
+}
+
+/**
+ * The week's booked visits (today and the 6 days after it), under a heading per day of the
+ * clinician's, with who has checked in.
+ */
+export function AgendaWeek({ items, timeZone }: { items: readonly AgendaItem[]; timeZone: string }) {
+  const { t, i18n } = useTranslation();
+  if (items.length === 0) return <p className="text-ink-muted">{t("console.agenda.weekEmpty")}</p>;
+  const dayName = new Intl.DateTimeFormat(i18n.language, {
+    timeZone: "UTC",
+    weekday: "long",
+    month: "long",
+    day: "numeric",
+  });
+  return (
+    <div className="flex flex-col gap-4" data-testid="agenda-week">
+      {agendaByDay(items, timeZone).map(({ day, items: ofDay }) => (
+        <section key={day} aria-labelledby={`agenda-day-${day}`} className="flex flex-col gap-2">
+          <h3 id={`agenda-day-${day}`} className="font-semibold text-ink">
+            {dayName.format(new Date(`${day}T12:00:00Z`))}
+          </h3>
+          <AgendaList items={ofDay} timeZone={timeZone} />
+        </section>
+      ))}
+    </div>
+  );
+}
+
+function AgendaList({
+  items,
+  timeZone,
+  testId,
+}: {
+  items: readonly AgendaItem[];
+  timeZone: string;
+  testId?: string;
+}) {
+  const { t, i18n } = useTranslation();
   const sorted = [...items].sort((a, b) => a.start.localeCompare(b.start));
   return (
-    <ul className="flex flex-col gap-3" data-testid="agenda">
+    <ul className="flex flex-col gap-3" data-testid={testId}>
       {sorted.map((item) => (
         <li key={item.consultation_id} className="rounded-md border border-border p-3">
           <p className="font-semibold text-ink">

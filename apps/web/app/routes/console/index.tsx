@@ -15,7 +15,7 @@ import { useSoundChoice } from "#app/features/care-console/queue-sound.ts";
 import { titleWithCount } from "#app/features/care-console/queue-watch.ts";
 import { LiveNotice } from "#app/features/live/live-notice.tsx";
 import { PushOptIn } from "#app/features/notifications/notification-settings.tsx";
-import { Agenda } from "#app/features/scheduling/agenda.tsx";
+import { Agenda, AgendaWeek } from "#app/features/scheduling/agenda.tsx";
 import { schedulingApi } from "#app/features/scheduling/scheduling.server.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
@@ -118,6 +118,15 @@ export default function ConsoleQueuePage() {
             </h2>
             <p className="text-ink-muted text-sm">{t("console.agenda.caption", { zone: agenda.timeZone })}</p>
             <Agenda items={agenda.items} timeZone={agenda.timeZone} />
+          </section>
+          <section aria-labelledby="agenda-week-title" className="flex flex-col gap-4">
+            <h2 id="agenda-week-title" className="font-semibold text-ink text-xl">
+              {t("console.agenda.weekHeading")}
+            </h2>
+            <p className="text-ink-muted text-sm">
+              {t("console.agenda.weekCaption", { zone: agenda.timeZone })}
+            </p>
+            <AgendaWeek items={agenda.week} timeZone={agenda.timeZone} />
           </section>
           <section aria-labelledby="my-visits-title" className="flex flex-col gap-4">
             <h2 id="my-visits-title" className="font-semibold text-ink text-xl">

@@ -163,7 +163,10 @@ export default function ConsoleVisitPage() {
       {/* A booked visit (ADR 059) starts as an accepted one does, a video one with its call; the API
           says when it may. */}
       {(visit.status === "accepted" || visit.status === "scheduled") && !videoCall ? <StartForm /> : null}
-      {videoCall && visit.status === "accepted" ? <DeviceCheck visitId={visit.id} side="clinician" /> : null}
+      {/* A booked video visit's devices are tested before its start too (from its check-in opening). */}
+      {videoCall && (visit.status === "accepted" || visit.status === "scheduled") ? (
+        <DeviceCheck visitId={visit.id} side="clinician" />
+      ) : null}
       <div className="grid grid-cols-1 gap-6 laptop:grid-cols-2">
         <div className="flex min-w-0 flex-col gap-6">
           {videoCall ? <VideoCallPanel visitId={visit.id} status={visit.status} /> : null}
