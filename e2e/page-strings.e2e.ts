@@ -104,6 +104,16 @@ const ALLOWED_ENGLISH: Allowed[] = [
   { text: /^My Health My Data Act$/, reason: "the name of a Washington law, a legal name" },
 ];
 
+/** Public pages of the site's data, beside the spec's routes: a provider's profile, the openings. */
+const PAGES_OF_DATA = [
+  `/find-a-doctor/${demoClinician(stack.apiUrl).providerSlug}`,
+  "/careers/clinical-operations-manager",
+  "/careers/patient-support-specialist",
+  "/careers/senior-frontend-engineer",
+  "/careers/telehealth-nurse-practitioner",
+  "/account-deleted",
+];
+
 /** The English of a page asked for in Bulgarian, told with where it shows. */
 function englishOf(path: string, html: string): string[] {
   return englishIn(html, ALLOWED_ENGLISH).map(
@@ -125,7 +135,9 @@ describe("the patient's pages in Bulgarian", () => {
     const client = await request.newContext();
     try {
       const pages = await Promise.all(
-        PUBLIC_ROUTES.map(async ({ path }) => englishOf(path, await htmlOf(client, path))),
+        [...PUBLIC_ROUTES.map((route) => route.path), ...PAGES_OF_DATA].map(async (path) =>
+          englishOf(path, await htmlOf(client, path)),
+        ),
       );
       expect(pages.flat()).toEqual([]);
       // The same sweep finds the English of a page asked for in English: it can fail.
@@ -142,11 +154,13 @@ describe("the patient's pages in Bulgarian", () => {
       await completeProfileSession(client, baseUrl, account);
       await startTrialSession(client, baseUrl);
       const visit = await requestVisit(stack.apiUrl, account, "chat", demoClinician(stack.apiUrl));
+      const videoVisit = await requestVisit(stack.apiUrl, account, "video", demoClinician(stack.apiUrl));
       const paths = [
         ...PROTECTED_ROUTES,
         "/my-profile/security",
         "/my-profile/health-data",
         `/my-profile/consultations/${visit}`,
+        `/my-profile/consultations/${videoVisit}`,
       ];
       const pages = await Promise.all(paths.map(async (path) => englishOf(path, await htmlOf(client, path))));
       expect(pages.flat()).toEqual([]);
