@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import bg from "../apps/web/app/locales/bg.json" with { type: "json" };
 import en from "../apps/web/app/locales/en.json" with { type: "json" };
 import { journeyStack, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
-import { launchBrowser, openPage } from "./browser.ts";
+import { expectAccessibleAtBothWidths, launchBrowser, openPage } from "./browser.ts";
 import { demoClinician, requestVisit } from "./clinician-helpers.ts";
 import { type Allowed, englishIn } from "./english-sweep.ts";
 import { completeProfileSession, signUpPatient, startTrialSession } from "./session-fixtures.ts";
@@ -170,6 +170,24 @@ describe("the patient's pages in Bulgarian", () => {
       expect(englishOf(visitPage, await htmlOf(client, visitPage, "en")).length).toBeGreaterThan(3);
     } finally {
       await client.dispose();
+    }
+  });
+
+  it("have no axe violation on the visit page and /call-ended, at 1280 and 320 px", async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      const account = await signUpPatient(context, stack);
+      await completeProfileSession(context, baseUrl, account);
+      await startTrialSession(context, baseUrl);
+      const visit = await requestVisit(stack.apiUrl, account, "video", demoClinician(stack.apiUrl));
+      for (const path of [`/my-profile/consultations/${visit}`, "/call-ended"]) {
+        await page.goto(`${baseUrl}${path}?lang=bg`);
+        await waitForHydration(page);
+        expect(await page.getAttribute("html", "lang"), path).toBe("bg");
+        await expectAccessibleAtBothWidths(page);
+      }
+    } finally {
+      await context.close();
     }
   });
 });
