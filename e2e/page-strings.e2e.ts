@@ -12,7 +12,9 @@ import { PROTECTED_ROUTES, PUBLIC_ROUTES } from "./spec-routes.ts";
 /**
  * Each page carries only the strings its routes use (ADR 042). A string the list missed shows as
  * its key ("nav.findADoctor") where the text should be, and is told in the browser's console: these
- * journeys look for both on every page, in both languages, anonymous and logged in.
+ * journeys look for both on every page, in both languages, anonymous and logged in. A page in
+ * Bulgarian shows no English either (english-sweep.ts), read from the server's HTML of every
+ * public page and every page of a patient with a visit.
  */
 const stack = journeyStack();
 const { baseUrl } = stack;
