@@ -1,17 +1,23 @@
-import type { Browser } from "playwright-core";
+import { type APIRequestContext, type Browser, request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import bg from "../apps/web/app/locales/bg.json" with { type: "json" };
 import en from "../apps/web/app/locales/en.json" with { type: "json" };
 import { journeyStack, newPatient, waitForHydration, waitForPath } from "./auth-helpers.ts";
-import { launchBrowser, openPage } from "./browser.ts";
+import { expectAccessibleAtBothWidths, launchBrowser, openPage } from "./browser.ts";
+import { demoClinician, requestVisit } from "./clinician-helpers.ts";
+import { type Allowed, englishIn } from "./english-sweep.ts";
+import { completeProfileSession, signUpPatient, startTrialSession } from "./session-fixtures.ts";
 import { PROTECTED_ROUTES, PUBLIC_ROUTES } from "./spec-routes.ts";
 
 /**
  * Each page carries only the strings its routes use (ADR 042). A string the list missed shows as
  * its key ("nav.findADoctor") where the text should be, and is told in the browser's console: these
- * journeys look for both on every page, in both languages, anonymous and logged in.
+ * journeys look for both on every page, in both languages, anonymous and logged in. A page in
+ * Bulgarian shows no English either (english-sweep.ts), read from the server's HTML of every
+ * public page and every page of a patient with a visit.
  */
-const { baseUrl } = journeyStack();
+const stack = journeyStack();
+const { baseUrl } = stack;
 const LANGUAGES = { en, bg } as const;
 const NAMESPACES = Object.keys(en).join("|");
 /** A key shown instead of its text: in an element's text or an attribute's value. */
@@ -79,6 +85,108 @@ describe("the strings of each page", () => {
           await waitForHydration(page);
           expect(keyShownIn(await page.content()), `${path} (${lang})`).toBeNull();
         }
+      }
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+/** English a Bulgarian page may show, each with why. */
+const ALLOWED_ENGLISH: Allowed[] = [
+  {
+    text: /^(?:[A-Z]{2} )+[A-Z]{2}$/,
+    reason: "the two-letter codes of the states, a filter's data (IN, OR, ME…)",
+  },
+  {
+    text: /^Department of Health and Human Services$/,
+    reason:
+      "the postal address of the U.S. Department of Health and Human Services, written as the post reads it",
+  },
+  { text: /^My Health My Data Act$/, reason: "the name of a Washington law, a legal name" },
+];
+
+/** Public pages of the site's data, beside the spec's routes: a provider's profile, the openings. */
+const PAGES_OF_DATA = [
+  `/find-a-doctor/${demoClinician(stack.apiUrl).providerSlug}`,
+  "/careers/clinical-operations-manager",
+  "/careers/patient-support-specialist",
+  "/careers/senior-frontend-engineer",
+  "/careers/telehealth-nurse-practitioner",
+  "/account-deleted",
+];
+
+/** The English of a page asked for in Bulgarian, told with where it shows. */
+function englishOf(path: string, html: string): string[] {
+  return englishIn(html, ALLOWED_ENGLISH).map(
+    (finding) => `${path}: ${finding.key ? `${finding.key} ` : ""}"${finding.text}"`,
+  );
+}
+
+/** The server's HTML of `path` in `lang`, asked for by `client` (its cookies), without following a redirect. */
+async function htmlOf(client: APIRequestContext, path: string, lang: "en" | "bg" = "bg"): Promise<string> {
+  const response = await client.get(`${baseUrl}${path}${path.includes("?") ? "&" : "?"}lang=${lang}`, {
+    maxRedirects: 0,
+  });
+  expect(response.status(), `GET ${path}`).toBe(200);
+  return response.text();
+}
+
+describe("the patient's pages in Bulgarian", () => {
+  it("show no English on any public page", async () => {
+    const client = await request.newContext();
+    try {
+      const pages = await Promise.all(
+        [...PUBLIC_ROUTES.map((route) => route.path), ...PAGES_OF_DATA].map(async (path) =>
+          englishOf(path, await htmlOf(client, path)),
+        ),
+      );
+      expect(pages.flat()).toEqual([]);
+      // The same sweep finds the English of a page asked for in English: it can fail.
+      expect(englishOf("/", await htmlOf(client, "/", "en")).length).toBeGreaterThan(10);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it("show no English on any page of a patient with a profile, a membership and a visit", async () => {
+    const client = await request.newContext();
+    try {
+      const account = await signUpPatient(client, stack);
+      await completeProfileSession(client, baseUrl, account);
+      await startTrialSession(client, baseUrl);
+      const visit = await requestVisit(stack.apiUrl, account, "chat", demoClinician(stack.apiUrl));
+      const videoVisit = await requestVisit(stack.apiUrl, account, "video", demoClinician(stack.apiUrl));
+      const paths = [
+        ...PROTECTED_ROUTES,
+        "/my-profile/security",
+        "/my-profile/health-data",
+        `/my-profile/consultations/${visit}`,
+        `/my-profile/consultations/${videoVisit}`,
+      ];
+      const pages = await Promise.all(paths.map(async (path) => englishOf(path, await htmlOf(client, path))));
+      expect(pages.flat()).toEqual([]);
+      // The visit page shows the visit (its provider), whose English the sweep finds in English.
+      const visitPage = `/my-profile/consultations/${visit}`;
+      expect(await htmlOf(client, visitPage)).toContain(demoClinician(stack.apiUrl).name);
+      expect(englishOf(visitPage, await htmlOf(client, visitPage, "en")).length).toBeGreaterThan(3);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it("have no axe violation on the visit page and /call-ended, at 1280 and 320 px", async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      const account = await signUpPatient(context, stack);
+      await completeProfileSession(context, baseUrl, account);
+      await startTrialSession(context, baseUrl);
+      const visit = await requestVisit(stack.apiUrl, account, "video", demoClinician(stack.apiUrl));
+      for (const path of [`/my-profile/consultations/${visit}`, "/call-ended"]) {
+        await page.goto(`${baseUrl}${path}?lang=bg`);
+        await waitForHydration(page);
+        expect(await page.getAttribute("html", "lang"), path).toBe("bg");
+        await expectAccessibleAtBothWidths(page);
       }
     } finally {
       await context.close();

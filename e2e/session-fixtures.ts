@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { type APIRequestContext, type BrowserContext, request } from "playwright-core";
-import { type Account, latestMail, linkIn, newAccount } from "./account-steps.ts";
+import { type Account, latestMail, linkIn, newAccount, PROFILE } from "./account-steps.ts";
 
 /**
  * Patients and their sessions for journeys about something else than signing up or logging in
@@ -133,13 +133,33 @@ export async function secondFactorSession(poster: Poster, baseUrl: string, code:
   return redirectOf(response, "POST /login/second-factor");
 }
 
+/** Completes the profile of the logged-in patient of `poster` through /almost-there's form, as `PROFILE` (account-steps.ts) fills it. */
+export async function completeProfileSession(
+  poster: Poster,
+  baseUrl: string,
+  account: Account,
+): Promise<void> {
+  const response = await postForm(poster, `${baseUrl}/almost-there`, {
+    first_name: account.firstName,
+    last_name: account.lastName,
+    date_of_birth: PROFILE.dateOfBirth,
+    phone: PROFILE.phone,
+    address_line1: PROFILE.addressLine1,
+    city: PROFILE.city,
+    state: "WA",
+    zip: PROFILE.zip,
+    gender: "female",
+  });
+  assert.equal(await redirectOf(response, "POST /almost-there"), "/my-profile");
+}
+
 /**
- * Starts the monthly trial of the logged-in patient of `context` with the success card, through
+ * Starts the monthly trial of the logged-in patient of `context` (or of a request client) with the success card, through
  * the web's membership and demo checkout forms posted without the page (as a browser without
  * JavaScript posts them; the membership journey drives these pages), ending as the page does on
  * /thank-you-for-subscribing.
  */
-export async function startTrialSession(context: BrowserContext, baseUrl: string): Promise<void> {
+export async function startTrialSession(context: Poster, baseUrl: string): Promise<void> {
   const started = await postForm(context, `${baseUrl}/membership-trial`, {
     intent: "subscribe",
     interval: "month",
@@ -154,6 +174,6 @@ export async function startTrialSession(context: BrowserContext, baseUrl: string
   });
   const thanks = await redirectOf(paid, `POST ${checkout}`);
   assert.equal(new URL(thanks, baseUrl).pathname, "/thank-you-for-subscribing");
-  const page = await context.request.get(`${baseUrl}${thanks}`);
+  const page = await requestOf(context).get(`${baseUrl}${thanks}`);
   assert.equal(page.status(), 200, `GET ${thanks}`);
 }

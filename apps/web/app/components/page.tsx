@@ -10,7 +10,9 @@ export function PageHeading({ page, children }: { page: PageKey; children?: Reac
   const { t } = useTranslation();
   return (
     <div className="max-w-3xl">
-      <h1 className="font-bold text-3xl text-ink tablet:text-4xl">{t(`pages.${page}.title`)}</h1>
+      <h1 className="hyphens-auto break-words font-bold text-3xl text-ink tablet:text-4xl">
+        {t(`pages.${page}.title`)}
+      </h1>
       <p className="mt-4 text-ink-muted text-lg">{t(`pages.${page}.description`)}</p>
       {children}
     </div>
@@ -91,7 +93,9 @@ export function AlreadyLoggedIn() {
   return (
     <div className="page-container py-10 tablet:py-14">
       <div className="max-w-3xl">
-        <h1 className="font-bold text-3xl text-ink tablet:text-4xl">{t("auth.alreadyLoggedIn.title")}</h1>
+        <h1 className="hyphens-auto break-words font-bold text-3xl text-ink tablet:text-4xl">
+          {t("auth.alreadyLoggedIn.title")}
+        </h1>
         <p className="mt-4 text-ink-muted text-lg">{t("auth.alreadyLoggedIn.message")}</p>
         <Link to="/my-profile" className="button-primary mt-8">
           {t("auth.alreadyLoggedIn.profileLink")}

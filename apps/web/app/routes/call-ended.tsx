@@ -78,7 +78,7 @@ export default function CallEndedPage() {
     return (
       <div className="page-container py-10 tablet:py-14">
         <div className="max-w-3xl">
-          <h1 className="font-bold text-3xl text-ink tablet:text-4xl">
+          <h1 className="hyphens-auto break-words font-bold text-3xl text-ink tablet:text-4xl">
             {t("consultation.callEnded.noCall.title")}
           </h1>
           <p className="mt-4 text-ink-muted text-lg">{t("consultation.callEnded.noCall.description")}</p>
