@@ -61,13 +61,13 @@ import {
   type NotificationService,
 } from "#api/modules/notifications/notification-service.ts";
 import { createPushSender } from "#api/modules/notifications/push-sender.ts";
-import { type BoardService, createBoardService } from "#api/modules/operations/board-service.ts";
 import {
   createFileTextMessages,
   createTwilioTextMessages,
   type TextMessageProvider,
 } from "#api/modules/notifications/text-message-provider.ts";
 import { createTextMessageService } from "#api/modules/notifications/text-message-service.ts";
+import { type BoardService, createBoardService } from "#api/modules/operations/board-service.ts";
 import {
   createDirectoryEditorService,
   type DirectoryEditorService,
