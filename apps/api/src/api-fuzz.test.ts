@@ -117,7 +117,10 @@ let service: string;
 const entitlements = createTestEntitlements();
 
 beforeAll(async () => {
-  t = await createTestApp({ entitlements, env: { RATE_LIMIT_MAX: "1000000" } });
+  t = await createTestApp({
+    entitlements,
+    env: { RATE_LIMIT_MAX: "1000000", RATE_LIMIT_ADDRESS_MAX: "1000000" },
+  });
   await t.app.ready();
   service = await serviceToken(t.app);
 });

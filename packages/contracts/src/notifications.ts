@@ -165,7 +165,7 @@ export const textConsentRequest = z
     /** The language of the wording shown. */
     locale: z.enum(LOCALES),
     /** The wording exactly as shown (the API's `consent_wording` in that language): it is stored. */
-    wording: z.string().min(1).max(1000),
+    wording: textSchema().min(1).max(1000),
   })
   .strict();
 export type TextConsentRequest = z.infer<typeof textConsentRequest>;

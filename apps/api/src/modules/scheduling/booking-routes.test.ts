@@ -260,8 +260,15 @@ describe("holding a slot", () => {
     const start = "2027-06-07T18:00:00.000Z";
     const answers = await Promise.all(patients.map((patient) => hold(patient, start)));
     const codes = answers.map((res) => res.statusCode).sort();
-    expect(codes.filter((code) => code === 201)).toHaveLength(1);
-    expect(codes.filter((code) => code === 409)).toHaveLength(19);
+    const told = answers.map((res) => `${res.statusCode} ${res.body.slice(0, 120)}`).join("\n");
+    expect(
+      codes.filter((code) => code === 201),
+      told,
+    ).toHaveLength(1);
+    expect(
+      codes.filter((code) => code === 409),
+      told,
+    ).toHaveLength(19);
     for (const res of answers.filter((answer) => answer.statusCode === 409)) {
       expect(res.json().code).toBe("SLOT_HELD");
     }
