@@ -6,7 +6,8 @@ import { PUBLIC_ROUTES } from "./spec-routes.ts";
 
 /**
  * The accessibility budget: axe-core finds no violation on any public route (spec-routes.ts),
- * on a desktop (1280 px) and on the narrowest supported phone (320 px).
+ * on a desktop (1280 px) and on the narrowest supported phone (320 px), where the shell's pages
+ * do not scroll sideways either.
  */
 const { baseUrl } = journeyStack();
 let browser: Browser;
@@ -23,6 +24,9 @@ const VIEWPORTS = [
   { name: "320 px", width: 320, height: 700 },
 ] as const;
 
+/** The shell's pages of either layout, and the login form: nothing on them is wider than a 320 px phone. */
+const SHELL_PATHS = ["/", "/privacy-policy", "/blog", "/login"];
+
 describe.each(VIEWPORTS)("axe-core at $name", (viewport) => {
   // A first-time visitor's tab: the cookie banner stays on every page until it is answered.
   const tab = sharedTab(() => browser, { viewport: { width: viewport.width, height: viewport.height } });
@@ -30,5 +34,11 @@ describe.each(VIEWPORTS)("axe-core at $name", (viewport) => {
     const response = await tab.page.goto(`${baseUrl}${path}`);
     expect(response?.status()).toBe(200);
     await expectNoAxeViolations(tab.page);
+    if (viewport.width === 320 && SHELL_PATHS.includes(path)) {
+      const overflow = await tab.page.evaluate(
+        () => document.documentElement.scrollWidth - window.innerWidth,
+      );
+      expect(overflow, `${path} scrolls sideways at 320 px`).toBeLessThanOrEqual(0);
+    }
   });
 });

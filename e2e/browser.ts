@@ -64,7 +64,8 @@ export function expectLoggedErrors(expected: RegExp[], tolerated: RegExp[] = [])
 /** Runs axe-core in the page and fails with the rule ids and targets of every violation. */
 export async function expectNoAxeViolations(page: Page): Promise<void> {
   // Evaluated, not added as a <script>: the CSP rightly refuses inline scripts without the nonce.
-  await page.evaluate(axeSource);
+  // Once per document: parsing axe-core again on a page that has it costs as much as a check.
+  if (await page.evaluate(() => !("axe" in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (
       window as unknown as {

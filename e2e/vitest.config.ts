@@ -11,19 +11,53 @@ const WORKERS = process.env.E2E_BASE_URL ? 1 : Number(process.env.E2E_WORKERS ??
 
 /**
  * Journeys that take longest while computing little (calls waiting for media and ICE, a stack of
- * their own), started first so that no worker is left with one of them at the end. Without the
- * durations of an earlier run, Vitest starts the largest files first, and this is a small one.
+ * their own), started first so that no worker is left with one of them at the end.
  * The operations journey starts first on the other worker: its operator follows the e-mailed
  * set-password link, which must still be valid, so it runs before any journey on its stack moves
  * the API's clock by days.
  */
 const START_FIRST = ["video-visit.e2e.ts", "operations.e2e.ts"];
 
+/**
+ * The other journeys, longest first (their durations on two workers in a full run), so that each
+ * worker takes the next one when it is free and both end within a short journey of each other.
+ * Vitest alone starts the largest files first when it has no durations of an earlier run (a fresh
+ * checkout, as in CI), and some small files are long journeys: a worker then ran half a minute
+ * after the other had finished. A journey missing here runs after START_FIRST, largest first.
+ */
+const LONGEST_FIRST = [
+  "content.e2e.ts",
+  "communications.e2e.ts",
+  "membership.e2e.ts",
+  "consultations.e2e.ts",
+  "platform.e2e.ts",
+  "directory.e2e.ts",
+  "accounts.e2e.ts",
+  "routes.e2e.ts",
+  "accessibility.e2e.ts",
+  "booking-video.e2e.ts",
+  "care-visit.e2e.ts",
+  "page-strings.e2e.ts",
+  "booking.e2e.ts",
+  "video-device.e2e.ts",
+  "time-zone.e2e.ts",
+  "notifications.e2e.ts",
+  "console-hours.e2e.ts",
+  "care-team.e2e.ts",
+  "visit-chat.e2e.ts",
+  "cross-site.e2e.ts",
+];
+
 class StartFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const first = (file: TestSpecification) => START_FIRST.some((name) => file.moduleId.endsWith(`/${name}`));
-    return [...sorted.filter(first), ...sorted.filter((file) => !first(file))];
+    const rank = (file: TestSpecification) => {
+      const name = file.moduleId.split("/").at(-1) ?? "";
+      if (START_FIRST.includes(name)) return START_FIRST.indexOf(name) - START_FIRST.length - 1;
+      return LONGEST_FIRST.indexOf(name);
+    };
+    // A stable sort: the journeys missing from both lists (rank -1) keep Vitest's order among them.
+    return sorted.sort((a, b) => rank(a) - rank(b));
   }
 }
 
