@@ -112,6 +112,7 @@ async function openingPaths(page: Page): Promise<string[]> {
 
 describe("every content page in both languages", () => {
   const descriptions: Record<Lang, Map<string, string>> = { en: new Map(), bg: new Map() };
+  const reader = sharedTab(() => browser);
 
   for (const lang of LANGS) {
     describe(lang, () => {
@@ -134,18 +135,15 @@ describe("every content page in both languages", () => {
   it.each(LANGS)(
     "every opening in %s has its h1, description, canonical, hreflang and no axe violations",
     async (lang) => {
-      const { context, page, consoleErrors } = await openPage(browser);
-      try {
-        await visit(page, "/careers", lang);
-        for (const path of await openingPaths(page)) {
-          await visit(page, path, lang);
-          descriptions[lang].set(path, await expectDiscoverable(page, path, lang));
-          await expectNoAxeViolations(page);
-        }
-        expect(consoleErrors).toEqual([]);
-      } finally {
-        await context.close();
+      const page = reader.page;
+      reader.takeConsoleErrors();
+      await visit(page, "/careers", lang);
+      for (const path of await openingPaths(page)) {
+        await visit(page, path, lang);
+        descriptions[lang].set(path, await expectDiscoverable(page, path, lang));
+        await expectNoAxeViolations(page);
       }
+      expect(reader.takeConsoleErrors()).toEqual([]);
     },
   );
 
@@ -159,27 +157,25 @@ describe("every content page in both languages", () => {
   });
 
   it("keeps account, logout, reset-password and thank-you pages out of search engines", async () => {
-    const { context, page } = await openPage(browser);
-    try {
-      for (const path of [
-        "/forgot-password",
-        "/reset-password",
-        "/almost-there",
-        "/thank-you-for-ordering",
-        "/thank-you-for-subscribing",
-        "/consultation/thank-you",
-      ]) {
-        await page.goto(`${baseUrl}${path}`);
-        expect(await metaContent(page, 'meta[name="robots"]'), path).toBe("noindex");
-        expect(await page.locator('link[rel="canonical"]').count(), path).toBe(0);
-      }
-    } finally {
-      await context.close();
+    const page = reader.page;
+    for (const path of [
+      "/forgot-password",
+      "/reset-password",
+      "/almost-there",
+      "/thank-you-for-ordering",
+      "/thank-you-for-subscribing",
+      "/consultation/thank-you",
+    ]) {
+      await page.goto(`${baseUrl}${path}`);
+      expect(await metaContent(page, 'meta[name="robots"]'), path).toBe("noindex");
+      expect(await page.locator('link[rel="canonical"]').count(), path).toBe(0);
     }
   });
 });
 
 describe("legal pages", () => {
+  // One anonymous tab for the checks below that only read a page (visit() names the language).
+  const reader = sharedTab(() => browser);
   for (const lang of LANGS) {
     describe(lang, () => {
       const tab = sharedTab(() => browser, { viewport: { width: 1280, height: 800 } });
@@ -234,40 +230,34 @@ describe("legal pages", () => {
   }
 
   it("marks the non-discrimination taglines with their language, right to left for Arabic and Farsi", async () => {
-    const { context, page } = await openPage(browser);
-    try {
-      await visit(page, "/non-discrimination-notice", "bg");
-      const main = page.getByRole("main");
-      expect(await main.locator('li[lang="es"]').textContent()).toContain("ATENCIÓN");
-      expect(await main.locator('li[lang="ar"]').getAttribute("dir")).toBe("rtl");
-      expect(await main.locator('li[lang="fa"]').getAttribute("dir")).toBe("rtl");
-      expect(await main.locator("li[lang]").count()).toBeGreaterThanOrEqual(15);
-    } finally {
-      await context.close();
-    }
+    const page = reader.page;
+    await visit(page, "/non-discrimination-notice", "bg");
+    const main = page.getByRole("main");
+    expect(await main.locator('li[lang="es"]').textContent()).toContain("ATENCIÓN");
+    expect(await main.locator('li[lang="ar"]').getAttribute("dir")).toBe("rtl");
+    expect(await main.locator('li[lang="fa"]').getAttribute("dir")).toBe("rtl");
+    expect(await main.locator("li[lang]").count()).toBeGreaterThanOrEqual(15);
   });
 
   it("opens external links without handing over the page", async () => {
-    const { context, page } = await openPage(browser);
-    try {
-      await visit(page, "/non-discrimination-notice", "en");
-      const external = page.getByRole("main").locator('a[href^="http"]');
-      expect(await external.count()).toBeGreaterThan(0);
-      for (const rel of await external.evaluateAll((links) => links.map((l) => l.getAttribute("rel")))) {
-        expect(rel).toBe("noopener noreferrer");
-      }
-    } finally {
-      await context.close();
+    const page = reader.page;
+    await visit(page, "/non-discrimination-notice", "en");
+    const external = page.getByRole("main").locator('a[href^="http"]');
+    expect(await external.count()).toBeGreaterThan(0);
+    for (const rel of await external.evaluateAll((links) => links.map((l) => l.getAttribute("rel")))) {
+      expect(rel).toBe("noopener noreferrer");
     }
   });
 });
 
 describe("the FAQ", () => {
+  const tab = sharedTab(() => browser);
   it.each(LANGS)(
     "(%s) has at least 20 questions in groups that open and close with the keyboard, and FAQPage JSON-LD",
     async (lang) => {
-      const { context, page, consoleErrors } = await openPage(browser);
-      try {
+      const page = tab.page;
+      tab.takeConsoleErrors();
+      {
         await visit(page, "/frequently-asked-questions", lang);
         const main = page.getByRole("main");
         const questions = main.locator("details");
@@ -302,18 +292,18 @@ describe("the FAQ", () => {
         );
         expect(entities.every((entity) => entity.acceptedAnswer.text.length > 10)).toBe(true);
         // The JSON-LD block is data, not script: the CSP has nothing to refuse.
-        expect(consoleErrors).toEqual([]);
-      } finally {
-        await context.close();
+        expect(tab.takeConsoleErrors()).toEqual([]);
       }
     },
   );
 });
 
 describe("careers", () => {
+  const tab = sharedTab(() => browser);
   it.each(LANGS)("(%s) lists at least 4 openings, and each opens on its own page", async (lang) => {
-    const { context, page, consoleErrors } = await openPage(browser);
-    try {
+    const page = tab.page;
+    tab.takeConsoleErrors();
+    {
       await visit(page, "/careers", lang);
       const list = page.getByRole("list", { name: lang === "en" ? "Open positions" : "Свободни позиции" });
       const links = list.getByRole("link");
@@ -332,28 +322,25 @@ describe("careers", () => {
         await page.goBack();
         await page.waitForURL((url) => url.pathname === "/careers");
       }
-      expect(consoleErrors).toEqual([]);
-    } finally {
-      await context.close();
+      expect(tab.takeConsoleErrors()).toEqual([]);
     }
   });
 
   it("answers an unknown opening with the 404 page", async () => {
-    const { context, page } = await openPage(browser);
-    try {
-      const response = await page.goto(`${baseUrl}/careers/no-such-opening?lang=bg`);
-      expect(response?.status()).toBe(404);
-      expect(await page.locator('meta[name="robots"]').getAttribute("content")).toBe("noindex");
-    } finally {
-      await context.close();
-    }
+    const page = tab.page;
+    const response = await page.goto(`${baseUrl}/careers/no-such-opening?lang=bg`);
+    expect(response?.status()).toBe(404);
+    expect(await page.locator('meta[name="robots"]').getAttribute("content")).toBe("noindex");
   });
 });
 
 describe("the home page", () => {
+  const tab = sharedTab(() => browser);
+  const phone = sharedTab(() => browser, { viewport: { width: 320, height: 700 } });
   it("explains the service, shows the prices, specializations, FAQ teaser and calls to action", async () => {
-    const { context, page, consoleErrors } = await openPage(browser);
-    try {
+    const page = tab.page;
+    tab.takeConsoleErrors();
+    {
       await visit(page, "/", "en");
       const main = page.getByRole("main");
       for (const name of [
@@ -391,36 +378,28 @@ describe("the home page", () => {
       const organization = (await jsonLd(page)).find((block) => block["@type"] === "MedicalOrganization");
       expect(organization?.name).toBe("Ambercare");
       expect(String(organization?.url)).toMatch(/^https?:\/\/.+\/$/);
-      expect(consoleErrors).toEqual([]);
-    } finally {
-      await context.close();
+      expect(tab.takeConsoleErrors()).toEqual([]);
     }
   });
 
   it("searches for a doctor with a GET form to /find-a-doctor?q=", async () => {
-    const { context, page } = await openPage(browser);
-    try {
+    const page = tab.page;
+    {
       await visit(page, "/", "en");
       const search = page.getByRole("search");
       await search.getByRole("searchbox", { name: "Find a doctor" }).fill("skin rash");
       await search.getByRole("button", { name: "Search" }).click();
       await page.waitForURL((url) => url.pathname === "/find-a-doctor");
       expect(new URL(page.url()).searchParams.get("q")).toBe("skin rash");
-    } finally {
-      await context.close();
     }
   });
 
   it.each(LANGS)("(%s) fits a 320 px screen, like the FAQ and a legal page", async (lang) => {
-    const { context, page } = await openPage(browser, { viewport: { width: 320, height: 700 } });
-    try {
-      for (const path of ["/", "/frequently-asked-questions", "/privacy-policy", "/careers"]) {
-        await visit(page, path, lang);
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, path).toBeLessThanOrEqual(0);
-      }
-    } finally {
-      await context.close();
+    const page = phone.page;
+    for (const path of ["/", "/frequently-asked-questions", "/privacy-policy", "/careers"]) {
+      await visit(page, path, lang);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, path).toBeLessThanOrEqual(0);
     }
   });
 });
@@ -501,10 +480,13 @@ describe("/sitemap.xml and /robots.txt", () => {
         expect(new URL(alternates.bg ?? "").search).toBe("?lang=bg");
         expect(new URL(alternates.en ?? "").pathname).toBe(path);
       }
-      for (const path of paths) {
-        const page200 = await fetch(`${baseUrl}${path}`, { redirect: "manual" });
-        expect(page200.status, path).toBe(200);
-      }
+      const statuses = await Promise.all(
+        [...paths].map(async (path) => [
+          path,
+          (await fetch(`${baseUrl}${path}`, { redirect: "manual" })).status,
+        ]),
+      );
+      for (const [path, status] of statuses) expect(status, String(path)).toBe(200);
     } finally {
       await context.close();
     }
@@ -533,9 +515,10 @@ describe("/sitemap.xml and /robots.txt", () => {
 });
 
 describe("the /sitemap page", () => {
+  const tab = sharedTab(() => browser);
   it.each(LANGS)("(%s) lists the public pages in the five groups", async (lang) => {
-    const { context, page } = await openPage(browser);
-    try {
+    const page = tab.page;
+    {
       await visit(page, "/sitemap", lang);
       const main = page.getByRole("main");
       const groups =
@@ -555,8 +538,6 @@ describe("the /sitemap page", () => {
         expect(await main.locator(`a[href="${path}"]`).count(), path).toBe(1);
       }
       expect(await main.locator('a[href^="/careers/"]').count()).toBeGreaterThanOrEqual(4);
-    } finally {
-      await context.close();
     }
   });
 });

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectNoAxeViolations, launchBrowser, openContext, openPage } from "./browser.ts";
+import { expectNoAxeViolations, launchBrowser, openContext, openPage, sharedTab } from "./browser.ts";
 import { journeyStack } from "./journey-stack.ts";
 
 /**
@@ -63,9 +63,12 @@ afterAll(async () => {
 });
 
 describe("find a doctor", () => {
+  // One anonymous tab for the searches that leave nothing behind (no availabilityToday cookie).
+  const tab = sharedTab(() => browser);
   it("searches by specialization and state with the form, and the URL holds the search", async () => {
-    const { context, page, consoleErrors } = await openPage(browser);
-    try {
+    const page = tab.page;
+    tab.takeConsoleErrors();
+    {
       await page.goto(`${baseUrl}/find-a-doctor`);
       await page.getByLabel("Specialization").selectOption("dermatology");
       await page.getByLabel("Your state").selectOption(dermatologyState);
@@ -86,15 +89,14 @@ describe("find a doctor", () => {
       }
       // The filters show the search they produced.
       expect(await page.getByLabel("Specialization").inputValue()).toBe("dermatology");
-      expect(consoleErrors).toEqual([]);
-    } finally {
-      await context.close();
+      expect(tab.takeConsoleErrors()).toEqual([]);
     }
   });
 
   it("opens a provider's profile with everything to choose by and a way to consult", async () => {
-    const { context, page, consoleErrors } = await openPage(browser);
-    try {
+    const page = tab.page;
+    tab.takeConsoleErrors();
+    {
       // A provider who takes visits (one with a clinician account): only they offer a way to consult.
       const taking = await findProvider((provider) => provider.taking_visits);
       if (!taking) throw new Error("the demo directory has nobody taking visits");
@@ -114,15 +116,14 @@ describe("find a doctor", () => {
       }
       const consult = page.getByRole("link", { name: /^Start a consultation/ });
       expect(await consult.getAttribute("href")).toBe(`/consultation/consult?provider=${slug}`);
-      expect(consoleErrors).toEqual([]);
-    } finally {
-      await context.close();
+      expect(tab.takeConsoleErrors()).toEqual([]);
     }
   });
 
   it("paginates with links that keep the search, marks the current page, and Back returns", async () => {
-    const { context, page, consoleErrors } = await openPage(browser);
-    try {
+    const page = tab.page;
+    tab.takeConsoleErrors();
+    {
       const all = await apiSearch({});
       expect(all.meta.total).toBeGreaterThan(40);
       await page.goto(`${baseUrl}/find-a-doctor?sort=name`);
@@ -148,9 +149,7 @@ describe("find a doctor", () => {
       await page.goBack();
       await page.waitForURL((url) => !url.searchParams.has("page"));
       await expect.poll(() => cardNames(page)).toEqual(firstPage);
-      expect(consoleErrors).toEqual([]);
-    } finally {
-      await context.close();
+      expect(tab.takeConsoleErrors()).toEqual([]);
     }
   });
 
@@ -358,27 +357,23 @@ describe("find a doctor", () => {
   });
 
   it("offers a way out of an empty search", async () => {
-    const { context, page } = await openPage(browser);
-    try {
-      await page.goto(`${baseUrl}/find-a-doctor?q=zzzzzz`);
-      expect(await page.getByRole("heading", { name: "No doctors match this search" }).count()).toBe(1);
-      // Besides clearing the filters: a visit with whichever clinician is on duty.
-      expect(
-        await page
-          .getByRole("link", { name: "Request a visit with any available clinician" })
-          .getAttribute("href"),
-      ).toBe("/consultation/consult");
-      await page.getByRole("main").getByRole("link", { name: "Clear filters" }).last().click();
-      await page.waitForURL((url) => !url.searchParams.has("q"));
-      await expect.poll(async () => (await cardNames(page)).length).toBe(20);
-    } finally {
-      await context.close();
-    }
+    const page = tab.page;
+    await page.goto(`${baseUrl}/find-a-doctor?q=zzzzzz`);
+    expect(await page.getByRole("heading", { name: "No doctors match this search" }).count()).toBe(1);
+    // Besides clearing the filters: a visit with whichever clinician is on duty.
+    expect(
+      await page
+        .getByRole("link", { name: "Request a visit with any available clinician" })
+        .getAttribute("href"),
+    ).toBe("/consultation/consult");
+    await page.getByRole("main").getByRole("link", { name: "Clear filters" }).last().click();
+    await page.waitForURL((url) => !url.searchParams.has("q"));
+    await expect.poll(async () => (await cardNames(page)).length).toBe(20);
   });
 
   it("answers a bad link with a clear message and keeps what it held", async () => {
-    const { context, page } = await openPage(browser);
-    try {
+    const page = tab.page;
+    {
       const response = await page.goto(`${baseUrl}/find-a-doctor?state=ZZ&q=Ann&page=0`);
       expect(response?.status()).toBe(400);
       const alert = page.getByRole("alert");
@@ -390,8 +385,6 @@ describe("find a doctor", () => {
       const missing = await page.goto(`${baseUrl}/find-a-doctor/no-such-doctor-0`);
       expect(missing?.status()).toBe(404);
       expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("Page Not Found");
-    } finally {
-      await context.close();
     }
   });
 
