@@ -47,24 +47,16 @@ describe("every route of the site as an anonymous visitor", () => {
   });
 
   it("redirects unknown paths to /", async () => {
-    const { context, page } = await openPage(browser);
-    try {
-      await page.goto(`${baseUrl}/no-such-page/at/all?x=1`);
-      expect(new URL(page.url()).pathname).toBe("/");
-      expect(await page.title()).toBe("Ambercare");
-    } finally {
-      await context.close();
-    }
+    const page = tab.page;
+    await page.goto(`${baseUrl}/no-such-page/at/all?x=1`);
+    expect(new URL(page.url()).pathname).toBe("/");
+    expect(await page.title()).toBe("Ambercare");
   });
 
   it("takes the visitor from /logout to /login", async () => {
-    const { context, page } = await openPage(browser);
-    try {
-      await page.goto(`${baseUrl}/logout`);
-      expect(new URL(page.url()).pathname).toBe("/login");
-    } finally {
-      await context.close();
-    }
+    const page = tab.page;
+    await page.goto(`${baseUrl}/logout`);
+    expect(new URL(page.url()).pathname).toBe("/login");
   });
 });
 
