@@ -308,6 +308,25 @@ describe("loadConfig", () => {
   });
 });
 
+describe("notification records", () => {
+  it("keeps them 90 days unless told, a whole number of days from 1", () => {
+    expect(
+      loadConfig({ NODE_ENV: "test", ...secrets }, { root: "/srv" }).NOTIFICATION_DELIVERY_RETENTION_DAYS,
+    ).toBe(90);
+    expect(
+      loadConfig(
+        { NODE_ENV: "test", ...secrets, NOTIFICATION_DELIVERY_RETENTION_DAYS: "30" },
+        { root: "/srv" },
+      ).NOTIFICATION_DELIVERY_RETENTION_DAYS,
+    ).toBe(30);
+    for (const wrong of ["0", "-5", "1.5", "ninety", "100000"]) {
+      expect(configError({ NOTIFICATION_DELIVERY_RETENTION_DAYS: wrong }).message).toMatch(
+        /NOTIFICATION_DELIVERY_RETENTION_DAYS/,
+      );
+    }
+  });
+});
+
 describe("seedsDemoPatient", () => {
   it("seeds the demo patient only outside production, unless told", () => {
     expect(seedsDemoPatient({ NODE_ENV: "development" })).toBe(true);

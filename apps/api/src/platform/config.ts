@@ -111,6 +111,12 @@ export const apiEnvSchema = sharedEnvSchema.extend({
    * follow-up questions in its thread; afterwards the thread is read-only.
    */
   VISIT_FOLLOW_UP_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  /**
+   * Days the record of each notification decision (sent, skipped, failed: ADR 064) is kept; a
+   * sweep deletes older rows. Short enough that the table does not grow with every event forever,
+   * long enough to answer "why did my phone not ring last month?".
+   */
+  NOTIFICATION_DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** Booked visits (ADR 059): minutes a chosen slot stays held while the patient fills in and pays. */
   BOOKING_HOLD_MINUTES: z.coerce.number().int().min(1).max(60).default(10),
   /** Until this many minutes before a booked visit the patient cancels for free; later it is used. */
