@@ -308,6 +308,11 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
       "SMTP_URL is not set: e-mail is written to $DATA_DIR/mail (MAIL_TO_FILES=true), none is sent",
     );
   }
+  if (config.NODE_ENV === "production" && config.TEXT_MESSAGES === "files") {
+    app.log.warn(
+      "TEXT_MESSAGES=files: text messages (confirmation codes too) are written to $DATA_DIR/sms, none is sent",
+    );
+  }
   registerVisitTyping(live, services.visitChat);
   registerVideoCallSignalling(live, services.videoCalls, app);
   app.addHook("onReady", async () => live.start());

@@ -2,7 +2,6 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
   bookings,
-  consultations,
   notificationDeliveries,
   textMessageConsents,
   textMessageNumbers,
@@ -16,6 +15,7 @@ import { createManualClock } from "#api/platform/clock.ts";
 import {
   bearer,
   createTestApp,
+  insertBookedVisit,
   registerClinician,
   registerPatient,
   type TestApp,
@@ -98,29 +98,12 @@ async function bookedVisit(patientUserId: string, startsAt: Date): Promise<strin
     .update(bookings)
     .set({ status: "canceled" })
     .where(and(eq(bookings.clinicianUserId, clinician.user_id), eq(bookings.startsAt, startsAt)));
-  const [visit] = await t.db.db
-    .insert(consultations)
-    .values({
-      userId: patientUserId,
-      providerId: clinician.providerId,
-      type: "video",
-      status: "scheduled",
-      state: "CA",
-      scheduledStart: startsAt,
-    })
-    .returning({ id: consultations.id });
-  await t.db.db.insert(bookings).values({
-    consultationId: visit!.id,
+  return insertBookedVisit(t.db.db, {
     patientUserId,
     clinicianUserId: clinician.user_id,
     providerId: clinician.providerId,
-    type: "video",
-    state: "CA",
     startsAt,
-    endsAt: new Date(startsAt.getTime() + 30 * 60_000),
-    status: "booked",
   });
-  return visit!.id;
 }
 
 async function textRows(userId: string) {
