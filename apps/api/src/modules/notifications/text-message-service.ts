@@ -12,7 +12,7 @@ import {
 } from "@ambercare/contracts/notifications";
 import type { Database } from "@ambercare/db/client";
 import { notificationDeliveries, textMessageConsents, textMessageNumbers, users } from "@ambercare/db/schema";
-import { and, eq } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { CountryCode } from "libphonenumber-js/max";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
@@ -287,16 +287,32 @@ export function createTextMessageService(deps: {
         row.codeAttempts >= TEXT_CODE_ATTEMPTS
       )
         throw new AppError("TEXT_CODE_EXPIRED", 410, TEXT_MESSAGE_ERRORS.codeExpired);
+      // Counted and checked by the database, not from what was read: tries sent at once each count,
+      // and none is counted past the limit nor confirms after it.
+      const sameCode = and(
+        eq(textMessageNumbers.userId, userId),
+        eq(textMessageNumbers.codeHash, row.codeHash),
+        lt(textMessageNumbers.codeAttempts, TEXT_CODE_ATTEMPTS),
+      );
       if (!codeMatches(code, row.codeHash)) {
-        const attempts = row.codeAttempts + 1;
+        const [counted] = await db
+          .update(textMessageNumbers)
+          .set({ codeAttempts: sql`${textMessageNumbers.codeAttempts} + 1`, updatedAt: now })
+          .where(sameCode)
+          .returning({ attempts: textMessageNumbers.codeAttempts });
+        if (!counted) throw new AppError("TEXT_CODE_EXPIRED", 410, TEXT_MESSAGE_ERRORS.codeExpired);
         // The last wrong try uses the code up.
-        await update(userId, {
-          codeAttempts: attempts,
-          ...(attempts >= TEXT_CODE_ATTEMPTS ? { codeHash: null, codeExpiresAt: null } : {}),
-        });
+        if (counted.attempts >= TEXT_CODE_ATTEMPTS)
+          await update(userId, { codeHash: null, codeExpiresAt: null });
         throw new AppError("TEXT_CODE_INVALID", 422, TEXT_MESSAGE_ERRORS.codeInvalid);
       }
-      await update(userId, { confirmedAt: now, codeHash: null, codeExpiresAt: null, codeAttempts: 0 });
+      const confirmed = await db
+        .update(textMessageNumbers)
+        .set({ confirmedAt: now, codeHash: null, codeExpiresAt: null, codeAttempts: 0, updatedAt: now })
+        .where(sameCode)
+        .returning({ userId: textMessageNumbers.userId });
+      if (confirmed.length === 0)
+        throw new AppError("TEXT_CODE_EXPIRED", 410, TEXT_MESSAGE_ERRORS.codeExpired);
       return status(userId, await localeOf(userId));
     },
 
