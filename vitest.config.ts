@@ -38,6 +38,8 @@ const POSTGRES_SUITES = [
   "apps/api/src/modules/consultations/visit-service.test.ts",
   "apps/api/src/modules/directory/rating-routes.test.ts",
   "apps/api/src/modules/membership/membership-routes.test.ts",
+  // Wrong confirmation codes sent at once each counted (attempts under a real pool).
+  "apps/api/src/modules/notifications/text-message-routes.test.ts",
   // Holds racing for one slot: the exclusion constraint under a real pool.
   "apps/api/src/modules/scheduling/booking-routes.test.ts",
   // Durable jobs: runners on separate pools racing for due rows (FOR UPDATE SKIP LOCKED, leases).

@@ -39,6 +39,7 @@ import type { ConsultationEntitlements } from "#api/modules/membership/consultat
 import type { MembershipService } from "#api/modules/membership/membership-service.ts";
 import { registerRenewalSweep } from "#api/modules/membership/renewal-sweep.ts";
 import type { MyDataService } from "#api/modules/my-data/my-data-service.ts";
+import { registerDeliverySweep } from "#api/modules/notifications/delivery-sweep.ts";
 import type { NotificationService } from "#api/modules/notifications/notification-service.ts";
 import type { BoardService } from "#api/modules/operations/board-service.ts";
 import type { DirectoryEditorService } from "#api/modules/operations/directory-editor-service.ts";
@@ -307,6 +308,11 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
       "SMTP_URL is not set: e-mail is written to $DATA_DIR/mail (MAIL_TO_FILES=true), none is sent",
     );
   }
+  if (config.NODE_ENV === "production" && config.TEXT_MESSAGES === "files") {
+    app.log.warn(
+      "TEXT_MESSAGES=files: text messages (confirmation codes too) are written to $DATA_DIR/sms, none is sent",
+    );
+  }
   registerVisitTyping(live, services.visitChat);
   registerVideoCallSignalling(live, services.videoCalls, app);
   app.addHook("onReady", async () => live.start());
@@ -328,6 +334,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
     refund: (id) => services.entitlements.refundVisit(id),
   });
   services.notifications.register(jobs);
+  registerDeliverySweep(jobs, deps.db.db, config.NOTIFICATION_DELIVERY_RETENTION_DAYS);
   registerVisitSoonNotices(jobs, { db: deps.db.db, notifications: services.notifications });
   registerBookingConfirmations(jobs, {
     db: deps.db.db,

@@ -197,19 +197,22 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
   });
   const entitlements = options.entitlements ?? membershipEntitlements(membership);
 
-  const textMessages: TextMessageProvider =
-    config.TEXT_MESSAGES === "twilio"
-      ? createTwilioTextMessages(
-          {
-            accountSid: config.TWILIO_ACCOUNT_SID ?? "",
-            authToken: config.TWILIO_AUTH_TOKEN ?? "",
-            from: config.TWILIO_FROM,
-            messagingServiceSid: config.TWILIO_MESSAGING_SERVICE_SID,
-            apiUrl: config.TWILIO_API_URL,
-          },
-          log,
-        )
-      : createFileTextMessages({ dataDir: config.DATA_DIR, clock, log });
+  // Off (TEXT_MESSAGES=off, or unset in production on PostgreSQL): no provider, no texts.
+  const textMessages: TextMessageProvider | null =
+    config.TEXT_MESSAGES === "off"
+      ? null
+      : config.TEXT_MESSAGES === "twilio"
+        ? createTwilioTextMessages(
+            {
+              accountSid: config.TWILIO_ACCOUNT_SID ?? "",
+              authToken: config.TWILIO_AUTH_TOKEN ?? "",
+              from: config.TWILIO_FROM,
+              messagingServiceSid: config.TWILIO_MESSAGING_SERVICE_SID,
+              apiUrl: config.TWILIO_API_URL,
+            },
+            log,
+          )
+        : createFileTextMessages({ dataDir: config.DATA_DIR, clock, log });
   const notifications: NotificationService = createNotificationService({
     db,
     clock,

@@ -8,7 +8,7 @@ import { type AltchaChallenge, captchaChallengeResponse } from "@ambercare/contr
 import type { ConsultationType } from "@ambercare/contracts/provider";
 import { NO_VISIT_CREDITS, VISIT_TYPES } from "@ambercare/contracts/visit-types";
 import type { DbHandle } from "@ambercare/db/client";
-import { clinicians, providers, users } from "@ambercare/db/schema";
+import { bookings, clinicians, consultations, providers, users } from "@ambercare/db/schema";
 import { seedDemoData } from "@ambercare/db/seed";
 import { createTestDb, type TestDb } from "@ambercare/db/testing";
 import { eq, isNull, sql } from "drizzle-orm";
@@ -440,6 +440,39 @@ export async function registerClinician(t: TestApp, now: Date, { secondFactor = 
     now,
   });
   return { ...account, providerId: free!.id };
+}
+
+/**
+ * A booked video visit of `patientUserId` with the clinician, written straight to the database (a
+ * half-hour booking in CA from `startsAt`, status scheduled); answers the consultation's id.
+ */
+export async function insertBookedVisit(
+  db: DbHandle["db"],
+  visit: { patientUserId: string; clinicianUserId: string; providerId: string; startsAt: Date },
+): Promise<string> {
+  const [row] = await db
+    .insert(consultations)
+    .values({
+      userId: visit.patientUserId,
+      providerId: visit.providerId,
+      type: "video",
+      status: "scheduled",
+      state: "CA",
+      scheduledStart: visit.startsAt,
+    })
+    .returning({ id: consultations.id });
+  await db.insert(bookings).values({
+    consultationId: row!.id,
+    patientUserId: visit.patientUserId,
+    clinicianUserId: visit.clinicianUserId,
+    providerId: visit.providerId,
+    type: "video",
+    state: "CA",
+    startsAt: visit.startsAt,
+    endsAt: new Date(visit.startsAt.getTime() + 30 * 60_000),
+    status: "booked",
+  });
+  return row!.id;
 }
 
 /**

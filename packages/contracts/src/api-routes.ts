@@ -1408,11 +1408,11 @@ export const apiRoutes = {
       method: "GET",
       path: "/{product}/notifications/text-messages",
       summary:
-        "The patient's mobile number for reminder texts: confirmed, consent, opt-out, and the consent's wording",
+        "The patient's mobile number for reminder texts: confirmed, consent, opt-out, and the consent's wording (every text-message call answers 404 TEXT_MESSAGES_OFF when the clinic sends no texts)",
       bearer: true,
       query: textMessagesQuery,
       response: textMessageStatusResponse,
-      errors: [400, 401, 403],
+      errors: [400, 401, 403, 404],
     }),
     setTextNumber: route({
       api: "care",
@@ -1422,7 +1422,7 @@ export const apiRoutes = {
       bearer: true,
       body: setTextNumberRequest,
       response: textMessageStatusResponse,
-      errors: [400, 401, 403, 422, 429],
+      errors: [400, 401, 403, 404, 422, 429],
     }),
     resendTextCode: route({
       api: "care",
@@ -1470,14 +1470,14 @@ export const apiRoutes = {
       summary: "Forget the mobile number (and its consent): no more texts",
       bearer: true,
       response: textMessageStatusResponse,
-      errors: [400, 401, 403],
+      errors: [400, 401, 403, 404],
     }),
     inboundText: route({
       api: "care",
       method: "POST",
       path: "/{product}/notifications/text-messages/inbound",
       summary:
-        "Twilio's inbound message webhook: STOP, START, HELP; answers TwiML (403 { error } without a valid X-Twilio-Signature)",
+        "Twilio's inbound message webhook: STOP, START, HELP; answers TwiML (403 { error } without a valid X-Twilio-Signature, 404 { error } when text messages are off)",
       raw: "download",
       caller: "external",
     }),

@@ -145,6 +145,7 @@ export const ERROR_CODES = [
   "TEXT_CODE_TOO_SOON",
   "PHONE_NOT_CONFIRMED",
   "CONSENT_WORDING_CHANGED",
+  "TEXT_MESSAGES_OFF",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -125,6 +125,7 @@ export const TEXT_MESSAGE_ERRORS = Object.freeze({
   notConfirmed: "Confirm the number with the code sent to it first",
   wordingChanged: "The consent's wording has changed: read it again",
   signatureInvalid: "The request is not signed by the text-message service",
+  off: "Text messages are not offered here: no text-message service is configured",
 });
 
 /** How long a code is good for, how many tries it has, and how often a new one may be sent. */

@@ -308,6 +308,25 @@ describe("loadConfig", () => {
   });
 });
 
+describe("notification records", () => {
+  it("keeps them 90 days unless told, a whole number of days from 1", () => {
+    expect(
+      loadConfig({ NODE_ENV: "test", ...secrets }, { root: "/srv" }).NOTIFICATION_DELIVERY_RETENTION_DAYS,
+    ).toBe(90);
+    expect(
+      loadConfig(
+        { NODE_ENV: "test", ...secrets, NOTIFICATION_DELIVERY_RETENTION_DAYS: "30" },
+        { root: "/srv" },
+      ).NOTIFICATION_DELIVERY_RETENTION_DAYS,
+    ).toBe(30);
+    for (const wrong of ["0", "-5", "1.5", "ninety", "100000"]) {
+      expect(configError({ NOTIFICATION_DELIVERY_RETENTION_DAYS: wrong }).message).toMatch(
+        /NOTIFICATION_DELIVERY_RETENTION_DAYS/,
+      );
+    }
+  });
+});
+
 describe("seedsDemoPatient", () => {
   it("seeds the demo patient only outside production, unless told", () => {
     expect(seedsDemoPatient({ NODE_ENV: "development" })).toBe(true);
@@ -355,5 +374,41 @@ describe("mail in production", () => {
       { root: "/srv" },
     );
     expect(config).toMatchObject({ TEXT_MESSAGES: "twilio", TWILIO_API_URL: "https://api.twilio.com" });
+  });
+
+  it("offers no texts in production on PostgreSQL unless a provider, or files, is asked for", () => {
+    const production = {
+      NODE_ENV: "production",
+      SMTP_URL: "smtp://mail.internal:25",
+      DATABASE_URL: "postgres://ambercare@db.internal/ambercare",
+      ...secrets,
+    };
+    // Nobody would receive the confirmation codes written to disk: the section is off.
+    expect(loadConfig(production, { root: "/srv" }).TEXT_MESSAGES).toBe("off");
+    // Files there must be asked for, as MAIL_TO_FILES=true is (a staging trial).
+    expect(loadConfig({ ...production, TEXT_MESSAGES: "files" }, { root: "/srv" }).TEXT_MESSAGES).toBe(
+      "files",
+    );
+    expect(
+      loadConfig(
+        {
+          ...production,
+          TEXT_MESSAGES: "twilio",
+          TWILIO_ACCOUNT_SID: `AC${"0".repeat(32)}`,
+          TWILIO_AUTH_TOKEN: "twilio-auth-token-0123456789",
+          TWILIO_FROM: "+15550100000",
+        },
+        { root: "/srv" },
+      ).TEXT_MESSAGES,
+    ).toBe("twilio");
+    // The local trial of the production build on PGlite, and development, keep files.
+    const { DATABASE_URL: _postgres, ...onPglite } = production;
+    expect(loadConfig(onPglite, { root: "/srv" }).TEXT_MESSAGES).toBe("files");
+    expect(loadConfig({ NODE_ENV: "development", ...secrets }, { root: "/srv" }).TEXT_MESSAGES).toBe("files");
+    // Off may be asked for anywhere; nothing else is known.
+    expect(
+      loadConfig({ NODE_ENV: "test", ...secrets, TEXT_MESSAGES: "off" }, { root: "/srv" }).TEXT_MESSAGES,
+    ).toBe("off");
+    expect(configError({ TEXT_MESSAGES: "console" }).message).toMatch(/TEXT_MESSAGES/);
   });
 });

@@ -111,6 +111,12 @@ export const apiEnvSchema = sharedEnvSchema.extend({
    * follow-up questions in its thread; afterwards the thread is read-only.
    */
   VISIT_FOLLOW_UP_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  /**
+   * Days the record of each notification decision (sent, skipped, failed: ADR 064) is kept; a
+   * sweep deletes older rows. Short enough that the table does not grow with every event forever,
+   * long enough to answer "why did my phone not ring last month?".
+   */
+  NOTIFICATION_DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** Booked visits (ADR 059): minutes a chosen slot stays held while the patient fills in and pays. */
   BOOKING_HOLD_MINUTES: z.coerce.number().int().min(1).max(60).default(10),
   /** Until this many minutes before a booked visit the patient cancels for free; later it is used. */
@@ -261,10 +267,14 @@ export const apiEnvSchema = sharedEnvSchema.extend({
     .regex(/^(mailto:|https:\/\/)\S+$/, "a mailto: or https:// URL")
     .optional(),
   /**
-   * Text messages (ADR 064): files (the default) writes each one to `$DATA_DIR/sms/`; twilio sends
-   * through Twilio's Messages API with the official SDK and needs the TWILIO_ variables below.
+   * Text messages (ADR 064): twilio sends through Twilio's Messages API with the official SDK and
+   * needs the TWILIO_ variables below; files writes each one to `$DATA_DIR/sms/`; off offers no
+   * texts (the API answers the text-message calls 404 TEXT_MESSAGES_OFF and the profile hides the
+   * section). Unset: files, except in production on PostgreSQL, where it is off: a deployment that
+   * wrote confirmation codes to disk would have patients wait for a code nobody sends. Files there
+   * must be asked for (a staging trial), as MAIL_TO_FILES=true is for e-mail.
    */
-  TEXT_MESSAGES: z.enum(["files", "twilio"]).default("files"),
+  TEXT_MESSAGES: z.enum(["off", "files", "twilio"]).optional(),
   TWILIO_ACCOUNT_SID: z
     .string()
     .regex(/^AC[0-9a-fA-F]{32}$/, "a Twilio account SID (AC and 32 hex digits)")
@@ -308,15 +318,27 @@ export type ApiSecrets = {
   VAPID_PRIVATE_KEY: string;
 };
 
-export type ApiConfig = Omit<ApiEnv, keyof ServiceSecrets | keyof ApiSecrets> &
+export type ApiConfig = Omit<ApiEnv, keyof ServiceSecrets | keyof ApiSecrets | "TEXT_MESSAGES"> &
   ServiceSecrets &
   ApiSecrets & {
+    /** Resolved: unset is files, or off in production on PostgreSQL. */
+    TEXT_MESSAGES: TextMessagesMode;
     /** Absolute path. */
     DATA_DIR: string;
     /** Where the web server reaches each API surface (for logs and docs). */
     mainApiBase: string;
     careApiBase: string;
   };
+
+export type TextMessagesMode = "off" | "files" | "twilio";
+
+/** TEXT_MESSAGES as given, else off in production on PostgreSQL (nobody would get the codes), else files. */
+export function textMessagesMode(
+  env: Pick<ApiEnv, "TEXT_MESSAGES" | "NODE_ENV" | "DATABASE_URL">,
+): TextMessagesMode {
+  if (env.TEXT_MESSAGES !== undefined) return env.TEXT_MESSAGES;
+  return env.NODE_ENV === "production" && env.DATABASE_URL !== undefined ? "off" : "files";
+}
 
 /** The repository root: a relative DATA_DIR is relative to it, whichever process reads it. */
 export const REPOSITORY_ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -359,7 +381,11 @@ export function loadConfig(
   }
   // The API runs with its own folder as cwd (npm workspaces, scripts/lib/stack.mjs), so a
   // cwd-relative DATA_DIR would split the data between the API, the web and `npm run seed`.
-  const withDataDir = { ...parsed, DATA_DIR: resolve(options.root ?? REPOSITORY_ROOT, parsed.DATA_DIR) };
+  const withDataDir = {
+    ...parsed,
+    TEXT_MESSAGES: textMessagesMode(parsed),
+    DATA_DIR: resolve(options.root ?? REPOSITORY_ROOT, parsed.DATA_DIR),
+  };
   if ((withDataDir.RECAPTCHA_SITE_KEY === undefined) !== (withDataDir.RECAPTCHA_SECRET === undefined)) {
     throw new EnvError(
       "Invalid environment variables:\n  RECAPTCHA_SITE_KEY, RECAPTCHA_SECRET: set both (reCAPTCHA) or neither (ALTCHA)",

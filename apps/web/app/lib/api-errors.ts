@@ -185,6 +185,7 @@ export const API_ERROR_MESSAGES: Readonly<Record<ErrorCode, ErrorRule>> = {
   TEXT_CODE_TOO_SOON: { key: "notifications.texts.errors.tooSoon" },
   PHONE_NOT_CONFIRMED: { key: "notifications.texts.errors.notConfirmed" },
   CONSENT_WORDING_CHANGED: { key: "notifications.texts.errors.wordingChanged" },
+  TEXT_MESSAGES_OFF: { key: "notifications.texts.errors.off" },
 };
 
 /** What a refused call carries that the table reads (ApiError of api-client.server.ts). */

@@ -55,7 +55,11 @@ export const notificationDeliveries = pgTable(
     consultationId: uuid("consultation_id"),
     at: timestamptz("at").notNull(),
   },
-  (table) => [index("notification_deliveries_user_idx").on(table.userId, table.at)],
+  (table) => [
+    index("notification_deliveries_user_idx").on(table.userId, table.at),
+    // The retention sweep deletes by age alone.
+    index("notification_deliveries_at_idx").on(table.at),
+  ],
 );
 
 /**

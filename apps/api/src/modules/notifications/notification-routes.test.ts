@@ -16,6 +16,13 @@ import {
 
 const clock = createManualClock(new Date("2026-07-01T09:00:00Z"));
 const entitlements = createTestEntitlements();
+/** The visits a payment was made for: their refund gives money back (others were covered). */
+const paidVisits = new Set<string>();
+async function refundVisit(consultationId: string) {
+  return paidVisits.has(consultationId)
+    ? { kind: "refunded" as const, amountCents: 2900 }
+    : { kind: "nothing_paid" as const };
+}
 const DEVICES = "/ambercare/notifications/devices";
 const CONSOLE = "/api/v1/api/care-team";
 const CONSOLE_DEVICES = `${CONSOLE}/notifications/devices`;
@@ -29,7 +36,7 @@ beforeAll(async () => {
   push = await startPushServiceStandIn();
   t = await createTestApp({
     clock,
-    entitlements,
+    entitlements: { ...entitlements, refundVisit },
     env: { RATE_LIMIT_MAX: "100000", SESSION_IDLE_MINUTES: "300" },
   });
   clinician = await registerClinician(t, clock.now());
@@ -344,5 +351,147 @@ describe("what is pushed", () => {
     const [row] = await deliveries(someone.user_id);
     expect(row).toMatchObject({ outcome: "failed", event: "visit_accepted" });
     expect(row!.reason).toMatch(/no answer from the push service/);
+  });
+});
+
+describe("the refund and check-in events", () => {
+  /** The messages `browser` received of `event`, decrypted, oldest first. */
+  const received = (browser: ReturnType<typeof push.browser>, event: string) =>
+    browser
+      .messages()
+      .map(
+        (message) => JSON.parse(browser.decrypt(message.body)) as { body: string; url: string; tag: string },
+      )
+      .filter((message) => message.tag.startsWith(`${event}:`));
+
+  it("tells the patient a visit's payment was refunded, generically unless the device asked for details", async () => {
+    const someone = await patient();
+    const phone = await subscribe(someone.access_token);
+    const cancel = (id: string) =>
+      call("POST", `${CONSOLE}/visits/${id}/cancel`, clinician.access_token, { reason: "Out of office" });
+
+    // A visit the membership covered gives nothing back: no refund is announced.
+    const covered = await requestVisit(someone.access_token);
+    expect((await cancel(covered)).statusCode).toBe(200);
+    await drain();
+    expect(received(phone, "refund")).toEqual([]);
+
+    const paid = await requestVisit(someone.access_token);
+    paidVisits.add(paid);
+    expect((await cancel(paid)).statusCode).toBe(200);
+    await drain();
+    expect(received(phone, "refund")).toEqual([
+      {
+        title: t.app.config.PRODUCT_NAME,
+        body: "You have an update about a payment.",
+        url: `/my-profile/consultations/${paid}`,
+        tag: `refund:${paid}`,
+      },
+    ]);
+
+    await call("PUT", `${DEVICES}/${phone.id}`, someone.access_token, { detailed: true });
+    const another = await requestVisit(someone.access_token);
+    paidVisits.add(another);
+    expect((await cancel(another)).statusCode).toBe(200);
+    await drain();
+    expect(received(phone, "refund").at(-1)?.body).toBe(
+      "The payment for your chat consultation was refunded.",
+    );
+    for (const message of phone.messages()) {
+      const text = phone.decrypt(message.body);
+      for (const word of SYMPTOMS) expect(text).not.toContain(word);
+      // Neither the clinician's reason nor the amount.
+      expect(text).not.toMatch(/Out of office|29\.00|\$/);
+    }
+    const refunds = (await deliveries(someone.user_id)).filter((row) => row.event === "refund");
+    expect(refunds.map((row) => [row.consultationId, row.outcome])).toEqual([
+      [paid, "sent"],
+      [another, "sent"],
+    ]);
+  });
+
+  it("tells the clinician's device a patient checked in for a booked visit, generically unless it asked for details", async () => {
+    const onDuty = await subscribe(clinician.access_token, CONSOLE_DEVICES, "Chrome on macOS");
+    const schedule = await call("PUT", `${CONSOLE}/schedule`, clinician.access_token, {
+      time_zone: "Europe/Sofia",
+      min_notice_minutes: 0,
+      horizon_days: 14,
+      weekly_hours: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({
+        weekday,
+        start: "00:00",
+        end: "23:00",
+        visit_types: ["chat", "video"],
+      })),
+    });
+    expect(schedule.statusCode, schedule.body).toBe(200);
+    const [provider] = await t.db.db
+      .select({ slug: providers.slug })
+      .from(providers)
+      .where(eq(providers.id, clinician.providerId));
+
+    /** Books the first free chat slot at least an hour ahead, checks in 10 minutes before it. */
+    async function bookAndCheckIn(): Promise<string> {
+      const someone = await patient();
+      const free = await t.app.inject({
+        method: "GET",
+        url: `/api/v1/api/provider/${provider!.slug}/slots?type=chat&state=OR`,
+      });
+      expect(free.statusCode, free.body).toBe(200);
+      const start = (free.json().data.slots as { start: string }[])
+        .map((slot) => slot.start)
+        .find((iso) => Date.parse(iso) >= clock.now().getTime() + 60 * 60_000)!;
+      const held = await call("POST", "/ambercare/bookings/holds", someone.access_token, {
+        provider_slug: provider!.slug,
+        type: "chat",
+        state: "OR",
+        start,
+      });
+      expect(held.statusCode, held.body).toBe(201);
+      const created = await call(
+        "POST",
+        "/ambercare/create-consultation",
+        someone.access_token,
+        consultationBody("chat", "OR", { hold_id: held.json().data.id }),
+      );
+      expect(created.statusCode, created.body).toBe(201);
+      const id = created.json().data.id as string;
+      clock.set(new Date(Date.parse(start) - 10 * 60_000));
+      const checkedIn = await call("POST", `/ambercare/consultations/${id}/check-in`, someone.access_token);
+      expect(checkedIn.statusCode, checkedIn.body).toBe(200);
+      await drain();
+      return id;
+    }
+
+    const first = await bookAndCheckIn();
+    expect(received(onDuty, "patient_checked_in")).toEqual([
+      {
+        title: t.app.config.PRODUCT_NAME,
+        body: "A patient checked in for a booked visit.",
+        url: `/console/visits/${first}`,
+        tag: `patient_checked_in:${first}`,
+      },
+    ]);
+    expect(
+      onDuty.messages().find((m) => onDuty.decrypt(m.body).includes("checked in"))!.headers.urgency,
+    ).toBe("high");
+
+    await call("PUT", `${CONSOLE_DEVICES}/${onDuty.id}`, clinician.access_token, { detailed: true });
+    const second = await bookAndCheckIn();
+    expect(received(onDuty, "patient_checked_in").at(-1)).toMatchObject({
+      body: "Jane checked in for their chat consultation.",
+      url: `/console/visits/${second}`,
+    });
+    for (const message of onDuty.messages()) {
+      const text = onDuty.decrypt(message.body);
+      for (const word of SYMPTOMS) expect(text).not.toContain(word);
+    }
+    const checkIns = (await deliveries(clinician.user_id)).filter(
+      (row) => row.event === "patient_checked_in",
+    );
+    expect(checkIns.map((row) => [row.consultationId, row.outcome])).toEqual([
+      [first, "sent"],
+      [second, "sent"],
+    ]);
+    await call("DELETE", `${CONSOLE_DEVICES}/${onDuty.id}`, clinician.access_token);
   });
 });

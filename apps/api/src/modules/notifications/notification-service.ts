@@ -257,7 +257,12 @@ export function createNotificationService(deps: {
    * is skipped (`quiet_hours`). The e-mailed reminders go regardless.
    */
   async function deliverText(payload: NotifyPayload, event: NotificationEvent): Promise<void> {
-    if (event !== "visit_soon" || payload.minutes !== TEXT_REMINDER_MINUTES || !payload.consultationId)
+    if (
+      !deps.texts.enabled ||
+      event !== "visit_soon" ||
+      payload.minutes !== TEXT_REMINDER_MINUTES ||
+      !payload.consultationId
+    )
       return;
     const base = { userId: payload.userId, event, consultationId: payload.consultationId, channel: "sms" };
     const recipient = await deps.texts.recipient(payload.userId);

@@ -2,7 +2,6 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
   bookings,
-  consultations,
   notificationDeliveries,
   textMessageConsents,
   textMessageNumbers,
@@ -16,6 +15,7 @@ import { createManualClock } from "#api/platform/clock.ts";
 import {
   bearer,
   createTestApp,
+  insertBookedVisit,
   registerClinician,
   registerPatient,
   type TestApp,
@@ -98,29 +98,12 @@ async function bookedVisit(patientUserId: string, startsAt: Date): Promise<strin
     .update(bookings)
     .set({ status: "canceled" })
     .where(and(eq(bookings.clinicianUserId, clinician.user_id), eq(bookings.startsAt, startsAt)));
-  const [visit] = await t.db.db
-    .insert(consultations)
-    .values({
-      userId: patientUserId,
-      providerId: clinician.providerId,
-      type: "video",
-      status: "scheduled",
-      state: "CA",
-      scheduledStart: startsAt,
-    })
-    .returning({ id: consultations.id });
-  await t.db.db.insert(bookings).values({
-    consultationId: visit!.id,
+  return insertBookedVisit(t.db.db, {
     patientUserId,
     clinicianUserId: clinician.user_id,
     providerId: clinician.providerId,
-    type: "video",
-    state: "CA",
     startsAt,
-    endsAt: new Date(startsAt.getTime() + 30 * 60_000),
-    status: "booked",
   });
-  return visit!.id;
 }
 
 async function textRows(userId: string) {
@@ -244,6 +227,29 @@ describe("a mobile number, confirmed by a texted code", () => {
     await call("DELETE", `${TEXTS}/number`, patient.access_token);
     const sixth = await call("PUT", `${TEXTS}/number`, patient.access_token, { phone });
     expect(sixth.statusCode).toBe(429);
+  });
+
+  it("counts wrong tries sent at once each, so guessing in parallel gets no more than five", async () => {
+    const patient = await registerPatient(t.app);
+    const phone = newPhone();
+    await call("PUT", `${TEXTS}/number`, patient.access_token, { phone });
+    const code = codeIn(lastTextTo(phone).form.Body!);
+    const guesses = Array.from({ length: 12 }, (_, i) =>
+      String((Number(code) + 1 + i) % 1_000_000).padStart(6, "0"),
+    );
+    const answers = await Promise.all(
+      guesses.map((guess) => call("POST", `${TEXTS}/confirm`, patient.access_token, { code: guess })),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 422)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 410)).toHaveLength(7);
+    // The code is used up: the right one, late, no longer confirms.
+    expect((await call("POST", `${TEXTS}/confirm`, patient.access_token, { code })).statusCode).toBe(410);
+    const [row] = await t.db.db
+      .select({ attempts: textMessageNumbers.codeAttempts, confirmedAt: textMessageNumbers.confirmedAt })
+      .from(textMessageNumbers)
+      .where(eq(textMessageNumbers.userId, patient.user_id));
+    expect(row).toEqual({ attempts: 5, confirmedAt: null });
   });
 });
 

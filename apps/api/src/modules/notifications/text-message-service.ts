@@ -12,7 +12,7 @@ import {
 } from "@ambercare/contracts/notifications";
 import type { Database } from "@ambercare/db/client";
 import { notificationDeliveries, textMessageConsents, textMessageNumbers, users } from "@ambercare/db/schema";
-import { and, eq } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { CountryCode } from "libphonenumber-js/max";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
@@ -88,7 +88,8 @@ export function twiml(message?: string): string {
 export function createTextMessageService(deps: {
   db: Database;
   clock: Clock;
-  provider: TextMessageProvider;
+  /** Null when text messages are off (TEXT_MESSAGES=off): every call but `enabled` refuses. */
+  provider: TextMessageProvider | null;
   productName: string;
   /** Who a HELP reply names: SUPPORT_EMAIL, and SUPPORT_PHONE when set. */
   contact: string;
@@ -97,6 +98,12 @@ export function createTextMessageService(deps: {
   log: FastifyBaseLogger;
 }) {
   const { db, clock } = deps;
+
+  /** The provider; refuses every text-message call when texts are off (TEXT_MESSAGES=off). */
+  function on(): TextMessageProvider {
+    if (!deps.provider) throw new AppError("TEXT_MESSAGES_OFF", 404, TEXT_MESSAGE_ERRORS.off);
+    return deps.provider;
+  }
 
   /** The patient's own language, for the calls that do not name one. */
   async function localeOf(userId: string): Promise<Locale> {
@@ -213,7 +220,7 @@ export function createTextMessageService(deps: {
       codesSent: sentInWindow + 1,
       codesWindowStarted: windowFresh ? row.codesWindowStarted : now,
     });
-    const outcome = await deps.provider.send({
+    const outcome = await on().send({
       to: row.phone,
       body: textCopy(locale).code(deps.productName, code, TEXT_CODE_MINUTES),
       purpose: "verification",
@@ -231,9 +238,16 @@ export function createTextMessageService(deps: {
   }
 
   return {
-    status,
+    /** Whether the clinic sends texts at all: a provider is configured. */
+    enabled: deps.provider !== null,
+
+    async status(userId: string, locale: Locale): Promise<TextMessageStatus> {
+      on();
+      return status(userId, locale);
+    },
 
     async setNumber(userId: string, input: SetTextNumberRequest): Promise<TextMessageStatus> {
+      on();
       const locale = toLocale(input.locale);
       const country = (input.country ?? COUNTRY_OF[locale]) as CountryCode;
       const phone = normalisePhone(input.phone, country);
@@ -257,11 +271,13 @@ export function createTextMessageService(deps: {
     },
 
     async resendCode(userId: string, locale: Locale): Promise<TextMessageStatus> {
+      on();
       await sendCode(userId, locale);
       return status(userId, locale);
     },
 
     async confirm(userId: string, code: string): Promise<TextMessageStatus> {
+      on();
       const row = await withNumber(userId);
       const now = clock.now();
       if (
@@ -271,21 +287,38 @@ export function createTextMessageService(deps: {
         row.codeAttempts >= TEXT_CODE_ATTEMPTS
       )
         throw new AppError("TEXT_CODE_EXPIRED", 410, TEXT_MESSAGE_ERRORS.codeExpired);
+      // Counted and checked by the database, not from what was read: tries sent at once each count,
+      // and none is counted past the limit nor confirms after it.
+      const sameCode = and(
+        eq(textMessageNumbers.userId, userId),
+        eq(textMessageNumbers.codeHash, row.codeHash),
+        lt(textMessageNumbers.codeAttempts, TEXT_CODE_ATTEMPTS),
+      );
       if (!codeMatches(code, row.codeHash)) {
-        const attempts = row.codeAttempts + 1;
+        const [counted] = await db
+          .update(textMessageNumbers)
+          .set({ codeAttempts: sql`${textMessageNumbers.codeAttempts} + 1`, updatedAt: now })
+          .where(sameCode)
+          .returning({ attempts: textMessageNumbers.codeAttempts });
+        if (!counted) throw new AppError("TEXT_CODE_EXPIRED", 410, TEXT_MESSAGE_ERRORS.codeExpired);
         // The last wrong try uses the code up.
-        await update(userId, {
-          codeAttempts: attempts,
-          ...(attempts >= TEXT_CODE_ATTEMPTS ? { codeHash: null, codeExpiresAt: null } : {}),
-        });
+        if (counted.attempts >= TEXT_CODE_ATTEMPTS)
+          await update(userId, { codeHash: null, codeExpiresAt: null });
         throw new AppError("TEXT_CODE_INVALID", 422, TEXT_MESSAGE_ERRORS.codeInvalid);
       }
-      await update(userId, { confirmedAt: now, codeHash: null, codeExpiresAt: null, codeAttempts: 0 });
+      const confirmed = await db
+        .update(textMessageNumbers)
+        .set({ confirmedAt: now, codeHash: null, codeExpiresAt: null, codeAttempts: 0, updatedAt: now })
+        .where(sameCode)
+        .returning({ userId: textMessageNumbers.userId });
+      if (confirmed.length === 0)
+        throw new AppError("TEXT_CODE_EXPIRED", 410, TEXT_MESSAGE_ERRORS.codeExpired);
       return status(userId, await localeOf(userId));
     },
 
     /** Express consent: only to the wording this server shows in that language, recorded as given. */
     async consent(userId: string, input: TextConsentRequest, ip: string): Promise<TextMessageStatus> {
+      on();
       const row = await withNumber(userId);
       if (row.confirmedAt === null)
         throw new AppError("PHONE_NOT_CONFIRMED", 409, TEXT_MESSAGE_ERRORS.notConfirmed);
@@ -300,6 +333,7 @@ export function createTextMessageService(deps: {
 
     /** The profile's opt-out: no text from now on, until the patient consents again. */
     async optOut(userId: string): Promise<TextMessageStatus> {
+      on();
       const row = await withNumber(userId);
       if (row.optedOutAt === null) {
         await update(userId, { optedOutAt: clock.now(), optedOutVia: "profile" });
@@ -309,6 +343,7 @@ export function createTextMessageService(deps: {
     },
 
     async remove(userId: string): Promise<TextMessageStatus> {
+      on();
       const row = await rowOf(userId);
       if (row?.phone) {
         if (row.consentedAt && !row.optedOutAt) await consentRecord(userId, row.phone, "withdrawn");
@@ -333,12 +368,12 @@ export function createTextMessageService(deps: {
       return { ok: true, phone: number.phone, locale: toLocale(row.locale), timeZone: row.timeZone };
     },
 
-    send: (message: Parameters<TextMessageProvider["send"]>[0]) => deps.provider.send(message),
+    send: (message: Parameters<TextMessageProvider["send"]>[0]) => on().send(message),
 
     inboundUrl: deps.inboundUrl,
 
     /** Whether a webhook request is the provider's own (X-Twilio-Signature). */
-    verifyInbound: deps.provider.verifyInbound,
+    verifyInbound: (...args: Parameters<TextMessageProvider["verifyInbound"]>) => on().verifyInbound(...args),
 
     /**
      * A reply from a phone (Twilio's inbound webhook, already verified): STOP and its synonyms stop
@@ -346,6 +381,7 @@ export function createTextMessageService(deps: {
      * HELP answers with the clinic's contact. Answers the TwiML Twilio replies with.
      */
     async inbound(from: string, body: string): Promise<string> {
+      on();
       const word = body.trim().split(/\s+/)[0]?.toUpperCase() ?? "";
       const rows = await db
         .select({ number: textMessageNumbers, locale: users.locale })

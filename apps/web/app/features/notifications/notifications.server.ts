@@ -65,8 +65,14 @@ export function textMessagesApi(request: Request, user: SessionUser, context: Co
   const api = userApi(request, user).notifications;
   const options = { headers: visitorHeaders(context) };
   return {
-    async status(locale: Locale): Promise<TextMessageStatus> {
-      return (await api.textMessages({ query: { locale } }, options)).data;
+    /** The number's state; null when the clinic sends no texts (TEXT_MESSAGES_OFF): no section then. */
+    async status(locale: Locale): Promise<TextMessageStatus | null> {
+      try {
+        return (await api.textMessages({ query: { locale } }, options)).data;
+      } catch (error) {
+        if (isApiError(error) && error.code === "TEXT_MESSAGES_OFF") return null;
+        throw error;
+      }
     },
     setNumber: (phone: string, locale: Locale) => api.setTextNumber({ body: { phone, locale } }, options),
     resend: (locale: Locale) => api.resendTextCode({ body: { locale } }, options),

@@ -16,7 +16,8 @@ import type { Route } from "./+types/notifications";
 
 /**
  * My profile › Notifications (ADR 064): the patient's devices that receive web push, and their
- * choices; the mobile number that receives reminder texts, its code and consent.
+ * choices; the mobile number that receives reminder texts, its code and consent (no such section
+ * when the clinic sends no texts).
  */
 export async function loader({ request, pattern, context }: Route.LoaderArgs) {
   const { user } = await requireRouteUser(request, pattern);
@@ -46,7 +47,9 @@ export default function NotificationsPage() {
         result={result?.form ? undefined : result}
         action="/my-profile/notifications"
       />
-      <TextMessageSettings status={settings.texts} locale={settings.locale} result={result} />
+      {settings.texts ? (
+        <TextMessageSettings status={settings.texts} locale={settings.locale} result={result} />
+      ) : null}
     </AccountPage>
   );
 }

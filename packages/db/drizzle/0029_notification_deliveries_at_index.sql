@@ -1,0 +1,1 @@
+CREATE INDEX "notification_deliveries_at_idx" ON "notification_deliveries" USING btree ("at");
