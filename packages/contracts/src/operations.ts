@@ -59,6 +59,9 @@ export const inviteClinicianResponse = dataEnvelope(
 );
 
 export const teamMemberParams = z.object({ userId: uuid }).strict();
+/** `/api/operations/team/:userId/schedule/exceptions/:id`: one exception of one clinician. */
+export const teamExceptionParams = z.object({ userId: uuid, id: uuid }).strict();
+
 export const teamMemberResponse = dataEnvelope(
   z
     .object({
@@ -75,6 +78,10 @@ export const OPERATOR_ACTIONS = Object.freeze([
   "clinician.disable",
   "clinician.enable",
   "clinician.end_sessions",
+  // A clinician's hours set or corrected by an operator (ADR 059, 065).
+  "clinician.hours",
+  "clinician.exception_add",
+  "clinician.exception_remove",
   "visit.search",
   "visit.read",
   "payment.refund",

@@ -51,6 +51,27 @@ export const operationsRoutes: FastifyPluginAsyncZod = async (app) => {
   teamStep(routes.enable, (actor, id) => app.operations.enable(actor, id));
   teamStep(routes.endSessions, (actor, id) => app.operations.endSessions(actor, id));
 
+  // A clinician's hours, set or corrected by an operator with the clinician's own rules (ADR 059).
+  const { hours } = app.operations;
+
+  serve(app, routes.clinicianSchedule, operator, async (request) => ({
+    data: await hours.schedule(request.params.userId),
+  }));
+
+  serve(app, routes.putClinicianSchedule, operator, async (request) => ({
+    data: await hours.replace(actorOf(request), request.params.userId, request.body),
+  }));
+
+  serve(app, routes.addClinicianException, operator, async (request, reply) => {
+    const data = await hours.addException(actorOf(request), request.params.userId, request.body);
+    return reply.code(201).send({ data });
+  });
+
+  serve(app, routes.deleteClinicianException, operator, async (request, reply) => {
+    await hours.deleteException(actorOf(request), request.params.userId, request.params.id);
+    return reply.code(204).send(null);
+  });
+
   serve(app, routes.actions, operator, async (request) => {
     const { page } = request.query;
     const { rows, total } = await app.operations.actions(page);

@@ -27,6 +27,11 @@ import {
   storeSetPasswordToken,
 } from "#api/modules/care-console/care-team-service.ts";
 import {
+  clinicianNotFound,
+  createClinicianHoursService,
+  type OperatorActor,
+} from "#api/modules/operations/clinician-hours-service.ts";
+import {
   createOperationsRepository,
   type OperatorActionEvent,
   searchAccessLog,
@@ -45,8 +50,7 @@ export class OperatorError extends Error {
   override name = "OperatorError";
 }
 
-/** Who acts, from where: every action of the console is written with it. */
-export type OperatorActor = { userId: string; ip: string | null };
+export type { OperatorActor };
 
 export type OperationsDeps = {
   db: Database;
@@ -56,6 +60,8 @@ export type OperationsDeps = {
   log: FastifyBaseLogger;
   careTeam: Pick<CareTeamService, "invite">;
   payments: Pick<PaymentProvider, "refund">;
+  /** The clinicians' own hours (ADR 059): an operator sets or corrects them with the same rules. */
+  schedules: Parameters<typeof createClinicianHoursService>[0]["schedules"];
   productName: string;
   /** The web's origin: the set-password link and the billing history's link. */
   siteUrl: string;
@@ -142,10 +148,6 @@ export function createOperationsService(deps: OperationsDeps) {
       ip: actor.ip,
       at: clock.now(),
     });
-
-  function clinicianNotFound(): AppError {
-    return new AppError("CLINICIAN_NOT_FOUND", 404, "No clinician has this id");
-  }
 
   async function changeClinician(
     actor: OperatorActor,
@@ -255,6 +257,9 @@ export function createOperationsService(deps: OperationsDeps) {
   }
 
   return {
+    /** One clinician's hours, set or corrected by an operator (ADR 059), each change audited. */
+    hours: createClinicianHoursService({ db, clock, schedules: deps.schedules }),
+
     /**
      * Creates an operator account (or sends a new link to an existing one) and e-mails the link to
      * choose a password: `npm run care-team -- operator --email …`. The operator must then set up
