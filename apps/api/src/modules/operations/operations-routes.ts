@@ -43,8 +43,9 @@ export const operationsRoutes: FastifyPluginAsyncZod = async (app) => {
         disabled: boolean;
         sessions_ended: number;
       };
-      // The directory's "Available today" follows a clinician taken off duty.
+      // The directory's "Available today" and the operators' board follow a clinician taken off duty.
       app.providerDirectory.invalidate();
+      if (route === routes.disable) await app.board.dutyChanged();
       return { data };
     });
   teamStep(routes.disable, (actor, id) => app.operations.disable(actor, id));
