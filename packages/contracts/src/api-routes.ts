@@ -1625,12 +1625,12 @@ export const apiRoutes = {
       method: "POST",
       path: "/api/operations/visits/:id/refund",
       summary:
-        "Refund a visit's payment in full or in part with a reason, once (a second submit answers the same refund; audited)",
+        "Refund what is left of a visit's payment, in full or in part, with a reason; several refunds add up to at most what was paid (a second submit of one form answers the same refund; audited)",
       bearer: true,
       params: visitParams,
       body: refundRequest,
       response: refundResponse,
-      errors: [400, 401, 403, 404, 502],
+      errors: [400, 401, 403, 404, 409, 502],
     }),
     accessLog: route({
       api: "main",

@@ -181,9 +181,14 @@ export const REFUND_REASON_MAX = 500;
 export const refundRequest = z
   .object({
     invoice_id: uuid,
-    /** Cents to give back; absent: all that was paid. */
+    /** Cents to give back; absent: all that is left of what was paid. */
     amount_cents: z.number().int().min(1).optional(),
     reason: textSchema().trim().min(3).max(REFUND_REASON_MAX),
+    /**
+     * One refund form's submit: a second submit with the same key answers the same refund. Several
+     * refunds of one payment have different keys; without one, a payment is refunded once.
+     */
+    idempotency_key: uuid.optional(),
   })
   .strict();
 export type RefundRequest = z.infer<typeof refundRequest>;
