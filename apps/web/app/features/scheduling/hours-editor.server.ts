@@ -44,7 +44,11 @@ export async function loadHoursEditor(api: HoursEditorApi, locale: Locale) {
  * The hours editor's three forms (ADR 059): `intent=hours` (PUT the schedule), `add-exception`,
  * `remove-exception`; each is one call of `api`, its refusal shown as the form's error.
  */
-export async function runHoursAction(api: HoursEditorApi, formData: FormData) {
+export async function runHoursAction(
+  api: HoursEditorApi,
+  formData: FormData,
+  savedKey: "console.hours.saved" | "operations.hours.saved" = "console.hours.saved",
+) {
   const intent = formData.get("intent");
   if (intent === "add-exception" || intent === "remove-exception") {
     const parsed =
@@ -92,6 +96,6 @@ export async function runHoursAction(api: HoursEditorApi, formData: FormData) {
   }
   return data<HoursAction>({
     intent: "hours",
-    result: { status: "success", message: { key: "console.hours.saved" } },
+    result: { status: "success", message: { key: savedKey } },
   });
 }

@@ -122,11 +122,34 @@ export type HoursEditorProps = {
   values: HoursValues;
   timeZones: TimeZoneOption[];
   actionData: HoursAction | undefined;
+  /** Whose hours: the clinician's own (the console, "my hours") or a clinician's (operations). */
+  whose?: "own" | "clinician";
 };
 
+/** The few strings that speak to the clinician ("your hours") and their operator's wording. */
+const WORDING = {
+  own: {
+    notSaved: "console.hours.notSaved",
+    timeZoneHint: "console.hours.timeZoneHint",
+    save: "console.hours.save",
+  },
+  clinician: {
+    notSaved: "operations.hours.notSaved",
+    timeZoneHint: "operations.hours.timeZoneHint",
+    save: "operations.hours.save",
+  },
+} as const;
+
 /** The booking settings and the whole week, saved as one form (`intent=hours`). */
-export function HoursForm({ schedule, values: saved, timeZones, actionData }: HoursEditorProps) {
+export function HoursForm({
+  schedule,
+  values: saved,
+  timeZones,
+  actionData,
+  whose = "own",
+}: HoursEditorProps) {
   const { t } = useTranslation();
+  const wording = WORDING[whose];
   const result = actionData?.intent === "hours" ? actionData.result : undefined;
   const failed = result?.status === "error" ? result : undefined;
   const values = (failed ? failed.values : saved) as HoursValues;
@@ -146,7 +169,7 @@ export function HoursForm({ schedule, values: saved, timeZones, actionData }: Ho
       <input type="hidden" name="intent" value="hours" />
       <ErrorSummary formId={HOURS_FORM} result={failed} order={order} />
       <StatusMessage message={result?.status === "success" ? result.message : undefined} />
-      {!schedule.saved && !result ? <p className="text-ink">{t("console.hours.notSaved")}</p> : null}
+      {!schedule.saved && !result ? <p className="text-ink">{t(wording.notSaved)}</p> : null}
       <fieldset className="flex flex-col gap-4">
         <legend className="mb-2">
           <h2 className="font-semibold text-ink text-xl">{t("console.hours.settings")}</h2>
@@ -155,7 +178,7 @@ export function HoursForm({ schedule, values: saved, timeZones, actionData }: Ho
           formId={HOURS_FORM}
           name="time_zone"
           label={t("console.hours.timeZone")}
-          hint={t("console.hours.timeZoneHint")}
+          hint={t(wording.timeZoneHint)}
           options={timeZones}
           defaultValue={values.time_zone ?? ""}
           error={errors.time_zone}
@@ -215,7 +238,7 @@ export function HoursForm({ schedule, values: saved, timeZones, actionData }: Ho
       </fieldset>
       <div>
         <SubmitButton intent="hours" pendingLabel={t("console.hours.saving")}>
-          {t("console.hours.save")}
+          {t(wording.save)}
         </SubmitButton>
       </div>
     </Form>

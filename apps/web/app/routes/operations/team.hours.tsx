@@ -36,7 +36,7 @@ export async function action({ request, pattern, params, context }: Route.Action
   const { user } = await requireRouteOperator(request, pattern);
   if (!UUID.test(params.clinicianId)) throw data(null, { status: 404 });
   const api = operationsApi(request, user, context).clinicianHours(params.clinicianId);
-  return runHoursAction(api, await readFormData(request));
+  return runHoursAction(api, await readFormData(request), "operations.hours.saved");
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "operationsTeamHours");
@@ -49,6 +49,7 @@ export default function OperationsTeamHoursPage() {
     <HoursEditorPage
       {...editor}
       actionData={actionData}
+      whose="clinician"
       heading={t("operations.team.hoursHeading", { email: member.email })}
     >
       <Link to="/operations" className="link">
