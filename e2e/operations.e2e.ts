@@ -16,7 +16,7 @@ import { E2E_OPERATOR_EMAIL } from "./clinician-pool.ts";
 /**
  * The operations console (ADR 065): the operator the care-team command created chooses a password
  * with the e-mailed link and sets up two-step login, logs in with password and code, invites a
- * clinician, finds a patient's paid visit by e-mail and refunds part of it (the patient's billing
+ * clinician and sets their hours (a mistake shown as on the console's page), finds a patient's paid visit by e-mail and refunds part of it (the patient's billing
  * history shows it), reads the operations log, and finds that visit's entries in the access log
  * across patients (and their CSV), sees the request waiting on today's board, and the reports'
  * charts, tables and CSV. A patient is refused the console.
@@ -103,6 +103,23 @@ describe("the operations console", () => {
       const row = page.getByTestId("team").getByRole("row").filter({ hasText: email });
       expect(await row.textContent()).toContain("Active");
       await expectNoAxeViolations(page);
+
+      // Set the invited clinician's hours: a mistake is shown as on the console's page, then saved.
+      await row.getByRole("link", { name: `Hours of ${email}` }).click();
+      await page.getByRole("heading", { level: 1, name: `Hours of ${email}` }).waitFor();
+      const monday = page.getByRole("group", { name: "Monday, range 1" });
+      await page.getByLabel("Time zone").selectOption("Europe/Sofia");
+      await monday.getByLabel("From").fill("09:00");
+      await monday.getByLabel("Until").fill("08:00");
+      await page.getByRole("button", { name: "Save the clinician's hours" }).click();
+      const problem = page.getByRole("alert").filter({ hasText: "There is a problem" });
+      await problem.getByText("The end must be after the start.").waitFor();
+      await monday.getByLabel("Until").fill("12:00");
+      await page.getByRole("button", { name: "Save the clinician's hours" }).click();
+      await page.getByRole("status").getByText("The clinician's hours are saved.").waitFor();
+      await expectNoAxeViolations(page);
+      await page.getByRole("link", { name: "Back to the team" }).click();
+      await waitForPath(page, "/operations");
 
       // Find the patient's visit and refund part of it.
       await page

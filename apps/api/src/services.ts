@@ -451,6 +451,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     log,
     careTeam,
     payments,
+    schedules: scheduling.schedules,
     productName: config.PRODUCT_NAME,
     siteUrl: site,
     webUrl: web,

@@ -59,6 +59,9 @@ export const inviteClinicianResponse = dataEnvelope(
 );
 
 export const teamMemberParams = z.object({ userId: uuid }).strict();
+/** `/api/operations/team/:userId/schedule/exceptions/:id`: one exception of one clinician. */
+export const teamExceptionParams = z.object({ userId: uuid, id: uuid }).strict();
+
 export const teamMemberResponse = dataEnvelope(
   z
     .object({
@@ -75,6 +78,10 @@ export const OPERATOR_ACTIONS = Object.freeze([
   "clinician.disable",
   "clinician.enable",
   "clinician.end_sessions",
+  // A clinician's hours set or corrected by an operator (ADR 059, 065).
+  "clinician.hours",
+  "clinician.exception_add",
+  "clinician.exception_remove",
   "visit.search",
   "visit.read",
   "payment.refund",
@@ -174,9 +181,14 @@ export const REFUND_REASON_MAX = 500;
 export const refundRequest = z
   .object({
     invoice_id: uuid,
-    /** Cents to give back; absent: all that was paid. */
+    /** Cents to give back; absent: all that is left of what was paid. */
     amount_cents: z.number().int().min(1).optional(),
     reason: textSchema().trim().min(3).max(REFUND_REASON_MAX),
+    /**
+     * One refund form's submit: a second submit with the same key answers the same refund. Several
+     * refunds of one payment have different keys; without one, a payment is refunded once.
+     */
+    idempotency_key: uuid.optional(),
   })
   .strict();
 export type RefundRequest = z.infer<typeof refundRequest>;

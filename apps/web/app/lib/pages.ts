@@ -389,6 +389,14 @@ export const PAGES = Object.freeze({
     seo: {},
     layout: OPERATIONS_LAYOUT,
   },
+  // One clinician's hours, set or corrected by an operator with the console's editor (ADR 059, 065).
+  "/operations/team/:clinicianId/hours": {
+    file: "routes/operations/team.hours.tsx",
+    name: "operationsTeamHours",
+    access: OPERATOR,
+    seo: {},
+    layout: OPERATIONS_LAYOUT,
+  },
   // The directory editor: providers, their photos and licences with expiry dates (ADR 065).
   "/operations/directory": {
     file: "routes/operations/directory.tsx",

@@ -180,6 +180,31 @@ export const invoices = pgTable(
   ],
 );
 
+/**
+ * Each refund an operator made of a paid invoice (ADR 065): several partial refunds of one payment,
+ * their sum never above what was paid (checked under the invoice's row lock). `idempotency_key` is
+ * the refund form's submit: a double submit finds its refund here. The invoice's `refunded_at` and
+ * `refunded_amount_cents` are the last refund's time and the sum of them all.
+ */
+export const invoiceRefunds = pgTable(
+  "invoice_refunds",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    invoiceId: uuid("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+    idempotencyKey: text("idempotency_key").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    providerRefundId: text("provider_refund_id").notNull(),
+    reason: text("reason").notNull(),
+    createdAt: timestamptz("created_at").notNull(),
+  },
+  (table) => [
+    uniqueIndex("invoice_refunds_invoice_key_idx").on(table.invoiceId, table.idempotencyKey),
+    check("invoice_refunds_amount_positive", sql`${table.amountCents} > 0`),
+  ],
+);
+
 /** Each attempt to charge an invoice, successful or not; the key makes a retried attempt a no-op. */
 export const payments = pgTable(
   "payments",

@@ -127,6 +127,8 @@ export const careTeamRoutes: FastifyPluginAsyncZod = async (app) => {
     const data = await app.careTeam.setDuty(actorOf(request).userId, request.body.on_duty);
     // This instance answers from the database until its copy of the directory is reloaded.
     app.providerDirectory.invalidate();
+    // The operators' board of today shows who is on duty (ADR 067).
+    await app.board.dutyChanged();
     return { data };
   });
 };

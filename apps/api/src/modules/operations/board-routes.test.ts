@@ -7,6 +7,7 @@ import { auditLog, clinicians, consultations, providers } from "@ambercare/db/sc
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openLiveClient } from "#api/modules/live/live-test-client.ts";
+import { BOARD_DUTY_CHANGE } from "#api/modules/operations/board-service.ts";
 import { operationsTestApp } from "#api/modules/operations/operations-test-support.ts";
 import { createManualClock } from "#api/platform/clock.ts";
 import { bearer, registerClinician, registerPatient, type TestApp } from "#api/test-support.ts";
@@ -194,6 +195,30 @@ describe("today's board", () => {
     await t.app.live.publish([clinician.user_id], "visit.typing", {});
     expect(await operatorSocket.quietFor(200)).toEqual([]);
     await Promise.all([operatorSocket.close(), clinicianSocket.close()]);
+  });
+
+  it("tells an operator's open board to read itself again when a clinician goes off or on duty", async () => {
+    if (!t.app.server.listening) await t.app.listen({ port: 0, host: "127.0.0.1" });
+    const url = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/v1${LIVE_API_PATH}`;
+    const socket = await openLiveClient(url, bearer(operator.access_token));
+    socket.send({ type: "resume", after: null });
+    expect(await socket.next()).toMatchObject({ type: "resumed" });
+    const duty = (onDuty: boolean) =>
+      t.app.inject({
+        method: "PUT",
+        url: "/api/v1/api/care-team/duty",
+        headers: bearer(clinician.access_token),
+        payload: { on_duty: onDuty },
+      });
+
+    expect((await duty(false)).statusCode).toBe(200);
+    expect(await socket.next()).toMatchObject({ topic: BOARD_TOPIC, payload: { after: BOARD_DUTY_CHANGE } });
+    expect((await board()).on_duty).toEqual([]);
+
+    expect((await duty(true)).statusCode).toBe(200);
+    expect(await socket.next()).toMatchObject({ topic: BOARD_TOPIC, payload: { after: BOARD_DUTY_CHANGE } });
+    expect((await board()).on_duty.map((one) => one.on_duty_since)).toEqual([clock.now().toISOString()]);
+    await socket.close();
   });
 });
 

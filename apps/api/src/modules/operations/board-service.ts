@@ -21,6 +21,9 @@ export const READS_HISTORY_DAYS = 30;
 /** The live topics after which an open board reads itself again: requests, visits, bookings. */
 const BOARD_FOLLOWS: readonly string[] = [QUEUE_TOPIC, VISIT_STATUS_TOPIC, AGENDA_TOPIC];
 
+/** The board event's `after` when a clinician went on or off duty (no live topic of its own). */
+export const BOARD_DUTY_CHANGE = "duty";
+
 export type BoardSettings = { waitingAlertMinutes: number; lateAlertMinutes: number };
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
@@ -44,6 +47,21 @@ export function createBoardService(deps: {
 }) {
   const { clock, settings } = deps;
   const repository = createBoardRepository(deps.db);
+
+  /** Publishes the board's event to every operator account, naming what changed. */
+  async function tellOperators(after: string, tx?: Executor): Promise<void> {
+    const operators = await (tx ?? deps.db)
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.role, "operator"));
+    if (operators.length === 0) return;
+    await deps.publish(
+      operators.map((operator) => operator.id),
+      BOARD_TOPIC,
+      { after },
+      tx,
+    );
+  }
 
   return {
     async board(): Promise<Board> {
@@ -151,17 +169,15 @@ export function createBoardService(deps: {
      */
     async follow(topic: string, tx?: Executor): Promise<void> {
       if (!BOARD_FOLLOWS.includes(topic)) return;
-      const operators = await (tx ?? deps.db)
-        .select({ id: users.id })
-        .from(users)
-        .where(eq(users.role, "operator"));
-      if (operators.length === 0) return;
-      await deps.publish(
-        operators.map((operator) => operator.id),
-        BOARD_TOPIC,
-        { after: topic },
-        tx,
-      );
+      await tellOperators(topic, tx);
+    },
+
+    /**
+     * A clinician went on or off duty (themselves, or disabled by an operator): every operator's
+     * open board reads itself again, so its "on duty" list is fresh.
+     */
+    async dutyChanged(tx?: Executor): Promise<void> {
+      await tellOperators(BOARD_DUTY_CHANGE, tx);
     },
   };
 }

@@ -9,6 +9,7 @@ import {
   clinicians,
   consultationStatusHistory,
   consultations,
+  invoiceRefunds,
   invoices,
   operatorActions,
   payments,
@@ -227,19 +228,49 @@ export function createOperationsRepository(db: Executor) {
       return result.rows[0];
     },
 
-    async markRefunded(
+    /** The refund made under this key of the invoice, if any (a double submit). */
+    async refundByKey(invoiceId: string, idempotencyKey: string) {
+      const [row] = await db
+        .select({ id: invoiceRefunds.id })
+        .from(invoiceRefunds)
+        .where(
+          and(eq(invoiceRefunds.invoiceId, invoiceId), eq(invoiceRefunds.idempotencyKey, idempotencyKey)),
+        );
+      return row;
+    },
+
+    /**
+     * One more refund of the locked invoice: its row, and the invoice's last refund time and the sum
+     * of its refunds (`refundedSoFar` + this one).
+     */
+    async addRefund(
       invoiceId: string,
-      refund: { at: Date; amountCents: number; providerRefundId: string; reason: string },
+      refund: {
+        at: Date;
+        amountCents: number;
+        refundedSoFar: number;
+        providerRefundId: string;
+        reason: string;
+        idempotencyKey: string;
+      },
     ) {
+      await db.insert(invoiceRefunds).values({
+        invoiceId,
+        idempotencyKey: refund.idempotencyKey,
+        amountCents: refund.amountCents,
+        providerRefundId: refund.providerRefundId,
+        reason: refund.reason,
+        createdAt: refund.at,
+      });
       const [row] = await db
         .update(invoices)
         .set({
           refundedAt: refund.at,
-          refundedAmountCents: refund.amountCents,
+          refundedAmountCents: refund.refundedSoFar + refund.amountCents,
           providerRefundId: refund.providerRefundId,
           refundReason: refund.reason,
         })
-        .where(and(eq(invoices.id, invoiceId), isNull(invoices.refundedAt)))
+        .where(eq(invoices.id, invoiceId))
         .returning(invoiceColumns);
       return row;
     },

@@ -15,7 +15,15 @@ import {
 import { ROLE_ERRORS } from "@ambercare/contracts/roles";
 import { pendingLoginResponse, secondFactorSetupResponse } from "@ambercare/contracts/second-factor";
 import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
-import { auditLog, clinicians, invoices, providerLicenses, providers, users } from "@ambercare/db/schema";
+import {
+  auditLog,
+  clinicians,
+  invoiceRefunds,
+  invoices,
+  providerLicenses,
+  providers,
+  users,
+} from "@ambercare/db/schema";
 import { eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCareTeamCommand } from "#api/cli/care-team.ts";
@@ -453,6 +461,81 @@ describe("visits and refunds", () => {
       (await get(`${OPS}/visits/${visitId}`, operator.token)).json(),
     ).data.timeline;
     expect(timeline.at(-1)).toMatchObject({ kind: "refund", actor: "operator" });
+  });
+
+  it("refunds a payment several times, each once under a double submit, never adding up above what was paid", async () => {
+    const { patient, visitId } = await paidVisit();
+    const payment = operatorVisitDetailResponse.parse(
+      (await get(`${OPS}/visits/${visitId}`, operator.token)).json(),
+    ).data.payments[0]!;
+    const paid = payment.amount_cents;
+    const refund = (key: string, amountCents: number, reason: string) =>
+      post(`${OPS}/visits/${visitId}/refund`, operator.token, {
+        invoice_id: payment.invoice_id,
+        amount_cents: amountCents,
+        reason,
+        idempotency_key: key,
+      });
+
+    // A first part, submitted twice: one refund.
+    const first = randomUUID();
+    const quarter = Math.floor(paid / 4);
+    const [one, two] = await Promise.all([
+      refund(first, quarter, "First part back"),
+      refund(first, quarter, "First part back"),
+    ]);
+    expect([one.statusCode, two.statusCode]).toEqual([200, 200]);
+    expect(refundResponse.parse(two.json()).data.refunded_amount_cents).toBe(quarter);
+
+    // Two other parts at once, whose sum with the first is above what was paid: one is refused.
+    const rest = paid - quarter;
+    const [a, b] = await Promise.all([
+      refund(randomUUID(), rest - 1, "Second part back"),
+      refund(randomUUID(), 2, "Third part back"),
+    ]);
+    const statuses = [a.statusCode, b.statusCode].sort();
+    expect(statuses).toEqual([200, 409]);
+    const refused = a.statusCode === 409 ? a : b;
+    expect(refused.json()).toMatchObject({ code: "REFUND_ABOVE_PAID" });
+    const accepted = refundResponse.parse((a.statusCode === 200 ? a : b).json()).data;
+    const secondAmount = a.statusCode === 200 ? rest - 1 : 2;
+    expect(accepted.refunded_amount_cents).toBe(quarter + secondAmount);
+
+    // What is left, asked for without an amount, and then nothing more.
+    const last = await post(`${OPS}/visits/${visitId}/refund`, operator.token, {
+      invoice_id: payment.invoice_id,
+      reason: "The rest back",
+      idempotency_key: randomUUID(),
+    });
+    expect(last.statusCode, last.body).toBe(200);
+    expect(refundResponse.parse(last.json()).data.refunded_amount_cents).toBe(paid);
+    const more = await refund(randomUUID(), 1, "Too much");
+    expect(more.statusCode).toBe(409);
+    expect(more.json()).toMatchObject({ code: "REFUND_ABOVE_PAID" });
+
+    const stored = await t.db.db
+      .select()
+      .from(invoiceRefunds)
+      .where(eq(invoiceRefunds.invoiceId, payment.invoice_id));
+    expect(stored.map((row) => row.amountCents).sort((x, y) => x - y)).toEqual(
+      [quarter, secondAmount, paid - quarter - secondAmount].sort((x, y) => x - y),
+    );
+    expect(new Set(stored.map((row) => row.providerRefundId)).size).toBe(3);
+    const billing = invoicesResponse.parse(
+      (await get("/ambercare/invoices", patient.access_token)).json(),
+    ).data;
+    expect(billing[0]).toMatchObject({ refunded_amount_cents: paid });
+    await t.app.mailer.drain();
+    const mailed = smtp.received
+      .filter((mail) => mail.to.includes(patient.email))
+      .map((mail) => parseMail(mail.raw))
+      .filter((mail) => mail.headers.get("subject") === "A refund of your Ambercare visit");
+    expect(mailed).toHaveLength(3);
+    expect(mailed[0]!.text).toContain(`$${(quarter / 100).toFixed(2)}`);
+    const logged = (await lastActions(50)).filter(
+      (row) => row.action === "payment.refund" && row.target_id === payment.invoice_id,
+    );
+    expect(logged).toHaveLength(3);
   });
 });
 

@@ -43,13 +43,35 @@ export const operationsRoutes: FastifyPluginAsyncZod = async (app) => {
         disabled: boolean;
         sessions_ended: number;
       };
-      // The directory's "Available today" follows a clinician taken off duty.
+      // The directory's "Available today" and the operators' board follow a clinician taken off duty.
       app.providerDirectory.invalidate();
+      if (route === routes.disable) await app.board.dutyChanged();
       return { data };
     });
   teamStep(routes.disable, (actor, id) => app.operations.disable(actor, id));
   teamStep(routes.enable, (actor, id) => app.operations.enable(actor, id));
   teamStep(routes.endSessions, (actor, id) => app.operations.endSessions(actor, id));
+
+  // A clinician's hours, set or corrected by an operator with the clinician's own rules (ADR 059).
+  const { hours } = app.operations;
+
+  serve(app, routes.clinicianSchedule, operator, async (request) => ({
+    data: await hours.schedule(request.params.userId),
+  }));
+
+  serve(app, routes.putClinicianSchedule, operator, async (request) => ({
+    data: await hours.replace(actorOf(request), request.params.userId, request.body),
+  }));
+
+  serve(app, routes.addClinicianException, operator, async (request, reply) => {
+    const data = await hours.addException(actorOf(request), request.params.userId, request.body);
+    return reply.code(201).send({ data });
+  });
+
+  serve(app, routes.deleteClinicianException, operator, async (request, reply) => {
+    await hours.deleteException(actorOf(request), request.params.userId, request.params.id);
+    return reply.code(204).send(null);
+  });
 
   serve(app, routes.actions, operator, async (request) => {
     const { page } = request.query;

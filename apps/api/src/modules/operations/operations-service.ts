@@ -27,6 +27,11 @@ import {
   storeSetPasswordToken,
 } from "#api/modules/care-console/care-team-service.ts";
 import {
+  clinicianNotFound,
+  createClinicianHoursService,
+  type OperatorActor,
+} from "#api/modules/operations/clinician-hours-service.ts";
+import {
   createOperationsRepository,
   type OperatorActionEvent,
   searchAccessLog,
@@ -45,8 +50,7 @@ export class OperatorError extends Error {
   override name = "OperatorError";
 }
 
-/** Who acts, from where: every action of the console is written with it. */
-export type OperatorActor = { userId: string; ip: string | null };
+export type { OperatorActor };
 
 export type OperationsDeps = {
   db: Database;
@@ -56,6 +60,8 @@ export type OperationsDeps = {
   log: FastifyBaseLogger;
   careTeam: Pick<CareTeamService, "invite">;
   payments: Pick<PaymentProvider, "refund">;
+  /** The clinicians' own hours (ADR 059): an operator sets or corrects them with the same rules. */
+  schedules: Parameters<typeof createClinicianHoursService>[0]["schedules"];
   productName: string;
   /** The web's origin: the set-password link and the billing history's link. */
   siteUrl: string;
@@ -63,6 +69,9 @@ export type OperationsDeps = {
 };
 
 export const OPERATOR_ACTIONS_PAGE_SIZE = 50;
+
+/** The idempotency key of a refund asked without one: the payment's single refund. */
+const SINGLE_REFUND_KEY = "single";
 
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
@@ -142,10 +151,6 @@ export function createOperationsService(deps: OperationsDeps) {
       ip: actor.ip,
       at: clock.now(),
     });
-
-  function clinicianNotFound(): AppError {
-    return new AppError("CLINICIAN_NOT_FOUND", 404, "No clinician has this id");
-  }
 
   async function changeClinician(
     actor: OperatorActor,
@@ -255,6 +260,9 @@ export function createOperationsService(deps: OperationsDeps) {
   }
 
   return {
+    /** One clinician's hours, set or corrected by an operator (ADR 059), each change audited. */
+    hours: createClinicianHoursService({ db, clock, schedules: deps.schedules }),
+
     /**
      * Creates an operator account (or sends a new link to an existing one) and e-mails the link to
      * choose a password: `npm run care-team -- operator --email …`. The operator must then set up
@@ -459,30 +467,45 @@ export function createOperationsService(deps: OperationsDeps) {
     },
 
     /**
-     * Gives back all or part of a visit's payment through the payment provider, once: the invoice
-     * is locked while the refund is made, a second submit finds it refunded and answers the same
-     * refund (the provider got the same idempotency key), and no amount above what was paid is
-     * accepted. The patient's billing history shows it, and they are told by e-mail.
+     * Gives back all or part of what is left of a visit's payment through the payment provider; a
+     * payment may be refunded several times, the sum never above what was paid (400
+     * `REFUND_ABOVE_PAID` above the payment, 409 `REFUND_ABOVE_PAID` above what earlier refunds
+     * left). The invoice is locked while a refund is made, so two refunds at once are counted one
+     * after the other. Each refund form's submit carries its idempotency key: a second submit finds
+     * its refund and answers it (the provider got the same key); a request without one is the
+     * payment's single refund. The patient's billing history shows it; they are told by e-mail.
      */
     async refund(actor: OperatorActor, visitId: string, input: RefundRequest): Promise<VisitPayment> {
       const visit = await repository.visit(visitId);
       if (!visit) throw new AppError("CONSULTATION_NOT_FOUND", 404, "Consultation not found");
+      const key = input.idempotency_key?.toLowerCase() ?? SINGLE_REFUND_KEY;
       const outcome = await db.transaction(async (tx) => {
         const operations = createOperationsRepository(tx);
         const invoice = await operations.lockVisitInvoice(visitId, input.invoice_id);
         if (!invoice) throw new AppError("PAYMENT_NOT_FOUND", 404, "This visit has no such paid invoice");
-        if (invoice.refunded_at !== null) {
+        const made = await operations.refundByKey(invoice.invoice_id, key);
+        // Without a key, a payment refunded before (by an operator or automatically) gives nothing more.
+        if (made || (key === SINGLE_REFUND_KEY && invoice.refunded_at !== null)) {
           // A double submit (or a refund made before): nothing more is given back.
           const existing = await operations.invoice(invoice.invoice_id);
           if (!existing) throw new AppError("PAYMENT_NOT_FOUND", 404, "This visit has no such paid invoice");
           return { payment: toPayment(existing), fresh: false };
         }
-        const amountCents = input.amount_cents ?? invoice.amount_cents;
+        const refundedSoFar = invoice.refunded_amount_cents ?? 0;
+        const left = invoice.amount_cents - refundedSoFar;
+        const amountCents = input.amount_cents ?? left;
         if (amountCents > invoice.amount_cents) {
           throw new AppError(
             "REFUND_ABOVE_PAID",
             400,
             `A refund cannot be above what was paid (${invoice.amount_cents} cents)`,
+          );
+        }
+        if (amountCents > left || amountCents < 1) {
+          throw new AppError(
+            "REFUND_ABOVE_PAID",
+            409,
+            `Refunds cannot add up to more than was paid (${left} cents are left to refund)`,
           );
         }
         let providerRefundId: string;
@@ -491,19 +514,24 @@ export function createOperationsService(deps: OperationsDeps) {
             providerPaymentId: invoice.provider_payment_id,
             checkoutSessionId: invoice.checkout_session_id,
             amountCents,
-            idempotencyKey: `operator-refund:${invoice.invoice_id}`,
+            idempotencyKey:
+              key === SINGLE_REFUND_KEY
+                ? `operator-refund:${invoice.invoice_id}`
+                : `operator-refund:${invoice.invoice_id}:${key}`,
           }));
         } catch (error) {
           deps.log.error({ err: error }, "the payment provider refused or failed a refund");
           throw new AppError("PAYMENT_PROVIDER_UNAVAILABLE", 502, "The payment provider did not answer");
         }
-        const marked = await operations.markRefunded(invoice.invoice_id, {
+        const marked = await operations.addRefund(invoice.invoice_id, {
           at: clock.now(),
           amountCents,
+          refundedSoFar,
           providerRefundId,
           reason: input.reason,
+          idempotencyKey: key,
         });
-        if (!marked) throw new Error("The locked invoice was refunded by someone else");
+        if (!marked) throw new Error("The locked invoice is gone");
         await record(
           actor,
           "payment.refund",
@@ -516,17 +544,12 @@ export function createOperationsService(deps: OperationsDeps) {
           action: "payment.refund",
           visitId,
         });
-        return { payment: toPayment(marked), fresh: true, userId: invoice.user_id };
+        return { payment: toPayment(marked), fresh: true, userId: invoice.user_id, amountCents };
       });
       if (outcome.fresh && "userId" in outcome && outcome.userId) {
         // After the commit: the refund stands even when the mail cannot go out now.
         try {
-          await mailRefund(
-            outcome.userId,
-            visit.createdAt,
-            outcome.payment.refunded_amount_cents ?? 0,
-            input.reason,
-          );
+          await mailRefund(outcome.userId, visit.createdAt, outcome.amountCents, input.reason);
         } catch (error) {
           deps.log.warn({ err: error }, "the refund e-mail was not sent");
         }

@@ -15,7 +15,7 @@ import {
   wallTimeOf,
 } from "@ambercare/contracts/scheduling";
 import { FALLBACK_TIME_ZONE } from "@ambercare/contracts/time-zone";
-import type { Database } from "@ambercare/db/client";
+import type { Database, Executor } from "@ambercare/db/client";
 import {
   bookings,
   clinicianHourExceptions,
@@ -67,6 +67,15 @@ const toException = (row: {
   visit_types: [...row.visitTypes],
 });
 
+/**
+ * Who else changes a clinician's hours than the clinician (an operator, ADR 065): run in the same
+ * transaction as the change, so that the change and its audit entry stand or fall together.
+ */
+export type ScheduleChangeHook = (
+  executor: Executor,
+  change: { timeZone: string; exception?: HourException },
+) => Promise<void>;
+
 /** Refused: a patient may not ask for this provider's time (ADR 059). */
 export const notTakingVisits = () =>
   new AppError("NOT_TAKING_VISITS", 409, SCHEDULING_ERRORS.notTakingVisits);
@@ -94,6 +103,12 @@ export function createScheduleService(deps: {
       repository.exceptions([clinicianUserId], addDays(localDateOf(now, "UTC"), -1)),
     ]);
     return rulesOf(schedule, weekly, exceptions, deps.defaults);
+  }
+
+  /** The zone a clinician's hours are read in: their saved one, or the default before they save. */
+  async function timeZoneOf(executor: Executor, clinicianUserId: string): Promise<string> {
+    const stored = await createScheduleRepository(executor).schedule(clinicianUserId);
+    return stored?.timeZone ?? DEFAULT_SCHEDULE_TIME_ZONE;
   }
 
   async function scheduleOf(clinicianUserId: string): Promise<Schedule> {
@@ -131,7 +146,11 @@ export function createScheduleService(deps: {
      * Replaces the clinician's settings and whole week. Ranges of one weekday may not overlap (422
      * SCHEDULE_INVALID): a slot would otherwise be offered by two ranges with different steps.
      */
-    async replace(clinicianUserId: string, input: PutScheduleRequest): Promise<Schedule> {
+    async replace(
+      clinicianUserId: string,
+      input: PutScheduleRequest,
+      within?: ScheduleChangeHook,
+    ): Promise<Schedule> {
       const ranges = input.weekly_hours.map((range) => ({
         weekday: range.weekday,
         startMinute: minutesOf(range.start),
@@ -167,39 +186,61 @@ export function createScheduleService(deps: {
             .insert(clinicianWeeklyHours)
             .values(sorted.map((range) => ({ clinicianUserId, ...range })));
         }
+        await within?.(tx, { timeZone: input.time_zone });
       });
       changed();
       return scheduleOf(clinicianUserId);
     },
 
-    async addException(clinicianUserId: string, input: AddExceptionRequest): Promise<HourException> {
-      const [row] = await deps.db
-        .insert(clinicianHourExceptions)
-        .values({
-          clinicianUserId,
-          onDate: input.date,
-          kind: input.kind,
-          startMinute: input.start === undefined ? null : minutesOf(input.start),
-          endMinute: input.end === undefined ? null : minutesOf(input.end),
-          visitTypes: [...new Set(input.visit_types ?? (["chat", "video"] as const))],
-          createdAt: deps.clock.now(),
-        })
-        .returning();
+    async addException(
+      clinicianUserId: string,
+      input: AddExceptionRequest,
+      within?: ScheduleChangeHook,
+    ): Promise<HourException> {
+      const row = await deps.db.transaction(async (tx) => {
+        const [inserted] = await tx
+          .insert(clinicianHourExceptions)
+          .values({
+            clinicianUserId,
+            onDate: input.date,
+            kind: input.kind,
+            startMinute: input.start === undefined ? null : minutesOf(input.start),
+            endMinute: input.end === undefined ? null : minutesOf(input.end),
+            visitTypes: [...new Set(input.visit_types ?? (["chat", "video"] as const))],
+            createdAt: deps.clock.now(),
+          })
+          .returning();
+        if (within) {
+          await within(tx, {
+            timeZone: await timeZoneOf(tx, clinicianUserId),
+            exception: toException(inserted!),
+          });
+        }
+        return inserted!;
+      });
       changed();
-      return toException(row!);
+      return toException(row);
     },
 
-    async deleteException(clinicianUserId: string, id: string): Promise<void> {
-      const deleted = await deps.db
-        .delete(clinicianHourExceptions)
-        .where(
-          and(
-            eq(clinicianHourExceptions.id, id.toLowerCase()),
-            eq(clinicianHourExceptions.clinicianUserId, clinicianUserId),
-          ),
-        )
-        .returning({ id: clinicianHourExceptions.id });
-      if (deleted.length === 0) throw new AppError("NOT_FOUND", 404, "Exception not found");
+    async deleteException(clinicianUserId: string, id: string, within?: ScheduleChangeHook): Promise<void> {
+      await deps.db.transaction(async (tx) => {
+        const deleted = await tx
+          .delete(clinicianHourExceptions)
+          .where(
+            and(
+              eq(clinicianHourExceptions.id, id.toLowerCase()),
+              eq(clinicianHourExceptions.clinicianUserId, clinicianUserId),
+            ),
+          )
+          .returning();
+        if (deleted.length === 0) throw new AppError("NOT_FOUND", 404, "Exception not found");
+        if (within) {
+          await within(tx, {
+            timeZone: await timeZoneOf(tx, clinicianUserId),
+            exception: toException(deleted[0]!),
+          });
+        }
+      });
       changed();
     },
 

@@ -4,8 +4,14 @@ import { type AvailabilityIndex, createAvailabilityIndex } from "#api/modules/sc
 import { type BookingEvents, noBookingEvents } from "#api/modules/scheduling/booking-events.ts";
 import { type BookingService, createBookingService } from "#api/modules/scheduling/booking-service.ts";
 import type { ScheduleDefaults } from "#api/modules/scheduling/schedule-repository.ts";
-import { createScheduleService, type ScheduleService } from "#api/modules/scheduling/schedule-service.ts";
+import {
+  createScheduleService,
+  type ScheduleChangeHook,
+  type ScheduleService,
+} from "#api/modules/scheduling/schedule-service.ts";
 import { type ApiConfig, slotMinutesVariable } from "#api/platform/config.ts";
+
+export type { ScheduleChangeHook, ScheduleService };
 
 /** Booked visits as the app holds them (`app.scheduling`). */
 export type Scheduling = {

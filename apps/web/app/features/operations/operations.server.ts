@@ -9,6 +9,7 @@ import type {
   VisitPayment,
   VisitSearchQuery,
 } from "@ambercare/contracts/operations";
+import type { HoursEditorApi } from "#app/features/scheduling/hours-editor.server.ts";
 import { userApi, visitorHeaders } from "#app/lib/api.server.ts";
 import type { SessionUser } from "#app/lib/session.server.ts";
 
@@ -31,6 +32,19 @@ export function operationsApi(request: Request, user: SessionUser, context: Cont
     },
     async teamStep(step: "disable" | "enable" | "endSessions", userId: string) {
       return (await api[step]({ params: { userId } }, options)).data;
+    },
+    /** One clinician's hours, set or corrected as the clinician would (ADR 059): the hours editor's calls. */
+    clinicianHours(userId: string): HoursEditorApi {
+      return {
+        schedule: async () => (await api.clinicianSchedule({ params: { userId } }, options)).data,
+        saveSchedule: async (body) =>
+          (await api.putClinicianSchedule({ params: { userId }, body }, options)).data,
+        addException: async (body) =>
+          (await api.addClinicianException({ params: { userId }, body }, options)).data,
+        removeException: async (id) => {
+          await api.deleteClinicianException({ params: { userId, id } }, options);
+        },
+      };
     },
     async actions(page: number): Promise<{ rows: OperatorActionRow[]; total: number; perPage: number }> {
       const answer = await api.actions({ query: { page } }, options);

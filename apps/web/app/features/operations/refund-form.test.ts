@@ -25,6 +25,15 @@ describe("the refund form", () => {
     expect(whole.ok && "amount_cents" in whole.body).toBe(false);
   });
 
+  it("passes the form's idempotency key on, and none that is not a key", () => {
+    const key = "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d";
+    expect(
+      parseRefundForm(form({ invoice_id: INVOICE, reason: "Goodwill", idempotency_key: key })),
+    ).toMatchObject({ ok: true, body: { idempotency_key: key } });
+    const bad = parseRefundForm(form({ invoice_id: INVOICE, reason: "Goodwill", idempotency_key: "x" }));
+    expect(bad.ok && "idempotency_key" in bad.body).toBe(false);
+  });
+
   it("refuses an amount that is no amount, zero, a short reason and a missing invoice, keeping what was typed", () => {
     for (const amount of ["abc", "0", "0.00", "-3", "1.234"]) {
       const parsed = parseRefundForm(form({ invoice_id: INVOICE, amount, reason: "Goodwill" }));

@@ -11,13 +11,16 @@ const DOLLARS = /^\d{1,6}(?:[.,]\d{1,2})?$/;
 export const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 /**
- * The refund form: `invoice_id`, `amount` in dollars (empty: all that was paid), `reason`. Checked
+ * The refund form: `invoice_id`, `amount` in dollars (empty: all that is left), `reason`, and
+ * `idempotency_key` (one per drawn form). Checked
  * here for the visitor's sake; the API checks again, and refuses an amount above what was paid.
  */
 export function parseRefundForm(form: FormData) {
   const field = (name: string) => String(form.get(name) ?? "").trim();
   const values = { amount: field("amount"), reason: field("reason") };
   const invoiceId = field("invoice_id");
+  // The form's own submit: a double submit is one refund (the key is made when the page is drawn).
+  const key = field("idempotency_key");
   const errors: FieldErrors<RefundField> = {};
   let amountCents: number | undefined;
   if (values.amount) {
@@ -39,6 +42,7 @@ export function parseRefundForm(form: FormData) {
       invoice_id: invoiceId,
       reason: values.reason,
       ...(amountCents ? { amount_cents: amountCents } : {}),
+      ...(UUID.test(key) ? { idempotency_key: key } : {}),
     },
   };
 }

@@ -1,6 +1,6 @@
 import { LOCALE_INFO, LOCALES } from "@ambercare/contracts/locales";
 import type { TeamMember } from "@ambercare/contracts/operations";
-import { data, Form, useActionData, useLoaderData } from "react-router";
+import { data, Form, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import {
   ErrorSummary,
@@ -137,6 +137,13 @@ function TeamTable({ team }: { team: TeamMember[] }) {
               <td className="py-2 pr-4">{member.sessions}</td>
               <td className="py-2 pr-4">
                 <div className="flex flex-wrap gap-2">
+                  <Link
+                    to={`/operations/team/${member.user_id}/hours`}
+                    className="button-secondary"
+                    aria-label={t("operations.team.hoursHeading", { email: member.email })}
+                  >
+                    {t("operations.team.hours")}
+                  </Link>
                   {member.disabled_at ? (
                     <StepButton member={member} intent="enable" />
                   ) : (

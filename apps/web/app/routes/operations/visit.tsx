@@ -25,7 +25,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function loader({ request, pattern, params, context }: Route.LoaderArgs) {
   const { user } = await requireRouteOperator(request, pattern);
   const detail = await orNotFound(() => operationsApi(request, user, context).visit(params.id));
-  return data(detail, { headers: { "Cache-Control": "private, no-store" } });
+  // Each drawn refund form is one submit: the API answers a second one with the same refund.
+  return data(
+    { ...detail, refundKey: crypto.randomUUID() },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 type RefundAction =
@@ -44,13 +48,14 @@ export async function action({ request, pattern, params, context }: Route.Action
     );
   }
   try {
-    const refunded = await operationsApi(request, user, context).refund(params.id, parsed.body);
+    await operationsApi(request, user, context).refund(params.id, parsed.body);
     return data<RefundAction>({
       ok: true,
       invoiceId,
       message: {
         key: "operations.visit.refunded",
-        values: { amount: dollars(refunded.refunded_amount_cents ?? 0) },
+        // This refund's amount: the one asked for, or all that was left.
+        values: { amount: dollars(parsed.body.amount_cents ?? Number(form.get("left_cents") ?? 0)) },
       },
     });
   } catch (error) {
@@ -74,7 +79,18 @@ export async function action({ request, pattern, params, context }: Route.Action
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, "operationsVisit");
 
-function RefundForm({ payment, outcome }: { payment: VisitPayment; outcome: RefundAction | undefined }) {
+/** What is left to refund of a payment: several refunds add up to at most what was paid. */
+const leftOf = (payment: VisitPayment) => payment.amount_cents - (payment.refunded_amount_cents ?? 0);
+
+function RefundForm({
+  payment,
+  outcome,
+  refundKey,
+}: {
+  payment: VisitPayment;
+  outcome: RefundAction | undefined;
+  refundKey: string;
+}) {
   const { t } = useTranslation();
   const formId = `refund-${payment.invoice_id}`;
   const failed =
@@ -87,6 +103,8 @@ function RefundForm({ payment, outcome }: { payment: VisitPayment; outcome: Refu
       <ErrorSummary formId={formId} result={failed} order={REFUND_FIELDS} />
       <Form method="post" noValidate className="flex flex-col gap-4">
         <input type="hidden" name="invoice_id" value={payment.invoice_id} />
+        <input type="hidden" name="idempotency_key" value={refundKey} />
+        <input type="hidden" name="left_cents" value={leftOf(payment)} />
         <TextField
           formId={formId}
           name="amount"
@@ -94,7 +112,7 @@ function RefundForm({ payment, outcome }: { payment: VisitPayment; outcome: Refu
           optional
           autoComplete="off"
           label={t("operations.visit.amount")}
-          hint={t("operations.visit.amountHint", { amount: dollars(payment.amount_cents) })}
+          hint={t("operations.visit.amountHint", { amount: dollars(leftOf(payment)) })}
           defaultValue={failed?.values.amount ?? ""}
           error={failed?.fieldErrors.amount}
         />
@@ -119,7 +137,7 @@ export default function OperationsVisitPage() {
   const { t } = useTranslation();
   const when = useDateTime("dateTime");
   const day = useDateTime("date");
-  const { visit, timeline, payments } = useLoaderData<typeof loader>();
+  const { visit, timeline, payments, refundKey } = useLoaderData<typeof loader>();
   const outcome = useActionData<typeof action>();
   return (
     <div className="page-container flex flex-col gap-8 py-10">
@@ -198,9 +216,10 @@ export default function OperationsVisitPage() {
                     </p>
                   ) : null}
                 </>
-              ) : (
-                <RefundForm payment={payment} outcome={outcome} />
-              )}
+              ) : null}
+              {leftOf(payment) > 0 ? (
+                <RefundForm payment={payment} outcome={outcome} refundKey={refundKey} />
+              ) : null}
             </div>
           ))
         )}
