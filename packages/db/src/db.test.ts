@@ -73,7 +73,7 @@ describe("database", () => {
       "contact_entries",
       "data_consents",
       "invoice_refunds",
-    "invoices",
+      "invoices",
       "jobs",
       "live_events",
       "mailing_list_members",
