@@ -408,7 +408,7 @@ describe("polling", () => {
 });
 
 describe("the API's sweeps", () => {
-  it("are recurring jobs of the app: visit expiry and renewals every minute, the others every 15", async () => {
+  it("are recurring jobs of the app: visit expiry and renewals every minute, the others every 15 or 60 minutes", async () => {
     const clock = createManualClock(T0);
     const app = await createTestApp({ clock, seed: false });
     try {
@@ -434,6 +434,7 @@ describe("the API's sweeps", () => {
         ["every:jobs.cleanup", at(60 * 60_000)],
         ["every:live.event-sweep", at(15 * 60_000)],
         ["every:membership.renewals", at(60_000)],
+        ["every:notifications.delivery-sweep", at(60 * 60_000)],
       ]);
       expect(await app.app.jobs.runDue(at(60_000))).toEqual({ ran: 2, failed: 0 });
       expect(called.sort()).toEqual(["membership", "visits"]);
