@@ -12,6 +12,7 @@ import {
   type Translations,
 } from "@ambercare/db/schema";
 import { and, asc, count, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { escapeLike } from "#api/platform/sql-like.ts";
 
 export type ProviderRow = {
   id: string;
@@ -85,11 +86,6 @@ const columns = {
 
 /** Patients see only listed providers (an operator may unlist one, ADR 065). */
 const listed = isNull(providers.unlistedAt);
-
-/** `%` and `_` are LIKE wildcards; a patient typing them means the characters themselves. */
-function escapeLike(text: string): string {
-  return text.replaceAll(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /**
  * Each filter is an index-backed EXISTS or column test (see the indexes in schema.ts). A slug is

@@ -10,6 +10,7 @@ import {
   type Translations,
 } from "@ambercare/db/schema";
 import { and, asc, count, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
+import { escapeLike } from "#api/platform/sql-like.ts";
 
 /** A provider's own columns as the editor writes them. */
 export type EditorProviderColumns = {
@@ -36,10 +37,6 @@ const columns = {
   visitTypes: providers.visitTypes,
   unlistedAt: providers.unlistedAt,
 };
-/** `%` and `_` typed in a search are themselves, not wildcards. */
-function escapeLike(text: string): string {
-  return text.replaceAll(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /** What the directory editor reads and writes: every provider, listed or not, and their links. */
 export function createDirectoryEditorRepository(db: Executor) {

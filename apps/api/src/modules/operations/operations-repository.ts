@@ -21,6 +21,7 @@ import {
 } from "@ambercare/db/schema";
 import { and, asc, count, desc, eq, gt, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { escapeLike } from "#api/platform/sql-like.ts";
 
 export type OperatorActionEvent = {
   actorUserId: string;
@@ -302,11 +303,6 @@ const invoiceColumns = {
   refundedAmountCents: invoices.refundedAmountCents,
   refundReason: invoices.refundReason,
 };
-
-/** `%` and `_` typed in a search are themselves, not wildcards. */
-function escapeLike(text: string): string {
-  return text.replaceAll("\\", "\\\\").replaceAll("%", "\\%").replaceAll("_", "\\_");
-}
 
 export type OperationsRepository = ReturnType<typeof createOperationsRepository>;
 
