@@ -48,6 +48,23 @@ describe("the chat thread", () => {
     expect(lastSeq([])).toBe(0);
   });
 
+  it("never takes back a receipt or a retraction when an older copy of the message arrives", () => {
+    const read = { delivered_at: "2026-03-10T15:01:00.000Z", read_at: "2026-03-10T15:02:00.000Z" };
+    const retracted = { retracted_at: "2026-03-10T15:05:00.000Z", body: "" };
+    const shown = [message(1, "provider", read), message(2, "patient", retracted)];
+    const stale = [message(1, "provider"), message(2, "patient"), message(3, "provider")];
+    const thread = mergeMessages(shown, stale);
+    expect(thread[0]).toMatchObject(read);
+    expect(thread[1]).toMatchObject(retracted);
+    expect(thread.map((m) => m.seq)).toEqual([1, 2, 3]);
+    // A newer copy still brings what changed: a message delivered earlier is now read.
+    const delivered = mergeMessages(
+      [message(3, "provider", { delivered_at: "x" })],
+      [message(3, "provider", read)],
+    );
+    expect(delivered[0]).toMatchObject(read);
+  });
+
   it("acknowledges only the other side's messages, up to the newest without the receipt", () => {
     const thread = [
       message(1, "provider", { read_at: "x", delivered_at: "x" }),

@@ -7,12 +7,26 @@ export type ChatSide = "patient" | "clinician";
 export const AUTHOR_OF: Record<ChatSide, Message["author"]> = { patient: "patient", clinician: "provider" };
 
 /**
- * The thread with `incoming` folded in: one entry per message id (the newer copy wins: a receipt or
- * a retraction changes a message already shown), in the server's order.
+ * The thread with `incoming` folded in: one entry per message id, in the server's order. A receipt or
+ * a retraction only ever moves forward: a copy read before it (a send's answer or a catch-up that was
+ * under way when the receipt's event arrived) does not take it back.
  */
 export function mergeMessages(current: readonly Message[], incoming: readonly Message[]): Message[] {
   const byId = new Map(current.map((message) => [message.id, message]));
-  for (const message of incoming) byId.set(message.id, message);
+  for (const message of incoming) {
+    const shown = byId.get(message.id);
+    if (shown?.retracted_at && !message.retracted_at) continue;
+    byId.set(
+      message.id,
+      shown
+        ? {
+            ...message,
+            delivered_at: message.delivered_at ?? shown.delivered_at,
+            read_at: message.read_at ?? shown.read_at,
+          }
+        : message,
+    );
+  }
   return [...byId.values()].sort((a, b) => a.seq - b.seq);
 }
 

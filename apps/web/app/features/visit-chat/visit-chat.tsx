@@ -335,7 +335,9 @@ export function VisitChat({
       messagesRef.current = next;
       setMessages(next);
     } catch {
+      // No connection for a moment: tried again shortly, as when refused.
       acknowledged.current[receipt] = 0;
+      window.setTimeout(() => void acknowledgeRef.current?.(), RECEIPT_RETRY_MS);
     }
   }, [post, side]);
   const acknowledgeRef = useRef<(() => Promise<void>) | null>(null);
