@@ -5,13 +5,16 @@
 //      PostgreSQL: TEST_DATABASE_URL, or a throwaway cluster on a loopback port when the server
 //      binaries are installed
 //   3. browser journeys in Chromium against the built app (e2e/)
+// Stages 2 and 3 run side by side when both are asked for: a journey spends about half its time
+// waiting on the browser, the servers and the network, and the PostgreSQL pass fills that time
+// (its output is printed whole when it ends, not interleaved with the journeys').
 // `npm test -- --only unit|pg|e2e` runs one stage. A run that could not test everything it was asked
 // to (no PostgreSQL, no coturn) fails, unless `--partial` accepts that; its summary then says so.
 // `--fast` leaves the slowest suites out of stage 1 (SLOW_SUITES in vitest.config.ts).
 // `npm run test:fast` is `--only unit --partial --fast`. TEST_REPORT_DIR=<dir> keeps each stage's Vitest JSON
 // report (per-file durations) there.
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureChromium } from "./lib/chromium.mjs";
@@ -31,15 +34,25 @@ const failures = [];
 /** What could not be tested: a failure, or with --partial a note in the summary. */
 const missing = [];
 
-function vitest(label, args, env = {}) {
-  console.log(`\n=== ${label} ===`);
+/**
+ * Runs one Vitest stage and adds its report to the totals. With `log`, its output goes to that file
+ * and is printed whole when it ends (a stage run beside another); else straight to this terminal.
+ */
+async function vitest(label, args, env = {}, log = null) {
+  const say = (line) => (log ? log.write(`${line}\n`) : console.log(line));
+  say(`\n=== ${label} ===`);
   const started = Date.now();
   const report = join(reportDir, `${label.replace(/\W+/g, "-")}.json`);
-  const result = spawnSync(
+  const child = spawn(
     "npx",
     ["vitest", "run", ...args, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
-    { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } },
+    { cwd: ROOT, stdio: log ? ["ignore", "pipe", "pipe"] : "inherit", env: { ...process.env, ...env } },
   );
+  if (log) {
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+  }
+  const status = await new Promise((resolve) => child.on("close", (code) => resolve(code)));
   try {
     const json = JSON.parse(readFileSync(report, "utf8"));
     totals.passed += json.numPassedTests;
@@ -49,8 +62,49 @@ function vitest(label, args, env = {}) {
   } catch {
     failures.push(`${label}: no report (the run crashed)`);
   }
-  if (result.status !== 0) failures.push(`${label}: exit ${result.status}`);
-  console.log(`=== ${label}: ${((Date.now() - started) / 1000).toFixed(0)} s ===`);
+  if (status !== 0) failures.push(`${label}: exit ${status}`);
+  say(`=== ${label}: ${((Date.now() - started) / 1000).toFixed(0)} s ===`);
+}
+
+/** A stage's output kept in a file while it runs beside another, printed when both have ended. */
+function stageLog() {
+  const path = join(reportDir, `stage-${Date.now()}.log`);
+  const stream = createWriteStream(path);
+  return {
+    stream,
+    async print() {
+      await new Promise((resolve) => stream.end(resolve));
+      process.stdout.write(readFileSync(path, "utf8"));
+    },
+  };
+}
+
+/** The PostgreSQL pass (stage 2), its output to `log` when given. */
+async function postgresStage(log) {
+  let cluster = null;
+  let url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    cluster = await startThrowawayPostgres();
+    url = cluster?.url;
+  }
+  if (!url) {
+    missing.push(
+      "PostgreSQL: no server binaries and no TEST_DATABASE_URL, so the PostgreSQL pass did not run (apt-get install -y postgresql, or set TEST_DATABASE_URL=postgres://…)",
+    );
+    return;
+  }
+  try {
+    await vitest(
+      "DB suites PostgreSQL can change, on PostgreSQL",
+      ["--project", "db-postgres"],
+      {
+        TEST_DATABASE_URL: url,
+      },
+      log,
+    );
+  } finally {
+    cluster?.stop();
+  }
 }
 
 try {
@@ -65,43 +119,38 @@ try {
     }
     try {
       // On PGlite whatever the environment says (empty is unset): the PostgreSQL pass is stage 2.
-      vitest(fast ? "unit and DB suites on PGlite, but the slowest" : "unit and DB suites on PGlite", [], {
-        TEST_DATABASE_URL: "",
-        TEST_FAST: fast ? "1" : "",
-        ...coturn?.env,
-      });
+      await vitest(
+        fast ? "unit and DB suites on PGlite, but the slowest" : "unit and DB suites on PGlite",
+        [],
+        {
+          TEST_DATABASE_URL: "",
+          TEST_FAST: fast ? "1" : "",
+          ...coturn?.env,
+        },
+      );
     } finally {
       coturn?.stop();
     }
   }
 
-  if (wants("pg")) {
-    let cluster = null;
-    let url = process.env.TEST_DATABASE_URL;
-    if (!url) {
-      cluster = await startThrowawayPostgres();
-      url = cluster?.url;
-    }
-    if (url) {
-      try {
-        vitest("DB suites PostgreSQL can change, on PostgreSQL", ["--project", "db-postgres"], {
-          TEST_DATABASE_URL: url,
-        });
-      } finally {
-        cluster?.stop();
-      }
-    } else {
-      missing.push(
-        "PostgreSQL: no server binaries and no TEST_DATABASE_URL, so the PostgreSQL pass did not run (apt-get install -y postgresql, or set TEST_DATABASE_URL=postgres://…)",
-      );
-    }
-  }
+  // Stage 2 beside stage 3 when both run (see above); its output follows the journeys'.
+  const pgLog = wants("pg") && wants("e2e") ? stageLog() : null;
+  const pg = wants("pg") ? postgresStage(pgLog?.stream ?? null) : Promise.resolve();
+  // Its failure is counted by the stage itself; the journeys go on meanwhile.
+  pg.catch((error) => failures.push(error instanceof Error ? error.message : String(error)));
 
-  if (wants("e2e")) {
-    const chromium = ensureChromium();
-    console.log(`\n=== building the web app for the browser journeys (Chromium: ${chromium}) ===`);
-    await buildWeb();
-    vitest("browser journeys in Chromium", ["--config", "e2e/vitest.config.ts"], { CHROME_PATH: chromium });
+  try {
+    if (wants("e2e")) {
+      const chromium = ensureChromium();
+      console.log(`\n=== building the web app for the browser journeys (Chromium: ${chromium}) ===`);
+      await buildWeb();
+      await vitest("browser journeys in Chromium", ["--config", "e2e/vitest.config.ts"], {
+        CHROME_PATH: chromium,
+      });
+    }
+  } finally {
+    await pg.catch(() => undefined);
+    await pgLog?.print();
   }
 } catch (error) {
   failures.push(error instanceof Error ? error.message : String(error));
