@@ -30,7 +30,7 @@ export const VIDEO_CALL_BROWSER_FLAGS = Object.freeze([
   "--disable-features=WebRtcHideLocalIpsWithMdns",
 ]);
 
-function keepPeerConnections(context: BrowserContext) {
+export function keepPeerConnections(context: BrowserContext) {
   return context.addInitScript(() => {
     const Original = window.RTCPeerConnection;
     const peers: RTCPeerConnection[] = [];

@@ -18,6 +18,13 @@
 // every message reaches both sides exactly once and in the thread's order; every message the site
 // answered 2xx is in the thread afterwards. Prints the figures either way.
 //
+// Then a video visit (with --stop kill, unless --skip-video): the two sides in Chromium (fake camera
+// and microphone) in a call set up through the host still running, while the stopped host comes back;
+// then that host is killed in the middle of the call. Asserted: the call goes on (the media is
+// peer-to-peer: both sides keep decoding the other's video, and both call screens stay), and the
+// signalling has moved to the host that came back: the clinician hangs up and the patient's page
+// ends the call within 10 s.
+//
 // Only its own: the namespaces, the bridge and every process it starts are removed on exit, also on
 // failure or Ctrl-C. Traffic goes only to the namespaces' addresses.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
@@ -30,9 +37,18 @@ import { parseArgs } from "node:util";
 import { ACCESS_TOKEN_TTL_S } from "@ambercare/contracts/session";
 import { createDb } from "@ambercare/db/client";
 import { accessTokens, clinicians, consultations, providers, users } from "@ambercare/db/schema";
+import { chromium } from "playwright-core";
 import { enableKnownSecondFactor } from "../apps/api/src/modules/accounts/second-factor-service.ts";
 import { generateToken, hashToken } from "../apps/api/src/modules/accounts/tokens.ts";
 import { createLiveClient } from "../apps/web/app/features/live/live-client.ts";
+import { waitForHydration } from "../e2e/account-steps.ts";
+import {
+  inboundMedia,
+  keepPeerConnections,
+  startAndJoin,
+  VIDEO_CALL_BROWSER_FLAGS,
+} from "../e2e/video-call-steps.ts";
+import { CHROMIUM_FLAGS, ensureChromium } from "./lib/chromium.mjs";
 import { startThrowawayPostgres } from "./lib/postgres.mjs";
 import { API_DIR, throwawaySecrets, WEB_DIR, webBuildExists } from "./lib/stack.mjs";
 
@@ -44,6 +60,7 @@ const { values: options } = parseArgs({
     messages: { type: "string", default: "40" },
     stop: { type: "string", default: "kill" },
     verbose: { type: "boolean", default: false },
+    "skip-video": { type: "boolean", default: false },
   },
 });
 /** Messages each side writes; the host stops after a third of them. */
@@ -259,21 +276,29 @@ function hostEnv(host) {
   };
 }
 
-async function startHost(host) {
-  const env = hostEnv(host);
-  // The API is reached by the web server of its own host only (127.0.0.1); the web server is what
-  // the balancer reaches, so it believes the balancer's X-Forwarded-For.
+/** The host's API, answering on its loopback: the web server of its own host is its only client. */
+async function startApi(host) {
   const api = startInNamespace(host.ns, `${host.ns} api`, ["--import", "tsx", "src/server.ts"], {
     cwd: API_DIR,
-    env: { ...env, TRUST_PROXY: "false" },
+    env: { ...hostEnv(host), TRUST_PROXY: "false" },
   });
+  host.processes = [api];
   await waitUntil(`${host.ns} API`, () => apiAnswers(host.ns), api, 120_000);
+}
+
+/** The host's web server, which the balancer reaches, so it believes the balancer's X-Forwarded-For. */
+function startWeb(host) {
   const web = startInNamespace(host.ns, `${host.ns} web`, ["server.mjs"], {
     cwd: WEB_DIR,
-    env: { ...env, TRUST_PROXY: BALANCER },
+    env: { ...hostEnv(host), TRUST_PROXY: BALANCER },
   });
-  host.processes = [api, web];
+  host.processes.push(web);
   return web;
+}
+
+async function startHost(host) {
+  await startApi(host);
+  return startWeb(host);
 }
 
 /** The balancer's configuration: README "Running on several hosts" shows the same. */
@@ -290,6 +315,13 @@ http {
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
 
+  # Every proxy_set_header is at the server level: a location with one of its own inherits none
+  # of the server's (Host, X-Forwarded-For…). A WebSocket upgrade is asked for where the browser asks.
+  map $http_upgrade $connection_upgrade {
+    default upgrade;
+    ""      "";
+  }
+
   upstream ambercare_web {
 ${APP_HOSTS.map((h) => `    server ${h.address}:${WEB_PORT} max_fails=1 fail_timeout=10s;`).join("\n")}
     keepalive 16;
@@ -300,9 +332,14 @@ ${APP_HOSTS.map((h) => `    server ${h.address}:${WEB_PORT} max_fails=1 fail_tim
     client_max_body_size 20m;
 
     proxy_http_version 1.1;
-    proxy_set_header Host $host;
+    # The Host the browser sent, port included: a form post whose Origin names another host:port is
+    # refused as cross-site (400), and $host drops the port.
+    proxy_set_header Host $http_host;
     proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
     proxy_set_header X-Forwarded-Proto $scheme;
+    proxy_set_header Upgrade $http_upgrade;
+    # "" for a request that is no upgrade: the connections to the web servers are kept alive.
+    proxy_set_header Connection $connection_upgrade;
     proxy_connect_timeout 2s;
     # A host that refuses or fails to connect is skipped; a request already sent is not sent again
     # (a POST may have been done): the page sends it again with the same client_id.
@@ -310,15 +347,15 @@ ${APP_HOSTS.map((h) => `    server ${h.address}:${WEB_PORT} max_fails=1 fail_tim
     proxy_next_upstream_tries 2;
 
     location / {
-      proxy_set_header Connection "";
       proxy_pass http://ambercare_web;
+      # This test's own: which host answered (the video part waits until the balancer uses the host
+      # that came back). Not in README's configuration.
+      add_header X-Test-Upstream $upstream_addr always;
     }
 
     # The pages' live events: a WebSocket held for the page's life. The web server pings every 20 s,
     # so a 60 s read timeout never cuts a live socket.
     location = /live {
-      proxy_set_header Upgrade $http_upgrade;
-      proxy_set_header Connection "upgrade";
       proxy_read_timeout 60s;
       proxy_send_timeout 60s;
       proxy_buffering off;
@@ -392,17 +429,21 @@ async function seedVisit() {
       secret: "JBSWY3DPEHPK3PXP",
       now,
     });
-    const [visit] = await db
+    const [visit, videoVisit] = await db
       .insert(consultations)
-      .values({
-        userId: patient.id,
-        providerId: provider.id,
-        type: "chat",
-        status: "in_progress",
-        state: "CA",
-        acceptedAt: now,
-        startedAt: now,
-      })
+      .values(
+        [
+          { type: "chat", status: "in_progress", startedAt: now },
+          // Accepted: the clinician starts its call from the workspace.
+          { type: "video", status: "accepted" },
+        ].map((fields) => ({
+          userId: patient.id,
+          providerId: provider.id,
+          state: "CA",
+          acceptedAt: now,
+          ...fields,
+        })),
+      )
       .returning({ id: consultations.id });
     /** The web session's cookies of an account: a main and a care token, as a login sets them. */
     const session = async (userId) => {
@@ -425,6 +466,7 @@ async function seedVisit() {
     };
     return {
       visitId: visit.id,
+      videoVisitId: videoVisit.id,
       patient: { side: "patient", cookie: await session(patient.id) },
       clinician: { side: "clinician", cookie: await session(clinicianUser.id) },
     };
@@ -531,6 +573,134 @@ function balancerConnections() {
 
 async function waitConnected(view, timeoutMs) {
   await waitUntil(`the ${view.side}'s live socket`, () => view.client.state === "connected", null, timeoutMs);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The video visit across a host's stop.
+
+/** A browser context with the side's session cookies on the site, its peer connections kept. */
+async function videoSide(browser, side) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-US" });
+  await context.addCookies(
+    side.cookie.split("; ").map((pair) => {
+      const [name, ...value] = pair.split("=");
+      return { name, value: value.join("="), url: SITE };
+    }),
+  );
+  await keepPeerConnections(context);
+  return context.newPage();
+}
+
+/**
+ * The call set up through `survivor` (the only host up) while `stopped` starts again; then
+ * `survivor` is killed mid-call. Fills figures.video; pushes what failed.
+ */
+async function videoAcrossAHostStop(visit, survivor, stopped) {
+  const video = { patient: {}, clinician: {} };
+  figures.video = video;
+  // The API of the stopped host starts while the call is set up: it answers nobody until its web
+  // server runs, so every page and socket of the call goes to `survivor`.
+  const apiBack = startApi(stopped);
+  const browser = await chromium.launch({
+    executablePath: ensureChromium(),
+    // The balancer's plain-HTTP address stands for the clinic's https:// one: the camera is only
+    // for a secure page.
+    args: [
+      ...CHROMIUM_FLAGS,
+      ...VIDEO_CALL_BROWSER_FLAGS,
+      `--unsafely-treat-insecure-origin-as-secure=${SITE}`,
+    ],
+  });
+  try {
+    const patient = await videoSide(browser, visit.patient);
+    const doctor = await videoSide(browser, visit.clinician);
+    const pages = { patient, clinician: doctor };
+    await doctor.goto(`${SITE}/console/visits/${visit.videoVisitId}`);
+    await patient.goto(`${SITE}/my-profile/consultations/${visit.videoVisitId}`);
+    await Promise.all([waitForHydration(doctor), waitForHydration(patient)]);
+    const callAt = performance.now();
+    await startAndJoin(patient, doctor);
+    const frames = async () => {
+      const [p, c] = await Promise.all([inboundMedia(patient), inboundMedia(doctor)]);
+      return { patient: p?.frames ?? 0, clinician: c?.frames ?? 0 };
+    };
+    /** How many peer connections the page has made (the journeys' init script keeps them). */
+    const peersMade = (page) => page.evaluate(() => window.__journeyPeers?.length ?? 0);
+    await waitUntil(
+      "video frames on both sides",
+      async () => {
+        const now = await frames();
+        return now.patient > 0 && now.clinician > 0;
+      },
+      null,
+      30_000,
+    );
+    video.firstFramesAfterMs = Math.round(performance.now() - callAt);
+    log(`video call up through ${survivor.ns} (frames on both sides after ${video.firstFramesAfterMs} ms)`);
+
+    // The stopped host comes back: its web server answers, and the balancer sends it requests again
+    // (it skips a failed server for fail_timeout, 10 s).
+    await apiBack;
+    const web = startWeb(stopped);
+    await waitUntil(`${stopped.ns} web`, () => webAnswers(stopped.address), web, 60_000);
+    // Until then the balancer keeps skipping it (fail_timeout 10 s after the last failed try, made
+    // by the pages' requests while it was down): a host killed before that leaves no live upstream.
+    await waitUntil(
+      `the balancer using ${stopped.ns} again`,
+      async () => {
+        const answer = await fetch(`${SITE}/healthz`, { signal: AbortSignal.timeout(2_000) }).catch(
+          () => null,
+        );
+        return answer?.headers.get("x-test-upstream")?.startsWith(`${stopped.address}:`) === true;
+      },
+      null,
+      20_000,
+    );
+    log(`${stopped.ns} is back; killing ${survivor.ns} in the middle of the call`);
+
+    const atKill = await frames();
+    const peersAtKill = { patient: await peersMade(patient), clinician: await peersMade(doctor) };
+    const killedAt = performance.now();
+    for (const child of survivor.processes) child.kill("SIGKILL");
+    await new Promise((r) => setTimeout(r, 6_000));
+    const after = await frames();
+    for (const side of ["patient", "clinician"]) {
+      video[side].framesAtKill = atKill[side];
+      video[side].framesIn6sAfter = after[side] - atKill[side];
+      video[side].callScreen = await pages[side].getByTestId("call-screen").isVisible();
+      video[side].newConnections = (await peersMade(pages[side])) - peersAtKill[side];
+      if (video[side].newConnections > 0)
+        failures.push(
+          `the ${side} set the call up again (a new peer connection) when ${survivor.ns} was killed`,
+        );
+      if (video[side].framesIn6sAfter < 30)
+        failures.push(
+          `the ${side} decoded ${video[side].framesIn6sAfter} video frames in the 6 s after ${survivor.ns} was killed`,
+        );
+      if (!video[side].callScreen)
+        failures.push(`the ${side}'s call screen closed when ${survivor.ns} was killed`);
+    }
+
+    // The signalling goes through the host that came back: the clinician hangs up, the patient's page
+    // is told through its live socket, now on that host, and ends the call.
+    const hungUpAt = performance.now();
+    await doctor.getByRole("button", { name: "Leave the call" }).click();
+    try {
+      await patient.waitForURL(/\/call-ended/, { timeout: 10_000 });
+      video.hangUpReachedPatientMs = Math.round(performance.now() - hungUpAt);
+    } catch {
+      failures.push("the patient's page was not told that the clinician hung up after the host stop");
+      console.log(
+        readFileSync(join(workDir, "nginx", "error.log"), "utf8")
+          .split("\n")
+          .slice(-30)
+          .join("\n"),
+      );
+    }
+    video.observedMs = Math.round(hungUpAt - killedAt);
+  } finally {
+    await browser.close();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -701,6 +871,10 @@ try {
   if (figures.unacknowledged > 0) failures.push(`${figures.unacknowledged} messages never got a 2xx answer`);
   patient.client.close();
   clinician.client.close();
+
+  if (STOP === "kill" && !options["skip-video"]) {
+    await videoAcrossAHostStop(visit, APP_HOSTS[1 - target], stopped);
+  }
 } catch (error) {
   failures.push(error instanceof Error ? error.message : String(error));
 }
@@ -721,10 +895,24 @@ if (f.patient) {
       side("patient"),
       side("clinician"),
       `  acknowledged writes lost: ${f.ackLost}`,
-      `  took ${since()}`,
     ].join("\n"),
   );
 }
+if (f.video?.patient.framesAtKill !== undefined) {
+  const v = f.video;
+  const side = (name) =>
+    `  ${name.padEnd(9)} ${v[name].framesAtKill} frames decoded before the kill, ${v[name].framesIn6sAfter} in the 6 s after, ${v[name].newConnections} new peer connections; call screen ${v[name].callScreen ? "still shown" : "closed"}`;
+  console.log(
+    [
+      "Video visit: set up through one host, that host killed mid-call",
+      `  first frames on both sides ${v.firstFramesAfterMs} ms after "Start video call"`,
+      side("patient"),
+      side("clinician"),
+      `  the clinician's hang-up reached the patient through the other host in ${v.hangUpReachedPatientMs ?? "—"} ms`,
+    ].join("\n"),
+  );
+}
+if (f.patient) console.log(`  took ${since()}`);
 cleanUp();
 if (failures.length > 0) {
   console.error(`\nmulti-host-test FAILED:\n  ${failures.join("\n  ")}`);

@@ -217,6 +217,25 @@ describe("the call's connection", () => {
     expect(call.history).toEqual(["join"]);
   });
 
+  it("keeps a connected call when its live socket comes back, and starts afresh when it is not connected", async () => {
+    const call = setup(true);
+    call.connection.join();
+    call.peer().become("connected");
+    call.sent.length = 0;
+    call.connection.resume();
+    // The media never went through the server: the same connection, the media state sent again.
+    expect(call.peers).toHaveLength(1);
+    expect(call.peer().connectionState).toBe("connected");
+    expect(kinds(call.sent)).toEqual(["media"]);
+    expect(call.phases).toEqual(["connected"]);
+
+    call.peer().become("failed");
+    call.sent.length = 0;
+    call.connection.resume();
+    expect(call.peers).toHaveLength(2);
+    expect(kinds(call.sent)).toEqual(["hello"]);
+  });
+
   it("sends its offer when negotiation is needed and applies the answer", async () => {
     const call = setup(false);
     call.connection.join();

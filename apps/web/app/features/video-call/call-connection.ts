@@ -135,8 +135,15 @@ export type CallConnection = {
   readonly phase: CallPhase;
   /** The current peer connection (its stats for the quality indicator). */
   readonly peer: CallPeer | null;
-  /** (Re)joins: a fresh connection and `hello`; call again when the live socket reconnects. */
+  /** Joins: a fresh connection and `hello`, so the other side starts afresh with this page. */
   join(): void;
+  /**
+   * The live socket came back (a network blip, a server host replaced): a connection that still
+   * carries the call is kept, as the media never went through the server and the socket resumes
+   * after its last event, so no signal was lost; this side's media state is sent again. Any other
+   * connection is replaced as by join().
+   */
+  resume(): void;
   /** A signal of the other side, relayed by the API. */
   receive(event: CallSignalEvent): void;
   /** This side's microphone and camera state, sent to the other side. */
@@ -458,6 +465,11 @@ export function createCallConnection(options: CallConnectionOptions): CallConnec
       const first = lastRejoin === Number.NEGATIVE_INFINITY;
       rejoin();
       if (first) options.onHistory?.("join");
+    },
+    resume() {
+      if (phase === "ended") return;
+      if (phase === "connected" && peer?.connectionState === "connected") sendMedia();
+      else this.join();
     },
     receive(event) {
       if (phase === "ended") return;

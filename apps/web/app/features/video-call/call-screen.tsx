@@ -196,10 +196,16 @@ export function CallScreen({
         const payload = event.payload as CallSignalEvent;
         if (payload.consultation_id === consultationId) connection.receive(payload);
       });
-      // Every (re)opened socket says hello: the other side starts afresh with this page.
+      // The first open socket says hello: the other side starts afresh with this page. A socket that
+      // comes back keeps a call still connected (resume()).
       let wasConnected = false;
+      let joined = false;
       const onState = (state: string) => {
-        if (state === "connected" && !wasConnected) connection.join();
+        if (state === "connected" && !wasConnected) {
+          if (joined) connection.resume();
+          else connection.join();
+          joined = true;
+        }
         wasConnected = state === "connected";
       };
       const stopState = live.onState(onState);
