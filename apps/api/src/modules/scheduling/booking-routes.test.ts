@@ -600,6 +600,8 @@ describe("a booked visit", () => {
       const early = await missed();
       expect(early.statusCode).toBe(409);
       expect(early.json().code).toBe("NOT_MISSED_YET");
+      // The grace as configured, for the web to word: no copy of the figure anywhere else.
+      expect(early.json().details).toEqual({ minutes: t.app.config.NO_SHOW_GRACE_MINUTES });
       clock.set(at("2027-06-07T17:30:00Z"));
       const ok = await missed();
       expect(ok.statusCode, ok.body).toBe(200);

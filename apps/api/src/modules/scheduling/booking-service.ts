@@ -521,7 +521,9 @@ export function createBookingService(deps: {
         const late =
           booking && now.getTime() >= booking.startsAt.getTime() + deps.policy.noShowGraceMinutes * MINUTE;
         if (!late || visit.checkedInAt !== null) {
-          throw new AppError("NOT_MISSED_YET", 409, SCHEDULING_ERRORS.notMissedYet);
+          throw new AppError("NOT_MISSED_YET", 409, SCHEDULING_ERRORS.notMissedYet, {
+            details: { minutes: deps.policy.noShowGraceMinutes },
+          });
         }
         await changeVisitStatus(
           tx,
