@@ -12,6 +12,7 @@ import {
   slotsResponse,
 } from "@ambercare/contracts/scheduling";
 import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
+import { waitingRoomResponse } from "@ambercare/contracts/waiting-room";
 import {
   bookings,
   clinicians,
@@ -151,6 +152,13 @@ const bookingOf = async (patient: Patient, id: string) => {
   const res = await request("GET", `/ambercare/consultations/${id}/booking`, patient.access_token);
   expect(res.statusCode, res.body).toBe(200);
   return bookingResponse.parse(res.json()).data;
+};
+
+/** What the patient's visit page says of a visit that will not take place (the waiting room's `ending`). */
+const endingOf = async (patient: Patient, id: string) => {
+  const res = await request("GET", `/ambercare/consultations/${id}/waiting-room`, patient.access_token);
+  expect(res.statusCode, res.body).toBe(200);
+  return waitingRoomResponse.parse(res.json()).data.ending;
 };
 
 const statusOf = async (id: string) =>
@@ -468,6 +476,7 @@ describe("a booked visit", () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(await statusOf(id)).toBe("canceled");
     expect(refunded).toContain(id);
+    expect(await endingOf(patient, id)).toEqual({ by: "clinician", reason: "Called away", refund: null });
     expect(await slots()).toContain(start);
     const [row] = await t.db.db
       .select({ status: bookings.status })
@@ -629,6 +638,13 @@ describe("a booked visit", () => {
       expect(res.json().code).toBe("PROVIDER_NOT_LICENSED_IN_STATE");
       expect(await statusOf(id)).toBe("canceled");
       expect(refunded).toContain(id);
+      // The patient's page: the clinic canceled it, because of the licence (the history's cause).
+      expect(await endingOf(patient, id)).toEqual({
+        by: "system",
+        reason: null,
+        cause: "licence_lapsed",
+        refund: null,
+      });
     } finally {
       clock.set(at("2027-06-07T15:00:00Z"));
       await t.db.db.insert(providerLicenses).values({ providerId: doctor.providerId, state: STATE });
@@ -947,6 +963,26 @@ describe("a booked visit its clinician never starts", () => {
     await t.app.jobs.runDue(after(10));
     expect(await statusOf(id)).toBe("canceled");
     expect(refunded).toContain(id);
+    // The patient's page says the clinic canceled it because its clinician never started, not "you".
+    // Days on, the runner's sweep has ended the patient's session: the service the route calls.
+    const patientCaller = {
+      auth: {
+        userId: patient.user_id,
+        role: "patient",
+        isServiceAccount: false,
+        surface: "care",
+        providerId: null,
+        secondFactorEnabled: false,
+        tokenHash: "",
+      },
+      ip: null,
+    } as const;
+    expect((await t.app.consultations.waitingRoom(patientCaller, id)).ending).toEqual({
+      by: "system",
+      reason: null,
+      cause: "clinician_never_started",
+      refund: null,
+    });
     await t.app.mailer.drain();
     const mail = mailFilesTo(t.app.config.DATA_DIR, patient.email);
     expect(mail.map((message) => message.headers.get("subject"))).toEqual(
@@ -1077,6 +1113,7 @@ describe("the e-mails of a booked visit that did not take place", () => {
     const own = await book(canceling, FRIDAY[2]!);
     const mine = await request("POST", `/ambercare/consultations/${own}/cancel`, canceling.access_token);
     expect(mine.statusCode, mine.body).toBe(200);
+    expect(await endingOf(canceling, own)).toEqual({ by: "patient", reason: null, refund: null });
     await t.app.jobs.runDue(after(FRIDAY[2]!, 10));
     const all = await mailOf(canceling, /./);
     expect(all.some((mail) => offersIn(mail.text).length > 0)).toBe(false);
