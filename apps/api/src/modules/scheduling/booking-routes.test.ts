@@ -524,10 +524,15 @@ describe("a booked visit", () => {
     const patientSetup = () => request("GET", `/ambercare/consultations/${id}/call`, patient.access_token);
     clock.set(at("2027-06-07T16:04:00Z"));
     try {
-      for (const early of [await clinicianSetup(), await patientSetup()]) {
+      const [clinicianEarly, patientEarly] = [await clinicianSetup(), await patientSetup()];
+      for (const early of [clinicianEarly, patientEarly]) {
         expect(early.statusCode, early.body).toBe(409);
         expect(early.json().code).toBe("CHECK_IN_NOT_OPEN");
       }
+      // When check-in opens, for the page to say: to the clinician, in the zone of their hours.
+      const opensAt = new Date(at(start).getTime() - t.app.config.CHECK_IN_OPENS_MINUTES * 60_000);
+      expect(clinicianEarly!.json().details).toEqual({ opens_at: opensAt.toISOString(), time_zone: LA });
+      expect(patientEarly!.json().details).toEqual({ opens_at: opensAt.toISOString() });
       clock.set(at("2027-06-07T16:05:00Z"));
       const clinician = await clinicianSetup();
       expect(clinician.statusCode, clinician.body).toBe(200);
