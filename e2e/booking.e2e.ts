@@ -19,7 +19,8 @@ import { startTrialSession } from "./session-fixtures.ts";
  * extra hours today; a member in Sofia finds "Book a time" on the clinician's profile, sees the free
  * times in her own zone, books a chat visit for her daughter in the later range, and the clinician
  * sees it on the console's agenda. She moves it to the earliest free time (the old time stays
- * booked until then), checks in, the clinician sees the check-in and starts the visit, and her page
+ * booked until then), checks in, the clinician sees the check-in on the open console without a
+ * reload and starts the visit, and her page
  * turns into the visit's chat. The new pages are axe-clean at 1280 and 320 px.
  */
 
@@ -178,9 +179,13 @@ describe("booked visits", () => {
       await page.getByTestId("visit-status").getByText("you are checked in").waitFor();
       await expectAccessibleAtBothWidths(page);
 
-      // The clinician sees the check-in and starts the visit as an accepted one.
-      await desk.reload();
+      // The clinician sees the check-in without reloading (the agenda follows its live events, and
+      // a screen reader hears it), and starts the visit as an accepted one.
       await agenda.getByText(/· Checked in$/).waitFor();
+      await desk
+        .getByTestId("agenda-announcement")
+        .getByText(/checked in for the visit at/)
+        .waitFor();
       await agenda.getByRole("link").first().click();
       await desk.waitForURL((url) => url.pathname.startsWith("/console/visits/"));
       await desk.getByRole("button", { name: "Start visit" }).click();

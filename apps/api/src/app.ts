@@ -330,7 +330,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   registerBookedVisitMails(jobs, {
     db: deps.db.db,
     mail: app.visits.mail,
-    rebookFor: (id, canceledByClinician) => app.scheduling.bookings.rebookFor(id, canceledByClinician),
+    rebookFor: (id, exceptItsClinician) => app.scheduling.bookings.rebookFor(id, exceptItsClinician),
     refund: (id) => services.entitlements.refundVisit(id),
   });
   services.notifications.register(jobs);

@@ -159,8 +159,22 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 export const errorCodeSchema = z.enum(ERROR_CODES);
 
 /**
- * Every failure of both APIs: `{ "error": "<English text>", "code": "<ERROR_CODE>" }`. `code` is
- * optional in the schema so an answer from an older API still parses; this API always sends it.
+ * The figures a refusal's message needs, beside its code (NOT_MISSED_YET's `minutes`, the grace the
+ * API is configured with; CHECK_IN_NOT_OPEN's `opens_at`, an ISO instant): a client words them in its
+ * own language instead of copying a figure that configuration may change. Never a patient's data.
  */
-export const errorBody = z.object({ error: z.string().min(1), code: errorCodeSchema.optional() }).strict();
+export const errorDetails = z.record(
+  z.string().regex(/^[a-z_]{1,40}$/),
+  z.union([z.number(), z.string().max(100)]),
+);
+export type ErrorDetails = z.infer<typeof errorDetails>;
+
+/**
+ * Every failure of both APIs: `{ "error": "<English text>", "code": "<ERROR_CODE>" }`, with `details`
+ * when the refusal has figures to tell. `code` is optional in the schema so an answer from an older
+ * API still parses; this API always sends it.
+ */
+export const errorBody = z
+  .object({ error: z.string().min(1), code: errorCodeSchema.optional(), details: errorDetails.optional() })
+  .strict();
 export type ErrorBody = z.infer<typeof errorBody>;

@@ -45,15 +45,25 @@ const clinician = z
   .strict();
 
 /**
+ * Why the clinic (the system) canceled a booked visit, as the status history's `cause` says it: its
+ * clinician never started it within the grace, or the clinician's licence in the visit's state lapsed
+ * before it (ADR 059).
+ */
+export const VISIT_ENDING_CAUSES = ["clinician_never_started", "licence_lapsed"] as const;
+export type VisitEndingCause = (typeof VISIT_ENDING_CAUSES)[number];
+
+/**
  * How a visit that did not take place ended, for the patient's page: who ended it (the patient,
- * the clinician, or nobody in time: `system`), the clinician's reason, and what became of the
- * money. `refund`: the one-time visit's price, `refunded_cents` null while the refund is on its
- * way; null when a membership or a returned visit credit covered it (`paid_with` says which).
+ * the clinician, or the clinic: `system` — nobody in time, or a booked visit canceled with a
+ * `cause`), the clinician's reason, and what became of the money. `refund`: the one-time visit's
+ * price, `refunded_cents` null while the refund is on its way; null when a membership or a returned
+ * visit credit covered it (`paid_with` says which). `cause` only when the clinic canceled it.
  */
 const ending = z
   .object({
     by: z.enum(["patient", "clinician", "system"]),
     reason: z.string().nullable(),
+    cause: z.enum(VISIT_ENDING_CAUSES).optional(),
     refund: z
       .object({ amount_cents: z.number().int(), refunded_cents: z.number().int().nullable() })
       .strict()

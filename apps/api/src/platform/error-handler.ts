@@ -137,7 +137,11 @@ export async function errorHandler(thrown: unknown, request: FastifyRequest, rep
   }
   return status === 500
     ? reply.code(status).send({ error: INTERNAL_SERVER_ERROR, code: "INTERNAL_ERROR" })
-    : reply.code(status).send({ error: message, code });
+    : reply.code(status).send({
+        error: message,
+        code,
+        ...(error instanceof AppError && error.details ? { details: error.details } : {}),
+      });
 }
 
 /** The request's own body stream failed because the client aborted it (not a database socket). */

@@ -1,4 +1,4 @@
-import type { ErrorCode } from "@ambercare/contracts/error-codes";
+import type { ErrorCode, ErrorDetails } from "@ambercare/contracts/error-codes";
 import type { RefusedAccess } from "#api/platform/audit-log.ts";
 
 /**
@@ -14,12 +14,15 @@ export type AppErrorOptions = ErrorOptions & {
   headers?: Readonly<Record<string, string>>;
   /** A refusal of another patient's data: the error handler writes it to that patient's audit log. */
   refusedAccess?: RefusedAccess;
+  /** Figures the client words the refusal with (the answer's `details`): configuration, never a patient's data. */
+  details?: ErrorDetails;
 };
 
 export class AppError extends Error {
   override name = "AppError";
   readonly headers: Readonly<Record<string, string>>;
   readonly refusedAccess: RefusedAccess | undefined;
+  readonly details: ErrorDetails | undefined;
 
   constructor(
     readonly code: AppErrorCode,
@@ -30,6 +33,7 @@ export class AppError extends Error {
     super(message, options);
     this.headers = options?.headers ?? {};
     this.refusedAccess = options?.refusedAccess;
+    this.details = options?.details;
   }
 }
 

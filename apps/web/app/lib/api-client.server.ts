@@ -1,4 +1,9 @@
-import { type ErrorCode, isErrorCode } from "@ambercare/contracts/error-codes";
+import {
+  type ErrorCode,
+  type ErrorDetails,
+  errorDetails,
+  isErrorCode,
+} from "@ambercare/contracts/error-codes";
 import { visitorCallHeaders } from "#app/lib/visitor.server.ts";
 
 /**
@@ -73,6 +78,8 @@ export class ApiError extends Error {
   readonly headers: Headers;
   /** The answer's stable `code` (lib/api-errors.ts translates it); undefined when it had none we know. */
   readonly code: ErrorCode | undefined;
+  /** The answer's `details`, the figures its message needs (NOT_MISSED_YET's minutes…); undefined without. */
+  readonly details: ErrorDetails | undefined;
 
   constructor(
     message: string,
@@ -93,6 +100,8 @@ export class ApiError extends Error {
     this.headers = init.headers ?? new Headers();
     const code = (init.body as { code?: unknown } | null | undefined)?.code;
     this.code = isErrorCode(code) ? code : undefined;
+    const details = errorDetails.safeParse((init.body as { details?: unknown } | null | undefined)?.details);
+    this.details = details.success ? details.data : undefined;
   }
 }
 

@@ -17,8 +17,9 @@ import en from "#app/locales/en.json";
 
 const LOCALES = { en, bg } as const;
 
-/** The strings a rule can show: its key, or its plural forms when it counts minutes. */
+/** The strings a rule can show: its key, or its plural forms when it counts (and its words without the figure). */
 function keysOf(rule: ErrorRule): string[] {
+  if (rule.counts) return [`${rule.key}_one`, `${rule.key}_other`, rule.counts.otherwise];
   return rule.wait ? [`${rule.key}_one`, `${rule.key}_other`] : [rule.key];
 }
 
@@ -130,6 +131,43 @@ describe("API error codes → messages", () => {
       headers: new Headers({ "Retry-After": "125" }),
     });
     expect(describeApiError(error).message).toEqual({ key: "auth.errors.throttled", values: { count: 3 } });
+  });
+});
+
+describe("a refusal with the API's figures", () => {
+  const notMissedYet = (details?: unknown) =>
+    new ApiError("A visit can be marked missed only when…", {
+      status: 409,
+      body: { error: "A visit can be marked missed only when…", code: "NOT_MISSED_YET", details },
+      method: "POST",
+      path: "/api/care-team/visits/x/missed",
+    });
+
+  it.each([
+    [25, "en", "25 minutes"],
+    [1, "en", "1 minute after"],
+    [25, "bg", "25 минути"],
+    [1, "bg", "1 минута"],
+  ] as const)(
+    "says NOT_MISSED_YET's grace of %i minutes as the API gives it (%s)",
+    (minutes, locale, words) => {
+      const failure = describeApiError(notMissedYet({ minutes }));
+      expect(failure).toEqual({
+        message: { key: "apiErrors.notMissedYet", values: { count: minutes } },
+        status: 409,
+      });
+      const text = shown(failure, locale);
+      expect(text).toContain(words);
+      expect(text).not.toContain("10");
+    },
+  );
+
+  it("says it without a figure when the answer carries none, or a malformed one", () => {
+    for (const details of [undefined, { minutes: "ten" }, { "Bad Key": 3 }, "10"]) {
+      const failure = describeApiError(notMissedYet(details));
+      expect(failure.message).toEqual({ key: "apiErrors.notMissedYetGrace" });
+      for (const locale of ["en", "bg"] as const) expect(shown(failure, locale)).not.toMatch(/\d/);
+    }
   });
 });
 

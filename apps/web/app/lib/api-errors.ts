@@ -1,5 +1,5 @@
 import { TOO_MANY_LOGIN_ATTEMPTS } from "@ambercare/contracts/auth";
-import { type ErrorCode, isErrorCode } from "@ambercare/contracts/error-codes";
+import { type ErrorCode, type ErrorDetails, isErrorCode } from "@ambercare/contracts/error-codes";
 import { ownFieldMessage } from "#app/lib/field-messages.ts";
 import type { FormMessage, IssueKind } from "#app/lib/forms.ts";
 import type { TranslationKey } from "#app/lib/i18n.tsx";
@@ -37,6 +37,11 @@ export type ErrorRule = {
   outage?: true;
   /** The message counts the minutes to wait (from Retry-After). */
   wait?: true;
+  /**
+   * The message counts a figure of the answer's `details` (`detail`, as the API is configured), in
+   * the plural form of its language; `otherwise` says it without the figure (an answer without it).
+   */
+  counts?: { detail: string; otherwise: TranslationKey };
 };
 
 const REJECTED = { key: "apiErrors.rejected", generic: true } as const satisfies ErrorRule;
@@ -174,7 +179,10 @@ export const API_ERROR_MESSAGES: Readonly<Record<ErrorCode, ErrorRule>> = {
   TOO_LATE_TO_CANCEL: { key: "apiErrors.tooLateToCancel" },
   NOT_TAKING_VISITS: { key: "apiErrors.notTakingVisits" },
   CHECK_IN_NOT_OPEN: { key: "apiErrors.checkInNotOpen" },
-  NOT_MISSED_YET: { key: "apiErrors.notMissedYet" },
+  NOT_MISSED_YET: {
+    key: "apiErrors.notMissedYet",
+    counts: { detail: "minutes", otherwise: "apiErrors.notMissedYetGrace" },
+  },
   SCHEDULE_INVALID: { key: "apiErrors.scheduleInvalid" },
   DEVICE_NOT_FOUND: NOT_FOUND,
   PUSH_SUBSCRIPTION_INVALID: REJECTED,
@@ -189,7 +197,14 @@ export const API_ERROR_MESSAGES: Readonly<Record<ErrorCode, ErrorRule>> = {
 };
 
 /** What a refused call carries that the table reads (ApiError of api-client.server.ts). */
-export type RefusedCall = { status: number; code?: ErrorCode | undefined; headers: Headers; message: string };
+export type RefusedCall = {
+  status: number;
+  code?: ErrorCode | undefined;
+  headers: Headers;
+  message: string;
+  /** The figures the answer's message needs (the API's `details`). */
+  details?: ErrorDetails | undefined;
+};
 
 export type ApiErrorOptions = {
   /** The form's input for a field role, when it is named otherwise (`password` → `new_password`). */
@@ -246,6 +261,12 @@ export function describeApiError(error: RefusedCall, options: ApiErrorOptions = 
   if (rule.outage) return rule === UNAVAILABLE ? unavailable : { message: { key: rule.key }, status: 503 };
   if (rule.wait) {
     return { message: { key: rule.key, values: { count: retryAfterMinutes(error) } }, status: error.status };
+  }
+  if (rule.counts) {
+    const figure = error.details?.[rule.counts.detail];
+    return typeof figure === "number"
+      ? { message: { key: rule.key, values: { count: figure } }, status: error.status }
+      : { message: { key: rule.counts.otherwise }, status: error.status };
   }
   const field = rule.field ? (options.fields?.[rule.field] ?? rule.field) : undefined;
   const own = rule.kind && field ? ownFieldMessage(field, rule.kind) : undefined;

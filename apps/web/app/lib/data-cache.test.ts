@@ -307,5 +307,14 @@ describe("the spec's data cache (stale after 5 s, one retry)", () => {
       status: 401,
     });
     expect(urls).toHaveLength(5);
+
+    // A refusal the page words itself comes with its code and figures.
+    const details = { opens_at: "2027-06-07T16:05:00.000Z", time_zone: "America/Los_Angeles" };
+    answers.splice(0, answers.length, json({ error: "CHECK_IN_NOT_OPEN", details }, 409));
+    await expect(readOnce("/visit-call/v1?side=clinician", { fetch: fetcher })).resolves.toEqual({
+      outcome: "reload",
+      status: 409,
+      refusal: { error: "CHECK_IN_NOT_OPEN", details },
+    });
   });
 });

@@ -57,15 +57,38 @@ const readInit = (signal: AbortSignal | undefined): RequestInit => ({
   ...(signal ? { signal } : {}),
 });
 
-/** One try: its outcome, the answer's status, and the data when it worked. */
+/**
+ * A resource route's refusal as it answers one (`{ error: <API code>, details? }`): what the page may
+ * word itself, such as when a call's check-in opens.
+ */
+export type Refusal = { error: string; details?: Record<string, unknown> };
+
+/** The refusal of a real answer (a 4xx with a JSON `error`), or undefined. */
+async function refusalOf(response: Response): Promise<Refusal | undefined> {
+  if (!response.headers?.get("Content-Type")?.includes("application/json")) return undefined;
+  const body = (await response.json().catch(() => undefined)) as
+    | { error?: unknown; details?: unknown }
+    | undefined;
+  if (typeof body?.error !== "string") return undefined;
+  const details = body.details;
+  return details && typeof details === "object" && !Array.isArray(details)
+    ? { error: body.error, details: details as Record<string, unknown> }
+    : { error: body.error };
+}
+
+/** One try: its outcome, the answer's status, and the data when it worked (or the refusal it was). */
 async function attempt<T>(
   fetcher: Fetch,
   url: string,
   signal?: AbortSignal,
-): Promise<{ outcome: ReadOutcome; status: number; data?: T }> {
+): Promise<{ outcome: ReadOutcome; status: number; data?: T; refusal?: Refusal }> {
   try {
     const response = await fetcher(url, readInit(signal));
     const outcome = outcomeOf(response);
+    if (outcome === "reload" && response.status >= 400) {
+      const refusal = await refusalOf(response);
+      return refusal ? { outcome, status: response.status, refusal } : { outcome, status: response.status };
+    }
     if (outcome !== "data") return { outcome, status: response.status };
     return { outcome, status: response.status, data: (await response.json()) as T };
   } catch {
@@ -75,7 +98,7 @@ async function attempt<T>(
 
 export type ReadOnceResult<T> =
   | { outcome: "data"; data: T }
-  | { outcome: "retry" | "reload"; status: number };
+  | { outcome: "retry" | "reload"; status: number; refusal?: Refusal };
 
 /**
  * A read made once, when the page needs it (a call's set-up): a passing failure is tried again once
@@ -91,7 +114,9 @@ export async function readOnce<T>(
     const answer = await attempt<T>(fetcher, url);
     if (answer.outcome === "data") return { outcome: "data", data: answer.data as T };
     if (answer.outcome === "reload" || tries >= DATA_CACHE.retry) {
-      return { outcome: answer.outcome, status: answer.status };
+      return answer.refusal
+        ? { outcome: answer.outcome, status: answer.status, refusal: answer.refusal }
+        : { outcome: answer.outcome, status: answer.status };
     }
     await pause(RETRY_PAUSE_MS);
   }

@@ -303,13 +303,20 @@ export function createConsultationService(deps: {
         const last = (await createConsultationRepository(deps.db).history(row.id))
           .filter((change) => change.toStatus === row.status)
           .at(-1);
+        // The clinic's own cancels (a booked visit never started, a lapsed licence) are the system's.
         const by =
-          row.status === "expired" ? "system" : last?.actorKind === "clinician" ? "clinician" : "patient";
+          row.status === "expired" || last?.actorKind === "system"
+            ? "system"
+            : last?.actorKind === "clinician"
+              ? "clinician"
+              : "patient";
         // A patient's own cancel gives the visit credit back rather than the money.
         const payment = by === "patient" ? null : await deps.entitlements.visitPayment(row.id);
         return {
           by,
           reason: by === "clinician" ? (last?.reason ?? null) : null,
+          // Why the clinic canceled it, by the history's code (its reason is text for people).
+          ...(by === "system" && last?.cause ? { cause: last.cause } : {}),
           refund: payment
             ? { amount_cents: payment.amountCents, refunded_cents: payment.refundedCents }
             : null,

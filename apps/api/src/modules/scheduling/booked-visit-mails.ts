@@ -27,6 +27,14 @@ const STATUS_OF: Record<BookedVisitMail, ConsultationStatus> = {
   "visit-missed": "missed",
 };
 
+/**
+ * The e-mails of a visit that did not take place because of its clinician: they offer other
+ * clinicians' times only, as a clinician's cancel always has — the one who canceled or never started
+ * is not offered again. A visit the patient missed offers anyone's, its clinician (who was there)
+ * included.
+ */
+const OTHER_CLINICIANS_ONLY: ReadonlySet<BookedVisitMail> = new Set(["visit-not-started", "visit-canceled"]);
+
 /** `booking.visit-mail:<consultation>:<template>`: a visit is canceled or missed once. */
 export const bookedVisitMailKey = (consultationId: string, template: BookedVisitMail) =>
   `${BOOKED_VISIT_MAIL_JOB}:${consultationId}:${template}`;
@@ -58,7 +66,7 @@ export function registerBookedVisitMails(
   deps: {
     db: Database;
     mail: Pick<VisitMailer, "sendOnce">;
-    rebookFor: (consultationId: string, canceledByClinician: boolean) => Promise<Rebook | undefined>;
+    rebookFor: (consultationId: string, exceptItsClinician: boolean) => Promise<Rebook | undefined>;
     refund: (consultationId: string) => Promise<VisitRefund>;
   },
 ): void {
@@ -70,7 +78,7 @@ export function registerBookedVisitMails(
       .from(consultations)
       .where(and(eq(consultations.id, payload.consultationId), still));
     if (!visit) return;
-    const rebook = await deps.rebookFor(visit.id, payload.template === "visit-canceled");
+    const rebook = await deps.rebookFor(visit.id, OTHER_CLINICIANS_ONLY.has(payload.template));
     if (!rebook) return;
     let moneyBack: MoneyBack | undefined;
     if (payload.template !== "visit-missed") {

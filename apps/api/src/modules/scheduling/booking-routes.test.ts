@@ -12,6 +12,7 @@ import {
   slotsResponse,
 } from "@ambercare/contracts/scheduling";
 import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
+import { waitingRoomResponse } from "@ambercare/contracts/waiting-room";
 import {
   bookings,
   clinicians,
@@ -151,6 +152,13 @@ const bookingOf = async (patient: Patient, id: string) => {
   const res = await request("GET", `/ambercare/consultations/${id}/booking`, patient.access_token);
   expect(res.statusCode, res.body).toBe(200);
   return bookingResponse.parse(res.json()).data;
+};
+
+/** What the patient's visit page says of a visit that will not take place (the waiting room's `ending`). */
+const endingOf = async (patient: Patient, id: string) => {
+  const res = await request("GET", `/ambercare/consultations/${id}/waiting-room`, patient.access_token);
+  expect(res.statusCode, res.body).toBe(200);
+  return waitingRoomResponse.parse(res.json()).data.ending;
 };
 
 const statusOf = async (id: string) =>
@@ -468,6 +476,7 @@ describe("a booked visit", () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(await statusOf(id)).toBe("canceled");
     expect(refunded).toContain(id);
+    expect(await endingOf(patient, id)).toEqual({ by: "clinician", reason: "Called away", refund: null });
     expect(await slots()).toContain(start);
     const [row] = await t.db.db
       .select({ status: bookings.status })
@@ -515,10 +524,15 @@ describe("a booked visit", () => {
     const patientSetup = () => request("GET", `/ambercare/consultations/${id}/call`, patient.access_token);
     clock.set(at("2027-06-07T16:04:00Z"));
     try {
-      for (const early of [await clinicianSetup(), await patientSetup()]) {
+      const [clinicianEarly, patientEarly] = [await clinicianSetup(), await patientSetup()];
+      for (const early of [clinicianEarly, patientEarly]) {
         expect(early.statusCode, early.body).toBe(409);
         expect(early.json().code).toBe("CHECK_IN_NOT_OPEN");
       }
+      // When check-in opens, for the page to say: to the clinician, in the zone of their hours.
+      const opensAt = new Date(at(start).getTime() - t.app.config.CHECK_IN_OPENS_MINUTES * 60_000);
+      expect(clinicianEarly!.json().details).toEqual({ opens_at: opensAt.toISOString(), time_zone: LA });
+      expect(patientEarly!.json().details).toEqual({ opens_at: opensAt.toISOString() });
       clock.set(at("2027-06-07T16:05:00Z"));
       const clinician = await clinicianSetup();
       expect(clinician.statusCode, clinician.body).toBe(200);
@@ -600,6 +614,8 @@ describe("a booked visit", () => {
       const early = await missed();
       expect(early.statusCode).toBe(409);
       expect(early.json().code).toBe("NOT_MISSED_YET");
+      // The grace as configured, for the web to word: no copy of the figure anywhere else.
+      expect(early.json().details).toEqual({ minutes: t.app.config.NO_SHOW_GRACE_MINUTES });
       clock.set(at("2027-06-07T17:30:00Z"));
       const ok = await missed();
       expect(ok.statusCode, ok.body).toBe(200);
@@ -627,6 +643,13 @@ describe("a booked visit", () => {
       expect(res.json().code).toBe("PROVIDER_NOT_LICENSED_IN_STATE");
       expect(await statusOf(id)).toBe("canceled");
       expect(refunded).toContain(id);
+      // The patient's page: the clinic canceled it, because of the licence (the history's cause).
+      expect(await endingOf(patient, id)).toEqual({
+        by: "system",
+        reason: null,
+        cause: "licence_lapsed",
+        refund: null,
+      });
     } finally {
       clock.set(at("2027-06-07T15:00:00Z"));
       await t.db.db.insert(providerLicenses).values({ providerId: doctor.providerId, state: STATE });
@@ -945,6 +968,26 @@ describe("a booked visit its clinician never starts", () => {
     await t.app.jobs.runDue(after(10));
     expect(await statusOf(id)).toBe("canceled");
     expect(refunded).toContain(id);
+    // The patient's page says the clinic canceled it because its clinician never started, not "you".
+    // Days on, the runner's sweep has ended the patient's session: the service the route calls.
+    const patientCaller = {
+      auth: {
+        userId: patient.user_id,
+        role: "patient",
+        isServiceAccount: false,
+        surface: "care",
+        providerId: null,
+        secondFactorEnabled: false,
+        tokenHash: "",
+      },
+      ip: null,
+    } as const;
+    expect((await t.app.consultations.waitingRoom(patientCaller, id)).ending).toEqual({
+      by: "system",
+      reason: null,
+      cause: "clinician_never_started",
+      refund: null,
+    });
     await t.app.mailer.drain();
     const mail = mailFilesTo(t.app.config.DATA_DIR, patient.email);
     expect(mail.map((message) => message.headers.get("subject"))).toEqual(
@@ -1001,7 +1044,8 @@ describe("the e-mails of a booked visit that did not take place", () => {
    * unless three earlier ones were offered, or the doctor canceled the visit (`canceledByDoctor`):
    * then none is the doctor's.
    */
-  async function expectTrueOffers(text: string, locale: "en" | "bg", zone: string, canceledByDoctor = false) {
+  /** `byDoctor`: the visit did not take place because of its doctor, who is then not offered again. */
+  async function expectTrueOffers(text: string, locale: "en" | "bg", zone: string, byDoctor = false) {
     const offers = offersIn(text);
     expect(offers.length).toBeGreaterThan(0);
     expect(offers.length).toBeLessThanOrEqual(3);
@@ -1019,7 +1063,7 @@ describe("the e-mails of a booked visit that did not take place", () => {
       starts.push(slot!.getTime());
     }
     expect([...starts].sort((a, b) => a - b)).toEqual(starts);
-    if (canceledByDoctor) {
+    if (byDoctor) {
       expect(offers.map((offer) => offer.link.searchParams.get("provider"))).not.toContain(doctor.slug);
       return;
     }
@@ -1040,7 +1084,10 @@ describe("the e-mails of a booked visit that did not take place", () => {
     expect(mail!.text).toContain(visitTime(at(FRIDAY[0]!), "bg", "Europe/Sofia"));
     expect(mail!.text).toContain("членството Ви");
     expect(mail!.text).not.toContain("трябваше да отмени");
-    await expectTrueOffers(mail!.text, "bg", "Europe/Sofia");
+    // The doctor who never started is not offered again, though their own times are among the nearest.
+    const nearest = await t.app.scheduling.schedules.nearestFree({ type: "video", state: STATE, limit: 3 });
+    expect(nearest.map((offer) => offer.providerSlug)).toContain(doctor.slug);
+    await expectTrueOffers(mail!.text, "bg", "Europe/Sofia", true);
     expect(mail!.html).toContain('<html lang="bg">');
     // The job run again later (a restart) writes nothing more.
     await t.app.jobs.runDue(after(FRIDAY[0]!, 60));
@@ -1075,6 +1122,7 @@ describe("the e-mails of a booked visit that did not take place", () => {
     const own = await book(canceling, FRIDAY[2]!);
     const mine = await request("POST", `/ambercare/consultations/${own}/cancel`, canceling.access_token);
     expect(mine.statusCode, mine.body).toBe(200);
+    expect(await endingOf(canceling, own)).toEqual({ by: "patient", reason: null, refund: null });
     await t.app.jobs.runDue(after(FRIDAY[2]!, 10));
     const all = await mailOf(canceling, /./);
     expect(all.some((mail) => offersIn(mail.text).length > 0)).toBe(false);
@@ -1123,7 +1171,7 @@ describe("the e-mails of a booked visit that did not take place", () => {
       registerBookedVisitMails(runner, {
         db: t.db.db,
         mail: t.app.visits.mail,
-        rebookFor: (id, canceledByClinician) => t.app.scheduling.bookings.rebookFor(id, canceledByClinician),
+        rebookFor: (id, exceptItsClinician) => t.app.scheduling.bookings.rebookFor(id, exceptItsClinician),
         refund: refundVisit,
       });
       return runner;

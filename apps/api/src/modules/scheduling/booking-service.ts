@@ -244,7 +244,7 @@ export function createBookingService(deps: {
 
   /**
    * The visit's booked time and the nearest free times of its type and state with anyone who fits,
-   * but not with the clinician who canceled it (`exceptClinician`).
+   * but not with its own clinician when they canceled it or never started it (`exceptClinician`).
    */
   async function rebookOf(booking: BookingRow, exceptClinician: boolean): Promise<Rebook> {
     const [schedule] = await deps.db
@@ -521,7 +521,9 @@ export function createBookingService(deps: {
         const late =
           booking && now.getTime() >= booking.startsAt.getTime() + deps.policy.noShowGraceMinutes * MINUTE;
         if (!late || visit.checkedInAt !== null) {
-          throw new AppError("NOT_MISSED_YET", 409, SCHEDULING_ERRORS.notMissedYet);
+          throw new AppError("NOT_MISSED_YET", 409, SCHEDULING_ERRORS.notMissedYet, {
+            details: { minutes: deps.policy.noShowGraceMinutes },
+          });
         }
         await changeVisitStatus(
           tx,
@@ -562,11 +564,11 @@ export function createBookingService(deps: {
 
     /**
      * A booked visit's time and the nearest free times to book again (its e-mails' job); after the
-     * clinician canceled it, none with that clinician.
+     * clinician canceled it or never started it (`exceptItsClinician`), none with that clinician.
      */
-    async rebookFor(consultationId: string, canceledByClinician = false): Promise<Rebook | undefined> {
+    async rebookFor(consultationId: string, exceptItsClinician = false): Promise<Rebook | undefined> {
       const booking = await currentBooking(deps.db, consultationId);
-      return booking ? rebookOf(booking, canceledByClinician) : undefined;
+      return booking ? rebookOf(booking, exceptItsClinician) : undefined;
     },
 
     /**

@@ -1,5 +1,5 @@
 import type { Executor } from "@ambercare/db/client";
-import { consultations, visitCallEvents } from "@ambercare/db/schema";
+import { clinicianSchedules, consultations, visitCallEvents } from "@ambercare/db/schema";
 import { asc, eq } from "drizzle-orm";
 
 /**
@@ -22,6 +22,15 @@ export function createVideoCallRepository(db: Executor) {
         .from(consultations)
         .where(eq(consultations.id, id));
       return row;
+    },
+
+    /** The zone a clinician's hours are in (their schedule's); undefined without hours. */
+    async clinicianTimeZone(clinicianUserId: string): Promise<string | undefined> {
+      const [row] = await db
+        .select({ timeZone: clinicianSchedules.timeZone })
+        .from(clinicianSchedules)
+        .where(eq(clinicianSchedules.clinicianUserId, clinicianUserId));
+      return row?.timeZone;
     },
 
     async record(row: typeof visitCallEvents.$inferInsert) {

@@ -151,7 +151,14 @@ export function createVideoCallService(deps: {
       }
       const opens = (visit.scheduledStart?.getTime() ?? 0) - deps.checkInOpensMinutes * MINUTE;
       if (visit.status === "scheduled" && deps.clock.now().getTime() < opens) {
-        throw new AppError("CHECK_IN_NOT_OPEN", 409, SCHEDULING_ERRORS.checkInNotOpen);
+        // When it opens, for the page to say; to a clinician, with the zone of their hours.
+        const zone =
+          viewer.side === "clinician"
+            ? await createVideoCallRepository(deps.db).clinicianTimeZone(viewer.userId)
+            : undefined;
+        throw new AppError("CHECK_IN_NOT_OPEN", 409, SCHEDULING_ERRORS.checkInNotOpen, {
+          details: { opens_at: new Date(opens).toISOString(), ...(zone ? { time_zone: zone } : {}) },
+        });
       }
       const { servers, expiresAt } = iceServersFor(viewer.userId);
       return {

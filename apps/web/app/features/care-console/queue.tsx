@@ -1,5 +1,6 @@
 import type { ConsoleVisit, DutyStatus, QueuedVisit } from "@ambercare/contracts/console";
 import { QUEUE_TOPIC } from "@ambercare/contracts/console";
+import { AGENDA_TOPIC } from "@ambercare/contracts/scheduling";
 import { useEffect, useId, useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { EmptyState } from "#app/components/empty-state.tsx";
@@ -14,12 +15,17 @@ import { arrivals, waitedMinutes } from "./queue-watch.ts";
 
 type T = ReturnType<typeof useTranslation>["t"];
 
+/** The live topics the console's page follows: its queue, and its agenda of booked visits. */
+export const CONSOLE_TOPICS: readonly string[] = [QUEUE_TOPIC, AGENDA_TOPIC];
+
 /**
- * Re-reads the page's data (the queue, the visits, duty) on every `queue.changed` and once each
- * time the live link (re)opens, which covers what changed while it was down: never by polling.
+ * Re-reads the page's data (the queue, the visits, duty, the agenda of today and the week) on every
+ * `queue.changed` and `agenda.changed` (a visit booked, moved, canceled, a patient checked in) and
+ * once each time the live link (re)opens, which covers what changed while it was down: never by
+ * polling.
  */
 export function useLiveQueue(): LiveState {
-  return useLiveRevalidation([QUEUE_TOPIC]);
+  return useLiveRevalidation(CONSOLE_TOPICS);
 }
 
 /**

@@ -5,7 +5,8 @@ import { useTranslation } from "#app/lib/i18n.tsx";
 
 /**
  * A visit that will not take place, told as the patient needs it: who ended it (they, their
- * clinician with the reason given, or nobody in time), what became of the money (refunded, on its
+ * clinician with the reason given, the clinic with its cause — a booked visit its clinician never
+ * started, or a licence that lapsed — or nobody in time), what became of the money (refunded, on its
  * way, covered by the membership, or the visit credit back), and what to do next. The e-mail says
  * the same, without the clinician's reason; this page is behind the patient's login.
  */
@@ -21,6 +22,7 @@ export function VisitEnding({
   const { consultation } = room;
   const ending = room.ending;
   if (!ending) return null;
+  const expired = consultation.status === "expired";
   const who =
     ending.by === "clinician"
       ? clinicianName
@@ -28,7 +30,20 @@ export function VisitEnding({
         : t("visit.ending.byYourClinician")
       : ending.by === "patient"
         ? t("visit.ending.byPatient")
-        : t("visit.ending.expired");
+        : expired
+          ? t("visit.ending.expired")
+          : t("visit.ending.byClinic");
+  // Why the clinic canceled it (the status history's cause), said in the patient's words.
+  const cause =
+    ending.by !== "system" || expired
+      ? null
+      : ending.cause === "clinician_never_started"
+        ? clinicianName
+          ? t("visit.ending.neverStarted", { name: clinicianName })
+          : t("visit.ending.neverStartedYourClinician")
+        : ending.cause === "licence_lapsed"
+          ? t("visit.ending.licenceLapsed")
+          : null;
   const money = ending.refund
     ? ending.refund.refunded_cents === null
       ? t("visit.ending.refundPending", { amount: formatUsd(ending.refund.amount_cents) })
@@ -38,13 +53,23 @@ export function VisitEnding({
       : ending.by === "patient"
         ? t("visit.ending.creditBack")
         : null;
-  const heading = t(ending.by === "system" ? "visit.ending.expiredHeading" : "visit.ending.heading");
+  const heading = t(expired ? "visit.ending.expiredHeading" : "visit.ending.heading");
   return (
     <section aria-labelledby="visit-ending-heading" className="flex flex-col gap-3">
       <h2 id="visit-ending-heading" className="font-bold text-2xl text-ink">
         {heading}
       </h2>
-      <p className="text-ink">{who}</p>
+      <p className="text-ink" data-testid="visit-ending-who">
+        {who}
+      </p>
+      {cause ? (
+        <div>
+          <p className="font-semibold text-ink">{t("visit.ending.why")}</p>
+          <p className="text-ink" data-testid="visit-ending-cause">
+            {cause}
+          </p>
+        </div>
+      ) : null}
       {ending.reason ? (
         <div>
           <p className="font-semibold text-ink">{t("visit.ending.reason")}</p>
@@ -53,7 +78,11 @@ export function VisitEnding({
           </blockquote>
         </div>
       ) : null}
-      {money ? <p className="text-ink">{money}</p> : null}
+      {money ? (
+        <p className="text-ink" data-testid="visit-ending-money">
+          {money}
+        </p>
+      ) : null}
       <p className="font-semibold text-ink">{t("visit.ending.next")}</p>
       <ul className="flex flex-wrap gap-3">
         <li>

@@ -1,4 +1,5 @@
 import type { AgendaItem } from "@ambercare/contracts/scheduling";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { localDate } from "#app/features/scheduling/slot-days.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
@@ -24,6 +25,68 @@ export function agendaByDay(items: readonly AgendaItem[], timeZone: string): Age
     days.set(day, [...(days.get(day) ?? []), item]);
   }
   return [...days].map(([day, list]) => ({ day, items: list }));
+}
+
+/** What changed in the clinician's agenda between two reads that they should hear of. */
+export type AgendaChange = { kind: "booked" | "moved" | "canceled" | "checkedIn"; item: AgendaItem };
+
+/**
+ * The changes from one read of the agenda to the next (the page re-reads it on each
+ * `agenda.changed`): visits booked, moved to another time, gone (canceled), patients checked in,
+ * in time order. The first read (`previous` null) tells nothing.
+ */
+export function agendaChanges(
+  previous: readonly AgendaItem[] | null,
+  next: readonly AgendaItem[],
+): AgendaChange[] {
+  if (previous === null) return [];
+  const before = new Map(previous.map((item) => [item.consultation_id, item]));
+  const after = new Set(next.map((item) => item.consultation_id));
+  const changes: AgendaChange[] = [];
+  for (const item of next) {
+    const old = before.get(item.consultation_id);
+    if (!old) changes.push({ kind: "booked", item });
+    else if (old.start !== item.start) changes.push({ kind: "moved", item });
+    else if (!old.checked_in_at && item.checked_in_at) changes.push({ kind: "checkedIn", item });
+  }
+  for (const item of previous) {
+    if (!after.has(item.consultation_id)) changes.push({ kind: "canceled", item });
+  }
+  return changes.sort((a, b) => a.item.start.localeCompare(b.item.start));
+}
+
+/**
+ * What a screen reader hears when the agenda changes without a reload ("Patient A checked in for the
+ * visit at Monday 09:30 EET."), for a polite live region; "" until something changed.
+ */
+export function useAgendaAnnouncement(items: readonly AgendaItem[], timeZone: string): string {
+  const { t, i18n } = useTranslation();
+  const seen = useRef<readonly AgendaItem[] | null>(null);
+  const [announcement, setAnnouncement] = useState("");
+  useEffect(() => {
+    const changes = agendaChanges(seen.current, items);
+    seen.current = items;
+    if (changes.length === 0) return;
+    // A week's visit may be another day than today's: its weekday is said with the time.
+    const when = new Intl.DateTimeFormat(i18n.language, {
+      timeZone,
+      weekday: "long",
+      hour: "2-digit",
+      minute: "2-digit",
+      timeZoneName: "short",
+    });
+    setAnnouncement(
+      changes
+        .map(({ kind, item }) =>
+          t(`console.agenda.announce.${kind}`, {
+            name: item.patient_name,
+            time: when.format(new Date(item.start)),
+          }),
+        )
+        .join(" "),
+    );
+  }, [items, timeZone, t, i18n.language]);
+  return announcement;
 }
 
 /** Today's booked visits of the clinician, in time order, each linking to its workspace. */

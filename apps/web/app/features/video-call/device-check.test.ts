@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { lookup } from "#app/lib/i18n.tsx";
+import { formatDateTime } from "#app/lib/date-time.ts";
+import { createI18n, lookup } from "#app/lib/i18n.tsx";
 import bg from "#app/locales/bg.json";
 import en from "#app/locales/en.json";
 import {
@@ -8,6 +9,7 @@ import {
   levelOf,
   type ProbeResult,
   probeDetails,
+  probeFailure,
   probeVerdict,
   toneWav,
 } from "./device-check.ts";
@@ -147,6 +149,51 @@ describe("probeVerdict and probeDetails", () => {
           expect(text).not.toMatch(/srflx|host candidate|relay candidate|\bICE\b|STUN|TURN/);
         }
       }
+    }
+  });
+});
+
+describe("probeFailure", () => {
+  const refusal = {
+    error: "CHECK_IN_NOT_OPEN",
+    details: { opens_at: "2027-06-07T16:05:00.000Z", time_zone: "America/Los_Angeles" },
+  };
+
+  it("before check-in, says when it opens, in the zone of the clinician's hours, in both languages", () => {
+    const failure = probeFailure(409, refusal);
+    expect(failure).toEqual({
+      reason: "notYet",
+      opensAt: "2027-06-07T16:05:00.000Z",
+      timeZone: "America/Los_Angeles",
+    });
+    if (failure.reason !== "notYet" || !failure.opensAt) throw new Error("not a check-in refusal");
+    const said = (locale: "en" | "bg") => {
+      const { t } = createI18n(locale, { en, bg }[locale]);
+      const time = formatDateTime(failure.opensAt, { locale, timeZone: failure.timeZone });
+      return t("deviceCheck.probe.failed.notYet", { time });
+    };
+    expect(said("en")).toContain("Jun 7, 2027, 9:05 AM PDT");
+    expect(said("en")).toContain("check-in opens");
+    expect(said("bg")).toContain("9:05");
+    expect(said("bg")).toContain("регистрацията");
+    expect(said("bg")).not.toBe(said("en"));
+  });
+
+  it("says it without a time when the answer has none, and keeps the session and other failures", () => {
+    expect(probeFailure(409, { error: "CHECK_IN_NOT_OPEN" })).toEqual({
+      reason: "notYet",
+      opensAt: null,
+      timeZone: null,
+    });
+    expect(probeFailure(409, { error: "CHECK_IN_NOT_OPEN", details: { opens_at: "soon" } })).toMatchObject({
+      opensAt: null,
+    });
+    expect(probeFailure(401, refusal)).toEqual({ reason: "session" });
+    expect(probeFailure(409, { error: "CALL_NOT_OPEN" })).toEqual({ reason: "other" });
+    expect(probeFailure(404)).toEqual({ reason: "other" });
+    for (const locale of [en, bg]) {
+      expect(lookup(locale, "deviceCheck.probe.failed.notYetSoon")).toBeTruthy();
+      expect(lookup(locale, "deviceCheck.probe.failed.notYet")).toContain("{{time}}");
     }
   });
 });

@@ -1,3 +1,4 @@
+import type { Refusal } from "#app/lib/data-cache.ts";
 import type { TranslationKey } from "#app/lib/i18n.tsx";
 
 /**
@@ -120,5 +121,26 @@ export function configuredServers(servers: readonly { urls: string | readonly st
   return {
     stunConfigured: urls.some((url) => url.startsWith("stun")),
     turnConfigured: urls.some((url) => url.startsWith("turn")),
+  };
+}
+
+/**
+ * Why the connection test could not run, from the call set-up's answer: the session ended (401),
+ * check-in has not opened yet (409 CHECK_IN_NOT_OPEN, with when it opens as the API says, and for a
+ * clinician the zone of their hours), or anything else.
+ */
+export type ProbeFailure =
+  | { reason: "session" | "unsupported" | "other" }
+  | { reason: "notYet"; opensAt: string | null; timeZone: string | null };
+
+export function probeFailure(status: number, refusal?: Refusal): ProbeFailure {
+  if (status === 401) return { reason: "session" };
+  if (status !== 409 || refusal?.error !== "CHECK_IN_NOT_OPEN") return { reason: "other" };
+  const opensAt = refusal.details?.opens_at;
+  const timeZone = refusal.details?.time_zone;
+  return {
+    reason: "notYet",
+    opensAt: typeof opensAt === "string" && !Number.isNaN(Date.parse(opensAt)) ? opensAt : null,
+    timeZone: typeof timeZone === "string" ? timeZone : null,
   };
 }

@@ -2,14 +2,17 @@ import type { CallSetup } from "@ambercare/contracts/video-call";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useHydrated } from "#app/components/forms.tsx";
 import { readOnce } from "#app/lib/data-cache.ts";
+import { formatDateTime, useTimeZone } from "#app/lib/date-time.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 import {
   type CandidateType,
   candidateType,
   configuredServers,
   levelOf,
+  type ProbeFailure,
   type ProbeResult,
   probeDetails,
+  probeFailure,
   probeVerdict,
   toneWav,
 } from "./device-check.ts";
@@ -384,7 +387,7 @@ function SpeakerTest({ outputs }: { outputs: MediaDeviceInfo[] }) {
 type ProbeState =
   | { phase: "idle" | "running" }
   | { phase: "done"; result: ProbeResult }
-  | { phase: "failed"; reason: "session" | "unsupported" | "other" };
+  | ({ phase: "failed" } & ProbeFailure);
 
 /**
  * Gathers ICE candidates with the visit's own ICE servers (no call is made) and reports which kinds
@@ -424,7 +427,8 @@ async function probeConnection(setup: Pick<CallSetup, "ice_servers" | "ice_trans
 }
 
 function ConnectionProbe({ visitId, side }: { visitId: string; side: Side }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const viewerZone = useTimeZone();
   const headingId = useId();
   const [state, setState] = useState<ProbeState>({ phase: "idle" });
 
@@ -437,7 +441,7 @@ function ConnectionProbe({ visitId, side }: { visitId: string; side: Side }) {
     try {
       const answer = await readOnce<{ setup: CallSetup }>(`/visit-call/${visitId}?side=${side}`);
       if (answer.outcome !== "data") {
-        setState({ phase: "failed", reason: answer.status === 401 ? "session" : "other" });
+        setState({ phase: "failed", ...probeFailure(answer.status, answer.refusal) });
         return;
       }
       setState({ phase: "done", result: await probeConnection(answer.data.setup) });
@@ -446,6 +450,16 @@ function ConnectionProbe({ visitId, side }: { visitId: string; side: Side }) {
     }
   };
 
+  /** What stopped the test; before check-in, when it opens (in the zone the API gave, else the viewer's). */
+  const failureText = (failure: ProbeFailure): string => {
+    if (failure.reason !== "notYet") return t(`deviceCheck.probe.failed.${failure.reason}`);
+    if (!failure.opensAt) return t("deviceCheck.probe.failed.notYetSoon");
+    const time = formatDateTime(failure.opensAt, {
+      locale: i18n.language,
+      timeZone: failure.timeZone ?? viewerZone,
+    });
+    return t("deviceCheck.probe.failed.notYet", { time });
+  };
   const verdict = state.phase === "done" ? probeVerdict(state.result) : null;
   return (
     <section aria-labelledby={headingId} className="flex max-w-2xl flex-col gap-3">
@@ -465,7 +479,7 @@ function ConnectionProbe({ visitId, side }: { visitId: string; side: Side }) {
       </div>
       <div role="status" className="flex flex-col gap-2 text-ink" data-testid="device-probe">
         {state.phase === "running" ? <p>{t("deviceCheck.probe.running")}</p> : null}
-        {state.phase === "failed" ? <p>{t(`deviceCheck.probe.failed.${state.reason}`)}</p> : null}
+        {state.phase === "failed" ? <p>{failureText(state)}</p> : null}
         {state.phase === "done" && verdict ? (
           <>
             <p className="font-semibold" data-level={verdict.level}>

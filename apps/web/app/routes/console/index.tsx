@@ -15,7 +15,7 @@ import { useSoundChoice } from "#app/features/care-console/queue-sound.ts";
 import { titleWithCount } from "#app/features/care-console/queue-watch.ts";
 import { LiveNotice } from "#app/features/live/live-notice.tsx";
 import { PushOptIn } from "#app/features/notifications/notification-settings.tsx";
-import { Agenda, AgendaWeek } from "#app/features/scheduling/agenda.tsx";
+import { Agenda, AgendaWeek, useAgendaAnnouncement } from "#app/features/scheduling/agenda.tsx";
 import { schedulingApi } from "#app/features/scheduling/scheduling.server.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
@@ -62,6 +62,7 @@ export default function ConsoleQueuePage() {
   const live = useLiveQueue();
   const sound = useSoundChoice();
   const announcement = useArrivals(queue, sound.muted);
+  const agendaAnnouncement = useAgendaAnnouncement(agenda.week, agenda.timeZone);
   return (
     <div className="page-container flex flex-col gap-8 py-10">
       <h1 className="font-bold text-3xl text-ink">{t("pages.console.title")}</h1>
@@ -71,15 +72,8 @@ export default function ConsoleQueuePage() {
           {translateMessage(t, result.message)}
         </p>
       ) : null}
-      <p
-        className="sr-only"
-        role="status"
-        aria-live="polite"
-        aria-atomic="true"
-        data-testid="queue-announcement"
-      >
-        {announcement}
-      </p>
+      <Announcement testId="queue-announcement" text={announcement} />
+      <Announcement testId="agenda-announcement" text={agendaAnnouncement} />
       <LiveNotice
         live={live}
         text={(state) => t(`console.live.${state}` as "console.live.offline")}
@@ -137,6 +131,15 @@ export default function ConsoleQueuePage() {
         </div>
       </div>
     </div>
+  );
+}
+
+/** A polite live region a screen reader reads out when its text changes; unseen. */
+function Announcement({ testId, text }: { testId: string; text: string }) {
+  return (
+    <p className="sr-only" role="status" aria-live="polite" aria-atomic="true" data-testid={testId}>
+      {text}
+    </p>
   );
 }
 

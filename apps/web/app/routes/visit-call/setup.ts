@@ -28,6 +28,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     return data({ setup }, { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {
     if (!isApiError(error) || error.status >= 500 || error.status === 0) throw error;
-    return data({ error: error.code ?? "refused" }, { status: error.status });
+    // With the figures the page words a refusal with (when check-in opens, and in which zone).
+    return data(
+      { error: error.code ?? "refused", ...(error.details ? { details: error.details } : {}) },
+      { status: error.status },
+    );
   }
 }
