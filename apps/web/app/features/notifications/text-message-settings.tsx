@@ -5,6 +5,7 @@ import { Form } from "react-router";
 import { CheckboxField, StatusMessage, SubmitButton, TextField } from "#app/components/forms.tsx";
 import type { NotificationsAction, TextForm } from "#app/features/notifications/notifications.server.ts";
 import { useDateTime } from "#app/lib/date-time.ts";
+import type { FormMessage } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 
 const FORM_ID = "texts";
@@ -41,6 +42,24 @@ function SectionForm({
 }
 
 /**
+ * The page's text-message section: none when the clinic sends no texts (the API answered
+ * TEXT_MESSAGES_OFF, `status` null), but the outcome of a form posted from it (a number removed)
+ * is still announced.
+ */
+export function TextMessagesSection({
+  status,
+  locale,
+  result,
+}: {
+  status: TextMessageStatus | null;
+  locale: Locale;
+  result: NotificationsAction | undefined;
+}) {
+  if (status) return <TextMessageSettings status={status} locale={locale} result={result} />;
+  return result?.form ? <StatusMessage message={result.message} /> : null;
+}
+
+/**
  * My profile › Notifications › Text messages (ADR 064): the mobile number (a code texted to it
  * confirms it), then the express consent to reminder texts, with the wording the API will record
  * exactly as shown here, and the opt-out. Every step is a plain form; a refusal is shown beside its
@@ -56,9 +75,39 @@ export function TextMessageSettings({
   result: NotificationsAction | undefined;
 }) {
   const { t } = useTranslation();
-  const when = useDateTime("dateTime");
   const failed = result?.status === "error" ? result : undefined;
   const errorOf = (form: TextForm) => (failed?.form === form ? failed.message : undefined);
+  return (
+    <section aria-labelledby="text-messages" className="mt-8 flex max-w-2xl flex-col gap-4">
+      <h2 id="text-messages" className="font-bold text-2xl text-ink">
+        {t("notifications.texts.heading")}
+      </h2>
+      <StatusMessage message={result?.form ? result.message : undefined} />
+      {!status.sending ? (
+        // Texts are off, but a number saved before stays its owner's to remove.
+        <>
+          <p className="text-ink">{t("notifications.texts.offSaved", { phone: status.phone ?? "" })}</p>
+          <SectionForm intent="text-remove" submit={t("notifications.texts.remove")} />
+        </>
+      ) : (
+        <TextMessageSteps status={status} locale={locale} errorOf={errorOf} />
+      )}
+    </section>
+  );
+}
+
+/** The section's steps while the clinic sends texts: number, code, consent, opt-out, removal. */
+function TextMessageSteps({
+  status,
+  locale,
+  errorOf,
+}: {
+  status: TextMessageStatus;
+  locale: Locale;
+  errorOf: (form: TextForm) => FormMessage | undefined;
+}) {
+  const { t } = useTranslation();
+  const when = useDateTime("dateTime");
   const numberForm = (
     <SectionForm intent="text-number" submit={t("notifications.texts.sendCode")}>
       <TextField
@@ -76,11 +125,7 @@ export function TextMessageSettings({
     </SectionForm>
   );
   return (
-    <section aria-labelledby="text-messages" className="mt-8 flex max-w-2xl flex-col gap-4">
-      <h2 id="text-messages" className="font-bold text-2xl text-ink">
-        {t("notifications.texts.heading")}
-      </h2>
-      <StatusMessage message={result?.form ? result.message : undefined} />
+    <>
       <p className="text-ink">{t("notifications.texts.intro")}</p>
       {status.phone === null ? (
         numberForm
@@ -157,6 +202,6 @@ export function TextMessageSettings({
           <SectionForm intent="text-remove" submit={t("notifications.texts.remove")} link />
         </>
       ) : null}
-    </section>
+    </>
   );
 }

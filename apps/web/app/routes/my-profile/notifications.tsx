@@ -7,7 +7,7 @@ import {
   notificationsApi,
   textMessagesApi,
 } from "#app/features/notifications/notifications.server.ts";
-import { TextMessageSettings } from "#app/features/notifications/text-message-settings.tsx";
+import { TextMessagesSection } from "#app/features/notifications/text-message-settings.tsx";
 import { isSecureRequest } from "#app/lib/env.server.ts";
 import { chooseLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -47,9 +47,7 @@ export default function NotificationsPage() {
         result={result?.form ? undefined : result}
         action="/my-profile/notifications"
       />
-      {settings.texts ? (
-        <TextMessageSettings status={settings.texts} locale={settings.locale} result={result} />
-      ) : null}
+      <TextMessagesSection status={settings.texts} locale={settings.locale} result={result} />
     </AccountPage>
   );
 }
