@@ -1,6 +1,9 @@
 import type { TextMessageStatus } from "@ambercare/contracts/notifications";
 import { describe, expect, it } from "vitest";
-import { TextMessagesSection } from "#app/features/notifications/text-message-settings.tsx";
+import {
+  profilePhoneOffer,
+  TextMessagesSection,
+} from "#app/features/notifications/text-message-settings.tsx";
 import type { Locale } from "#app/lib/i18n.tsx";
 import { renderInPage } from "#app/lib/render-test-support.tsx";
 
@@ -67,5 +70,56 @@ describe("the profile's text-message section", () => {
     expect(html).toContain('value="text-remove"');
     expect(html).toContain('value="text-number"');
     expect(html).not.toContain("does not send text messages");
+  });
+});
+
+describe("the profile's phone and the texting number", () => {
+  const none: TextMessageStatus = {
+    ...saved,
+    phone: null,
+    confirmed: false,
+    consent: null,
+    receives_texts: false,
+  };
+  const page = new URL("https://ambercare.test/my-profile/notifications");
+
+  it("is offered, not used: a link fills the number field, which stays empty until then", () => {
+    const offer = profilePhoneOffer("+1 (310) 555-0100", page);
+    expect(offer).toEqual({ phone: "+1 (310) 555-0100", prefill: false });
+    const html = renderInPage(
+      <TextMessagesSection status={none} locale="en" result={undefined} profilePhone={offer} />,
+    );
+    expect(html).toContain("Use my profile phone (+1 (310) 555-0100)");
+    expect(html).toContain('href="/?phone=profile#text-messages"');
+    expect(html).toMatch(/name="phone"[^>]*value=""/);
+    const inBulgarian = renderInPage(
+      <TextMessagesSection status={none} locale="bg" result={undefined} profilePhone={offer} />,
+      "bg",
+    );
+    expect(inBulgarian).toContain("Използвай телефона от профила ми (+1 (310) 555-0100)");
+  });
+
+  it("fills the field when asked, and says nothing is texted or agreed until the patient does it", () => {
+    const offer = profilePhoneOffer("+1 (310) 555-0100", new URL(`${page.href}?phone=profile`));
+    expect(offer).toEqual({ phone: "+1 (310) 555-0100", prefill: true });
+    const html = renderInPage(
+      <TextMessagesSection status={none} locale="en" result={undefined} profilePhone={offer} />,
+    );
+    expect(html).toMatch(/name="phone"[^>]*value="\+1 \(310\) 555-0100"/);
+    expect(html).toContain("It is texted only when you ask for a code");
+    expect(html).not.toContain("Use my profile phone");
+    // The consent is its own step, never ticked for the patient.
+    expect(html).not.toContain('name="agree"');
+  });
+
+  it("is not offered once a texting number is saved, nor without a profile phone", () => {
+    const offer = profilePhoneOffer("+1 (310) 555-0199", page);
+    const html = renderInPage(
+      <TextMessagesSection status={saved} locale="en" result={undefined} profilePhone={offer} />,
+    );
+    expect(html).not.toContain("Use my profile phone");
+    expect(html).not.toContain("555-0199");
+    expect(profilePhoneOffer(null, page)).toBeNull();
+    expect(profilePhoneOffer("  ", page)).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import type { Locale } from "@ambercare/contracts/locales";
 import type { TextMessageStatus } from "@ambercare/contracts/notifications";
 import type { ReactNode } from "react";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { CheckboxField, StatusMessage, SubmitButton, TextField } from "#app/components/forms.tsx";
 import type { NotificationsAction, TextForm } from "#app/features/notifications/notifications.server.ts";
 import { useDateTime } from "#app/lib/date-time.ts";
@@ -42,6 +42,23 @@ function SectionForm({
 }
 
 /**
+ * The phone of the patient's profile, offered for texts (ADR 064, "The profile's phone"): a link
+ * fills the number field with it (`?phone=profile`, a plain GET, so without JavaScript too); nothing
+ * is texted, confirmed or consented to until the patient submits the form and agrees.
+ */
+export type ProfilePhoneOffer = { phone: string; prefill: boolean };
+
+/** The query that fills the number field with the profile's phone. */
+export const PROFILE_PHONE_QUERY = "phone=profile";
+
+/** The offer of the profile's phone, from the account's phone and the page's address. */
+export function profilePhoneOffer(phone: string | null | undefined, url: URL): ProfilePhoneOffer | null {
+  const value = phone?.trim();
+  if (!value) return null;
+  return { phone: value, prefill: url.searchParams.get("phone") === "profile" };
+}
+
+/**
  * The page's text-message section: none when the clinic sends no texts (the API answered
  * TEXT_MESSAGES_OFF, `status` null), but the outcome of a form posted from it (a number removed)
  * is still announced.
@@ -50,12 +67,17 @@ export function TextMessagesSection({
   status,
   locale,
   result,
+  profilePhone = null,
 }: {
   status: TextMessageStatus | null;
   locale: Locale;
   result: NotificationsAction | undefined;
+  profilePhone?: ProfilePhoneOffer | null;
 }) {
-  if (status) return <TextMessageSettings status={status} locale={locale} result={result} />;
+  if (status)
+    return (
+      <TextMessageSettings status={status} locale={locale} result={result} profilePhone={profilePhone} />
+    );
   return result?.form ? <StatusMessage message={result.message} /> : null;
 }
 
@@ -69,10 +91,12 @@ export function TextMessageSettings({
   status,
   locale,
   result,
+  profilePhone = null,
 }: {
   status: TextMessageStatus;
   locale: Locale;
   result: NotificationsAction | undefined;
+  profilePhone?: ProfilePhoneOffer | null;
 }) {
   const { t } = useTranslation();
   const failed = result?.status === "error" ? result : undefined;
@@ -90,7 +114,7 @@ export function TextMessageSettings({
           <SectionForm intent="text-remove" submit={t("notifications.texts.remove")} />
         </>
       ) : (
-        <TextMessageSteps status={status} locale={locale} errorOf={errorOf} />
+        <TextMessageSteps status={status} locale={locale} errorOf={errorOf} profilePhone={profilePhone} />
       )}
     </section>
   );
@@ -101,13 +125,17 @@ function TextMessageSteps({
   status,
   locale,
   errorOf,
+  profilePhone,
 }: {
   status: TextMessageStatus;
   locale: Locale;
   errorOf: (form: TextForm) => FormMessage | undefined;
+  profilePhone: ProfilePhoneOffer | null;
 }) {
   const { t } = useTranslation();
   const when = useDateTime("dateTime");
+  // Only a patient without a texting number is offered the profile's phone, and only to fill the field.
+  const offer = status.phone === null ? profilePhone : null;
   const numberForm = (
     <SectionForm intent="text-number" submit={t("notifications.texts.sendCode")}>
       <TextField
@@ -120,8 +148,17 @@ function TextMessageSteps({
         label={t("notifications.texts.phoneLabel")}
         hint={t("notifications.texts.phoneHint")}
         error={errorOf("text-number")}
-        defaultValue={status.phone ?? ""}
+        defaultValue={status.phone ?? (offer?.prefill ? offer.phone : "")}
       />
+      {offer?.prefill ? (
+        <p className="text-ink-muted text-sm">{t("notifications.texts.profilePhoneFilled")}</p>
+      ) : offer ? (
+        <p>
+          <Link to={`?${PROFILE_PHONE_QUERY}#text-messages`} className="link" preventScrollReset>
+            {t("notifications.texts.useProfilePhone", { phone: offer.phone })}
+          </Link>
+        </p>
+      ) : null}
     </SectionForm>
   );
   return (
