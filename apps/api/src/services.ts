@@ -457,7 +457,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     webUrl: web,
   });
   // Its reports (ADR 066): figures over a period, computed by the database.
-  const reports: ReportsService = createReportsService({ db, clock });
+  const reports: ReportsService = createReportsService({ db, clock, timeZone: config.CLINIC_TIME_ZONE });
 
   return {
     mailer,

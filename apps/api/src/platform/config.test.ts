@@ -327,6 +327,18 @@ describe("notification records", () => {
   });
 });
 
+describe("the clinic's time zone", () => {
+  it("is UTC unless told, and an IANA zone the engine knows", () => {
+    const load = (env: Record<string, string> = {}) =>
+      loadConfig({ NODE_ENV: "test", ...secrets, ...env }, { root: "/srv" }).CLINIC_TIME_ZONE;
+    expect(load()).toBe("UTC");
+    expect(load({ CLINIC_TIME_ZONE: "America/New_York" })).toBe("America/New_York");
+    for (const wrong of ["Mars/Olympus", "EST5EDT+", "Europe/Nowhere"]) {
+      expect(configError({ CLINIC_TIME_ZONE: wrong }).message).toMatch(/CLINIC_TIME_ZONE/);
+    }
+  });
+});
+
 describe("seedsDemoPatient", () => {
   it("seeds the demo patient only outside production, unless told", () => {
     expect(seedsDemoPatient({ NODE_ENV: "development" })).toBe(true);

@@ -12,6 +12,7 @@ import {
   sharedEnvSchema,
   trustProxySchema,
 } from "@ambercare/contracts/server-env";
+import { isTimeZone } from "@ambercare/contracts/time-zone";
 import {
   VISIT_PLAN_KEYS,
   VISIT_TYPES,
@@ -94,6 +95,15 @@ export const apiEnvSchema = sharedEnvSchema.extend({
     .min(1)
     .max(24 * 60)
     .default(10),
+  /**
+   * The clinic's time zone (IANA): the operations reports count their days from its midnights
+   * (ADR 066). UTC by default, the day the board, the access log and licence expiry count.
+   */
+  CLINIC_TIME_ZONE: z
+    .string()
+    .trim()
+    .refine(isTimeZone, { message: "must be an IANA time zone, e.g. America/New_York" })
+    .default("UTC"),
   /** The operations board: a booked visit not started this many minutes after its start is an alert. */
   BOARD_LATE_ALERT_MINUTES: z.coerce
     .number()
