@@ -257,6 +257,11 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     settings: {
       waitingAlertMinutes: config.BOARD_WAITING_ALERT_MINUTES,
       lateAlertMinutes: config.BOARD_LATE_ALERT_MINUTES,
+      reads: {
+        factor: config.BOARD_READS_FACTOR,
+        floor: config.BOARD_READS_FLOOR,
+        days: config.BOARD_READS_HISTORY_DAYS,
+      },
     },
     publish: (recipients, topic, payload, tx) => liveEvents.publish(recipients, topic, payload, tx),
   });

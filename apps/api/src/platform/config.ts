@@ -112,6 +112,15 @@ export const apiEnvSchema = sharedEnvSchema.extend({
     .max(24 * 60)
     .default(5),
   /**
+   * The board's unusual-access flag (ADR 067): a clinician's entries today above this many times
+   * the median of their daily entries over the BOARD_READS_HISTORY_DAYS before…
+   */
+  BOARD_READS_FACTOR: z.coerce.number().min(1).max(1000).default(3),
+  /** …and above this many entries (a quiet clinician's busy day, or a new one's first, is not news). */
+  BOARD_READS_FLOOR: z.coerce.number().int().min(0).max(1_000_000).default(20),
+  /** The days before today whose median is a clinician's usual day. */
+  BOARD_READS_HISTORY_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /**
    * Seconds between two looks for due jobs (reminders, expiries, sweeps) in each API process
    * (ADR 060): a job runs at most about this long after its time.
    */
