@@ -46,6 +46,7 @@ const POSTGRES_SUITES = [
   "apps/api/src/platform/jobs.test.ts",
   // The operations console's figures: percentiles, filtered counts and date series in SQL.
   "apps/api/src/modules/operations/reports-routes.test.ts",
+  "apps/api/src/modules/operations/reports-time-zone.test.ts",
   "apps/api/src/modules/operations/board-routes.test.ts",
   // Several refunds of one payment at once: the invoice's row lock keeps their sum within what was paid.
   "apps/api/src/modules/operations/operations-routes.test.ts",

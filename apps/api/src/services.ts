@@ -257,6 +257,11 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     settings: {
       waitingAlertMinutes: config.BOARD_WAITING_ALERT_MINUTES,
       lateAlertMinutes: config.BOARD_LATE_ALERT_MINUTES,
+      reads: {
+        factor: config.BOARD_READS_FACTOR,
+        floor: config.BOARD_READS_FLOOR,
+        days: config.BOARD_READS_HISTORY_DAYS,
+      },
     },
     publish: (recipients, topic, payload, tx) => liveEvents.publish(recipients, topic, payload, tx),
   });
@@ -457,7 +462,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     webUrl: web,
   });
   // Its reports (ADR 066): figures over a period, computed by the database.
-  const reports: ReportsService = createReportsService({ db, clock });
+  const reports: ReportsService = createReportsService({ db, clock, timeZone: config.CLINIC_TIME_ZONE });
 
   return {
     mailer,

@@ -202,9 +202,16 @@ export const invoiceSchema = z
      */
     refunded_at: isoDateTime.nullable(),
     refunded_amount_cents: z.number().int().nullable(),
+    /**
+     * Each refund of this payment, oldest first: an operator may refund one in several parts
+     * (ADR 065), whose sum is `refunded_amount_cents`; an automatic refund is one line. Empty when
+     * nothing was given back.
+     */
+    refunds: z.array(z.object({ at: isoDateTime, amount_cents: z.number().int() }).strict()),
   })
   .strict();
 export type Invoice = z.infer<typeof invoiceSchema>;
+export type InvoiceRefund = Invoice["refunds"][number];
 export const invoicesResponse = dataEnvelope(z.array(invoiceSchema));
 export type InvoicesResponse = z.infer<typeof invoicesResponse>;
 export const invoiceResponse = dataEnvelope(invoiceSchema);

@@ -186,7 +186,12 @@ export const textMessageStatus = z
       .object({ at: z.iso.datetime(), via: z.enum(["profile", "reply"]) })
       .strict()
       .nullable(),
-    /** Reminder texts go to the number: confirmed, consented, not opted out. */
+    /**
+     * Whether the clinic sends texts. False (TEXT_MESSAGES=off) only for a patient with a number
+     * saved before texts were turned off: the one thing left to do is remove it (ADR 064).
+     */
+    sending: z.boolean(),
+    /** Reminder texts go to the number: texts sent, confirmed, consented, not opted out. */
     receives_texts: z.boolean(),
     /** The consent to show, in the asked language: what the patient agrees to by ticking it. */
     consent_wording: z.string(),

@@ -1,8 +1,8 @@
 import { US_STATE_CODES } from "@ambercare/contracts/us-states";
 import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { providers } from "./schema.ts";
+import { operatorActions, providerConditions, providerLicenses, providers } from "./schema.ts";
 import { seedDemoData } from "./seed.ts";
 import { SEED_CONDITIONS, SEED_SPECIALIZATIONS } from "./seed-data.ts";
 import {
@@ -154,5 +154,76 @@ describe("seedProviders", () => {
     } finally {
       await other.cleanup();
     }
+  });
+
+  it("leaves a provider an operator edited as the operator left it, and still repairs the others", async () => {
+    const [edited, untouched] = [demo[5]!, demo[6]!];
+    const idOf = async (slug: string) =>
+      (await handle.db.select({ id: providers.id }).from(providers).where(eq(providers.slug, slug)))[0]!.id;
+    const editedId = await idOf(edited.slug);
+    const untouchedId = await idOf(untouched.slug);
+    // The directory editor's change, as it writes it: the provider, one licence and one condition
+    // fewer, and its entry in the operations log in the same transaction.
+    const [removedState] = edited.states;
+    const [removedCondition] = await handle.db
+      .select({ id: providerConditions.conditionId })
+      .from(providerConditions)
+      .where(eq(providerConditions.providerId, editedId))
+      .limit(1);
+    await handle.db.transaction(async (tx) => {
+      await tx
+        .update(providers)
+        .set({ bioEn: "Edited by the clinic.", credentials: "DO", visitTypes: ["chat"] })
+        .where(eq(providers.id, editedId));
+      await tx
+        .delete(providerLicenses)
+        .where(and(eq(providerLicenses.providerId, editedId), eq(providerLicenses.state, removedState!)));
+      await tx
+        .delete(providerConditions)
+        .where(
+          and(
+            eq(providerConditions.providerId, editedId),
+            eq(providerConditions.conditionId, removedCondition!.id),
+          ),
+        );
+      await tx.insert(operatorActions).values({
+        actorUserId: null,
+        action: "provider.update",
+        targetType: "provider",
+        targetId: editedId,
+        detail: { slug: edited.slug },
+      });
+    });
+    // A provider changed outside the editor (no entry in the log) is still the seed's to repair.
+    await handle.db.update(providers).set({ bioEn: "drifted" }).where(eq(providers.id, untouchedId));
+
+    expect(await seedProviders(handle)).toBe(1);
+    expect(await seedProviders(handle)).toBe(0);
+    const [row] = await handle.db
+      .select({
+        bioEn: providers.bioEn,
+        credentials: providers.credentials,
+        visitTypes: providers.visitTypes,
+      })
+      .from(providers)
+      .where(eq(providers.id, editedId));
+    expect(row).toEqual({ bioEn: "Edited by the clinic.", credentials: "DO", visitTypes: ["chat"] });
+    const states = await handle.db
+      .select({ state: providerLicenses.state })
+      .from(providerLicenses)
+      .where(eq(providerLicenses.providerId, editedId));
+    expect(states.map((licence) => licence.state).sort()).toEqual(
+      edited.states.filter((state) => state !== removedState).sort(),
+    );
+    const conditionCount = await handle.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(providerConditions)
+      .where(eq(providerConditions.providerId, editedId));
+    expect(conditionCount[0]?.n).toBe(edited.conditionSlugs.length - 1);
+    const [repaired] = await handle.db
+      .select({ bioEn: providers.bioEn })
+      .from(providers)
+      .where(eq(providers.id, untouchedId));
+    expect(repaired?.bioEn).toBe(untouched.bioEn);
   });
 });

@@ -4,6 +4,7 @@ import { inArray, sql } from "drizzle-orm";
 import type { DbHandle, Executor } from "./client.ts";
 import {
   conditions,
+  operatorActions,
   providerConditions,
   providerLicenses,
   providerSpecializations,
@@ -360,6 +361,9 @@ export type SeedProvidersOptions = {
  * Upserts providers 0…count-1 of `seed` by slug, with their specializations, conditions and
  * licences, one transaction per batch. A provider is rewritten only when its content differs, and
  * its rating aggregate is never touched, so a second run writes nothing and real ratings survive.
+ * A provider an operator created or edited in the directory editor (any `provider.*` entry of the
+ * operations log naming it, ADR 065) is the clinic's from then on: the seed leaves it and its
+ * specializations, conditions and licences exactly as the operator left them.
  * Returns the number of provider rows inserted or changed. The catalogue must be seeded first.
  */
 export async function seedProviders(
@@ -377,9 +381,17 @@ export async function seedProviders(
   return written;
 }
 
+/** The operations log's entries of an operator's change to the provider whose id (text) is `id`. */
+const operatorEdits = (id: ReturnType<typeof sql>) =>
+  sql`select 1 from ${operatorActions} a where a.target_type = 'provider' and a.action like 'provider.%' and a.target_id = ${id}`;
+
 /** One batch of seedProviders, inside the caller's transaction. */
-export async function upsertProviders(tx: Executor, batch: readonly GeneratedProvider[]): Promise<number> {
-  if (batch.length === 0) return 0;
+export async function upsertProviders(
+  tx: Executor,
+  generated: readonly GeneratedProvider[],
+): Promise<number> {
+  if (generated.length === 0) return 0;
+  let batch = generated;
   const written = await tx
     .insert(providers)
     .values(
@@ -409,7 +421,7 @@ export async function upsertProviders(tx: Executor, batch: readonly GeneratedPro
         visitTypes: sql`excluded.visit_types`,
         availableToday: sql`excluded.available_today`,
       },
-      setWhere: sql`(${providers.firstName}, ${providers.lastName}, ${providers.credentials}, ${providers.photoPath}, ${providers.bioEn}, ${providers.translations}, ${providers.languages}, ${providers.visitTypes}, ${providers.availableToday})
+      setWhere: sql`not exists (${operatorEdits(sql`${providers.id}::text`)}) and (${providers.firstName}, ${providers.lastName}, ${providers.credentials}, ${providers.photoPath}, ${providers.bioEn}, ${providers.translations}, ${providers.languages}, ${providers.visitTypes}, ${providers.availableToday})
         is distinct from (excluded.first_name, excluded.last_name, excluded.credentials, excluded.photo_path, excluded.bio_en, excluded.translations, excluded.languages, excluded.visit_types, excluded.available_today)`,
     })
     .returning({ id: providers.id });
@@ -423,7 +435,23 @@ export async function upsertProviders(tx: Executor, batch: readonly GeneratedPro
         batch.map((p) => p.slug),
       ),
     );
-  const providerId = new Map(idRows.map((row) => [row.slug, row.id]));
+  const editedRows =
+    idRows.length === 0
+      ? []
+      : await tx
+          .selectDistinct({ id: operatorActions.targetId })
+          .from(operatorActions)
+          .where(
+            sql`${operatorActions.targetType} = 'provider' and ${operatorActions.action} like 'provider.%' and ${inArray(
+              operatorActions.targetId,
+              idRows.map((row) => row.id),
+            )}`,
+          );
+  const edited = new Set(editedRows.map((row) => row.id));
+  // The operator's providers keep the links they were given: none is added back.
+  const providerId = new Map(idRows.filter((row) => !edited.has(row.id)).map((row) => [row.slug, row.id]));
+  batch = batch.filter((p) => providerId.has(p.slug));
+  if (batch.length === 0) return written.length;
   const specRows = await tx
     .select({ id: specializations.id, slug: specializations.slug })
     .from(specializations);

@@ -327,6 +327,42 @@ describe("notification records", () => {
   });
 });
 
+describe("the clinic's time zone", () => {
+  it("is UTC unless told, and an IANA zone the engine knows", () => {
+    const load = (env: Record<string, string> = {}) =>
+      loadConfig({ NODE_ENV: "test", ...secrets, ...env }, { root: "/srv" }).CLINIC_TIME_ZONE;
+    expect(load()).toBe("UTC");
+    expect(load({ CLINIC_TIME_ZONE: "America/New_York" })).toBe("America/New_York");
+    for (const wrong of ["Mars/Olympus", "EST5EDT+", "Europe/Nowhere"]) {
+      expect(configError({ CLINIC_TIME_ZONE: wrong }).message).toMatch(/CLINIC_TIME_ZONE/);
+    }
+  });
+});
+
+describe("the board's unusual-access thresholds", () => {
+  it("are 3 times the median of 30 days and above 20 unless told, and refuse nonsense", () => {
+    const load = (env: Record<string, string> = {}) => {
+      const config = loadConfig({ NODE_ENV: "test", ...secrets, ...env }, { root: "/srv" });
+      return [config.BOARD_READS_FACTOR, config.BOARD_READS_FLOOR, config.BOARD_READS_HISTORY_DAYS];
+    };
+    expect(load()).toEqual([3, 20, 30]);
+    expect(
+      load({ BOARD_READS_FACTOR: "2.5", BOARD_READS_FLOOR: "0", BOARD_READS_HISTORY_DAYS: "7" }),
+    ).toEqual([2.5, 0, 7]);
+    const wrongs: Array<[string, string]> = [
+      ["BOARD_READS_FACTOR", "0.5"],
+      ["BOARD_READS_FACTOR", "three"],
+      ["BOARD_READS_FLOOR", "-1"],
+      ["BOARD_READS_FLOOR", "2.5"],
+      ["BOARD_READS_HISTORY_DAYS", "0"],
+      ["BOARD_READS_HISTORY_DAYS", "400"],
+    ];
+    for (const [name, wrong] of wrongs) {
+      expect(configError({ [name]: wrong }).message).toMatch(new RegExp(name));
+    }
+  });
+});
+
 describe("seedsDemoPatient", () => {
   it("seeds the demo patient only outside production, unless told", () => {
     expect(seedsDemoPatient({ NODE_ENV: "development" })).toBe(true);

@@ -12,6 +12,7 @@ import {
   sharedEnvSchema,
   trustProxySchema,
 } from "@ambercare/contracts/server-env";
+import { isTimeZone } from "@ambercare/contracts/time-zone";
 import {
   VISIT_PLAN_KEYS,
   VISIT_TYPES,
@@ -94,6 +95,15 @@ export const apiEnvSchema = sharedEnvSchema.extend({
     .min(1)
     .max(24 * 60)
     .default(10),
+  /**
+   * The clinic's time zone (IANA): the operations reports count their days from its midnights
+   * (ADR 066). UTC by default, the day the board, the access log and licence expiry count.
+   */
+  CLINIC_TIME_ZONE: z
+    .string()
+    .trim()
+    .refine(isTimeZone, { message: "must be an IANA time zone, e.g. America/New_York" })
+    .default("UTC"),
   /** The operations board: a booked visit not started this many minutes after its start is an alert. */
   BOARD_LATE_ALERT_MINUTES: z.coerce
     .number()
@@ -101,6 +111,15 @@ export const apiEnvSchema = sharedEnvSchema.extend({
     .min(1)
     .max(24 * 60)
     .default(5),
+  /**
+   * The board's unusual-access flag (ADR 067): a clinician's entries today above this many times
+   * the median of their daily entries over the BOARD_READS_HISTORY_DAYS before…
+   */
+  BOARD_READS_FACTOR: z.coerce.number().min(1).max(1000).default(3),
+  /** …and above this many entries (a quiet clinician's busy day, or a new one's first, is not news). */
+  BOARD_READS_FLOOR: z.coerce.number().int().min(0).max(1_000_000).default(20),
+  /** The days before today whose median is a clinician's usual day. */
+  BOARD_READS_HISTORY_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /**
    * Seconds between two looks for due jobs (reminders, expiries, sweeps) in each API process
    * (ADR 060): a job runs at most about this long after its time.

@@ -393,6 +393,10 @@ describe("expiry and refunds", () => {
       refunded_at: clock.now().toISOString(),
       refunded_amount_cents: invoice!.amount_cents,
     });
+    // An automatic refund has no operator's refund row: it is the invoice's one refund line.
+    expect(invoice!.refunds).toEqual([
+      { at: clock.now().toISOString(), amount_cents: invoice!.amount_cents },
+    ]);
     const [stored] = await t.db.db.select().from(invoices).where(eq(invoices.id, invoice!.id));
     expect(stored!.providerRefundId).toMatch(/^demo_re_/);
 

@@ -18,14 +18,18 @@ export function createInvoiceService(deps: Pick<MembershipDeps, "db">) {
   return {
     async listInvoices(auth: AuthContext): Promise<Invoice[]> {
       if (auth.isServiceAccount) throw ownAccountOnly();
-      return (await createMembershipRepository(db).listInvoices(auth.userId)).map(toInvoice);
+      const repository = createMembershipRepository(db);
+      const rows = await repository.listInvoices(auth.userId);
+      const refunds = await repository.refundsOf(rows.map((row) => row.id));
+      return rows.map((row) => toInvoice(row, refunds));
     },
 
     async getInvoice(auth: AuthContext, id: string): Promise<Invoice> {
-      const row = await createMembershipRepository(db).findInvoice(id.toLowerCase());
+      const repository = createMembershipRepository(db);
+      const row = await repository.findInvoice(id.toLowerCase());
       if (!row) throw new AppError("INVOICE_NOT_FOUND", 404, MEMBERSHIP_ERRORS.invoiceNotFound);
       if (auth.isServiceAccount || row.userId !== auth.userId) throw ownAccountOnly(row.userId, row.id);
-      return toInvoice(row);
+      return toInvoice(row, await repository.refundsOf([row.id]));
     },
   };
 }

@@ -12,7 +12,11 @@ import type { FastifyBaseLogger } from "fastify";
 import type { PaymentProvider } from "#api/integrations/payments/payment-provider.ts";
 import type { AuthContext } from "#api/modules/accounts/session-service.ts";
 import type { MembershipMailer } from "#api/modules/membership/membership-mail.ts";
-import type { InvoiceRow, SubscriptionRow } from "#api/modules/membership/membership-repository.ts";
+import type {
+  InvoiceRow,
+  RefundRow,
+  SubscriptionRow,
+} from "#api/modules/membership/membership-repository.ts";
 import type { Clock } from "#api/platform/clock.ts";
 import { AppError } from "#api/platform/errors.ts";
 
@@ -76,7 +80,19 @@ export function toSubscription(row: SubscriptionRow): Subscription {
   };
 }
 
-export function toInvoice(row: InvoiceRow): Invoice {
+/**
+ * An invoice as its owner reads it, with its refunds (`refunds`, the invoice's rows of
+ * `invoice_refunds`): an automatic refund (expired or canceled visit) has no such row and is the
+ * one line the invoice itself records.
+ */
+export function toInvoice(row: InvoiceRow, recorded: readonly RefundRow[] = []): Invoice {
+  const own = recorded.filter((refund) => refund.invoiceId === row.id);
+  const refunds =
+    own.length > 0
+      ? own.map((refund) => ({ at: refund.at.toISOString(), amount_cents: refund.amountCents }))
+      : row.refundedAt
+        ? [{ at: row.refundedAt.toISOString(), amount_cents: row.refundedAmountCents ?? row.amountCents }]
+        : [];
   return {
     id: row.id,
     number: `AC-${String(row.seq).padStart(6, "0")}`,
@@ -92,6 +108,7 @@ export function toInvoice(row: InvoiceRow): Invoice {
     payment_method: row.cardBrand && row.cardLast4 ? { brand: row.cardBrand, last4: row.cardLast4 } : null,
     refunded_at: iso(row.refundedAt),
     refunded_amount_cents: row.refundedAmountCents,
+    refunds,
   };
 }
 

@@ -4,6 +4,7 @@ import type { Executor } from "@ambercare/db/client";
 import {
   cancelFeedback,
   checkouts,
+  invoiceRefunds,
   invoices,
   payments,
   processedWebhookEvents,
@@ -18,6 +19,7 @@ import { assertTransition, type TransitionReason } from "#api/modules/membership
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type CheckoutRow = typeof checkouts.$inferSelect;
 export type InvoiceRow = typeof invoices.$inferSelect;
+export type RefundRow = { invoiceId: string; at: Date; amountCents: number };
 type NewSubscription = Omit<typeof subscriptions.$inferInsert, "id" | "status" | "updatedAt"> & {
   status: SubscriptionStatus;
 };
@@ -227,6 +229,20 @@ export function createMembershipRepository(db: Executor) {
     async findInvoice(id: string): Promise<InvoiceRow | undefined> {
       const [row] = await db.select().from(invoices).where(eq(invoices.id, id));
       return row;
+    },
+
+    /** The refunds recorded one by one (an operator's) of these invoices, oldest first. */
+    async refundsOf(invoiceIds: readonly string[]): Promise<RefundRow[]> {
+      if (invoiceIds.length === 0) return [];
+      return db
+        .select({
+          invoiceId: invoiceRefunds.invoiceId,
+          at: invoiceRefunds.createdAt,
+          amountCents: invoiceRefunds.amountCents,
+        })
+        .from(invoiceRefunds)
+        .where(inArray(invoiceRefunds.invoiceId, [...invoiceIds]))
+        .orderBy(asc(invoiceRefunds.createdAt), asc(invoiceRefunds.id));
     },
 
     /**

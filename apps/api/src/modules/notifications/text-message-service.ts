@@ -105,6 +105,17 @@ export function createTextMessageService(deps: {
     return deps.provider;
   }
 
+  /**
+   * With texts off, the status and the removal still serve a patient whose number was saved before
+   * (their number stays theirs to remove, and removing it withdraws their consent); for anyone else
+   * they refuse as every other call does.
+   */
+  async function onOrSaved(userId: string): Promise<NumberRow | undefined> {
+    const row = await rowOf(userId);
+    if (!deps.provider && !row?.phone) on();
+    return row;
+  }
+
   /** The patient's own language, for the calls that do not name one. */
   async function localeOf(userId: string): Promise<Locale> {
     const [user] = await db.select({ locale: users.locale }).from(users).where(eq(users.id, userId));
@@ -142,6 +153,7 @@ export function createTextMessageService(deps: {
     const row = await rowOf(userId);
     const consentWording = textCopy(locale).consent(deps.productName);
     const now = clock.now().getTime();
+    const sending = deps.provider !== null;
     if (!row?.phone) {
       return {
         phone: null,
@@ -149,6 +161,7 @@ export function createTextMessageService(deps: {
         code: null,
         consent: null,
         opted_out: null,
+        sending,
         receives_texts: false,
         consent_wording: consentWording,
       };
@@ -189,7 +202,9 @@ export function createTextMessageService(deps: {
       opted_out: row.optedOutAt
         ? { at: row.optedOutAt.toISOString(), via: row.optedOutVia === "reply" ? "reply" : "profile" }
         : null,
-      receives_texts: row.confirmedAt !== null && row.consentedAt !== null && row.optedOutAt === null,
+      sending,
+      receives_texts:
+        sending && row.confirmedAt !== null && row.consentedAt !== null && row.optedOutAt === null,
       consent_wording: consentWording,
     };
   }
@@ -242,7 +257,7 @@ export function createTextMessageService(deps: {
     enabled: deps.provider !== null,
 
     async status(userId: string, locale: Locale): Promise<TextMessageStatus> {
-      on();
+      await onOrSaved(userId);
       return status(userId, locale);
     },
 
@@ -342,9 +357,9 @@ export function createTextMessageService(deps: {
       return status(userId, await localeOf(userId));
     },
 
+    /** Forgets the number, withdrawing a consent in force (also with texts off, ADR 064). */
     async remove(userId: string): Promise<TextMessageStatus> {
-      on();
-      const row = await rowOf(userId);
+      const row = await onOrSaved(userId);
       if (row?.phone) {
         if (row.consentedAt && !row.optedOutAt) await consentRecord(userId, row.phone, "withdrawn");
         // The throttle's counts stay: removing a number and adding it again sends no more codes.

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
-import { notificationDeliveries, textMessageNumbers } from "@ambercare/db/schema";
-import { and, eq } from "drizzle-orm";
+import { textMessageStatusResponse } from "@ambercare/contracts/notifications";
+import { notificationDeliveries, textMessageConsents, textMessageNumbers } from "@ambercare/db/schema";
+import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { textMessageDirectory } from "#api/modules/notifications/text-message-provider.ts";
 import { createManualClock } from "#api/platform/clock.ts";
@@ -64,6 +65,85 @@ describe("text messages turned off", () => {
     expect(inbound.json()).toMatchObject({ code: "TEXT_MESSAGES_OFF" });
     // Without a session, the session is refused first, as for any patient call.
     expect((await t.app.inject({ method: "GET", url: TEXTS })).statusCode).toBe(401);
+  });
+
+  it("lets a patient see and remove a number saved before texts were turned off, withdrawing the consent today", async () => {
+    const patient = await registerPatient(t.app);
+    const consentedAt = new Date(clock.now().getTime() - 40 * 24 * 60 * 60_000);
+    await t.db.db.insert(textMessageNumbers).values({
+      userId: patient.user_id,
+      phone: "+13105550102",
+      confirmedAt: consentedAt,
+      consentedAt,
+    });
+    await t.db.db.insert(textMessageConsents).values({
+      userId: patient.user_id,
+      phone: "+13105550102",
+      action: "given",
+      wording: "I agree to reminder texts.",
+      locale: "en",
+      ip: "203.0.113.9",
+      at: consentedAt,
+    });
+    const call = (method: "GET" | "DELETE" | "POST", url: string, payload?: object) =>
+      t.app.inject({ method, url, headers: bearer(patient.access_token), ...(payload ? { payload } : {}) });
+
+    // The number is shown, as not receiving texts: the clinic sends none.
+    const shown = await call("GET", `${TEXTS}?locale=en`);
+    expect(shown.statusCode, shown.body).toBe(200);
+    expect(textMessageStatusResponse.parse(shown.json()).data).toMatchObject({
+      phone: "+13105550102",
+      confirmed: true,
+      sending: false,
+      receives_texts: false,
+      consent: { given_at: consentedAt.toISOString(), wording: "I agree to reminder texts." },
+    });
+    // Nothing but its removal: no code, no new consent, no opt-out.
+    for (const [url, payload] of [
+      [`${TEXTS}/code`, { locale: "en" }],
+      [`${TEXTS}/opt-out`, undefined],
+    ] as const) {
+      const refused = await call("POST", url, payload);
+      expect(refused.statusCode, url).toBe(404);
+      expect(refused.json()).toMatchObject({ code: "TEXT_MESSAGES_OFF" });
+    }
+
+    const removed = await call("DELETE", `${TEXTS}/number`);
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(textMessageStatusResponse.parse(removed.json()).data).toMatchObject({
+      phone: null,
+      sending: false,
+      receives_texts: false,
+    });
+    const [row] = await t.db.db
+      .select()
+      .from(textMessageNumbers)
+      .where(eq(textMessageNumbers.userId, patient.user_id));
+    expect(row).toMatchObject({ phone: null, confirmedAt: null, consentedAt: null });
+    const consents = await t.db.db
+      .select({
+        action: textMessageConsents.action,
+        phone: textMessageConsents.phone,
+        at: textMessageConsents.at,
+      })
+      .from(textMessageConsents)
+      .where(eq(textMessageConsents.userId, patient.user_id))
+      .orderBy(asc(textMessageConsents.at));
+    expect(consents).toEqual([
+      { action: "given", phone: "+13105550102", at: consentedAt },
+      { action: "withdrawn", phone: "+13105550102", at: clock.now() },
+    ]);
+
+    // Removed, the number is gone, and the section with it: texts are off for this patient too.
+    for (const [method, url] of [
+      ["GET", `${TEXTS}?locale=en`],
+      ["DELETE", `${TEXTS}/number`],
+    ] as const) {
+      const after = await call(method, url);
+      expect(after.statusCode, `${method} ${url}`).toBe(404);
+      expect(after.json()).toMatchObject({ code: "TEXT_MESSAGES_OFF" });
+    }
+    expect(existsSync(textMessageDirectory(t.app.config.DATA_DIR))).toBe(false);
   });
 
   it("texts no reminder to a number confirmed before texts were turned off; its web push is still decided", async () => {

@@ -10,21 +10,22 @@ import type { Clock } from "#api/platform/clock.ts";
 
 const DAY_MS = 86_400_000;
 
-/**
- * A clinician's reads today are unusual above this many times the median of their daily reads over
- * the READS_HISTORY_DAYS before, and above READS_FLOOR (a quiet clinician's busy day is not news).
- */
-export const READS_FACTOR = 3;
-export const READS_FLOOR = 20;
-export const READS_HISTORY_DAYS = 30;
-
 /** The live topics after which an open board reads itself again: requests, visits, bookings. */
 const BOARD_FOLLOWS: readonly string[] = [QUEUE_TOPIC, VISIT_STATUS_TOPIC, AGENDA_TOPIC];
 
 /** The board event's `after` when a clinician went on or off duty (no live topic of its own). */
 export const BOARD_DUTY_CHANGE = "duty";
 
-export type BoardSettings = { waitingAlertMinutes: number; lateAlertMinutes: number };
+export type BoardSettings = {
+  waitingAlertMinutes: number;
+  lateAlertMinutes: number;
+  /**
+   * A clinician's reads today are unusual above `factor` times the median of their daily reads over
+   * the `days` before, and above `floor` (a quiet clinician's busy day is not news):
+   * BOARD_READS_FACTOR, BOARD_READS_FLOOR and BOARD_READS_HISTORY_DAYS (3, 20 and 30 by default).
+   */
+  reads: { factor: number; floor: number; days: number };
+};
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
 
@@ -74,11 +75,7 @@ export function createBoardService(deps: {
         repository.bookedOn(day),
         repository.onDuty(),
         repository.readsWithoutVisit(day),
-        repository.readsAboveUsual(day, {
-          factor: READS_FACTOR,
-          floor: READS_FLOOR,
-          days: READS_HISTORY_DAYS,
-        }),
+        repository.readsAboveUsual(day, settings.reads),
       ]);
       const minutesSince = (at: Date) => Math.floor((now.getTime() - at.getTime()) / 60_000);
       const waitingAlerts = waiting

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { loginResponse } from "@ambercare/contracts/auth";
 import { auditLogResponse } from "@ambercare/contracts/consultation";
-import { invoicesResponse } from "@ambercare/contracts/membership";
+import { invoiceResponse, invoicesResponse } from "@ambercare/contracts/membership";
 import {
   accessLogResponse,
   operatorActionsResponse,
@@ -525,6 +525,19 @@ describe("visits and refunds", () => {
       (await get("/ambercare/invoices", patient.access_token)).json(),
     ).data;
     expect(billing[0]).toMatchObject({ refunded_amount_cents: paid });
+    // The billing history lists each refund, oldest first (then by id: the test's clock stands still),
+    // as stored, not only their sum.
+    const byTime = [...stored].sort(
+      (x, y) => x.createdAt.getTime() - y.createdAt.getTime() || (x.id < y.id ? -1 : 1),
+    );
+    expect(billing[0]!.refunds).toEqual(
+      byTime.map((row) => ({ at: row.createdAt.toISOString(), amount_cents: row.amountCents })),
+    );
+    expect(billing[0]!.refunds.reduce((sum, line) => sum + line.amount_cents, 0)).toBe(paid);
+    const receipt = invoiceResponse.parse(
+      (await get(`/ambercare/invoices/${payment.invoice_id}`, patient.access_token)).json(),
+    ).data;
+    expect(receipt.refunds).toEqual(billing[0]!.refunds);
     await t.app.mailer.drain();
     const mailed = smtp.received
       .filter((mail) => mail.to.includes(patient.email))

@@ -2,11 +2,15 @@ import type { Executor } from "@ambercare/db/client";
 import { consultations, invoices, ratings, visitCredits } from "@ambercare/db/schema";
 import { type AnyColumn, type SQL, sql } from "drizzle-orm";
 
-/** A report's period as instants: from the first day's midnight (UTC) to the day after the last. */
-export type ReportPeriod = { start: Date; end: Date; state: string | null };
+/**
+ * A report's period as instants, from the first day's midnight to the next day's after the last, in
+ * the clinic's time zone (CLINIC_TIME_ZONE), whose days the figures are counted in.
+ */
+export type ReportPeriod = { start: Date; end: Date; state: string | null; timeZone: string };
 
-/** The visit's day (UTC) as YYYY-MM-DD. */
-const dayOf = (column: AnyColumn) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
+/** The visit's day in the clinic's zone as YYYY-MM-DD. */
+const dayOf = (column: AnyColumn, period: ReportPeriod) =>
+  sql<string>`to_char(${column} at time zone ${period.timeZone}, 'YYYY-MM-DD')`;
 
 /** A timestamp column within the period. */
 const during = (column: AnyColumn, period: ReportPeriod): SQL =>
@@ -27,7 +31,7 @@ export function createReportsRepository(db: Executor) {
     /** Visits asked for (requested or booked) per day and type. */
     async visitsPerDay(period: ReportPeriod) {
       const result = await db.execute<{ day: string; type: string; n: number }>(sql`
-        select ${dayOf(consultations.createdAt)} as day, ${consultations.type} as type, count(*)::int as n
+        select ${dayOf(consultations.createdAt, period)} as day, ${consultations.type} as type, count(*)::int as n
         from ${consultations}
         where ${within(consultations.createdAt, period)}
         group by 1, 2

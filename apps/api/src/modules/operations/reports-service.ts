@@ -6,24 +6,35 @@ import {
 } from "@ambercare/contracts/operations-reports";
 import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import type { Database } from "@ambercare/db/client";
+import { Temporal } from "temporal-polyfill";
 import { createOperationsRepository } from "#api/modules/operations/operations-repository.ts";
 import type { OperatorActor } from "#api/modules/operations/operations-service.ts";
 import { createReportsRepository, type ReportPeriod } from "#api/modules/operations/reports-repository.ts";
 import type { Clock } from "#api/platform/clock.ts";
 
-const DAY_MS = 86_400_000;
-const isoDay = (at: Date) => at.toISOString().slice(0, 10);
-
-/** The period asked for, the defaults filled in: the last 30 days up to today (UTC, the API's clock). */
-export function reportPeriod(query: ReportsQuery, now: Date) {
-  const to = query.to ?? (query.from && query.from > isoDay(now) ? query.from : isoDay(now));
-  const from = query.from ?? isoDay(new Date(Date.parse(to) - (REPORT_DEFAULT_DAYS - 1) * DAY_MS));
+/**
+ * The period asked for, the defaults filled in (the last 30 days up to today, by the API's clock),
+ * its days counted in the clinic's time zone: from the first day's midnight there to the midnight
+ * after the last (a day of a daylight-saving change is 23 or 25 hours long).
+ */
+export function reportPeriod(query: ReportsQuery, now: Date, timeZone = "UTC") {
+  const plus = (day: string, days: number) => Temporal.PlainDate.from(day).add({ days }).toString();
+  // The first wall time of a day there: midnight in most zones.
+  const midnight = (day: string) =>
+    new Date(Temporal.PlainDate.from(day).toZonedDateTime({ timeZone }).epochMilliseconds);
+  const today = Temporal.Instant.fromEpochMilliseconds(now.getTime())
+    .toZonedDateTimeISO(timeZone)
+    .toPlainDate()
+    .toString();
+  const to = query.to ?? (query.from && query.from > today ? query.from : today);
+  const from = query.from ?? plus(to, -(REPORT_DEFAULT_DAYS - 1));
   const days: string[] = [];
-  for (let at = Date.parse(from); at <= Date.parse(to); at += DAY_MS) days.push(isoDay(new Date(at)));
+  for (let day = from; day <= to; day = plus(day, 1)) days.push(day);
   const period: ReportPeriod = {
-    start: new Date(`${from}T00:00:00Z`),
-    end: new Date(Date.parse(to) + DAY_MS),
+    start: midnight(from),
+    end: midnight(plus(to, 1)),
     state: query.state ?? null,
+    timeZone,
   };
   return { from, to, days, period };
 }
@@ -72,11 +83,16 @@ export function reportCsv(report: ReportName, reports: Reports): string {
  * The operations console's reports (ADR 066): visits per day and type, the wait to be accepted,
  * what became of the requests, ratings, money. Figures only, computed by the database.
  */
-export function createReportsService(deps: { db: Database; clock: Clock }) {
+export function createReportsService(deps: {
+  db: Database;
+  clock: Clock;
+  /** CLINIC_TIME_ZONE: the zone whose days the reports count. */
+  timeZone: string;
+}) {
   const repository = createReportsRepository(deps.db);
 
   async function reports(query: ReportsQuery): Promise<Reports> {
-    const { from, to, days, period } = reportPeriod(query, deps.clock.now());
+    const { from, to, days, period } = reportPeriod(query, deps.clock.now(), deps.timeZone);
     const [perDay, wait, outcomes, rated, money] = await Promise.all([
       repository.visitsPerDay(period),
       repository.wait(period),

@@ -1,10 +1,11 @@
 import type { Locale } from "@ambercare/contracts/locales";
 import type { TextMessageStatus } from "@ambercare/contracts/notifications";
 import type { ReactNode } from "react";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { CheckboxField, StatusMessage, SubmitButton, TextField } from "#app/components/forms.tsx";
 import type { NotificationsAction, TextForm } from "#app/features/notifications/notifications.server.ts";
 import { useDateTime } from "#app/lib/date-time.ts";
+import type { FormMessage } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
 
 const FORM_ID = "texts";
@@ -41,6 +42,46 @@ function SectionForm({
 }
 
 /**
+ * The phone of the patient's profile, offered for texts (ADR 064, "The profile's phone"): a link
+ * fills the number field with it (`?phone=profile`, a plain GET, so without JavaScript too); nothing
+ * is texted, confirmed or consented to until the patient submits the form and agrees.
+ */
+export type ProfilePhoneOffer = { phone: string; prefill: boolean };
+
+/** The query that fills the number field with the profile's phone. */
+export const PROFILE_PHONE_QUERY = "phone=profile";
+
+/** The offer of the profile's phone, from the account's phone and the page's address. */
+export function profilePhoneOffer(phone: string | null | undefined, url: URL): ProfilePhoneOffer | null {
+  const value = phone?.trim();
+  if (!value) return null;
+  return { phone: value, prefill: url.searchParams.get("phone") === "profile" };
+}
+
+/**
+ * The page's text-message section: none when the clinic sends no texts (the API answered
+ * TEXT_MESSAGES_OFF, `status` null), but the outcome of a form posted from it (a number removed)
+ * is still announced.
+ */
+export function TextMessagesSection({
+  status,
+  locale,
+  result,
+  profilePhone = null,
+}: {
+  status: TextMessageStatus | null;
+  locale: Locale;
+  result: NotificationsAction | undefined;
+  profilePhone?: ProfilePhoneOffer | null;
+}) {
+  if (status)
+    return (
+      <TextMessageSettings status={status} locale={locale} result={result} profilePhone={profilePhone} />
+    );
+  return result?.form ? <StatusMessage message={result.message} /> : null;
+}
+
+/**
  * My profile › Notifications › Text messages (ADR 064): the mobile number (a code texted to it
  * confirms it), then the express consent to reminder texts, with the wording the API will record
  * exactly as shown here, and the opt-out. Every step is a plain form; a refusal is shown beside its
@@ -50,15 +91,51 @@ export function TextMessageSettings({
   status,
   locale,
   result,
+  profilePhone = null,
 }: {
   status: TextMessageStatus;
   locale: Locale;
   result: NotificationsAction | undefined;
+  profilePhone?: ProfilePhoneOffer | null;
+}) {
+  const { t } = useTranslation();
+  const failed = result?.status === "error" ? result : undefined;
+  const errorOf = (form: TextForm) => (failed?.form === form ? failed.message : undefined);
+  return (
+    <section aria-labelledby="text-messages" className="mt-8 flex max-w-2xl flex-col gap-4">
+      <h2 id="text-messages" className="font-bold text-2xl text-ink">
+        {t("notifications.texts.heading")}
+      </h2>
+      <StatusMessage message={result?.form ? result.message : undefined} />
+      {!status.sending ? (
+        // Texts are off, but a number saved before stays its owner's to remove.
+        <>
+          <p className="text-ink">{t("notifications.texts.offSaved", { phone: status.phone ?? "" })}</p>
+          <SectionForm intent="text-remove" submit={t("notifications.texts.remove")} />
+        </>
+      ) : (
+        <TextMessageSteps status={status} locale={locale} errorOf={errorOf} profilePhone={profilePhone} />
+      )}
+    </section>
+  );
+}
+
+/** The section's steps while the clinic sends texts: number, code, consent, opt-out, removal. */
+function TextMessageSteps({
+  status,
+  locale,
+  errorOf,
+  profilePhone,
+}: {
+  status: TextMessageStatus;
+  locale: Locale;
+  errorOf: (form: TextForm) => FormMessage | undefined;
+  profilePhone: ProfilePhoneOffer | null;
 }) {
   const { t } = useTranslation();
   const when = useDateTime("dateTime");
-  const failed = result?.status === "error" ? result : undefined;
-  const errorOf = (form: TextForm) => (failed?.form === form ? failed.message : undefined);
+  // Only a patient without a texting number is offered the profile's phone, and only to fill the field.
+  const offer = status.phone === null ? profilePhone : null;
   const numberForm = (
     <SectionForm intent="text-number" submit={t("notifications.texts.sendCode")}>
       <TextField
@@ -71,16 +148,21 @@ export function TextMessageSettings({
         label={t("notifications.texts.phoneLabel")}
         hint={t("notifications.texts.phoneHint")}
         error={errorOf("text-number")}
-        defaultValue={status.phone ?? ""}
+        defaultValue={status.phone ?? (offer?.prefill ? offer.phone : "")}
       />
+      {offer?.prefill ? (
+        <p className="text-ink-muted text-sm">{t("notifications.texts.profilePhoneFilled")}</p>
+      ) : offer ? (
+        <p>
+          <Link to={`?${PROFILE_PHONE_QUERY}#text-messages`} className="link" preventScrollReset>
+            {t("notifications.texts.useProfilePhone", { phone: offer.phone })}
+          </Link>
+        </p>
+      ) : null}
     </SectionForm>
   );
   return (
-    <section aria-labelledby="text-messages" className="mt-8 flex max-w-2xl flex-col gap-4">
-      <h2 id="text-messages" className="font-bold text-2xl text-ink">
-        {t("notifications.texts.heading")}
-      </h2>
-      <StatusMessage message={result?.form ? result.message : undefined} />
+    <>
       <p className="text-ink">{t("notifications.texts.intro")}</p>
       {status.phone === null ? (
         numberForm
@@ -157,6 +239,6 @@ export function TextMessageSettings({
           <SectionForm intent="text-remove" submit={t("notifications.texts.remove")} link />
         </>
       ) : null}
-    </section>
+    </>
   );
 }

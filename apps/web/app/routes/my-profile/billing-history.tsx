@@ -4,7 +4,11 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { ErrorSummary } from "#app/components/forms.tsx";
 import { AccountPage } from "#app/components/page.tsx";
 import { formatAmount } from "#app/features/membership/billing-format.ts";
-import { useInvoiceStatus } from "#app/features/membership/invoice-status.tsx";
+import {
+  InvoiceRefundLines,
+  InvoiceRefundRows,
+  useInvoiceStatus,
+} from "#app/features/membership/invoice-status.tsx";
 import {
   BILLING_ERROR_OPTIONS,
   listInvoices,
@@ -110,6 +114,7 @@ export default function BillingHistoryPage() {
                     <dt className="text-ink-muted">{t("billing.history.columns.status")}</dt>
                     <dd>{status(invoice)}</dd>
                   </dl>
+                  <InvoiceRefundLines invoice={invoice} />
                   <ReceiptLink id={invoice.id} number={invoice.number} className="mt-3 inline-block" />
                 </li>
               ))}
@@ -139,7 +144,7 @@ export default function BillingHistoryPage() {
                 </tr>
               </thead>
               <tbody>
-                {invoices.map((invoice) => (
+                {invoices.map((invoice) => [
                   <tr key={invoice.id} className="border-border border-b">
                     <td className="py-2 pr-4">{day(invoice.issued_at)}</td>
                     <td className="whitespace-nowrap py-2 pr-4 font-mono">{invoice.number}</td>
@@ -149,8 +154,9 @@ export default function BillingHistoryPage() {
                     <td className="py-2">
                       <ReceiptLink id={invoice.id} number={invoice.number} />
                     </td>
-                  </tr>
-                ))}
+                  </tr>,
+                  <InvoiceRefundRows key={`${invoice.id}-refunds`} invoice={invoice} />,
+                ])}
               </tbody>
             </table>
           </>

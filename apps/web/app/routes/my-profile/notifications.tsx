@@ -7,7 +7,10 @@ import {
   notificationsApi,
   textMessagesApi,
 } from "#app/features/notifications/notifications.server.ts";
-import { TextMessageSettings } from "#app/features/notifications/text-message-settings.tsx";
+import {
+  profilePhoneOffer,
+  TextMessagesSection,
+} from "#app/features/notifications/text-message-settings.tsx";
 import { isSecureRequest } from "#app/lib/env.server.ts";
 import { chooseLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -26,7 +29,12 @@ export async function loader({ request, pattern, context }: Route.LoaderArgs) {
     notificationsApi(request, user, context, "patient").settings(),
     textMessagesApi(request, user, context).status(locale),
   ]);
-  return data({ ...settings, texts, locale }, { headers: { "Cache-Control": "private, no-store" } });
+  // The profile's phone is offered to fill the texting number's field, never used for texts by itself.
+  const profilePhone = texts?.sending ? profilePhoneOffer(user.account.phone, new URL(request.url)) : null;
+  return data(
+    { ...settings, texts, locale, profilePhone },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 export async function action({ request, pattern, context }: Route.ActionArgs) {
@@ -47,9 +55,12 @@ export default function NotificationsPage() {
         result={result?.form ? undefined : result}
         action="/my-profile/notifications"
       />
-      {settings.texts ? (
-        <TextMessageSettings status={settings.texts} locale={settings.locale} result={result} />
-      ) : null}
+      <TextMessagesSection
+        status={settings.texts}
+        locale={settings.locale}
+        result={result}
+        profilePhone={settings.profilePhone}
+      />
     </AccountPage>
   );
 }
