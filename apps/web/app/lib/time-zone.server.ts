@@ -72,8 +72,9 @@ const LIKELY_ZONES = Object.freeze([
   "Pacific/Honolulu",
 ]);
 
-// The list is the same for every patient of a language until an offset changes: built once an hour.
-let optionsCache: { key: string; options: TimeZoneOption[] } | undefined;
+// The list is the same for every patient of a language until an offset changes: built once an hour
+// for each language (one slot per language, so visitors of both languages do not rebuild it in turn).
+const optionsCache = new Map<Locale, { hour: number; options: TimeZoneOption[] }>();
 
 /**
  * The zones a patient can choose, named in the page's language by the engine's own data (Intl):
@@ -85,9 +86,13 @@ let optionsCache: { key: string; options: TimeZoneOption[] } | undefined;
  * kept in the list even when this engine lists it under another name (Asia/Kolkata, Asia/Calcutta).
  */
 export function timeZoneOptions(locale: Locale, now: Date, current?: string | null): TimeZoneOption[] {
-  const key = `${locale}|${Math.floor(now.getTime() / 3_600_000)}`;
-  if (optionsCache?.key !== key) optionsCache = { key, options: buildOptions(locale, now) };
-  const { options } = optionsCache;
+  const hour = Math.floor(now.getTime() / 3_600_000);
+  let cached = optionsCache.get(locale);
+  if (cached?.hour !== hour) {
+    cached = { hour, options: buildOptions(locale, now) };
+    optionsCache.set(locale, cached);
+  }
+  const { options } = cached;
   if (!isTimeZone(current)) return options;
   const own = options.find((option) => option.value === current) ?? {
     value: current,
