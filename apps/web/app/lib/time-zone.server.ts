@@ -129,10 +129,23 @@ function buildOptions(locale: Locale, now: Date): TimeZoneOption[] {
   return [...likely, ...rest.sort((a, b) => collator.compare(a.label, b.label))];
 }
 
+/**
+ * The formatters the list is built with, kept across builds: making one is most of a build's cost
+ * (a few thousand of them, a second of a core), naming a zone with it is not, and a formatter does
+ * not change with the hour. Bounded by the engine's zones × languages × styles.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
 /** A zone's name in the engine's data at a given time: "longGeneric", "longOffset" or "long". */
 function zoneNamer(zone: string, locale: Locale, style: "longGeneric" | "longOffset" | "long") {
-  const format = new Intl.DateTimeFormat(intlTag(locale), { timeZone: zone, timeZoneName: style });
-  return (at: Date) => format.formatToParts(at).find((part) => part.type === "timeZoneName")?.value ?? "";
+  const key = `${locale}|${zone}|${style}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(intlTag(locale), { timeZone: zone, timeZoneName: style });
+    formatters.set(key, format);
+  }
+  const named = format;
+  return (at: Date) => named.formatToParts(at).find((part) => part.type === "timeZoneName")?.value ?? "";
 }
 
 function timeZoneLabel(
