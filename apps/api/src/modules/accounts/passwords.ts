@@ -2,8 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { AUTH_ERRORS } from "@ambercare/contracts/auth";
 import type { ErrorCode } from "@ambercare/contracts/error-codes";
-import { type Algorithm, type Options, parseOptions } from "@node-rs/argon2";
-import { hashOffThread, verifyOffThread } from "#api/modules/accounts/hash-pool.ts";
+import { type Algorithm, hash, type Options, parseOptions, verify } from "@node-rs/argon2";
 import type { Argon2Params } from "#api/platform/argon2-params.ts";
 
 /**
@@ -32,7 +31,7 @@ export type Passwords = {
 
 export function createPasswords(params: Argon2Params): Passwords {
   const options = Object.freeze({ algorithm: ARGON2ID, ...params } satisfies Options);
-  const hashPassword = (password: string) => hashOffThread(password, options);
+  const hashPassword = (password: string) => hash(password, options);
   let dummyHash: Promise<string> | undefined;
   return {
     params: Object.freeze({ ...params }),
@@ -65,7 +64,7 @@ export function createPasswords(params: Argon2Params): Passwords {
 /** False for a wrong password and for a stored value that is not an argon2 hash at all. */
 export async function verifyPassword(storedHash: string, password: string): Promise<boolean> {
   try {
-    return await verifyOffThread(storedHash, password);
+    return await verify(storedHash, password);
   } catch {
     return false;
   }
