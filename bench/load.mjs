@@ -8,13 +8,17 @@
 // `--cpu-prof DIR` writes a CPU profile of the API process(es) there.
 // `--hammer` adds one visitor asking for /captcha/challenge all along: as fast as it can, or
 // `--hammer-rate N` requests a second. `--verbose` shows the servers' own output.
-// Prints requests, errors by kind and by step with one example of each kind, p50/p99 and req/s.
+// Prints requests, errors by kind and by step with one example of each kind, p50/p99 and req/s, and
+// the login step's p99 beside its floor: every visitor's login is one argon2id check (ADR 037), so
+// when all of them queue at once the last waits for (visitors × one check's time ÷ cores); one
+// check's time is measured here, with the API's own library and cost, just before the run.
 import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { loadavg, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
+import { hash } from "@node-rs/argon2";
 import { startThrowawayPostgres } from "../scripts/lib/postgres.mjs";
 import { buildWeb, freePort, startStack, throwawaySecrets, webBuildExists } from "../scripts/lib/stack.mjs";
 
@@ -242,6 +246,20 @@ async function firstProfilePath(port) {
   return match[1];
 }
 
+/** The API's default cost (apps/api/src/platform/argon2-params.ts, PRODUCTION_ARGON2_PARAMS): argon2id. */
+const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+/** The median time of one argon2id hash at the API's cost, in ms, one at a time on this machine. */
+async function argon2Ms(rounds = 7) {
+  const times = [];
+  for (let i = 0; i < rounds; i++) {
+    const started = performance.now();
+    await hash(`load-bench-${i}`, ARGON2);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(rounds / 2)];
+}
+
 if (!webBuildExists()) {
   console.log("Building the web app…");
   await buildWeb();
@@ -269,6 +287,7 @@ const stack = await startStack({
 });
 try {
   const profilePath = await firstProfilePath(port);
+  const hashMs = await argon2Ms();
   const loadBefore = loadavg()[0];
   const started = performance.now();
   const until = started + SECONDS * 1_000;
@@ -302,6 +321,28 @@ try {
       `  ${step.padEnd(10)} ${String(times.length).padStart(6)}  p50 ${ms(percentile(times, 50))}  p99 ${ms(percentile(times, 99))}  errors ${stepErrors || "0"}`,
     );
   }
+  // The login's floor: every visitor's login queued at once on the machine's cores.
+  const cores = availableParallelism();
+  const loginFloorMs = (USERS * hashMs) / cores;
+  const loginTimes = results
+    .filter((r) => r.step === "login")
+    .map((r) => r.ms)
+    .sort((a, b) => a - b);
+  const slowestOther = Math.max(
+    0,
+    ...STEPS.filter((step) => step !== "login").map((step) =>
+      percentile(
+        results
+          .filter((r) => r.step === step)
+          .map((r) => r.ms)
+          .sort((a, b) => a - b),
+        99,
+      ),
+    ),
+  );
+  console.log(
+    `login floor: ${USERS} logins × ${Math.round(hashMs)} ms (one argon2id check, m=${ARGON2.memoryCost},t=${ARGON2.timeCost},p=${ARGON2.parallelism}) ÷ ${cores} cores = ${ms(loginFloorMs)}; login p99 ${ms(percentile(loginTimes, 99))} = ${(percentile(loginTimes, 99) / loginFloorMs).toFixed(2)}× the floor (target ≤ 1.5×); slowest other step p99 ${ms(slowestOther)} (target ≤ 1 000 ms)`,
+  );
   // Every kind of error seen, with one example each: a count alone does not say what to fix.
   for (const [key, example] of examples)
     console.log(`  × ${example.count} ${key}: ${describeExample(example)}`);

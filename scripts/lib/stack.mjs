@@ -181,13 +181,14 @@ export async function startApiInstance({ env, name = "api", quiet = false }) {
 
 /**
  * Starts api then web. `env` is passed to both (PORT, API_PORT, DATA_DIR, DATABASE_URL…), `apiEnv`
- * to the API only (the e2e suite runs it with NODE_ENV=test for its test clock); `apiNodeFlags` are
- * Node's own flags for the API (bench/load's `--cpu-prof`). Returns { webUrl, apiUrl, stop() }.
+ * to the API only (the e2e suite runs it with NODE_ENV=test for its test clock); `apiNodeFlags` and
+ * `webNodeFlags` are Node's own flags for the API and the web server (the benches' `--cpu-prof`). Returns { webUrl, apiUrl, stop() }.
  */
 export async function startStack({
   env = {},
   apiEnv = {},
   apiNodeFlags = [],
+  webNodeFlags = [],
   quiet = false,
   nodeEnv = "production",
 } = {}) {
@@ -221,7 +222,7 @@ export async function startStack({
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     await waitForHealth(`${apiUrl}/healthz`, api, "API", 120_000);
 
-    const web = spawn(process.execPath, serverCommand([], "server.mjs"), {
+    const web = spawn(process.execPath, serverCommand(webNodeFlags, "server.mjs"), {
       cwd: WEB_DIR,
       env: { ...childEnv, CLUSTER_PROCESSES: String(counts.web) },
       stdio: ["ignore", "pipe", "pipe"],

@@ -277,6 +277,8 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   // The job under way finishes (or the claimed ones are let go) before the database may close.
   app.addHook("onClose", async () => jobs.stop());
   app.decorate("accounts", services.accounts);
+  // The session cache stops listening to revocations with the app (tests build many apps).
+  app.addHook("onClose", async () => services.accounts.sessions.close());
   app.decorate("careTeam", services.careTeam);
   app.decorate("operations", services.operations);
   app.decorate("reports", services.reports);

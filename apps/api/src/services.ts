@@ -161,6 +161,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     },
     keyHash,
     idleTimeoutMs: config.SESSION_IDLE_MINUTES * 60_000,
+    sessionCacheMs: config.SESSION_CACHE_MS,
     ...(options.onAuthenticated ? { onAuthenticated: options.onAuthenticated } : {}),
   });
   const careTeam: CareTeamService = createCareTeamService({

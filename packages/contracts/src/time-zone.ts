@@ -13,15 +13,29 @@ export const TIME_ZONE_MAX_LENGTH = 64;
 // are no place to live in and do not follow daylight saving time.
 const TIME_ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){0,2}$/;
 
+/**
+ * The answers given so far: asking the engine builds a date formatter (tens of microseconds), and a
+ * page asks for every time it shows. The engine's zones are a few hundred names, so the names it
+ * knows are all kept; names it refuses are kept up to a bound, then forgotten together.
+ */
+const known = new Set<string>();
+const refused = new Set<string>();
+const REFUSED_KEPT = 1_000;
+
 /** Whether `value` names a time zone this JavaScript engine knows (aliases such as Asia/Calcutta too). */
 export function isTimeZone(value: unknown): value is string {
   if (typeof value !== "string" || value.length > TIME_ZONE_MAX_LENGTH || !TIME_ZONE_NAME.test(value)) {
     return false;
   }
+  if (known.has(value)) return true;
+  if (refused.has(value)) return false;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: value });
+    known.add(value);
     return true;
   } catch {
+    if (refused.size >= REFUSED_KEPT) refused.clear();
+    refused.add(value);
     return false;
   }
 }

@@ -202,6 +202,12 @@ export const apiEnvSchema = sharedEnvSchema.extend({
    */
   TRUST_PROXY: trustProxySchema.default(false),
   /**
+   * Milliseconds an API process remembers the owner of a token that authenticated a call, so a
+   * page's several calls read the session once (ADR 069). A revocation written by the process takes
+   * effect at once; one written by another process within this long. 0: every call reads it.
+   */
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).max(10_000).default(2_000),
+  /**
    * Whether a fresh database also gets the demo patient (DEMO_PATIENT in contracts). Unset: yes,
    * except in production, where an account with a publicly known password must never exist.
    */

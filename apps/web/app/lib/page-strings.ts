@@ -10,11 +10,25 @@ import type { RootData } from "#app/lib/root-data.ts";
  * only when the next page uses a route whose strings it does not have yet.
  */
 
+/**
+ * The answers for paths matched so far: React Router's `matchRoutes` flattens and ranks the whole
+ * route tree on every call (a few hundred routes), which was the largest cost of the root loader.
+ * Paths are unbounded (ids in them), so the map is emptied when it reaches its bound.
+ */
+const matched = new Map<string, readonly string[]>();
+const MATCHED_KEPT = 2_000;
+
 /** The ids of the routes a path shows (the root first), as both sides match it. */
 export function routeIdsOf(pathname: string): string[] {
-  // Every node of the tree has an id (vite-plugin-route-strings.ts): the cast only widens the type.
-  const matches = matchRoutes(routeTree as RouteObject[], pathname) ?? [];
-  return ["root", ...matches.map((match) => match.route.id ?? "")];
+  let ids = matched.get(pathname);
+  if (!ids) {
+    // Every node of the tree has an id (vite-plugin-route-strings.ts): the cast only widens the type.
+    const matches = matchRoutes(routeTree as RouteObject[], pathname) ?? [];
+    ids = Object.freeze(["root", ...matches.map((match) => match.route.id ?? "")]);
+    if (matched.size >= MATCHED_KEPT) matched.clear();
+    matched.set(pathname, ids);
+  }
+  return [...ids];
 }
 
 /**

@@ -170,15 +170,29 @@ function headersOf(headers: HeadersInit | undefined): Record<string, string> {
  * The client over `transports` (one per API it may call). `productSlug` fills the `{product}` of
  * the care API's paths.
  */
+/** The route table by feature, listed once. */
+const FEATURES = Object.entries(apiRoutes).map(
+  ([feature, routes]) => [feature, Object.entries(routes) as Array<[string, RouteSpec]>] as const,
+);
+
 export function createRouteClient(transports: Transports, productSlug: string): TypedApi {
+  // A request uses one or two features of the table: each feature's calls are made when first used.
   const client: Record<string, Record<string, unknown>> = {};
-  for (const [feature, routes] of Object.entries(apiRoutes)) {
-    const calls: Record<string, unknown> = {};
-    for (const [name, spec] of Object.entries(routes) as Array<[string, RouteSpec]>) {
-      calls[name] = (input?: AnyInput, options?: CallOptions) =>
-        callRoute(spec, `${feature}.${name}`, transports, productSlug, input, options);
-    }
-    client[feature] = calls;
+  for (const [feature, routes] of FEATURES) {
+    let calls: Record<string, unknown> | undefined;
+    Object.defineProperty(client, feature, {
+      enumerable: true,
+      get() {
+        if (!calls) {
+          calls = {};
+          for (const [name, spec] of routes) {
+            calls[name] = (input?: AnyInput, options?: CallOptions) =>
+              callRoute(spec, `${feature}.${name}`, transports, productSlug, input, options);
+          }
+        }
+        return calls;
+      },
+    });
   }
   return client as TypedApi;
 }

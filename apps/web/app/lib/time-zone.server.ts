@@ -72,8 +72,9 @@ const LIKELY_ZONES = Object.freeze([
   "Pacific/Honolulu",
 ]);
 
-// The list is the same for every patient of a language until an offset changes: built once an hour.
-let optionsCache: { key: string; options: TimeZoneOption[] } | undefined;
+// The list is the same for every patient of a language until an offset changes: built once an hour
+// for each language (one slot per language, so visitors of both languages do not rebuild it in turn).
+const optionsCache = new Map<Locale, { hour: number; options: TimeZoneOption[] }>();
 
 /**
  * The zones a patient can choose, named in the page's language by the engine's own data (Intl):
@@ -85,9 +86,13 @@ let optionsCache: { key: string; options: TimeZoneOption[] } | undefined;
  * kept in the list even when this engine lists it under another name (Asia/Kolkata, Asia/Calcutta).
  */
 export function timeZoneOptions(locale: Locale, now: Date, current?: string | null): TimeZoneOption[] {
-  const key = `${locale}|${Math.floor(now.getTime() / 3_600_000)}`;
-  if (optionsCache?.key !== key) optionsCache = { key, options: buildOptions(locale, now) };
-  const { options } = optionsCache;
+  const hour = Math.floor(now.getTime() / 3_600_000);
+  let cached = optionsCache.get(locale);
+  if (cached?.hour !== hour) {
+    cached = { hour, options: buildOptions(locale, now) };
+    optionsCache.set(locale, cached);
+  }
+  const { options } = cached;
   if (!isTimeZone(current)) return options;
   const own = options.find((option) => option.value === current) ?? {
     value: current,
@@ -124,10 +129,23 @@ function buildOptions(locale: Locale, now: Date): TimeZoneOption[] {
   return [...likely, ...rest.sort((a, b) => collator.compare(a.label, b.label))];
 }
 
+/**
+ * The formatters the list is built with, kept across builds: making one is most of a build's cost
+ * (a few thousand of them, a second of a core), naming a zone with it is not, and a formatter does
+ * not change with the hour. Bounded by the engine's zones × languages × styles.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
 /** A zone's name in the engine's data at a given time: "longGeneric", "longOffset" or "long". */
 function zoneNamer(zone: string, locale: Locale, style: "longGeneric" | "longOffset" | "long") {
-  const format = new Intl.DateTimeFormat(intlTag(locale), { timeZone: zone, timeZoneName: style });
-  return (at: Date) => format.formatToParts(at).find((part) => part.type === "timeZoneName")?.value ?? "";
+  const key = `${locale}|${zone}|${style}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(intlTag(locale), { timeZone: zone, timeZoneName: style });
+    formatters.set(key, format);
+  }
+  const named = format;
+  return (at: Date) => named.formatToParts(at).find((part) => part.type === "timeZoneName")?.value ?? "";
 }
 
 function timeZoneLabel(

@@ -74,6 +74,8 @@ export type AccountServiceDeps = {
   loginLimits?: LoginThrottleLimits;
   /** How long a patient's session may go unused before it ends (SESSION_IDLE_MINUTES). */
   idleTimeoutMs?: number;
+  /** How long a process remembers a token's owner (SESSION_CACHE_MS, ADR 069); none when left out. */
+  sessionCacheMs?: number;
   /** Told of each token that authenticates a person, so the general limit counts people apart. */
   onAuthenticated?: (token: string, userId: string) => void;
 };
@@ -158,6 +160,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     tokens,
     clock,
     ...(deps.idleTimeoutMs ? { idleTimeoutMs: deps.idleTimeoutMs } : {}),
+    ...(deps.sessionCacheMs ? { cacheMs: deps.sessionCacheMs } : {}),
     ...(deps.onAuthenticated ? { onAuthenticated: deps.onAuthenticated } : {}),
   });
   const counters = createAttemptCounterRepository(db);

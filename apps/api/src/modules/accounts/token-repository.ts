@@ -26,6 +26,26 @@ export type TokenOwner = {
   secondFactorEnabled: boolean;
 };
 
+/** What a revocation names: one token, or every token of an account. */
+export type Revocation = { tokenHash: string } | { userId: string };
+
+const revocationListeners = new Set<(revocation: Revocation) => void>();
+
+/**
+ * Tells `listener` of every revocation this process writes (and of an account's deletion), before
+ * the statement and again after it: the session cache forgets what it names (session-service.ts).
+ * Answers the function that stops telling it.
+ */
+export function onRevocation(listener: (revocation: Revocation) => void): () => void {
+  revocationListeners.add(listener);
+  return () => revocationListeners.delete(listener);
+}
+
+/** Tells the listeners of onRevocation; an account's deletion calls it too (patient-data.ts). */
+export function announceRevocation(revocation: Revocation): void {
+  for (const listener of revocationListeners) listener(revocation);
+}
+
 /**
  * Access tokens and the tokens of e-mailed links (password reset, sign-up confirmation); all are
  * looked up by their SHA-256 only.
@@ -51,7 +71,7 @@ export function createTokenRepository(db: Executor) {
       tokenHash: string,
       now: Date,
       idleSince: Date,
-    ): Promise<(TokenOwner & { lastUsedAt: Date }) | undefined> {
+    ): Promise<(TokenOwner & { lastUsedAt: Date; expiresAt: Date }) | undefined> {
       const [row] = await db
         .select({
           userId: accessTokens.userId,
@@ -61,6 +81,7 @@ export function createTokenRepository(db: Executor) {
           providerId: clinicians.providerId,
           secondFactorEnabled: sql<boolean>`${isNotNull(secondFactors.enabledAt)}`,
           lastUsedAt: accessTokens.lastUsedAt,
+          expiresAt: accessTokens.expiresAt,
         })
         .from(accessTokens)
         .innerJoin(users, eq(users.id, accessTokens.userId))
@@ -129,10 +150,12 @@ export function createTokenRepository(db: Executor) {
     },
 
     async revokeAccessToken(tokenHash: string, now: Date): Promise<void> {
+      announceRevocation({ tokenHash });
       await db
         .update(accessTokens)
         .set({ revokedAt: now })
         .where(and(eq(accessTokens.tokenHash, tokenHash), isNull(accessTokens.revokedAt)));
+      announceRevocation({ tokenHash });
     },
 
     /**
@@ -140,6 +163,7 @@ export function createTokenRepository(db: Executor) {
      * to when given (the web server's token for the other API stays too); answers how many.
      */
     async revokeUserAccessTokens(userId: string, now: Date, keepHash?: string): Promise<number> {
+      announceRevocation({ userId });
       const sessionOf = (hash: string) =>
         sql`(select coalesce(${accessTokens.sessionKey}, ${accessTokens.tokenHash}) from ${accessTokens} where ${accessTokens.tokenHash} = ${hash})`;
       const revoked = await db
@@ -158,6 +182,7 @@ export function createTokenRepository(db: Executor) {
           ),
         )
         .returning({ tokenHash: accessTokens.tokenHash });
+      announceRevocation({ userId });
       return revoked.length;
     },
 

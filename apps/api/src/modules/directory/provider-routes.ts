@@ -21,7 +21,14 @@ export const providerRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => service.search(request.query),
   );
 
-  serve(app, apiRoutes.directory.getProvider, async (request) => ({
-    data: await service.get(request.params.slug, request.query.lang),
-  }));
+  serve(
+    app,
+    apiRoutes.directory.getProvider,
+    // The same for a provider's page: the answer is built field by field from the same typed copy,
+    // and the tests parse it with the contract's schema.
+    { serializerCompiler: () => (data) => JSON.stringify(data) },
+    async (request) => ({
+      data: await service.get(request.params.slug, request.query.lang),
+    }),
+  );
 };

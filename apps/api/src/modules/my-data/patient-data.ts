@@ -28,6 +28,7 @@ import {
   visitNotes,
 } from "@ambercare/db/schema";
 import { asc, eq, inArray, or } from "drizzle-orm";
+import { announceRevocation } from "#api/modules/accounts/token-repository.ts";
 
 /**
  * Every table that holds a patient's data, each with how it is exported and what a deletion
@@ -163,7 +164,10 @@ export const PATIENT_DATA_TABLES: readonly PatientDataTable[] = [
       }));
     },
     async remove(tx, { userId }) {
+      // The sessions end with the account: the session cache forgets them too (before and after).
+      announceRevocation({ userId });
       await tx.delete(accessTokens).where(eq(accessTokens.userId, userId));
+      announceRevocation({ userId });
       await tx.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId));
     },
   },
