@@ -37,6 +37,22 @@ export async function enqueue(executor: Executor, job: NewJob): Promise<boolean>
   return added.length > 0;
 }
 
+/** Several jobs in one insert (one round trip); a key already queued is skipped, as `enqueue` does. */
+export async function enqueueAll(executor: Executor, all: readonly NewJob[]): Promise<void> {
+  if (all.length === 0) return;
+  await executor
+    .insert(jobs)
+    .values(
+      all.map((job) => ({
+        kind: job.kind,
+        dedupeKey: job.key,
+        runAt: job.runAt,
+        payload: job.payload ?? {},
+      })),
+    )
+    .onConflictDoNothing({ target: jobs.dedupeKey });
+}
+
 /** What a handler is given. */
 export type Job = {
   id: string;

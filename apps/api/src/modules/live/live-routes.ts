@@ -81,15 +81,22 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
       });
       const stopHeartbeat = keepAlive(socket, pingIntervalMs);
-      // A logout, a password change or the idle timeout ends the session: its socket ends too.
-      const sessionCheck = setInterval(() => {
+      // A logout, a password change or the idle timeout ends the session: its socket ends too. The
+      // first check comes at a random point of the first interval: sockets opened together (every
+      // page reconnecting after a restart) do not all read the database in the same instant.
+      const checkSession = () => {
         app.accounts.sessions.isLive(tokenHash).then(
           (live) => {
             if (!live) socket.close(LIVE_CLOSE_CODES.unauthorized);
           },
           (error: unknown) => request.log.warn({ err: error }, "live events: checking the session failed"),
         );
-      }, pingIntervalMs);
+      };
+      let sessionCheck: NodeJS.Timeout = setTimeout(() => {
+        checkSession();
+        sessionCheck = setInterval(checkSession, pingIntervalMs);
+        sessionCheck.unref();
+      }, Math.random() * pingIntervalMs);
       sessionCheck.unref();
       socket.on("message", (data, isBinary) => {
         if (!budget.take()) {
@@ -109,7 +116,8 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
         if (left > 0) openBySession.set(tokenHash, left);
         else openBySession.delete(tokenHash);
         stopHeartbeat();
-        clearInterval(sessionCheck);
+        // A timer of either kind: clearTimeout clears an interval too.
+        clearTimeout(sessionCheck);
         connection.close();
       });
       socket.on("error", (error) => {

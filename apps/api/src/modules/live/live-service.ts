@@ -153,13 +153,16 @@ export function createLiveService(deps: {
      * Sends an event to each recipient's open pages (and keeps it a day for their replay). Pass the
      * transaction when the event belongs to a change: it is sent if, and only if, the change commits.
      * `payload` holds ids and small non-health fields (at most 2 KiB of JSON): pages fetch content
-     * from the API. Returns the new event ids, one per distinct recipient.
+     * from the API. Returns the new event ids, one per distinct recipient. `author`, when given, is
+     * the account whose own write the event reports (a chat message's writer): delivered to like
+     * everyone, but what else follows a live event (a device notification) may leave it out.
      */
     async publish(
       recipientUserIds: readonly string[],
       topic: string,
       payload: Record<string, unknown> = {},
       tx?: Executor,
+      _author?: string,
     ): Promise<number[]> {
       checkFrame(topic, payload);
       if (recipientUserIds.length === 0) return [];
