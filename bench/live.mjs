@@ -811,7 +811,7 @@ async function fanoutRun(stack, clinicianCount, waitingCount, requests = 20) {
     const load = loadavg()[0];
     for (const requester of requesters) {
       const sentAt = performance.now();
-      const response = await fetch(`${api.url}/${PRODUCT}/consultations`, {
+      const response = await fetch(`${api.url}/${PRODUCT}/create-consultation`, {
         method: "POST",
         headers: { authorization: `Bearer ${requester.token}`, "content-type": "application/json" },
         body: JSON.stringify(consultationBody("chat", STATE)),
@@ -855,15 +855,17 @@ async function fanoutRun(stack, clinicianCount, waitingCount, requests = 20) {
 }
 
 /** A live socket handing every frame with a topic to `onFrame`, resolved once resumed. */
-function openFrames(url, token, onFrame, after = null) {
+function openFrames(url, token, onFrame, after = null, onResumed = () => {}) {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { headers: { authorization: `Bearer ${token}` } });
     socket.on("error", reject);
     socket.on("open", () => socket.send(JSON.stringify({ type: "resume", after })));
     socket.on("message", (data) => {
       const frame = JSON.parse(data.toString());
-      if (frame.type === "resumed") resolve(socket);
-      else if (frame.topic) onFrame(frame);
+      if (frame.type === "resumed") {
+        onResumed(frame.after);
+        resolve(socket);
+      } else if (frame.topic) onFrame(frame);
     });
   });
 }
@@ -907,6 +909,10 @@ async function stormRun(stack, socketCount) {
             if (frame.topic === "visit.message") client.heard.add(frame.payload.message_id);
           },
           client.lastId,
+          // A page re-reads what it shows on `resumed`; from then on it counts on the events.
+          (after) => {
+            if (client.lastId === null) client.lastId = after;
+          },
         );
         client.socket = socket;
         if (client.droppedAt !== null) client.backAt = performance.now();
@@ -971,6 +977,16 @@ async function stormRun(stack, socketCount) {
         clients.some((client) => client.pair === pair && !client.heard.has(id)),
       ).length;
     while (performance.now() < graceUntil && lostCount() > 0) await sleep(100);
+    // A lost message still in its thread was not delivered; one missing from it was not kept.
+    let notKept = 0;
+    for (const { pair, id } of answered) {
+      if (!clients.some((client) => client.pair === pair && !client.heard.has(id))) continue;
+      const thread = await fetch(`${api.url}/${PRODUCT}/consultations/${pair.visitId}/messages`, {
+        headers: { authorization: `Bearer ${pair.patientToken}` },
+      });
+      const { data } = await thread.json();
+      if (!data.some((message) => message.id === id)) notKept += 1;
+    }
     const backTimes = clients
       .filter((client) => client.backAt !== null)
       .map((client) => client.backAt - healthyAt)
@@ -979,6 +995,7 @@ async function stormRun(stack, socketCount) {
       sockets: clients.length,
       answered: answered.length,
       lost: lostCount(),
+      notKept,
       back: backTimes.length,
       restartMs: healthyAt - restartAt,
       allBackMs: allBackAt - healthyAt,
@@ -1116,11 +1133,11 @@ if (scale?.storm) {
     `\nlive ${today}: reconnect storm on one API process, ${scale.db}: ${r.sockets} sockets dropped at once (the process killed mid-burst of messages and started again); load avg ${r.load.toFixed(1)}`,
   );
   console.log(
-    "| sockets | back | answered messages | lost | restart to healthy | healthy → all back | back p50 | back p99 | API CPU while they came back |",
+    "| sockets | back | answered messages | lost (of them not in the thread any more) | restart to healthy | healthy → all back | back p50 | back p99 | API CPU while they came back |",
   );
   console.log("|---|---|---|---|---|---|---|---|---|");
   console.log(
-    `| ${r.sockets} | ${r.back} | ${r.answered} | ${r.lost} | ${ms(r.restartMs)} | ${ms(r.allBackMs)} | ${ms(r.p50)} | ${ms(r.p99)} | ${Math.round(r.cpuMs)} ms |`,
+    `| ${r.sockets} | ${r.back} | ${r.answered} | ${r.lost} (${r.notKept}) | ${ms(r.restartMs)} | ${ms(r.allBackMs)} | ${ms(r.p50)} | ${ms(r.p99)} | ${Math.round(r.cpuMs)} ms |`,
   );
 }
 process.exit(
