@@ -166,13 +166,14 @@ export function createLiveService(deps: {
     ): Promise<number[]> {
       checkFrame(topic, payload);
       if (recipientUserIds.length === 0) return [];
-      // On a transaction this is a savepoint: the locks taken inside last until the caller commits.
-      const executor: Executor = tx ?? deps.db;
-      const rows = await executor.transaction(async (inner) => {
-        const inserted = await repository.insert(inner, recipientUserIds, topic, payload);
-        await signal.announce(inner, inserted);
+      const write = async (executor: Executor) => {
+        const inserted = await repository.insert(executor, recipientUserIds, topic, payload);
+        await signal.announce(executor, inserted);
         return inserted;
-      });
+      };
+      // In the caller's transaction as it is (no savepoint: two round trips fewer while the caller
+      // holds its locks): the locks taken here last until it commits, and a failure here fails it.
+      const rows = tx ? await write(tx) : await deps.db.transaction(write);
       return rows.map((row) => row.id);
     },
 
