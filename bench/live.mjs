@@ -1,11 +1,26 @@
 #!/usr/bin/env node
-// `npm run live -w @ambercare/bench -- [--pairs 200] [--seconds 30] [--think-ms 1000] [--calls 20]`
+// `npm run live -w @ambercare/bench -- [--pairs 200] [--seconds 30] [--think-ms 1000] [--calls 20]
+//   [--processes 1,2] [--no-ceiling] [--cpu-prof DIR] [--idle 1000,2000,5000] [--idle-seconds 20]
+//   [--fanout 50x500] [--storm 1000] [--postgres] [--verbose]`
 // Message delivery latency of the visit chat: `--pairs` patients each in a chat visit with their own
-// clinician, all at once, on a throwaway PostgreSQL cluster — first with one API process, then with
-// two (the patient's socket and calls on one, the clinician's on the other, so every message crosses
-// processes through LISTEN/NOTIFY). Each side sends a message, pauses (`--think-ms` ± 50 %), and so
-// on; the latency of a message is from the start of its POST to the moment the other side's live
-// socket receives its event. Prints messages sent, delivered, lost, and p50/p95/p99 per run.
+// clinician, all at once, on a throwaway PostgreSQL cluster — with each count of `--processes` API
+// processes (with two, the patient's socket and calls on one, the clinician's on the other, so every
+// message crosses processes through LISTEN/NOTIFY). Each side sends a message, pauses (`--think-ms`
+// ± 50 %), and so on; the latency of a message is from the start of its POST to the moment the other
+// side's live socket receives its event. Prints messages sent, delivered, lost, p50/p95/p99, the
+// API's CPU per message, and what the API process says of itself (bench/live-probe.mjs: event loop
+// delay, garbage collections, memory). `--cpu-prof DIR` writes the API processes' CPU profiles.
+//
+// The ceiling (unless `--no-ceiling`): before each API run, the same pairs and the same sockets on
+// bench/live-ceiling.mjs, a bare server doing only the durable work of a message (insert, NOTIFY,
+// send on the socket) on the same cluster with as many processes; the API's throughput and p99 are
+// printed as ratios to it.
+//
+// The scale parts, each run only when asked, on PGlite (one API process) or with `--postgres` a
+// throwaway cluster: `--idle` N idle live sockets (memory per socket, CPU at rest over
+// `--idle-seconds`, so the heartbeat's cost); `--fanout CxP` C consoles open and P patients waiting,
+// then new requests, each timed to every console; `--storm N` N sockets dropped at once by killing
+// the API process mid-burst of messages, all coming back and resuming, with nothing lost.
 //
 // The accounts, providers, clinicians (second factor on) and visits are written straight into the
 // database before the run, with their sessions' tokens: the run measures the chat, not sign-ups.
@@ -656,8 +671,11 @@ async function seedAccounts(db, count, prefix, role = "patient") {
   return accounts;
 }
 
-/** Opens `tokens`' live sockets on `api`, `concurrency` at a time; each resumes before it counts. */
-async function openMany(api, tokens, onEvent = () => {}, concurrency = 50) {
+/**
+ * Opens `tokens`' live sockets on `api`, `concurrency` at a time; each resumes before it counts. An
+ * upgrade refused on a loaded machine (408) is tried again after a pause, as a page would.
+ */
+async function openMany(api, tokens, onEvent = () => {}, concurrency = 20) {
   const sockets = [];
   let next = 0;
   const url = `${api.url.replace(/^http/, "ws")}/api/v1/api/live`;
@@ -665,7 +683,15 @@ async function openMany(api, tokens, onEvent = () => {}, concurrency = 50) {
     Array.from({ length: concurrency }, async () => {
       while (next < tokens.length) {
         const token = tokens[next++];
-        sockets.push(await openSocket(url, { authorization: `Bearer ${token}` }, onEvent));
+        for (let attempt = 1; ; attempt++) {
+          try {
+            sockets.push(await openSocket(url, { authorization: `Bearer ${token}` }, onEvent));
+            break;
+          } catch (error) {
+            if (attempt === 5) throw error;
+            await sleep(500 * attempt);
+          }
+        }
       }
     }),
   );
@@ -1021,11 +1047,20 @@ async function scaleRuns() {
   if (idle.length === 0 && !fanout && storm === 0) return null;
   const stack = await scaleStack();
   try {
+    // A part that fails says why and leaves the others to run.
+    const part = async (name, work) => {
+      try {
+        return await work();
+      } catch (error) {
+        console.error(`the ${name} part failed: ${error instanceof Error ? error.message : error}`);
+        return null;
+      }
+    };
     return {
       db: stack.kind,
-      idle: idle.length > 0 ? await idleRuns(stack, idle) : null,
-      fanout: fanout ? await fanoutRun(stack, fanout[0], fanout[1]) : null,
-      storm: storm > 0 ? await stormRun(stack, storm) : null,
+      idle: idle.length > 0 ? await part("idle", () => idleRuns(stack, idle)) : null,
+      fanout: fanout ? await part("fan-out", () => fanoutRun(stack, fanout[0], fanout[1])) : null,
+      storm: storm > 0 ? await part("storm", () => stormRun(stack, storm)) : null,
     };
   } finally {
     stack.close();
