@@ -785,7 +785,8 @@ async function fanoutRun(stack, clinicianCount, waitingCount, requests = 20) {
       })),
     );
   }
-  const requesters = await seedAccounts(db, requests, "live-bench-requester");
+  // One more: the first request warms the path up (its time is printed apart, not counted).
+  const requesters = await seedAccounts(db, requests + 1, "live-bench-requester");
   await db.insert(subscriptions).values(
     requesters.map((account) => ({
       userId: account.userId,
@@ -833,9 +834,10 @@ async function fanoutRun(stack, clinicianCount, waitingCount, requests = 20) {
       )),
     );
     await probe(api);
-    const cpu0 = cpuMsOf(api.pid);
+    let cpu0 = cpuMsOf(api.pid);
     const load = loadavg()[0];
-    for (const requester of requesters) {
+    let warmUpMs = Number.NaN;
+    for (const [n, requester] of requesters.entries()) {
       const sentAt = performance.now();
       const response = await fetch(`${api.url}/${PRODUCT}/create-consultation`, {
         method: "POST",
@@ -848,6 +850,13 @@ async function fanoutRun(stack, clinicianCount, waitingCount, requests = 20) {
         continue;
       }
       const { data } = await response.json();
+      if (n === 0) {
+        warmUpMs = performance.now() - sentAt;
+        await sleep(1_000);
+        await probe(api);
+        cpu0 = cpuMsOf(api.pid);
+        continue;
+      }
       const request = { sentAt, reached: new Map(early.get(data.id) ?? []) };
       early.delete(data.id);
       pending.set(data.id, request);
@@ -865,6 +874,7 @@ async function fanoutRun(stack, clinicianCount, waitingCount, requests = 20) {
       clinicianCount,
       waitingCount,
       requests: pending.size,
+      warmUpMs,
       failed,
       missing,
       load,
@@ -992,11 +1002,11 @@ async function stormRun(stack, socketCount) {
     const restartAt = performance.now();
     api = await startApi("storm-again", stack.env, port);
     const healthyAt = performance.now();
-    const cpu0 = cpuMsOf(api.pid);
     const until = performance.now() + 60_000;
     while (performance.now() < until && clients.some((client) => client.backAt === null)) await sleep(100);
-    const allBackAt = performance.now();
-    const cpuMs = cpuMsOf(api.pid) - cpu0;
+    // The sockets come back as soon as the port listens, before the bench has seen /healthz answer:
+    // the way back is timed from the first socket back. The CPU is the new process's since it began.
+    const cpuMs = cpuMsOf(api.pid);
     const graceUntil = performance.now() + GRACE_MS;
     const lostCount = () =>
       answered.filter(({ pair, id }) =>
@@ -1013,9 +1023,10 @@ async function stormRun(stack, socketCount) {
       const { data } = await thread.json();
       if (!data.some((message) => message.id === id)) notKept += 1;
     }
+    const firstBack = Math.min(...clients.map((client) => client.backAt ?? Number.POSITIVE_INFINITY));
     const backTimes = clients
       .filter((client) => client.backAt !== null)
-      .map((client) => client.backAt - healthyAt)
+      .map((client) => client.backAt - firstBack)
       .sort((a, b) => a - b);
     return {
       sockets: clients.length,
@@ -1024,7 +1035,8 @@ async function stormRun(stack, socketCount) {
       notKept,
       back: backTimes.length,
       restartMs: healthyAt - restartAt,
-      allBackMs: allBackAt - healthyAt,
+      firstBackMs: firstBack - restartAt,
+      allBackMs: backTimes.at(-1) ?? Number.NaN,
       p50: quantile(backTimes, 0.5),
       p99: quantile(backTimes, 0.99),
       cpuMs,
@@ -1152,7 +1164,7 @@ if (scale?.idle) {
 if (scale?.fanout) {
   const f = scale.fanout;
   console.log(
-    `\nlive ${today}: queue fan-out on one API process, ${scale.db}: ${f.clinicianCount} consoles open, ${f.waitingCount} patients waiting with the waiting room open; ${f.requests} new requests (${f.failed} failed), one every 0.5 s; load avg ${f.load.toFixed(1)}`,
+    `\nlive ${today}: queue fan-out on one API process, ${scale.db}: ${f.clinicianCount} consoles open, ${f.waitingCount} patients waiting with the waiting room open; ${f.requests} new requests (${f.failed} failed), one every 0.5 s, after a first one that warms the path up (answered in ${ms(f.warmUpMs)}); load avg ${f.load.toFixed(1)}`,
   );
   console.log(
     "| deliveries | missing | request POST → console p50 | p99 | max | API CPU | event loop p99 / max |",
@@ -1168,11 +1180,11 @@ if (scale?.storm) {
     `\nlive ${today}: reconnect storm on one API process, ${scale.db}: ${r.sockets} sockets dropped at once (the process killed mid-burst of messages and started again); load avg ${r.load.toFixed(1)}`,
   );
   console.log(
-    "| sockets | back | answered messages | lost (of them not in the thread any more) | restart to healthy | healthy → all back | back p50 | back p99 | API CPU while they came back |",
+    "| sockets | back | answered messages | lost (of them not in the thread any more) | restart → /healthz answers | restart → first socket back | first → last back | back p50 | back p99 | new process's CPU until all back (start-up included) |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
   console.log(
-    `| ${r.sockets} | ${r.back} | ${r.answered} | ${r.lost} (${r.notKept}) | ${ms(r.restartMs)} | ${ms(r.allBackMs)} | ${ms(r.p50)} | ${ms(r.p99)} | ${Math.round(r.cpuMs)} ms |`,
+    `| ${r.sockets} | ${r.back} | ${r.answered} | ${r.lost} (${r.notKept}) | ${ms(r.restartMs)} | ${ms(r.firstBackMs)} | ${ms(r.allBackMs)} | ${ms(r.p50)} | ${ms(r.p99)} | ${Math.round(r.cpuMs)} ms |`,
   );
 }
 process.exit(
