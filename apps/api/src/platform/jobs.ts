@@ -316,6 +316,10 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         const row = rows[index] as ClaimedRow;
         if (await run(row, now)) ran += 1;
         else failed += 1;
+        // A turn of the event loop between jobs: on PGlite a query runs in this process and can
+        // resolve without one, so a backlog (a request's notification checks for 50 clinicians) would
+        // otherwise hold the sockets and requests back for seconds.
+        await new Promise((resolve) => setImmediate(resolve));
       }
       // Until a claim finds nothing: a job may queue another due at once (a cancel's e-mail).
       if (rows.length === 0) break;
