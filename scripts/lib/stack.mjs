@@ -159,10 +159,11 @@ function stopChildren(children) {
 
 /**
  * One API process on `env.API_PORT` (a benchmark's instance: several of them share one PostgreSQL
- * database with DATABASE_URL). Returns { url, stop() } once it answers /healthz.
+ * database with DATABASE_URL); `nodeFlags` are Node's own (bench/live's `--cpu-prof`, its probe).
+ * Returns { url, pid, stop() } once it answers /healthz.
  */
-export async function startApiInstance({ env, name = "api", quiet = false }) {
-  const api = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+export async function startApiInstance({ env, name = "api", quiet = false, nodeFlags = [] }) {
+  const api = spawn(process.execPath, ["--import", "tsx", ...nodeFlags, "src/server.ts"], {
     cwd: API_DIR,
     env: { TRUST_PROXY: "false", ...process.env, NODE_ENV: "production", ...env, CLUSTER_PROCESSES: "1" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -176,7 +177,7 @@ export async function startApiInstance({ env, name = "api", quiet = false }) {
     await stop();
     throw error;
   }
-  return { url, stop };
+  return { url, pid: api.pid, stop };
 }
 
 /**

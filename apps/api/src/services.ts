@@ -270,9 +270,9 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
   // (ADR 064): the notifications decide, in a job queued in the same transaction.
   const live: LiveService = {
     ...liveEvents,
-    async publish(recipients, topic, payload = {}, tx) {
+    async publish(recipients, topic, payload = {}, tx, author) {
       const ids = await liveEvents.publish(recipients, topic, payload, tx);
-      await notifications.fromLiveEvent(recipients, topic, payload, tx);
+      await notifications.fromLiveEvent(recipients, topic, payload, tx, author);
       // The operators' board of today reads itself again after a request, visit or booking changes.
       await board.follow(topic, tx);
       return ids;

@@ -167,18 +167,18 @@ export function createSessionService(deps: {
     },
 
     /**
-     * Whether a token authenticated earlier is still live (not revoked, expired or idle), without
-     * counting as a use: a long-lived connection (the live events socket) asks now and then, and must
-     * not keep an idle session alive by asking.
+     * Which of the tokens authenticated earlier are still live (not revoked, expired or idle), in
+     * one read, without counting as a use: the live events sockets' sessions are checked so now and
+     * then, and must not keep an idle session alive by asking. Answers the live ones' hashes.
      */
-    async isLive(tokenHash: string): Promise<boolean> {
+    async liveAmong(tokenHashes: readonly string[]): Promise<Set<string>> {
       const now = deps.clock.now();
-      const found = await deps.tokens.findLiveAccessToken(
-        tokenHash,
+      const live = await deps.tokens.liveAccessTokenHashes(
+        tokenHashes,
         now,
         new Date(now.getTime() - idleTimeoutMs),
       );
-      return found !== undefined;
+      return new Set(live);
     },
 
     async revoke(tokenHash: string): Promise<void> {

@@ -8,7 +8,7 @@ import {
   secondFactors,
   users,
 } from "@ambercare/db/schema";
-import { and, eq, gt, gte, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
+import { and, eq, gt, gte, inArray, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
 
 export type Surface = "main" | "care";
 
@@ -67,6 +67,30 @@ export function createTokenRepository(db: Executor) {
      * The owner of a token that is neither revoked nor expired at `now`, nor, for a person, unused
      * since `idleSince` (the service account's token is the web server's, never idle).
      */
+    /** Which of `tokenHashes` are live, by the rules of findLiveAccessToken, in one read. */
+    async liveAccessTokenHashes(
+      tokenHashes: readonly string[],
+      now: Date,
+      idleSince: Date,
+    ): Promise<string[]> {
+      if (tokenHashes.length === 0) return [];
+      const rows = await db
+        .select({ tokenHash: accessTokens.tokenHash })
+        .from(accessTokens)
+        .innerJoin(users, eq(users.id, accessTokens.userId))
+        .leftJoin(clinicians, eq(clinicians.userId, users.id))
+        .where(
+          and(
+            inArray(accessTokens.tokenHash, [...tokenHashes]),
+            isNull(clinicians.disabledAt),
+            isNull(accessTokens.revokedAt),
+            gt(accessTokens.expiresAt, now),
+            or(eq(users.isServiceAccount, true), gt(accessTokens.lastUsedAt, idleSince)),
+          ),
+        );
+      return rows.map((row) => row.tokenHash);
+    },
+
     async findLiveAccessToken(
       tokenHash: string,
       now: Date,

@@ -30,11 +30,14 @@ export function createLiveRepository(db: Database) {
       payload: Record<string, unknown>,
     ): Promise<Array<{ id: number; userId: string }>> {
       const recipients = [...new Set(recipientUserIds)].sort();
-      for (const userId of recipients) {
-        await tx.execute(
-          sql`select pg_advisory_xact_lock(${sql.raw(String(PUBLISH_LOCK_SPACE))}, hashtext(${userId}))`,
-        );
-      }
+      // One statement for all the locks (one round trip while the caller's transaction holds its own
+      // locks): a function scan of the array takes them in its order, the sorted one.
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(${sql.raw(String(PUBLISH_LOCK_SPACE))}, hashtext(recipient)) from unnest(${sql`array[${sql.join(
+          recipients.map((userId) => sql`${userId}`),
+          sql`, `,
+        )}]::text[]`}) with ordinality as locked(recipient, n) order by n`,
+      );
       return tx
         .insert(liveEvents)
         .values(recipients.map((userId) => ({ userId, topic, payload })))

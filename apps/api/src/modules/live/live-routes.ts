@@ -14,6 +14,9 @@ export const LIVE_MAX_FRAME_BYTES = 16 * 1024;
  */
 export const LIVE_MAX_SOCKETS_PER_SESSION = 12;
 
+/** Sessions checked per read by the live sockets' session check. */
+const SESSION_CHECK_BATCH = 500;
+
 /**
  * Frames one socket may send: a burst of LIVE_FRAME_BURST (a call's set-up sends an offer and a few
  * dozen ICE candidates at once), refilled at LIVE_FRAMES_PER_SECOND. Frames past it are dropped with
@@ -55,6 +58,38 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
   const pingIntervalMs = app.config.LIVE_PING_INTERVAL_S * 1000;
   /** Open sockets per session (token hash) on this process. */
   const openBySession = new Map<string, number>();
+  /** Each open socket's session, for the check below. */
+  const sessionOf = new Map<WebSocket, string>();
+
+  /**
+   * Every LIVE_PING_INTERVAL_S, the sessions of all the open sockets are checked in one read per
+   * SESSION_CHECK_BATCH (not one read per socket: an idle process with thousands of sockets would
+   * spend its time there), and the sockets of the sessions that ended are closed with 4401.
+   */
+  async function checkSessions(): Promise<void> {
+    const hashes = [...new Set(sessionOf.values())];
+    for (let start = 0; start < hashes.length; start += SESSION_CHECK_BATCH) {
+      const batch = hashes.slice(start, start + SESSION_CHECK_BATCH);
+      const live = await app.accounts.sessions.liveAmong(batch);
+      const ended = new Set(batch.filter((hash) => !live.has(hash)));
+      if (ended.size === 0) continue;
+      for (const [socket, hash] of sessionOf) {
+        if (ended.has(hash)) socket.close(LIVE_CLOSE_CODES.unauthorized);
+      }
+    }
+  }
+  let checking = false;
+  const sessionTimer = setInterval(() => {
+    if (checking || sessionOf.size === 0) return;
+    checking = true;
+    checkSessions()
+      .catch((error: unknown) => app.log.warn({ err: error }, "live events: checking the sessions failed"))
+      .finally(() => {
+        checking = false;
+      });
+  }, pingIntervalMs);
+  sessionTimer.unref();
+  app.addHook("onClose", async () => clearInterval(sessionTimer));
 
   app.get(
     LIVE_API_PATH,
@@ -82,15 +117,7 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
       });
       const stopHeartbeat = keepAlive(socket, pingIntervalMs);
       // A logout, a password change or the idle timeout ends the session: its socket ends too.
-      const sessionCheck = setInterval(() => {
-        app.accounts.sessions.isLive(tokenHash).then(
-          (live) => {
-            if (!live) socket.close(LIVE_CLOSE_CODES.unauthorized);
-          },
-          (error: unknown) => request.log.warn({ err: error }, "live events: checking the session failed"),
-        );
-      }, pingIntervalMs);
-      sessionCheck.unref();
+      sessionOf.set(socket, tokenHash);
       socket.on("message", (data, isBinary) => {
         if (!budget.take()) {
           droppedInARow += 1;
@@ -109,7 +136,7 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
         if (left > 0) openBySession.set(tokenHash, left);
         else openBySession.delete(tokenHash);
         stopHeartbeat();
-        clearInterval(sessionCheck);
+        sessionOf.delete(socket);
         connection.close();
       });
       socket.on("error", (error) => {

@@ -153,23 +153,27 @@ export function createLiveService(deps: {
      * Sends an event to each recipient's open pages (and keeps it a day for their replay). Pass the
      * transaction when the event belongs to a change: it is sent if, and only if, the change commits.
      * `payload` holds ids and small non-health fields (at most 2 KiB of JSON): pages fetch content
-     * from the API. Returns the new event ids, one per distinct recipient.
+     * from the API. Returns the new event ids, one per distinct recipient. `author`, when given, is
+     * the account whose own write the event reports (a chat message's writer): delivered to like
+     * everyone, but what else follows a live event (a device notification) may leave it out.
      */
     async publish(
       recipientUserIds: readonly string[],
       topic: string,
       payload: Record<string, unknown> = {},
       tx?: Executor,
+      _author?: string,
     ): Promise<number[]> {
       checkFrame(topic, payload);
       if (recipientUserIds.length === 0) return [];
-      // On a transaction this is a savepoint: the locks taken inside last until the caller commits.
-      const executor: Executor = tx ?? deps.db;
-      const rows = await executor.transaction(async (inner) => {
-        const inserted = await repository.insert(inner, recipientUserIds, topic, payload);
-        await signal.announce(inner, inserted);
+      const write = async (executor: Executor) => {
+        const inserted = await repository.insert(executor, recipientUserIds, topic, payload);
+        await signal.announce(executor, inserted);
         return inserted;
-      });
+      };
+      // In the caller's transaction as it is (no savepoint: two round trips fewer while the caller
+      // holds its locks): the locks taken here last until it commits, and a failure here fails it.
+      const rows = tx ? await write(tx) : await deps.db.transaction(write);
       return rows.map((row) => row.id);
     },
 

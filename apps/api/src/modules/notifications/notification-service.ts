@@ -40,7 +40,7 @@ import type { TextMessageService } from "#api/modules/notifications/text-message
 import { nextTextingStart, textingAllowed } from "#api/modules/notifications/texting-hours.ts";
 import type { Clock } from "#api/platform/clock.ts";
 import { AppError } from "#api/platform/errors.ts";
-import { enqueue, type JobRunner } from "#api/platform/jobs.ts";
+import { enqueue, enqueueAll, type JobRunner } from "#api/platform/jobs.ts";
 import { mailT } from "#api/platform/mail/mail-copy.ts";
 
 /**
@@ -368,16 +368,23 @@ export function createNotificationService(deps: {
     }
   }
 
-  async function queue(executor: Executor, payload: NotifyPayload): Promise<void> {
+  /** One `notify` job per payload, in one statement. */
+  async function queue(executor: Executor, payloads: NotifyPayload | NotifyPayload[]): Promise<void> {
+    const all = Array.isArray(payloads) ? payloads : [payloads];
+    if (all.length === 0) return;
+    const runAt = clock.now();
     // In a savepoint: a failed enqueue is logged, and the change that caused it still commits.
     try {
       await executor.transaction(async (inner) => {
-        await enqueue(inner, {
-          kind: NOTIFY_JOB,
-          key: `${NOTIFY_JOB}:${payload.userId}:${randomUUID()}`,
-          runAt: clock.now(),
-          payload,
-        });
+        await enqueueAll(
+          inner,
+          all.map((payload) => ({
+            kind: NOTIFY_JOB,
+            key: `${NOTIFY_JOB}:${payload.userId}:${randomUUID()}`,
+            runAt,
+            payload,
+          })),
+        );
       });
     } catch (error) {
       log.warn({ err: error }, "queueing a notification failed");
@@ -406,13 +413,15 @@ export function createNotificationService(deps: {
 
     /**
      * A live event was published (in the transaction `tx` when given): queues one notification
-     * check per recipient for the topics that may notify; others cost nothing.
+     * check per recipient for the topics that may notify; others cost nothing. `author`, the
+     * account whose own write it reports, is never notified of it (its check would find so): no job.
      */
     async fromLiveEvent(
       recipients: readonly string[],
       topic: string,
       payload: Record<string, unknown>,
       tx?: Executor,
+      author?: string,
     ): Promise<void> {
       if (
         ![VISIT_STATUS_TOPIC, VISIT_CALL_RING_TOPIC, QUEUE_TOPIC, AGENDA_TOPIC, VISIT_MESSAGE_TOPIC].includes(
@@ -428,16 +437,19 @@ export function createNotificationService(deps: {
         return;
       if (topic === VISIT_MESSAGE_TOPIC && payload.change !== "created") return;
       const consultationId = typeof payload.consultation_id === "string" ? payload.consultation_id : null;
-      for (const userId of new Set(recipients)) {
-        await queue(tx ?? db, {
-          userId,
-          consultationId,
-          topic,
-          ...(typeof payload.status === "string" ? { status: payload.status } : {}),
-          ...(typeof payload.change === "string" ? { change: payload.change } : {}),
-          ...(typeof payload.message_id === "string" ? { messageId: payload.message_id } : {}),
-        });
-      }
+      await queue(
+        tx ?? db,
+        [...new Set(recipients)]
+          .filter((userId) => userId !== author)
+          .map((userId) => ({
+            userId,
+            consultationId,
+            topic,
+            ...(typeof payload.status === "string" ? { status: payload.status } : {}),
+            ...(typeof payload.change === "string" ? { change: payload.change } : {}),
+            ...(typeof payload.message_id === "string" ? { messageId: payload.message_id } : {}),
+          })),
+      );
     },
 
     /** An event with no live event of its own (summary ready, refund, a booked visit soon). */

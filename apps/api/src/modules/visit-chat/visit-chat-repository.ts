@@ -22,7 +22,11 @@ export type AttachmentRow = {
 /** A visit's thread: messages in the server's order, their receipts, retractions and files. */
 export function createVisitChatRepository(db: Executor) {
   return {
-    /** What decides who may read and write; locked until the transaction ends when `lock` is set. */
+    /**
+     * What decides who may read and write; locked until the transaction ends when `lock` is set.
+     * With it, in the same read, the active clinician accounts of the visit's provider (who hear of
+     * every change once it accepted the visit).
+     */
     async visit(id: string, lock = false) {
       const query = db
         .select({
@@ -32,6 +36,12 @@ export function createVisitChatRepository(db: Executor) {
           status: consultations.status,
           acceptedAt: consultations.acceptedAt,
           completedAt: consultations.completedAt,
+          // Spelled out: in a one-table select the builder leaves columns unqualified, and an
+          // unqualified provider_id inside the subquery would be the clinician's own.
+          providerClinicianIds: sql<string[]>`array(
+            select working.user_id::text from clinicians working
+            where working.provider_id = consultations.provider_id and working.disabled_at is null
+            order by working.user_id)`,
         })
         .from(consultations)
         .where(eq(consultations.id, id));
@@ -78,17 +88,18 @@ export function createVisitChatRepository(db: Executor) {
       return row;
     },
 
-    /** The next sequence number; callers hold the consultation row's lock so two writers queue up. */
-    async nextSeq(consultationId: string): Promise<number> {
+    /**
+     * Adds a message with the thread's next sequence number, computed in the same statement; callers
+     * hold the consultation row's lock so two writers queue up.
+     */
+    async insertNext(
+      values: Omit<typeof consultationMessages.$inferInsert, "seq">,
+    ): Promise<ThreadMessageRow> {
+      const next = sql<number>`(select coalesce(max(${consultationMessages.seq}), 0) + 1 from ${consultationMessages} where ${consultationMessages.consultationId} = ${values.consultationId})`;
       const [row] = await db
-        .select({ last: sql<number>`coalesce(max(${consultationMessages.seq}), 0)::int` })
-        .from(consultationMessages)
-        .where(eq(consultationMessages.consultationId, consultationId));
-      return Number(row?.last ?? 0) + 1;
-    },
-
-    async insert(values: typeof consultationMessages.$inferInsert): Promise<ThreadMessageRow> {
-      const [row] = await db.insert(consultationMessages).values(values).returning();
+        .insert(consultationMessages)
+        .values({ ...values, seq: next })
+        .returning();
       return row!;
     },
 

@@ -24,6 +24,8 @@ export type VisitEvents = {
     topic: "visit.message" | "visit.receipt",
     payload: Record<string, unknown>,
     tx?: Executor,
+    /** The writer: their own pages hear of it, their devices are not notified of it. */
+    author?: string,
   ): Promise<unknown>;
 };
 
@@ -158,9 +160,9 @@ export function createVisitChatService(deps: {
   }
 
   /** Both sides' accounts: the patient and the accepting provider's clinician (once accepted). */
-  async function participantsOf(db: Executor, visit: Visit): Promise<string[]> {
+  function participantsOf(visit: Visit): string[] {
     if (!visit.providerId || visit.acceptedAt === null) return [visit.userId];
-    return [visit.userId, ...(await createVisitChatRepository(db).clinicianUserIds(visit.providerId))];
+    return [visit.userId, ...visit.providerClinicianIds];
   }
 
   async function withAttachments(db: Executor, rows: ThreadMessageRow[]): Promise<Message[]> {
@@ -213,9 +215,8 @@ export function createVisitChatService(deps: {
         if (files.length !== wanted.length) {
           throw new AppError("ATTACHMENT_NOT_FOUND", 422, CONSULTATION_ERRORS.attachmentNotFound);
         }
-        const row = await repository.insert({
+        const row = await repository.insertNext({
           consultationId: visit.id,
-          seq: await repository.nextSeq(visit.id),
           clientId,
           author: viewer.side === "patient" ? "patient" : "provider",
           authorUserId: viewer.userId,
@@ -229,7 +230,7 @@ export function createVisitChatService(deps: {
         );
         // Both sides: the other participant, and the writer's other open pages.
         await deps.events?.publish(
-          await participantsOf(tx, visit),
+          participantsOf(visit),
           "visit.message",
           {
             consultation_id: visit.id,
@@ -240,8 +241,11 @@ export function createVisitChatService(deps: {
             ...(files.length > 0 ? { attachments: files.length } : {}),
           },
           tx,
+          viewer.userId,
         );
-        return { created: true, message: (await withAttachments(tx, [row]))[0]! };
+        // A message without files needs no read of them.
+        const message = files.length > 0 ? (await withAttachments(tx, [row]))[0]! : toMessage(row, []);
+        return { created: true, message };
       });
     },
 
@@ -305,7 +309,7 @@ export function createVisitChatService(deps: {
         );
         if (updated > 0) {
           await deps.events?.publish(
-            await participantsOf(tx, visit),
+            participantsOf(visit),
             "visit.receipt",
             {
               consultation_id: visit.id,
@@ -338,7 +342,7 @@ export function createVisitChatService(deps: {
           tx,
         );
         await deps.events?.publish(
-          await participantsOf(tx, visit),
+          participantsOf(visit),
           "visit.message",
           { consultation_id: visit.id, message_id: row.id, seq: row.seq, change: "retracted" },
           tx,
@@ -363,7 +367,7 @@ export function createVisitChatService(deps: {
       const providerId =
         side === "clinician" ? ((await repository.providerOfClinician(userId)) ?? null) : null;
       if (!takesPart(visit, side, userId, providerId)) return { side, recipients: [] };
-      const everyone = await participantsOf(deps.db, visit);
+      const everyone = participantsOf(visit);
       return { side, recipients: everyone.filter((participantId) => participantId !== userId) };
     },
   };
