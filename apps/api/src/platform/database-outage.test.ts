@@ -72,7 +72,10 @@ afterEach(async () => {
 
 describe("the database goes away", () => {
   it("answers 503 DATABASE_UNAVAILABLE with Retry-After on both APIs once PGlite is closed", async () => {
-    t = await createTestApp({ seed: false, env: { RATE_LIMIT_MAX: "1000000" } });
+    // Every call reads its session (SESSION_CACHE_MS=0), as it does once a remembered one is two
+    // seconds old: a session remembered from just before the outage would let a call that needs no
+    // other read (the service account refused a patient's details, 403) answer without the database.
+    t = await createTestApp({ seed: false, env: { RATE_LIMIT_MAX: "1000000", SESSION_CACHE_MS: "0" } });
     await t.app.ready();
     const patient = await registerPatient(t.app);
     const tokens = { patient: patient.access_token, service: await serviceToken(t.app) };
