@@ -11,8 +11,6 @@
 // `npm test -- --only unit|pg|e2e` runs one stage. A run that could not test everything it was asked
 // to (no PostgreSQL, no coturn) fails, unless `--partial` accepts that; its summary then says so.
 // `--fast` leaves the slowest suites out of stage 1 (SLOW_SUITES in vitest.config.ts).
-// `--with-hosts` (root, Linux: what `.ci/run` passes) also runs the several-hosts test
-// (`npm run test:hosts`) beside the journeys, on the same build, its output printed when it ends.
 // `npm run test:fast` is `--only unit --partial --fast`. TEST_REPORT_DIR=<dir> keeps each stage's Vitest JSON
 // report (per-file durations) there.
 import { spawn } from "node:child_process";
@@ -28,7 +26,6 @@ const argv = process.argv.slice(2);
 const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1] : null;
 const partial = argv.includes("--partial");
 const fast = argv.includes("--fast");
-const withHosts = argv.includes("--with-hosts");
 const wants = (stage) => only === null || only === stage;
 
 const reportDir = process.env.TEST_REPORT_DIR ?? mkdtempSync(join(tmpdir(), "ambercare-test-"));
@@ -70,10 +67,8 @@ async function vitest(label, args, env = {}, log = null) {
 }
 
 /** A stage's output kept in a file while it runs beside another, printed when both have ended. */
-let stageLogs = 0;
 function stageLog() {
-  stageLogs += 1;
-  const path = join(reportDir, `stage-${stageLogs}.log`);
+  const path = join(reportDir, `stage-${Date.now()}.log`);
   const stream = createWriteStream(path);
   return {
     stream,
@@ -82,21 +77,6 @@ function stageLog() {
       process.stdout.write(readFileSync(path, "utf8"));
     },
   };
-}
-
-/** The several-hosts test (`npm run test:hosts`) on the web app just built, its output to `log`. */
-async function hostsTest(log) {
-  log.write("\n=== several hosts (npm run test:hosts) ===\n");
-  const started = Date.now();
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/multi-host-test.mjs"], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout.pipe(log, { end: false });
-  child.stderr.pipe(log, { end: false });
-  const status = await new Promise((resolve) => child.on("close", (code) => resolve(code)));
-  if (status !== 0) failures.push(`several hosts: exit ${status}`);
-  log.write(`=== several hosts: ${((Date.now() - started) / 1000).toFixed(0)} s ===\n`);
 }
 
 /** The PostgreSQL pass (stage 2), its output to `log` when given. */
@@ -164,13 +144,9 @@ try {
       const chromium = ensureChromium();
       console.log(`\n=== building the web app for the browser journeys (Chromium: ${chromium}) ===`);
       await buildWeb();
-      const hostsLog = withHosts ? stageLog() : null;
-      const hosts = hostsLog ? hostsTest(hostsLog.stream) : Promise.resolve();
       await vitest("browser journeys in Chromium", ["--config", "e2e/vitest.config.ts"], {
         CHROME_PATH: chromium,
       });
-      await hosts;
-      await hostsLog?.print();
     }
   } finally {
     await pg.catch(() => undefined);
