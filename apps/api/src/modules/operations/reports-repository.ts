@@ -1,5 +1,5 @@
 import type { Executor } from "@ambercare/db/client";
-import { consultations, invoices, ratings, visitCredits } from "@ambercare/db/schema";
+import { consultations, invoiceRefunds, invoices, ratings, visitCredits } from "@ambercare/db/schema";
 import { type AnyColumn, type SQL, sql } from "drizzle-orm";
 
 /**
@@ -97,7 +97,10 @@ export function createReportsRepository(db: Executor) {
 
     /**
      * Payments taken (invoices paid) and refunds given in the period. With a state, only the
-     * one-time visits of that state count: a membership belongs to no state.
+     * one-time visits of that state count: a membership belongs to no state. Each refund counts on
+     * its own day: an operator's refunds are rows of invoice_refunds (a payment may be refunded in
+     * parts on different days); the automatic refund of a visit that expired or was not held is the
+     * invoice's own refunded_at and amount, with no row.
      */
     async money(period: ReportPeriod) {
       const ofState =
@@ -106,6 +109,8 @@ export function createReportsRepository(db: Executor) {
           : sql`exists (select 1 from ${visitCredits} v join ${consultations} c on c.id = v.consultation_id
               where v.checkout_id = ${invoices.checkoutId} and c.state = ${period.state})`;
       const range = (column: AnyColumn) => during(column, period);
+      const automaticRefund = sql`${range(invoices.refundedAt)} and not exists (
+        select 1 from ${invoiceRefunds} where ${invoiceRefunds.invoiceId} = ${invoices.id})`;
       const result = await db.execute<{
         payments: number;
         revenue: number;
@@ -116,17 +121,22 @@ export function createReportsRepository(db: Executor) {
           count(*) filter (where ${invoices.status} = 'paid' and ${range(invoices.paidAt)})::int as payments,
           coalesce(sum(${invoices.amountCents}) filter (
             where ${invoices.status} = 'paid' and ${range(invoices.paidAt)}), 0)::int as revenue,
-          count(*) filter (where ${range(invoices.refundedAt)})::int as refunds,
-          coalesce(sum(${invoices.refundedAmountCents}) filter (where ${range(invoices.refundedAt)}), 0)::int
+          count(*) filter (where ${automaticRefund})::int as refunds,
+          coalesce(sum(${invoices.refundedAmountCents}) filter (where ${automaticRefund}), 0)::int
             as refunded
         from ${invoices}
         where ${ofState}`);
+      const parts = await db.execute<{ refunds: number; refunded: number }>(sql`
+        select count(*)::int as refunds, coalesce(sum(${invoiceRefunds.amountCents}), 0)::int as refunded
+        from ${invoiceRefunds} join ${invoices} on ${invoices.id} = ${invoiceRefunds.invoiceId}
+        where ${range(invoiceRefunds.createdAt)} and ${ofState}`);
       const row = result.rows[0];
+      const part = parts.rows[0];
       return {
         payments: row?.payments ?? 0,
         revenue: row?.revenue ?? 0,
-        refunds: row?.refunds ?? 0,
-        refunded: row?.refunded ?? 0,
+        refunds: (row?.refunds ?? 0) + (part?.refunds ?? 0),
+        refunded: (row?.refunded ?? 0) + (part?.refunded ?? 0),
       };
     },
   };

@@ -2,7 +2,15 @@ import { randomUUID } from "node:crypto";
 import { operatorActionsResponse } from "@ambercare/contracts/operations";
 import { reportsResponse } from "@ambercare/contracts/operations-reports";
 import { ROLE_ERRORS } from "@ambercare/contracts/roles";
-import { checkouts, consultations, invoices, providers, ratings, visitCredits } from "@ambercare/db/schema";
+import {
+  checkouts,
+  consultations,
+  invoiceRefunds,
+  invoices,
+  providers,
+  ratings,
+  visitCredits,
+} from "@ambercare/db/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationsTestApp } from "#api/modules/operations/operations-test-support.ts";
 import { createManualClock } from "#api/platform/clock.ts";
@@ -38,12 +46,17 @@ const accepted = (
   extra: { type?: "chat" | "video"; state?: string } = {},
 ) => visit(createdAt, { status: "accepted", providerId, acceptedAt: later(createdAt, seconds), ...extra });
 
-/** A one-time visit's invoice, paid at `paidAt`, optionally refunded. */
+/**
+ * A one-time visit's invoice, paid at `paidAt`, optionally refunded: automatically (the invoice's
+ * own refund), or by an operator in `parts` (rows of invoice_refunds, the invoice carrying their sum
+ * and the last one's time, as the refund service writes them).
+ */
 async function paidFor(
   consultationId: string | null,
   paidAt: string,
   amountCents: number,
   refund?: { at: string; cents: number },
+  parts: { at: string; cents: number }[] = [],
 ) {
   let checkoutId: string | null = null;
   if (consultationId) {
@@ -67,18 +80,31 @@ async function paidFor(
       .insert(visitCredits)
       .values({ userId: patientId, type: "chat", checkoutId, createdAt: at(paidAt), consultationId });
   }
-  await t.db.db.insert(invoices).values({
-    userId: patientId,
-    checkoutId,
-    idempotencyKey: `test:${randomUUID()}`,
-    plan: consultationId ? "ppv_chat" : "subscription_monthly",
-    description: "test",
-    amountCents,
-    status: "paid",
-    issuedAt: at(paidAt),
-    paidAt: at(paidAt),
-    ...(refund ? { refundedAt: at(refund.at), refundedAmountCents: refund.cents } : {}),
-  });
+  const [invoice] = await t.db.db
+    .insert(invoices)
+    .values({
+      userId: patientId,
+      checkoutId,
+      idempotencyKey: `test:${randomUUID()}`,
+      plan: consultationId ? "ppv_chat" : "subscription_monthly",
+      description: "test",
+      amountCents,
+      status: "paid",
+      issuedAt: at(paidAt),
+      paidAt: at(paidAt),
+      ...(refund ? { refundedAt: at(refund.at), refundedAmountCents: refund.cents } : {}),
+    })
+    .returning({ id: invoices.id });
+  for (const part of parts) {
+    await t.db.db.insert(invoiceRefunds).values({
+      invoiceId: invoice!.id,
+      idempotencyKey: randomUUID(),
+      amountCents: part.cents,
+      providerRefundId: `re_test_${randomUUID()}`,
+      reason: "test",
+      createdAt: at(part.at),
+    });
+  }
 }
 
 beforeAll(async () => {
@@ -146,6 +172,12 @@ beforeAll(async () => {
   await paidFor(video, "2031-05-02T10:59:00Z", 3000);
   await paidFor(null, "2031-05-01T00:00:00Z", 1999);
   await paidFor(chats[3]!, "2031-04-30T23:00:00Z", 700);
+  // June: a membership paid $19.99 and refunded by an operator in two parts, $5 on 2 June and $4
+  // on 5 June (the invoice: $9 refunded on 5 June).
+  await paidFor(null, "2031-06-01T10:00:00Z", 1999, { at: "2031-06-05T10:00:00Z", cents: 900 }, [
+    { at: "2031-06-02T10:00:00Z", cents: 500 },
+    { at: "2031-06-05T10:00:00Z", cents: 400 },
+  ]);
 }, 120_000);
 
 afterAll(async () => {
@@ -192,6 +224,20 @@ describe("the reports", () => {
       (await get(`${OPS}/reports?from=2031-05-02&to=2031-05-02`)).json(),
     ).data;
     expect(all.ratings).toEqual({ count: 5, average: 3.4, distribution: [1, 1, 0, 1, 2] });
+  });
+
+  it("counts each part of a payment refunded in parts on its own day", async () => {
+    const money = async (from: string, to: string) =>
+      reportsResponse.parse((await get(`${OPS}/reports?from=${from}&to=${to}`)).json()).data.money;
+    expect(await money("2031-06-01", "2031-06-03")).toEqual({
+      payments: 1,
+      revenue_cents: 1999,
+      refunds: 1,
+      refunds_cents: 500,
+      net_cents: 1499,
+    });
+    expect(await money("2031-06-04", "2031-06-06")).toMatchObject({ refunds: 1, refunds_cents: 400 });
+    expect(await money("2031-06-01", "2031-06-06")).toMatchObject({ refunds: 2, refunds_cents: 900 });
   });
 
   it("covers the last 30 days up to today by default", async () => {
