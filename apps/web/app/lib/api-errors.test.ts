@@ -171,6 +171,35 @@ describe("a refusal with the API's figures", () => {
   });
 });
 
+describe("check-in that has not opened, with the API's figure", () => {
+  const notOpen = (details?: unknown) =>
+    new ApiError("Check-in opens…", {
+      status: 409,
+      body: { error: "Check-in opens…", code: "CHECK_IN_NOT_OPEN", details },
+      method: "POST",
+      path: "/ambercare/bookings/x/check-in",
+    });
+
+  it.each([
+    [30, "en", "30 minutes before"],
+    [1, "en", "1 minute before"],
+    [30, "bg", "30 минути"],
+    [1, "bg", "1 минута"],
+  ] as const)("says check-in opens %i minutes before, as the API gives it (%s)", (minutes, locale, words) => {
+    const failure = describeApiError(notOpen({ minutes }));
+    expect(failure.message).toEqual({ key: "apiErrors.checkInNotOpen", values: { count: minutes } });
+    const text = shown(failure, locale);
+    expect(text).toContain(words);
+    expect(text).not.toContain("15");
+  });
+
+  it("says it without a figure when the answer carries none", () => {
+    const failure = describeApiError(notOpen());
+    expect(failure.message).toEqual({ key: "apiErrors.checkInNotOpenWindow" });
+    for (const locale of ["en", "bg"] as const) expect(shown(failure, locale)).not.toMatch(/\d/);
+  });
+});
+
 describe("a Bulgarian visitor's failure", () => {
   it.each<[ErrorCode, string]>([
     ["CARD_DECLINED", MEMBERSHIP_ERRORS.cardDeclined],

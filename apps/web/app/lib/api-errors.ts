@@ -178,7 +178,10 @@ export const API_ERROR_MESSAGES: Readonly<Record<ErrorCode, ErrorRule>> = {
   OUTSIDE_HOURS: { key: "apiErrors.outsideHours" },
   TOO_LATE_TO_CANCEL: { key: "apiErrors.tooLateToCancel" },
   NOT_TAKING_VISITS: { key: "apiErrors.notTakingVisits" },
-  CHECK_IN_NOT_OPEN: { key: "apiErrors.checkInNotOpen" },
+  CHECK_IN_NOT_OPEN: {
+    key: "apiErrors.checkInNotOpen",
+    counts: { detail: "minutes", otherwise: "apiErrors.checkInNotOpenWindow" },
+  },
   NOT_MISSED_YET: {
     key: "apiErrors.notMissedYet",
     counts: { detail: "minutes", otherwise: "apiErrors.notMissedYetGrace" },

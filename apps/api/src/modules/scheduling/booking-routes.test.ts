@@ -498,6 +498,8 @@ describe("a booked visit", () => {
       const early = await checkIn();
       expect(early.statusCode).toBe(409);
       expect(early.json().code).toBe("CHECK_IN_NOT_OPEN");
+      // The minutes before the start that check-in opens, as configured: the pages say them.
+      expect(early.json().details).toEqual({ minutes: 15 });
       expect((await startVisit()).json().code).toBe("CHECK_IN_NOT_OPEN");
       clock.set(at("2027-06-07T16:46:00Z"));
       expect(await bookingOf(patient, id)).toMatchObject({ check_in_open: true, free_to_change: false });

@@ -91,6 +91,11 @@ export type HeldSlot = {
  * held or booked times of a clinician overlap: the database refuses it (`bookings_no_overlap`), so
  * of patients racing for a slot exactly one gets it.
  */
+/** 409 CHECK_IN_NOT_OPEN, with the minutes before the start that check-in opens, as configured. */
+function checkInNotOpen(minutes: number): AppError {
+  return new AppError("CHECK_IN_NOT_OPEN", 409, SCHEDULING_ERRORS.checkInNotOpen, { details: { minutes } });
+}
+
 export function createBookingService(deps: {
   db: Database;
   clock: Clock;
@@ -484,11 +489,11 @@ export function createBookingService(deps: {
         if (visit.userId !== auth.userId) throw notYours(visit);
         const booking = await currentBooking(tx, consultationId);
         if (visit.status !== "scheduled" || !booking || booking.status !== "booked") {
-          throw new AppError("CHECK_IN_NOT_OPEN", 409, SCHEDULING_ERRORS.checkInNotOpen);
+          throw checkInNotOpen(deps.policy.checkInOpensMinutes);
         }
         const opens = booking.startsAt.getTime() - deps.policy.checkInOpensMinutes * MINUTE;
         if (now.getTime() < opens || now.getTime() >= booking.endsAt.getTime()) {
-          throw new AppError("CHECK_IN_NOT_OPEN", 409, SCHEDULING_ERRORS.checkInNotOpen);
+          throw checkInNotOpen(deps.policy.checkInOpensMinutes);
         }
         if (visit.checkedInAt) return visit.checkedInAt;
         await tx
@@ -594,7 +599,7 @@ export function createBookingService(deps: {
       const booking = await currentBooking(deps.db, consultationId);
       const now = deps.clock.now();
       if (!booking || now.getTime() < booking.startsAt.getTime() - deps.policy.checkInOpensMinutes * MINUTE) {
-        throw new AppError("CHECK_IN_NOT_OPEN", 409, SCHEDULING_ERRORS.checkInNotOpen);
+        throw checkInNotOpen(deps.policy.checkInOpensMinutes);
       }
       const today = licenceDay(now);
       if (!(await createScheduleRepository(deps.db).isLicensed(actor.providerId, visit.state ?? "", today))) {
