@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 // `npm run typecheck`: every workspace's own `typecheck` script (package.json), as many at once as
 // the machine has cores. Each workspace is a program of its own (its lib, JSX and types settings
-// differ), and tsc is single-threaded: one after the other left a core idle for the two minutes this
-// takes on two cores. The web's route types (`react-router typegen`) are made first, as other
-// workspaces import the web's code. Each workspace's output is printed whole when it ends.
+// differ). TypeScript 7 (ADR 070) checks a program on several threads by default; here each check
+// runs on one (`--singleThreaded`), as the workspaces already fill the cores: on two cores the
+// threads' shared work cost more than twice the CPU of one thread each. The web's route types
+// (`react-router typegen`) are made first, as other workspaces import the web's code. Each
+// workspace's output is printed whole when it ends.
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "./lib/stack.mjs";
 
-/** The slowest first (tsc's time on two cores), so that no core is left with a long one at the end. */
-const SLOWEST_FIRST = ["bench", "apps/web", "e2e", "apps/api"];
+/** The slowest first (tsc's CPU time, one thread each), so that no core is left with a long one at the end. */
+const SLOWEST_FIRST = ["apps/web", "bench", "apps/api", "e2e"];
 
 const readJson = (path) => JSON.parse(readFileSync(join(ROOT, path), "utf8"));
 const rank = (workspace) =>
@@ -29,7 +31,7 @@ if (typegen.status !== 0) process.exit(typegen.status ?? 1);
 function check(workspace) {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn("npm", ["run", "--silent", "typecheck"], {
+    const child = spawn("npm", ["run", "--silent", "typecheck", "--", "--singleThreaded"], {
       cwd: join(ROOT, workspace),
       stdio: ["ignore", "pipe", "pipe"],
     });
