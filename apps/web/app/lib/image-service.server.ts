@@ -28,12 +28,14 @@ import {
 /**
  * The same-origin image service (ADR 011): `GET /_img/{modifiers}/{path}` (syntax in
  * image-modifiers.ts), resized and encoded by ipx on sharp, kept on disk under `cacheDir` by a hash
- * of the source path, the canonical modifiers and the source's size and mtime, and answered with a
- * year-long immutable Cache-Control.
+ * of the source path, the canonical modifiers and the source's size and mtime (a provider photo's
+ * name is its content: path and modifiers alone), and answered with a year-long immutable
+ * Cache-Control.
  *
  * Limits (ADR 030): sources are files under `<publicDir>/images` only (no URL, no traversal, no
- * symlink out), at most MAX_SOURCE_BYTES and 40 Mpx; every side at most MAX_IMAGE_DIMENSION (larger
- * sources are scaled down to fit); only the variants the site offers (image-modifiers.ts); at most
+ * symlink out), or the providers' photos the API answers by name (ADR 070), at most
+ * MAX_SOURCE_BYTES and 40 Mpx; every side at most MAX_IMAGE_DIMENSION (larger sources are scaled
+ * down to fit); only the variants the site offers (image-modifiers.ts); at most
  * two variants made at once and MAX_QUEUED_RENDERS waiting, beyond which a new variant is a 503 with
  * Retry-After at once (cached variants are still served); the cache directory kept under
  * `maxCacheBytes` by removing the least recently used variants. A bad request is a 400 with a
