@@ -55,6 +55,8 @@ const POSTGRES_SUITES = [
   "apps/api/src/modules/live/live-routes.test.ts",
   // The directory editor's changes reach every instance's copy of the directory.
   "apps/api/src/modules/operations/directory-editor-fanout.test.ts",
+  // A provider's photo uploaded through one instance, served by another (two pools, one database).
+  "apps/api/src/modules/operations/provider-photo-store.test.ts",
   "apps/api/src/modules/video-call/video-call-routes.test.ts",
   // Outages and the driver: a server that ends connections, or shuts down under writers.
   "apps/api/src/platform/database-outage.test.ts",

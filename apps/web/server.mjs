@@ -21,6 +21,7 @@ const {
   env,
   getServiceSecrets,
   createImageService,
+  loadProviderPhoto,
   contentSecurityPolicy,
   visitorHandlers,
   withOutagePages,
@@ -112,16 +113,16 @@ app.get("/sw.js", (_req, res) => {
 app.get("/build-id.json", (_req, res) => {
   res.set("Cache-Control", "no-cache").json({ buildId });
 });
-// Resized images from public/images and the providers' uploaded photos in $DATA_DIR/provider-photos
-// (`/_img/{modifiers}/{path}`), kept under $DATA_DIR/image-cache
+// Resized images from public/images and the providers' uploaded photos, which this host's API reads
+// from the database (`/_img/{modifiers}/{path}`), kept under $DATA_DIR/image-cache
 // up to IMAGE_CACHE_MAX_MB (least recently used removed first).
 app.use(
   "/_img",
   createImageService({
     publicDir: join(BUILD_DIR, "client"),
     cacheDir: join(env.DATA_DIR, "image-cache"),
-    // The providers' photos operators upload; the API writes them there (ADR 065).
-    providerPhotosDir: join(env.DATA_DIR, "provider-photos"),
+    // The providers' photos operators upload, from the database every host shares (ADR 070).
+    providerPhotos: loadProviderPhoto,
     maxCacheBytes: env.IMAGE_CACHE_MAX_MB * 1024 * 1024,
   }).handler,
 );

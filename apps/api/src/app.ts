@@ -44,6 +44,7 @@ import type { NotificationService } from "#api/modules/notifications/notificatio
 import type { BoardService } from "#api/modules/operations/board-service.ts";
 import type { DirectoryEditorService } from "#api/modules/operations/directory-editor-service.ts";
 import type { OperationsService } from "#api/modules/operations/operations-service.ts";
+import type { ProviderPhotoService } from "#api/modules/operations/provider-photo-service.ts";
 import type { ReportsService } from "#api/modules/operations/reports-service.ts";
 import { registerBookedVisitMails } from "#api/modules/scheduling/booked-visit-mails.ts";
 import { calendarOrganizer, registerBookingConfirmations } from "#api/modules/scheduling/booking-calendar.ts";
@@ -117,6 +118,7 @@ declare module "fastify" {
     board: BoardService;
     /** The operations console's directory editor (ADR 065): providers, photos, licences. */
     directoryEditor: DirectoryEditorService;
+    providerPhotos: ProviderPhotoService;
     /** Booked visits: clinicians' hours, slots, holds and bookings (ADR 059). */
     scheduling: Scheduling;
     /**
@@ -284,6 +286,7 @@ export async function buildApp(config: ApiConfig, deps: AppDeps): Promise<App> {
   app.decorate("reports", services.reports);
   app.decorate("board", services.board);
   app.decorate("directoryEditor", services.directoryEditor);
+  app.decorate("providerPhotos", services.providerPhotos);
   app.decorate("membership", services.membership);
   app.decorate("live", live);
   app.decorate("visits", services.visits);

@@ -77,6 +77,17 @@ try {
   fail(`API failed to start: ${error instanceof Error ? error.message : String(error)}`);
 }
 
+// The providers' photos an earlier version kept on this host's disk are copied into the database,
+// where every host finds them (ADR 070); a photo asked for before is copied in when asked for.
+app?.providerPhotos.importFromDisk().then(
+  ({ imported, refused }) => {
+    if (imported > 0) app?.log.info(`${imported} provider photo(s) copied from DATA_DIR into the database`);
+    if (refused.length > 0)
+      app?.log.warn(`provider-photos files left out (not a photo this API wrote): ${refused.join(", ")}`);
+  },
+  (error: unknown) => app?.log.warn({ err: error }, "copying the provider photos into the database failed"),
+);
+
 // Due jobs (renewals, expiries, sweeps; ADR 060) are looked for every JOBS_POLL_SECONDS from now on.
 app?.jobs.start();
 

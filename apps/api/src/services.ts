@@ -76,6 +76,10 @@ import {
   createOperationsService,
   type OperationsService,
 } from "#api/modules/operations/operations-service.ts";
+import {
+  createProviderPhotoService,
+  type ProviderPhotoService,
+} from "#api/modules/operations/provider-photo-service.ts";
 import { createReportsService, type ReportsService } from "#api/modules/operations/reports-service.ts";
 import { confirmationEvents } from "#api/modules/scheduling/booking-calendar.ts";
 import { bookingEventsOf } from "#api/modules/scheduling/booking-events.ts";
@@ -370,10 +374,15 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
   );
   // An operator's edit reaches every process's copy of the directory through the same signal.
   const directoryChanges = directoryChangesOver(liveSignal, providerDirectory, log);
+  // The uploaded photos live in the database; earlier versions' files are copied in (ADR 070).
+  const providerPhotos: ProviderPhotoService = createProviderPhotoService({
+    db,
+    legacyDir: join(config.DATA_DIR, "provider-photos"),
+  });
   const directoryEditor: DirectoryEditorService = createDirectoryEditorService({
     db,
     clock,
-    photoDir: join(config.DATA_DIR, "provider-photos"),
+    photos: providerPhotos,
     directoryChanged: directoryChanges.announce,
   });
   const ratings: RatingService = createRatingService({
@@ -472,6 +481,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     reports,
     board,
     directoryEditor,
+    providerPhotos,
     stripe,
     entitlements,
     accounts,

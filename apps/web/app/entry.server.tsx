@@ -29,6 +29,8 @@ export { withOutagePages } from "#app/lib/outage.server.ts";
 export { createPageCache } from "#app/lib/page-cache.server.ts";
 // Static files compressed at build time (ADR 038), for server.mjs.
 export { precompressedFiles } from "#app/lib/precompressed-files.server.ts";
+// …with the providers' photos it reads from this host's API (ADR 070).
+export { loadProviderPhoto } from "#app/lib/provider-photos.server.ts";
 
 export const streamTimeout = 5_000;
 

@@ -82,6 +82,7 @@ import {
   editorProviderParams,
   editorProviderResponse,
   providerInput,
+  providerPhotoParams,
 } from "./directory-editor.ts";
 import { noContentResponse } from "./envelope.ts";
 import {
@@ -575,6 +576,16 @@ export const apiRoutes = {
       query: providerDetailQuery,
       response: providerResponse,
       errors: [400, 404, 429, 500],
+    }),
+    providerPhoto: route({
+      api: "main",
+      method: "GET",
+      path: "/api/provider-photos/:name",
+      summary:
+        "A provider's uploaded photo (a JPEG named by its content hash), for the web's image service; cached as immutable",
+      params: providerPhotoParams,
+      // A download declares no statuses, as the documents' do: its refusals (400, 404) are { error, code }.
+      raw: "download",
     }),
     submitRating: route({
       api: "care",

@@ -24,6 +24,12 @@ const slugSchema = z
 export const PROVIDER_PHOTO_MAX_BYTES = 2 * 1024 * 1024;
 /** What a photo may be; the API decides by the first bytes and by decoding it, never by the header. */
 export const PROVIDER_PHOTO_TYPES = Object.freeze(["image/jpeg", "image/png", "image/webp"] as const);
+/**
+ * A stored photo's name (ADR 070): the first 32 hex digits of the SHA-256 of its re-encoded bytes,
+ * then `.jpg`; the directory shows it as `/images/provider-photos/<name>`.
+ */
+export const PROVIDER_PHOTO_NAME = /^[0-9a-f]{32}\.jpg$/;
+export const providerPhotoParams = z.object({ name: z.string().regex(PROVIDER_PHOTO_NAME) }).strict();
 export const PROVIDER_BIO_MAX_LENGTH = 4000;
 export const DIRECTORY_EDITOR_PAGE_SIZE = 50;
 

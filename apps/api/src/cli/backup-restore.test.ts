@@ -8,15 +8,17 @@ import { TEST_CARDS } from "@ambercare/contracts/membership";
 import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import type { BackupManifest } from "@ambercare/db/backup";
 import { createDb, type DbHandle } from "@ambercare/db/client";
-import { providerLicenses, providers } from "@ambercare/db/schema";
+import { providerLicenses, providerPhotos, providers } from "@ambercare/db/schema";
 import { createTestDb } from "@ambercare/db/testing";
 import { eq } from "drizzle-orm";
 import pg from "pg";
+import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   bearer,
   createTestApp,
   registerClinician,
+  registerOperator,
   registerPatient,
   type TestApp,
 } from "#api/test-support.ts";
@@ -24,8 +26,8 @@ import {
 /**
  * `npm run backup` and `npm run restore`, run as the operator runs them (a process each), on a
  * database with one patient's whole story: a paid visit, its chat, the clinician's notes and two
- * documents. The restored database must hold every row of every table as it was, and the documents
- * the same bytes.
+ * documents, and a provider's photo an operator uploaded. The restored database must hold every row
+ * of every table as it was (the photo's bytes among them, ADR 070), and the documents the same bytes.
  */
 
 const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -169,6 +171,26 @@ async function patientStory(t: TestApp) {
   return { patient, visitId };
 }
 
+/** An operator uploads a provider's photo: it is kept in the database (ADR 070). Answers its name and bytes. */
+async function providerPhoto(t: TestApp) {
+  const operator = await registerOperator(t, new Date());
+  const [provider] = await t.db.db.select({ id: providers.id }).from(providers).limit(1);
+  const png = await sharp({ create: { width: 80, height: 80, channels: 3, background: "#2a7f62" } })
+    .png()
+    .toBuffer();
+  const uploaded = await t.app.inject({
+    method: "PUT",
+    url: `/api/v1/api/operations/directory/providers/${provider!.id}/photo`,
+    headers: { ...bearer(operator.access_token), "content-type": "application/octet-stream" },
+    payload: png,
+  });
+  expect(uploaded.statusCode, uploaded.body).toBe(200);
+  const name = (uploaded.json().data.photo as string).split("/").pop()!;
+  const served = await t.app.inject({ method: "GET", url: `/api/v1/api/provider-photos/${name}` });
+  expect(served.statusCode).toBe(200);
+  return { hash: name.slice(0, 32), bytes: served.rawPayload };
+}
+
 type Target = { url?: string; dataDir: string; drop(): Promise<void> };
 
 /** An empty database to restore into: a fresh DATA_DIR (PGlite), or a new database on the server. */
@@ -208,6 +230,7 @@ describe.each(kinds)("a backup on %s", (kind, serverUrl) => {
     const target = await emptyTarget(serverUrl);
     try {
       const { patient, visitId } = await patientStory(t);
+      const photo = await providerPhoto(t);
       await t.app.close();
       const before = await everyRow(db);
       const invoice = before["public.invoices"]!.find((row) => row.includes(patient.user_id));
@@ -219,6 +242,7 @@ describe.each(kinds)("a backup on %s", (kind, serverUrl) => {
         ["public.visit_notes", "Viral bronchitis"],
         ["public.medical_documents", "blood-test.pdf"],
         ["public.medical_documents", "x-ray.png"],
+        ["public.provider_photos", photo.hash],
       ] as const) {
         expect(
           before[table]!.some((row) => row.includes(needle)),
@@ -264,8 +288,16 @@ describe.each(kinds)("a backup on %s", (kind, serverUrl) => {
       expect(again.stderr).toMatch(/is not empty.*--force/);
 
       const copy = await createDb(target.url ? { databaseUrl: target.url } : { dataDir: target.dataDir });
-      const after = await everyRow(copy).finally(() => copy.close());
+      const after = await everyRow(copy);
+      // The photo's bytes as the API reads them, not only their JSON form.
+      const restoredPhotos = await copy.db
+        .select({ hash: providerPhotos.hash, bytes: providerPhotos.bytes })
+        .from(providerPhotos)
+        .finally(() => copy.close());
       expect(after).toEqual(before);
+      expect(restoredPhotos).toHaveLength(1);
+      expect(restoredPhotos[0]?.hash).toBe(photo.hash);
+      expect(restoredPhotos[0]?.bytes.equals(photo.bytes)).toBe(true);
       const documents = before["public.medical_documents"]!.map(
         (row) => JSON.parse(row) as { storage_key: string; sha256: string; file_name: string },
       );

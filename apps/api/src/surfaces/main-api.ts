@@ -10,6 +10,7 @@ import { liveRoutes } from "#api/modules/live/live-routes.ts";
 import { consoleNotificationRoutes } from "#api/modules/notifications/notification-routes.ts";
 import { directoryEditorRoutes } from "#api/modules/operations/directory-editor-routes.ts";
 import { operationsRoutes } from "#api/modules/operations/operations-routes.ts";
+import { providerPhotoRoutes } from "#api/modules/operations/provider-photo-routes.ts";
 import { operationsReportsBoardRoutes } from "#api/modules/operations/reports-board-routes.ts";
 import { schedulingRoutes } from "#api/modules/scheduling/scheduling-routes.ts";
 import { consoleVideoCallRoutes } from "#api/modules/video-call/video-call-routes.ts";
@@ -31,6 +32,7 @@ export const mainApi: FastifyPluginAsyncZod = async (app) => {
   await app.register(operationsRoutes);
   await app.register(operationsReportsBoardRoutes);
   await app.register(directoryEditorRoutes);
+  await app.register(providerPhotoRoutes);
   await app.register(consoleVisitChatRoutes);
   await app.register(consoleVideoCallRoutes);
   await app.register(schedulingRoutes);

@@ -222,28 +222,57 @@ async function served<T>(
 }
 
 describe("providers' uploaded photos", () => {
-  it("serves a photo from the photos directory, and nothing outside it", async () => {
-    const photos = join(root, "provider-photos");
-    mkdirSync(photos, { recursive: true });
-    await sharp({ create: { width: 512, height: 512, channels: 3, background: "#3366aa" } })
+  it("serves a photo the API answers for its name, from the cache once made, and nothing outside it", async () => {
+    const photo = await sharp({ create: { width: 512, height: 512, channels: 3, background: "#3366aa" } })
       .jpeg()
-      .toFile(join(photos, "0123abcd.jpg"));
+      .toBuffer();
     writeFileSync(join(root, "outside.jpg"), "not served");
+    // What `GET /api/provider-photos/:name` answers (ADR 070): the bytes, or nothing for another name.
+    const asked: string[] = [];
     const withPhotos = createImageService({
       publicDir,
       cacheDir: join(root, "photo-cache"),
-      providerPhotosDir: photos,
+      providerPhotos: async (name) => {
+        asked.push(name);
+        return name === "0123abcd.jpg" ? photo : null;
+      },
     });
     const image = await withPhotos.getImage("w_112,f_webp", "images/provider-photos/0123abcd.jpg");
     expect(await decode(image.data)).toMatchObject({ width: 112, height: 112, format: "webp" });
+    // Its name is its content: the variant made once is served again without asking the API.
+    const again = await withPhotos.getImage("w_112,f_webp", "images/provider-photos/0123abcd.jpg");
+    expect(again.fromCache).toBe(true);
+    expect(again.data.equals(image.data)).toBe(true);
+    expect(asked).toEqual(["0123abcd.jpg"]);
     await expect(withPhotos.getImage("w_112", "images/provider-photos/missing.jpg")).rejects.toMatchObject({
       status: 404,
     });
     await expect(withPhotos.getImage("w_112", "images/provider-photos/../../outside.jpg")).rejects.toThrow();
-    // Without the directory configured, the path is an ordinary (missing) file of the build.
+    await expect(withPhotos.getImage("w_112", "images/provider-photos/a/b.jpg")).rejects.toMatchObject({
+      status: 400,
+    });
+    expect(asked).toEqual(["0123abcd.jpg", "missing.jpg"]);
+    // Without the photos configured, the path is an ordinary (missing) file of the build.
     await expect(service.getImage("w_112", "images/provider-photos/0123abcd.jpg")).rejects.toMatchObject({
       status: 404,
     });
+  });
+
+  it("refuses a photo over the source limit and lets the API's failure through", async () => {
+    const failing = createImageService({
+      publicDir,
+      cacheDir: join(root, "photo-cache-failing"),
+      providerPhotos: async (name) => {
+        if (name === "huge.jpg") return Buffer.alloc(MAX_SOURCE_BYTES + 1, 0xff);
+        throw new Error("API unreachable");
+      },
+    });
+    await expect(failing.getImage("w_112", "images/provider-photos/huge.jpg")).rejects.toMatchObject({
+      status: 413,
+    });
+    await expect(failing.getImage("w_112", "images/provider-photos/0123abcd.jpg")).rejects.toThrow(
+      "API unreachable",
+    );
   });
 });
 

@@ -28,12 +28,14 @@ import {
 /**
  * The same-origin image service (ADR 011): `GET /_img/{modifiers}/{path}` (syntax in
  * image-modifiers.ts), resized and encoded by ipx on sharp, kept on disk under `cacheDir` by a hash
- * of the source path, the canonical modifiers and the source's size and mtime, and answered with a
- * year-long immutable Cache-Control.
+ * of the source path, the canonical modifiers and the source's size and mtime (a provider photo's
+ * name is its content: path and modifiers alone), and answered with a year-long immutable
+ * Cache-Control.
  *
  * Limits (ADR 030): sources are files under `<publicDir>/images` only (no URL, no traversal, no
- * symlink out), at most MAX_SOURCE_BYTES and 40 Mpx; every side at most MAX_IMAGE_DIMENSION (larger
- * sources are scaled down to fit); only the variants the site offers (image-modifiers.ts); at most
+ * symlink out), or the providers' photos the API answers by name (ADR 070), at most
+ * MAX_SOURCE_BYTES and 40 Mpx; every side at most MAX_IMAGE_DIMENSION (larger sources are scaled
+ * down to fit); only the variants the site offers (image-modifiers.ts); at most
  * two variants made at once and MAX_QUEUED_RENDERS waiting, beyond which a new variant is a 503 with
  * Retry-After at once (cached variants are still served); the cache directory kept under
  * `maxCacheBytes` by removing the least recently used variants. A bad request is a 400 with a
@@ -51,11 +53,16 @@ export type ImageServiceOptions = {
   /** Variants waiting for a turn before new ones are refused; default MAX_QUEUED_RENDERS. */
   maxQueuedRenders?: number;
   /**
-   * Where the API stores the providers' uploaded photos (`$DATA_DIR/provider-photos`, ADR 065):
-   * sources under `images/provider-photos/` are read from there, under the same limits.
+   * The providers' uploaded photos (ADR 065), which the API keeps in the database every host shares
+   * (ADR 070): sources under `images/provider-photos/` are the bytes this answers for their name
+   * (null: no such photo), under the same limits. Their name is their content hash, so a variant of
+   * one is found in the cache without asking.
    */
-  providerPhotosDir?: string;
+  providerPhotos?: (name: string) => Promise<Buffer | null>;
 };
+
+/** A provider photo's name: one path segment, as the API names them (`<content hash>.jpg`). */
+const PROVIDER_PHOTO_NAME = /^[0-9a-z_-]+\.(?:jpg|jpeg|png|webp)$/;
 
 /** The sources that are providers' uploaded photos rather than files of the build. */
 export const PROVIDER_PHOTOS_SOURCE = `${IMAGE_SOURCE_DIR}/provider-photos/`;
@@ -222,34 +229,24 @@ export function createImageService({
   maxCacheBytes = DEFAULT_CACHE_MAX_BYTES,
   maxConcurrentRenders = MAX_CONCURRENT_RENDERS,
   maxQueuedRenders = MAX_QUEUED_RENDERS,
-  providerPhotosDir,
+  providerPhotos,
 }: ImageServiceOptions) {
   const imagesDir = resolve(publicDir, IMAGE_SOURCE_DIR);
   let realImagesDir: Promise<string> | undefined;
-  let realPhotosDir: Promise<string> | undefined;
   let cacheReady: Promise<unknown> | undefined;
   const inFlight = new Map<string, Promise<ProcessedImage>>();
   const limit = limiter(maxConcurrentRenders, maxQueuedRenders);
   const budget = cacheBudget(cacheDir, maxCacheBytes);
 
+  /** A source of the build: a file under `<publicDir>/images`, never a link out of it. */
   async function resolveSource(
     relativePath: string,
   ): Promise<{ file: string; size: number; mtimeMs: number }> {
-    const photo = providerPhotosDir !== undefined && relativePath.startsWith(PROVIDER_PHOTOS_SOURCE);
-    let root: string;
-    let candidate: string;
-    if (photo) {
-      realPhotosDir ??= realpath(providerPhotosDir).catch(() => resolve(providerPhotosDir));
-      root = await realPhotosDir;
-      candidate = resolve(providerPhotosDir, relativePath.slice(PROVIDER_PHOTOS_SOURCE.length));
-    } else {
-      realImagesDir ??= realpath(imagesDir).catch(() => imagesDir);
-      root = await realImagesDir;
-      candidate = resolve(publicDir, relativePath);
-    }
+    realImagesDir ??= realpath(imagesDir).catch(() => imagesDir);
+    const root = await realImagesDir;
     let real: string;
     try {
-      real = await realpath(candidate);
+      real = await realpath(resolve(publicDir, relativePath));
     } catch {
       throw new ImageRequestError(404, "Image not found");
     }
@@ -260,8 +257,23 @@ export function createImageService({
     return { file: real, size: info.size, mtimeMs: Math.trunc(info.mtimeMs) };
   }
 
-  async function render(source: { file: string }, modifiers: ImageModifiers): Promise<Buffer> {
-    const data = await readFile(source.file);
+  /** The name of a provider photo source, or undefined for a source of the build. */
+  function providerPhotoName(relativePath: string): string | undefined {
+    if (providerPhotos === undefined || !relativePath.startsWith(PROVIDER_PHOTOS_SOURCE)) return undefined;
+    const name = relativePath.slice(PROVIDER_PHOTOS_SOURCE.length);
+    if (!PROVIDER_PHOTO_NAME.test(name)) throw new ImageRequestError(400, "Invalid image path");
+    return name;
+  }
+
+  /** A provider photo's bytes from the API, under the limits of a file of the build. */
+  async function loadProviderPhoto(name: string): Promise<Buffer> {
+    const data = await providerPhotos?.(name);
+    if (!data) throw new ImageRequestError(404, "Image not found");
+    if (data.length > MAX_SOURCE_BYTES) throw new ImageRequestError(413, "Source image too large");
+    return data;
+  }
+
+  async function render(data: Buffer, modifiers: ImageModifiers): Promise<Buffer> {
     // One ipx per variant, reading the bytes already checked above (never a URL, never another file).
     const storage: IPXStorage = {
       name: "checked-file",
@@ -295,13 +307,18 @@ export function createImageService({
     const modifiers = parseImageModifiers(modifierSegment);
     const relativePath = normalizeSourcePath(path);
     if (!relativePath) throw new ImageRequestError(400, "Invalid image path");
-    const source = await resolveSource(relativePath);
+    const photo = providerPhotoName(relativePath);
+    // A file of the build is known by its size and time too; a provider photo's name is its content.
+    const source = photo === undefined ? await resolveSource(relativePath) : undefined;
+    const readSource = source ? () => readFile(source.file) : () => loadProviderPhoto(photo ?? "");
     const format = outputFormat(modifiers, relativePath);
     const key = createHash("sha256")
       .update(
-        [relativePath, serializeImageModifiers(modifiers), String(source.size), String(source.mtimeMs)].join(
-          "\n",
-        ),
+        [
+          relativePath,
+          serializeImageModifiers(modifiers),
+          ...(source ? [String(source.size), String(source.mtimeMs)] : []),
+        ].join("\n"),
       )
       .digest("hex");
     const cacheFile = join(cacheDir, `${key}.${format}`);
@@ -315,7 +332,8 @@ export function createImageService({
     const pending = inFlight.get(key);
     if (pending !== undefined) return pending;
     const work = (async () => {
-      const data = await limit(() => render(source, modifiers));
+      // A photo is asked of the API only in its turn: a burst of new variants is bounded here too.
+      const data = await limit(async () => render(await readSource(), modifiers));
       cacheReady ??= mkdir(cacheDir, { recursive: true });
       await cacheReady;
       // Write then rename: a reader never sees half a file, two writers never mix theirs.

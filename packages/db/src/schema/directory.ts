@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import {
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -110,6 +111,33 @@ export const providers = pgTable(
       "btree",
       sql`lower(${table.firstName} || ' ' || ${table.lastName}) text_pattern_ops`,
     ),
+  ],
+);
+
+/** PostgreSQL `bytea` as a Buffer (node-postgres answers a Buffer, PGlite a Uint8Array). */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/**
+ * The providers' photos operators upload (ADR 070), in the database so that every host serves them:
+ * the checked, re-encoded bytes under the first 32 hex digits of their SHA-256, which is also their
+ * name in `providers.photo_path` (`/images/provider-photos/<hash>.jpg`). A row never changes: a new
+ * photo is a new row.
+ */
+export const providerPhotos = pgTable(
+  "provider_photos",
+  {
+    hash: text("hash").primaryKey(),
+    contentType: text("content_type").notNull(),
+    bytes: bytea("bytes").notNull(),
+    createdAt: timestamptz("created_at").notNull().defaultNow(),
+  },
+  (table) => [
+    check("provider_photos_hash_hex", sql`${table.hash} ~ '^[0-9a-f]{32}$'`),
+    check("provider_photos_content_type_image", sql`${table.contentType} = 'image/jpeg'`),
+    check("provider_photos_bytes_bounded", sql`octet_length(${table.bytes}) between 1 and 2097152`),
   ],
 );
 

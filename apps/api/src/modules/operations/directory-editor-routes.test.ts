@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { queueResponse } from "@ambercare/contracts/console";
@@ -251,9 +252,17 @@ describe("photos", () => {
     expect(res.statusCode, res.body).toBe(200);
     const photo = editorProviderResponse.parse(res.json()).data.photo;
     expect(photo).toMatch(/^\/images\/provider-photos\/[0-9a-f]{32}\.jpg$/);
-    const stored = join(t.dataDir, "provider-photos", photo!.split("/").pop()!);
-    expect(existsSync(stored)).toBe(true);
+    // In the database every host reads (ADR 070), served by the API to the web's image service.
+    const name = photo!.split("/").pop()!;
+    const served = await t.app.inject({ method: "GET", url: `/api/v1/api/provider-photos/${name}` });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers["content-type"]).toBe("image/jpeg");
+    expect(served.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    const stored = served.rawPayload;
+    expect(createHash("sha256").update(stored).digest("hex").slice(0, 32)).toBe(name.slice(0, 32));
     expect(await sharp(stored).metadata()).toMatchObject({ format: "jpeg", width: 512, height: 512 });
+    // Nothing on this host's disk: another host serves the same photo.
+    expect(existsSync(join(t.dataDir, "provider-photos", name))).toBe(false);
     expect(await logged("provider.photo", provider.id)).toMatchObject({
       actor_user_id: operator.user_id,
       target_type: "provider",

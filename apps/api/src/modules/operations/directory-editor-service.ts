@@ -1,6 +1,3 @@
-import { createHash } from "node:crypto";
-import { mkdir, rename, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import {
   DIRECTORY_EDITOR_PAGE_SIZE,
   type EditorProvider,
@@ -17,14 +14,17 @@ import type { z } from "zod";
 import { createDirectoryEditorRepository } from "#api/modules/operations/directory-editor-repository.ts";
 import { createOperationsRepository } from "#api/modules/operations/operations-repository.ts";
 import type { OperatorActor } from "#api/modules/operations/operations-service.ts";
+import {
+  PROVIDER_PHOTO_URL_PREFIX,
+  type ProviderPhotoService,
+  photoKindOf,
+} from "#api/modules/operations/provider-photo-service.ts";
 import type { Clock } from "#api/platform/clock.ts";
 import { AppError } from "#api/platform/errors.ts";
 
 type Input = z.output<typeof providerInput>;
 type Credentials = (typeof PROVIDER_CREDENTIALS)[number];
 
-/** Where an uploaded photo is served from: the web's image service reads `images/provider-photos/`. */
-export const PROVIDER_PHOTO_URL_PREFIX = "/images/provider-photos/";
 /** The side of the square a photo is stored at (the directory shows it at 112 CSS px, twice for 2x). */
 const PHOTO_SIDE = 512;
 const PHOTO_MAX_PIXELS = 40_000_000;
@@ -32,28 +32,11 @@ const PHOTO_MAX_PIXELS = 40_000_000;
 export type DirectoryEditorDeps = {
   db: Database;
   clock: Clock;
-  /** `$DATA_DIR/provider-photos`: the web's image service serves the files from there. */
-  photoDir: string;
+  /** Where the photos are kept: the database every host shares (ADR 070). */
+  photos: ProviderPhotoService;
   /** Every API process drops its copy of the directory (after the change committed). */
   directoryChanged: () => Promise<void>;
 };
-
-/** The image kind by its first bytes, never by what the client says it is. */
-export function photoKindOf(bytes: Buffer): "jpeg" | "png" | "webp" | null {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "jpeg";
-  if (
-    bytes.length >= 8 &&
-    bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-  )
-    return "png";
-  if (
-    bytes.length >= 12 &&
-    bytes.subarray(0, 4).toString("latin1") === "RIFF" &&
-    bytes.subarray(8, 12).toString("latin1") === "WEBP"
-  )
-    return "webp";
-  return null;
-}
 
 function notFound(): AppError {
   return new AppError("PROVIDER_NOT_FOUND", 404, "No provider has this id");
@@ -250,8 +233,9 @@ export function createDirectoryEditorService(deps: DirectoryEditorDeps) {
     /**
      * A new photo: JPEG, PNG or WebP by its first bytes (415 PHOTO_NOT_AN_IMAGE otherwise), at most
      * PROVIDER_PHOTO_MAX_BYTES (413), and it must decode. It is stored re-encoded (a square JPEG,
-     * nothing of the upload's metadata kept) under its content hash, and served by the web's image
-     * service from `$DATA_DIR/provider-photos`.
+     * nothing of the upload's metadata kept) under its content hash in the database, in the
+     * transaction that points the provider at it, and served by the web's image service through
+     * the API (ADR 070).
      */
     async photo(actor: OperatorActor, id: string, bytes: Buffer): Promise<EditorProvider> {
       if (bytes.length > PROVIDER_PHOTO_MAX_BYTES)
@@ -270,13 +254,9 @@ export function createDirectoryEditorService(deps: DirectoryEditorDeps) {
       } catch {
         throw new AppError("PHOTO_NOT_AN_IMAGE", 415, "The photo could not be read as an image");
       }
-      const name = `${createHash("sha256").update(encoded).digest("hex").slice(0, 32)}.jpg`;
-      await mkdir(deps.photoDir, { recursive: true });
-      const temporary = join(deps.photoDir, `.${name}.${process.pid}.tmp`);
-      await writeFile(temporary, encoded);
-      await rename(temporary, join(deps.photoDir, name));
       const provider = await db.transaction(async (tx) => {
         await one(tx, id, true);
+        const name = await deps.photos.store(tx, encoded);
         await createDirectoryEditorRepository(tx).update(id, {
           photoPath: `${PROVIDER_PHOTO_URL_PREFIX}${name}`,
         });
