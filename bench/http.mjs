@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run http -w @ambercare/bench -- [--seconds 10] [--connections 32] [--db pglite|pg|both]
-//   [--encoding gzip] [--only api,anonymous,logged-in,static] [--cpu-prof DIR]`
+//   [--encoding gzip] [--only api,anonymous,logged-in,my-profile,static] [--cpu-prof DIR]`
 // Starts the product as `npm start` does (scripts/lib/stack.mjs) and measures, one after the other
 // with autocannon: the provider search and a provider's profile on the API; `/`,
 // `/find-a-doctor?specialization=…&state=…` and the demo patient's logged-in `/my-profile`,
@@ -19,7 +19,7 @@
 // never an absolute figure alone.
 //
 // `--encoding` is the Accept-Encoding every request sends (a browser's "gzip, deflate, br" by
-// default). `--only` keeps some groups of rows. `--cpu-prof DIR` writes CPU profiles of the web and
+// default). `--only` keeps some groups of rows (`my-profile`: the logged-in `/my-profile` row alone). `--cpu-prof DIR` writes CPU profiles of the web and
 // API processes there when they stop (open them in Chrome's DevTools, Performance panel).
 //
 // Both servers' request limits are raised for the run (every request comes from one address); the
@@ -382,8 +382,10 @@ async function runTable(db) {
       await pageRow("page /", "/");
       await pageRow("page /find-a-doctor?…", `/find-a-doctor?${SEARCH}`);
     }
-    if (GROUPS.has("logged-in")) {
+    if (GROUPS.has("logged-in") || GROUPS.has("my-profile")) {
       await loggedInRow("page /my-profile (logged in)", "/my-profile");
+    }
+    if (GROUPS.has("logged-in")) {
       await loggedInRow("page /my-profile/consultations (logged in)", "/my-profile/consultations");
       await loggedInRow("page of a visit (logged in)", `/my-profile/consultations/${loggedIn.visitId}`);
     }

@@ -95,24 +95,81 @@ export type PingableSocket = {
   on(event: "pong", listener: () => void): unknown;
 };
 
+/** Sockets pinged per turn of the event loop in a round: a round of thousands does not hold it. */
+export const HEARTBEAT_BATCH = 500;
+
+/** The sockets of one process that the heartbeat pings. */
+export type Heartbeat = {
+  /** Pings `socket` from the next round on; returns its removal, for the socket's close. */
+  add(socket: PingableSocket): () => void;
+  /** Sockets being pinged. */
+  readonly size: number;
+  /** Stops the rounds (the server's close); the sockets are left as they are. */
+  stop(): void;
+};
+
 /**
- * Pings `socket` every `intervalMs` and terminates it when the previous ping's pong has not come back:
- * a dead link (a laptop shut, a proxy that dropped the connection) is noticed within two intervals.
- * Both the API and the web server's relay use it. Returns the stop, for the socket's close.
+ * One ping round per process every `intervalMs` for all its sockets, not a timer per socket: each
+ * round terminates the sockets whose pong to the previous round's ping has not come back, and pings
+ * the others, HEARTBEAT_BATCH at a time (a round over more sockets yields to the event loop between
+ * batches). A dead link (a laptop shut, a proxy that dropped the connection) is therefore noticed
+ * within two intervals: the first round after it pings, the next one terminates. A socket added
+ * between rounds counts as alive until its first ping. Both the API and the web server's relay use it.
  */
-export function keepAlive(socket: PingableSocket, intervalMs: number): () => void {
-  let alive = true;
-  socket.on("pong", () => {
-    alive = true;
-  });
-  const timer = setInterval(() => {
-    if (!alive) {
-      socket.terminate();
-      return;
+export function createHeartbeat(intervalMs: number, batch = HEARTBEAT_BATCH): Heartbeat {
+  /** Each socket's state: whether it answered the last ping (or has not been pinged yet). */
+  const sockets = new Map<PingableSocket, { alive: boolean }>();
+  let walking = false;
+
+  function walk(entries: Iterator<[PingableSocket, { alive: boolean }]>): void {
+    for (let done = 0; done < batch; done += 1) {
+      const next = entries.next();
+      if (next.done) {
+        walking = false;
+        return;
+      }
+      const [socket, state] = next.value;
+      if (!state.alive) {
+        sockets.delete(socket);
+        socket.terminate();
+        continue;
+      }
+      state.alive = false;
+      try {
+        socket.ping();
+      } catch {
+        // Not open after all (ws throws while connecting): it is dropped like a dead one.
+        sockets.delete(socket);
+        socket.terminate();
+      }
     }
-    alive = false;
-    socket.ping();
+    setTimeout(() => walk(entries), 0);
+  }
+
+  const timer = setInterval(() => {
+    // A round still walking (more sockets than the loop can ping in an interval) is not restarted.
+    if (walking || sockets.size === 0) return;
+    walking = true;
+    walk(sockets.entries());
   }, intervalMs);
   (timer as { unref?: () => void }).unref?.();
-  return () => clearInterval(timer);
+
+  return {
+    add(socket) {
+      const state = { alive: true };
+      sockets.set(socket, state);
+      socket.on("pong", () => {
+        state.alive = true;
+      });
+      return () => {
+        if (sockets.get(socket) === state) sockets.delete(socket);
+      };
+    },
+    get size() {
+      return sockets.size;
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
 }

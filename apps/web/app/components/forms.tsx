@@ -218,7 +218,7 @@ type SelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "name" |
   options: ReadonlyArray<SelectOption>;
 };
 
-type SelectOption = { value: string; label: string; group?: string | undefined };
+export type SelectOption = { value: string; label: string; group?: string | undefined };
 
 /** Consecutive options of one group together; options without a group stand on their own. */
 function optionRuns(
@@ -231,6 +231,25 @@ function optionRuns(
     else runs.push({ ...(option.group === undefined ? {} : { group: option.group }), options: [option] });
   }
   return runs;
+}
+
+/**
+ * The options a server-rendered `<select>` of the page holds, read from the document (with their
+ * optgroup's label as `group`; the empty "Select" option left out), for a field that hydrates with
+ * the options of its HTML instead of receiving them again as route data. Null outside a browser or
+ * when the page has no such select.
+ */
+export function renderedSelectOptions(formId: string, name: string): SelectOption[] | null {
+  if (typeof document === "undefined") return null;
+  const select = document.getElementById(fieldId(formId, name));
+  if (!(select instanceof HTMLSelectElement)) return null;
+  return [...select.options]
+    .filter((option) => option.value !== "")
+    .map((option) => {
+      const group =
+        option.parentElement instanceof HTMLOptGroupElement ? option.parentElement.label : undefined;
+      return { value: option.value, label: option.text, ...(group === undefined ? {} : { group }) };
+    });
 }
 
 export function SelectField({ formId, name, label, hint, error, optional, options, ...select }: SelectProps) {

@@ -254,6 +254,28 @@ describe("heartbeats", () => {
     expect(answering.socket.readyState).toBe(answering.socket.OPEN);
     await answering.close();
   });
+
+  it("closes a connection that answered the pings and then stops, within two rounds", async () => {
+    // The pings of one round for all sockets (LIVE_PING_INTERVAL_S, 1 s here): answered by hand.
+    const client = await openLiveClient(url, as(alice), { autoPong: false });
+    let answering = true;
+    let answered = 0;
+    let stoppedAt = 0;
+    client.socket.on("ping", () => {
+      if (!answering) return;
+      client.socket.pong();
+      answered += 1;
+      if (answered === 2) {
+        answering = false;
+        stoppedAt = Date.now();
+      }
+    });
+    const { code } = await client.closed;
+    expect(code).toBe(1006);
+    // It lived through the rounds it answered, and went within two intervals of its last answer.
+    expect(answered).toBe(2);
+    expect(Date.now() - stoppedAt).toBeLessThan(2 * 1_000 + 1_500);
+  });
 });
 
 describe("sessions", () => {

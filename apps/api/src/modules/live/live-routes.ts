@@ -1,4 +1,9 @@
-import { keepAlive, LIVE_API_PATH, LIVE_CLOSE_CODES, LIVE_ERROR_CODES } from "@ambercare/contracts/live";
+import {
+  createHeartbeat,
+  LIVE_API_PATH,
+  LIVE_CLOSE_CODES,
+  LIVE_ERROR_CODES,
+} from "@ambercare/contracts/live";
 import type { FastifyPluginAsync } from "fastify";
 import type { WebSocket } from "ws";
 import { authOf, createAuthGuards } from "#api/modules/accounts/auth-guards.ts";
@@ -49,9 +54,10 @@ export function createFrameBudget(
 
 /**
  * The live events WebSocket of the main API (ADR 033), for the account of the bearer token: the
- * upgrade is refused with 401 without one, like every other call. The server pings every
- * LIVE_PING_INTERVAL_S; a connection whose pong has not come back by the next ping is closed, and
- * one whose session has ended (logout, idle timeout) is closed with 4401 at the same pace.
+ * upgrade is refused with 401 without one, like every other call. Every LIVE_PING_INTERVAL_S the
+ * process pings all its sockets in one round (createHeartbeat: one timer, not one per socket); a
+ * connection whose pong has not come back by the next round is closed, and one whose session has
+ * ended (logout, idle timeout) is closed with 4401 at the same pace.
  */
 export const liveRoutes: FastifyPluginAsync = async (app) => {
   const guards = createAuthGuards(app.accounts.sessions);
@@ -60,6 +66,7 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
   const openBySession = new Map<string, number>();
   /** Each open socket's session, for the check below. */
   const sessionOf = new Map<WebSocket, string>();
+  const heartbeat = createHeartbeat(pingIntervalMs);
 
   /**
    * Every LIVE_PING_INTERVAL_S, the sessions of all the open sockets are checked in one read per
@@ -89,7 +96,10 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
       });
   }, pingIntervalMs);
   sessionTimer.unref();
-  app.addHook("onClose", async () => clearInterval(sessionTimer));
+  app.addHook("onClose", async () => {
+    clearInterval(sessionTimer);
+    heartbeat.stop();
+  });
 
   app.get(
     LIVE_API_PATH,
@@ -115,7 +125,7 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
       const connection = app.live.connect(userId, (frame) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
       });
-      const stopHeartbeat = keepAlive(socket, pingIntervalMs);
+      const stopHeartbeat = heartbeat.add(socket);
       // A logout, a password change or the idle timeout ends the session: its socket ends too.
       sessionOf.set(socket, tokenHash);
       socket.on("message", (data, isBinary) => {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { keepAlive, LIVE_CLOSE_CODES, LIVE_WEB_PATH } from "@ambercare/contracts/live";
+import { createHeartbeat, LIVE_CLOSE_CODES, LIVE_WEB_PATH } from "@ambercare/contracts/live";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
 import { originIsSite } from "#app/lib/cross-site.server.ts";
 
@@ -54,10 +54,11 @@ function refuse(
  */
 export function createLiveRelay(options: LiveRelayOptions): LiveRelay {
   const pages = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
-  const pingIntervalMs = options.pingIntervalMs ?? 20_000;
+  // One ping round for all the pages' sockets of this process, not a timer per socket.
+  const heartbeat = createHeartbeat(options.pingIntervalMs ?? 20_000);
 
   function relay(page: WebSocket, api: WebSocket, early: RawData[]): void {
-    const stopHeartbeat = keepAlive(page, pingIntervalMs);
+    const stopHeartbeat = heartbeat.add(page);
     for (const frame of early) page.send(frame, { binary: false });
     api.removeAllListeners("message");
     api.on("message", (data, isBinary) => {
@@ -122,6 +123,7 @@ export function createLiveRelay(options: LiveRelayOptions): LiveRelay {
       });
     },
     close() {
+      heartbeat.stop();
       for (const page of pages.clients) page.terminate();
       pages.close();
     },

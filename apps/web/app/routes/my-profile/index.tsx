@@ -6,7 +6,6 @@ import {
   ErrorSummary,
   NewPasswordFields,
   PasswordField,
-  SelectField,
   StatusMessage,
   SubmitButton,
 } from "#app/components/forms.tsx";
@@ -19,6 +18,7 @@ import {
 import { changePasswordForm, myProfileForm } from "#app/features/accounts/account-forms.server.ts";
 import { changePassword, failureResult, updateProfile } from "#app/features/accounts/accounts.server.ts";
 import { ProfileFields, profileValues } from "#app/features/accounts/profile-fields.tsx";
+import { TimeZoneField } from "#app/features/accounts/time-zone-field.tsx";
 import { isApiError } from "#app/lib/api-client.server.ts";
 import { describeApiError } from "#app/lib/api-errors.ts";
 import { isSecureRequest } from "#app/lib/env.server.ts";
@@ -26,10 +26,9 @@ import { issuesToFieldErrors } from "#app/lib/field-messages.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import { errorsOf, type FormResult, formError, formSuccess, readFields, successOf } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
-import { chooseLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { headersWithCookies, requireRouteUser } from "#app/lib/session.server.ts";
-import { readTimeZone, timeZoneCookie, timeZoneOptions } from "#app/lib/time-zone.server.ts";
+import { readTimeZone, timeZoneCookie } from "#app/lib/time-zone.server.ts";
 import type { Route } from "./+types/index";
 
 type ChangePasswordField = (typeof CHANGE_PASSWORD_FIELDS)[number];
@@ -40,16 +39,14 @@ type ProfileAction =
 export async function loader({ request, pattern }: Route.LoaderArgs) {
   const { user } = await requireRouteUser(request, pattern);
   const { account } = user;
-  const { locale } = chooseLocale(request, { secure: isSecureRequest(request) });
-  // The zone the pages use: the profile's, else the browser's (saved with the profile).
+  // The zone the pages use: the profile's, else the browser's (saved with the profile). Only the
+  // chosen zone is route data: the field lists the zones itself (TimeZoneField).
   const timeZone = account.time_zone ?? readTimeZone(request) ?? "";
-  const now = new Date();
   return {
     email: account.email,
     profileCompleted: account.profile_completed,
     values: { ...profileValues(account), time_zone: timeZone },
-    timeZones: timeZoneOptions(locale, now, timeZone),
-    today: now.toISOString().slice(0, 10),
+    today: new Date().toISOString().slice(0, 10),
   };
 }
 
@@ -116,7 +113,7 @@ const PASSWORD_FORM = "change-password";
 
 function ProfileSection() {
   const { t } = useTranslation();
-  const { email, profileCompleted, values, timeZones, today } = useLoaderData<typeof loader>();
+  const { email, profileCompleted, values, today } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const result = actionData?.intent === "profile" ? actionData.result : undefined;
   const errors = errorsOf(result);
@@ -146,20 +143,12 @@ function ProfileSection() {
             today={today}
           />
           <div className="max-w-md">
-            <SelectField
+            <TimeZoneField
               // The patient's zone moves to the top of the list once saved: the list is made afresh
               // with it chosen, rather than losing the chosen option as it moves.
               key={values.time_zone}
               formId={PROFILE_FORM}
-              name="time_zone"
-              label={t("profile.timeZone")}
-              hint={t("profile.timeZoneHint")}
-              optional
-              options={timeZones.map((zone) => ({
-                value: zone.value,
-                label: zone.label,
-                group: zone.likely ? t("profile.timeZoneLikely") : t("profile.timeZoneAll"),
-              }))}
+              current={values.time_zone}
               defaultValue={errors?.values?.time_zone ?? values.time_zone}
               error={errors?.fieldErrors.time_zone}
             />
