@@ -54,7 +54,9 @@ beforeAll(async () => {
   browser = launched;
   site = stack.webUrl;
   api = stack.apiUrl;
-  stopStack = () => stack.stop();
+  stopStack = async () => {
+    await stack.stop();
+  };
 });
 afterAll(async () => {
   await browser?.close();
