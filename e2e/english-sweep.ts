@@ -2,9 +2,10 @@ import bg from "../apps/web/app/locales/bg.json" with { type: "json" };
 import en from "../apps/web/app/locales/en.json" with { type: "json" };
 
 /**
- * Finds English in a page served in Bulgarian, from its server-rendered HTML alone (no browser):
- * the English of a string whose Bulgarian differs, and hard-coded English written in the page's
- * code (runs of Latin words, common English ones among them). Free of the test runner.
+ * Finds English in a page served in Bulgarian, from its HTML: the server's, or the document a
+ * browser has rendered (`page.content()` once hydrated): the English of a string whose Bulgarian
+ * differs, and hard-coded English written in the page's code (runs of Latin words, common English
+ * ones among them). Free of the test runner.
  */
 
 /** Elements whose text a visitor never sees. */

@@ -7,7 +7,7 @@ import type { TestProject } from "vitest/node";
 import { freePort, ROOT, startStack, webBuildExists } from "../scripts/lib/stack.mjs";
 import { activateClinician } from "./clinician-helpers.ts";
 import { CLINICIAN_JOURNEYS, type ClinicianPool, type ReadyClinician } from "./clinician-pool.ts";
-import { journeyStackEnv } from "./journey-env.ts";
+import { JOURNEY_API_ENV, journeyStackEnv } from "./journey-env.ts";
 import type { JourneyStack } from "./journey-stack.ts";
 
 declare module "vitest" {
@@ -16,13 +16,6 @@ declare module "vitest" {
     stacks: JourneyStack[];
   }
 }
-
-/** The API outside production, for its test clock (see below), hashing cheaply. */
-const API_ENV = {
-  NODE_ENV: "test",
-  // Cheap password hashing (production refuses it): journeys sign up and log in many times.
-  ARGON2_PARAMS: "m=64,t=1,p=1",
-} as const;
 
 /**
  * Runs e2e/invite-clinicians.ts on the stack's database before its API opens it: the care-team
@@ -34,7 +27,10 @@ async function inviteClinicians(env: Record<string, string>): Promise<ClinicianP
     ["--import", "tsx", join(ROOT, "e2e/invite-clinicians.ts")],
     // The environment the API gets from startStack, so the fixture opens the same database with
     // the same generated secrets and writes links to the same web server.
-    { cwd: join(ROOT, "apps/api"), env: { TRUST_PROXY: "false", ...process.env, ...env, ...API_ENV } },
+    {
+      cwd: join(ROOT, "apps/api"),
+      env: { TRUST_PROXY: "false", ...process.env, ...env, ...JOURNEY_API_ENV },
+    },
   );
   return JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as ClinicianPool;
 }
@@ -54,7 +50,7 @@ async function startJourneyStack(
     // The built web app runs as in production; the API runs outside production so that journeys can
     // move its clock (POST /dev/clock/advance: trials ending, renewals, the next second-factor step)
     // instead of waiting days.
-    apiEnv: API_ENV,
+    apiEnv: JOURNEY_API_ENV,
   });
   // Ready before any journey moves the API's clock (days, for a trial) past the invitation's link.
   const stackInfo = { baseUrl: stack.webUrl, apiUrl: stack.apiUrl, dataDir };

@@ -9,6 +9,13 @@ export const JOURNEY_WEB_ENV = {
   WEB_ADDRESS_RATE_LIMIT_MAX: "100000",
 } as const;
 
+/** The API of a journey stack: outside production, for its test clock, hashing cheaply. */
+export const JOURNEY_API_ENV = {
+  NODE_ENV: "test",
+  // Cheap password hashing (production refuses it): journeys sign up and log in many times.
+  ARGON2_PARAMS: "m=64,t=1,p=1",
+} as const;
+
 /**
  * The environment of a journey stack on its own ports and data directory, one process each. The
  * API's general limit per address is lifted for the same reason as the edge's: a journey's patient,

@@ -14,7 +14,9 @@ import { PROTECTED_ROUTES, PUBLIC_ROUTES } from "./spec-routes.ts";
  * its key ("nav.findADoctor") where the text should be, and is told in the browser's console: these
  * journeys look for both on every page, in both languages, anonymous and logged in. A page in
  * Bulgarian shows no English either (english-sweep.ts), read from the server's HTML of every
- * public page and every page of a patient with a visit.
+ * public page and every page of a patient with a visit, and from what the browser shows of the
+ * patient's pages once they are hydrated (text the page's scripts render, by the browser's language
+ * or not at all on the server).
  */
 const stack = journeyStack();
 const { baseUrl } = stack;
@@ -132,6 +134,26 @@ async function htmlOf(client: APIRequestContext, path: string, lang: "en" | "bg"
   return response.text();
 }
 
+/**
+ * A new patient logged in in `poster`, with a profile, a membership and a chat and a video visit
+ * with the demo clinician; answers the chat visit and the paths of every page of theirs.
+ */
+async function patientWithVisits(poster: Parameters<typeof signUpPatient>[0]) {
+  const account = await signUpPatient(poster, stack);
+  await completeProfileSession(poster, baseUrl, account);
+  await startTrialSession(poster, baseUrl);
+  const visit = await requestVisit(stack.apiUrl, account, "chat", demoClinician(stack.apiUrl));
+  const videoVisit = await requestVisit(stack.apiUrl, account, "video", demoClinician(stack.apiUrl));
+  const paths = [
+    ...PROTECTED_ROUTES,
+    "/my-profile/security",
+    "/my-profile/health-data",
+    `/my-profile/consultations/${visit}`,
+    `/my-profile/consultations/${videoVisit}`,
+  ];
+  return { visit, paths };
+}
+
 describe("the patient's pages in Bulgarian", () => {
   it("show no English on any public page", async () => {
     const client = await request.newContext();
@@ -152,18 +174,7 @@ describe("the patient's pages in Bulgarian", () => {
   it("show no English on any page of a patient with a profile, a membership and a visit", async () => {
     const client = await request.newContext();
     try {
-      const account = await signUpPatient(client, stack);
-      await completeProfileSession(client, baseUrl, account);
-      await startTrialSession(client, baseUrl);
-      const visit = await requestVisit(stack.apiUrl, account, "chat", demoClinician(stack.apiUrl));
-      const videoVisit = await requestVisit(stack.apiUrl, account, "video", demoClinician(stack.apiUrl));
-      const paths = [
-        ...PROTECTED_ROUTES,
-        "/my-profile/security",
-        "/my-profile/health-data",
-        `/my-profile/consultations/${visit}`,
-        `/my-profile/consultations/${videoVisit}`,
-      ];
+      const { visit, paths } = await patientWithVisits(client);
       const pages = await Promise.all(paths.map(async (path) => englishOf(path, await htmlOf(client, path))));
       expect(pages.flat()).toEqual([]);
       // The visit page shows the visit (its provider), whose English the sweep finds in English.
@@ -172,6 +183,45 @@ describe("the patient's pages in Bulgarian", () => {
       expect(englishOf(visitPage, await htmlOf(client, visitPage, "en")).length).toBeGreaterThan(3);
     } finally {
       await client.dispose();
+    }
+  });
+
+  it("show no English once the browser has rendered them, on every page of a patient with a visit", async () => {
+    // One context for all of them: an English browser (en-US) whose patient chose Bulgarian, so
+    // that what the page's scripts render by the browser's language shows too.
+    const { context, page } = await openPage(browser);
+    try {
+      const { visit, paths: patientPaths } = await patientWithVisits(context);
+      const clinician = demoClinician(stack.apiUrl);
+      const paths = [
+        ...patientPaths,
+        `/my-profile/messages?consultation=${visit}`,
+        `/consultation/book?provider=${clinician.providerSlug}&type=chat`,
+        `/consultation/book?provider=${clinician.providerSlug}&type=video`,
+      ];
+      const found: string[] = [];
+      const sweepHere = async (path: string) => {
+        await waitForHydration(page);
+        expect(await page.getAttribute("html", "lang"), path).toBe("bg");
+        found.push(...englishOf(path, await page.content()));
+      };
+      for (const path of paths) {
+        await page.goto(`${baseUrl}${path}${path.includes("?") ? "&" : "?"}lang=bg`);
+        await sweepHere(path);
+      }
+      // A free time chosen on the booking page (the last one: no other journey waits for it) is held
+      // on the health questions' page, which says until when.
+      await page.getByTestId("slot").last().click();
+      await waitForPath(page, "/consultation/form");
+      await page.getByTestId("held-time").waitFor();
+      await sweepHere("/consultation/form (a time held)");
+      expect(found).toEqual([]);
+      // The same sweep of the rendered page finds the English of a page shown in English: it can fail.
+      await page.goto(`${baseUrl}/my-profile/consultations/${visit}?lang=en`);
+      await waitForHydration(page);
+      expect(englishOf("visit", await page.content()).length).toBeGreaterThan(3);
+    } finally {
+      await context.close();
     }
   });
 

@@ -36,6 +36,7 @@ const LONGEST_FIRST = [
   "routes.e2e.ts",
   "accessibility.e2e.ts",
   "booking-video.e2e.ts",
+  "rate-limited-visit.e2e.ts",
   "care-visit.e2e.ts",
   "page-strings.e2e.ts",
   "booking.e2e.ts",

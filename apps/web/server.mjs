@@ -157,6 +157,7 @@ app.use(
     max: env.WEB_RATE_LIMIT_MAX,
     addressMax: env.WEB_ADDRESS_RATE_LIMIT_MAX,
     visitMax: env.WEB_VISIT_RATE_LIMIT_MAX,
+    windowMs: env.WEB_RATE_LIMIT_WINDOW_SECONDS * 1000,
   }),
 );
 // An anonymous visitor's page, rendered once every few seconds per language and address and sent

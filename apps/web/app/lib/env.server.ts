@@ -46,6 +46,11 @@ export const webEnvSchema = sharedEnvSchema.extend({
    */
   WEB_VISIT_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
   /**
+   * Seconds of the window the web server's limits above count in (edge-rate-limit.server.ts): one
+   * minute unless a stack needs its refusals to end sooner (the journey of a visit on a spent budget).
+   */
+  WEB_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
+  /**
    * Seconds an anonymous visitor's page is kept and shown again to the next such visitor of the
    * same page and language (page-cache.server.ts); 0 renders every page for its request.
    */
