@@ -205,6 +205,23 @@ export function createOperationsRepository(db: Executor) {
         .orderBy(asc(invoices.issuedAt));
     },
 
+    /**
+     * The refunds an operator made of the visit's paid invoices, one row each (invoice_refunds),
+     * oldest first; an automatic refund has none, only the invoice's own refunded_at.
+     */
+    async visitRefunds(consultationId: string) {
+      return db
+        .select(refundColumns)
+        .from(visitCredits)
+        .innerJoin(
+          invoices,
+          and(eq(invoices.checkoutId, visitCredits.checkoutId), eq(invoices.status, "paid")),
+        )
+        .innerJoin(invoiceRefunds, eq(invoiceRefunds.invoiceId, invoices.id))
+        .where(eq(visitCredits.consultationId, consultationId))
+        .orderBy(asc(invoiceRefunds.createdAt), asc(invoiceRefunds.id));
+    },
+
     /** The visit's paid invoice, locked until the transaction ends (one refund at a time). */
     async lockVisitInvoice(consultationId: string, invoiceId: string) {
       const result = await db.execute<{
@@ -293,6 +310,13 @@ const visitColumns = {
   status: consultations.status,
   providerName: sql<string | null>`case when ${providers.id} is null then null else ${providerName} end`,
   createdAt: consultations.createdAt,
+};
+
+/** One refund as the timeline shows it: its payment, its time and its amount. */
+const refundColumns = {
+  invoiceId: invoiceRefunds.invoiceId,
+  at: invoiceRefunds.createdAt,
+  amountCents: invoiceRefunds.amountCents,
 };
 
 const invoiceColumns = {

@@ -426,10 +426,11 @@ export function createOperationsService(deps: OperationsDeps) {
     async visit(actor: OperatorActor, id: string) {
       const row = await repository.visit(id);
       if (!row) throw new AppError("CONSULTATION_NOT_FOUND", 404, "Consultation not found");
-      const [history, calls, paid] = await Promise.all([
+      const [history, calls, paid, parts] = await Promise.all([
         repository.statusHistory(id),
         repository.callEvents(id),
         repository.visitInvoices(id),
+        repository.visitRefunds(id),
       ]);
       const timeline = [
         ...history.map((step) => ({
@@ -444,8 +445,20 @@ export function createOperationsService(deps: OperationsDeps) {
           detail: `${call.side}.${call.event}`,
           actor: call.side,
         })),
+        // One entry per refund an operator made (a payment may be refunded in parts); an automatic
+        // refund (the visit expired or was not held) has no row and is the invoice's own, as the
+        // reports count them.
+        ...parts.map((part) => ({
+          at: part.at,
+          kind: "refund" as const,
+          detail: dollars(part.amountCents),
+          actor: "operator" as const,
+        })),
         ...paid
-          .filter((invoice) => invoice.refundedAt !== null)
+          .filter(
+            (invoice) =>
+              invoice.refundedAt !== null && !parts.some((part) => part.invoiceId === invoice.invoiceId),
+          )
           .map((invoice) => ({
             at: invoice.refundedAt as Date,
             kind: "refund" as const,
