@@ -172,6 +172,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     productName: config.PRODUCT_NAME,
     siteUrl: site,
     acceptTimeoutMs,
+    timeZone: config.CLINIC_TIME_ZONE,
   });
 
   const stripe: StripePayments | undefined =
@@ -255,6 +256,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
   const board: BoardService = createBoardService({
     db,
     clock,
+    timeZone: config.CLINIC_TIME_ZONE,
     settings: {
       waitingAlertMinutes: config.BOARD_WAITING_ALERT_MINUTES,
       lateAlertMinutes: config.BOARD_LATE_ALERT_MINUTES,
@@ -287,6 +289,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
   const visits: VisitService = createVisitService({
     db,
     clock,
+    timeZone: config.CLINIC_TIME_ZONE,
     entitlements,
     mail: withVisitNotices(
       createVisitMailer({
@@ -325,6 +328,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
   const consultations: ConsultationService = createConsultationService({
     db,
     clock,
+    timeZone: config.CLINIC_TIME_ZONE,
     entitlements,
     mail: visits.mail,
     announceQueueChange: visits.announceQueueChange,
@@ -358,21 +362,26 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
 
   const providerDirectory: ProviderDirectory = createProviderDirectory(createProviderRepository(db), {
     clock,
+    timeZone: config.CLINIC_TIME_ZONE,
     onError: (error) => log.warn({ err: error }, "loading the provider directory failed"),
   });
   const providers: ProviderService = createProviderService(
     createProviderRepository(db),
     providerDirectory,
     // Each on-duty provider's wait is read at most every few seconds, whatever the searches.
-    reusedExpectedWaits((ids) => expectedWaits(db, ids, clock.now(), acceptTimeoutMs), clock),
+    reusedExpectedWaits(
+      (ids) => expectedWaits(db, ids, clock.now(), acceptTimeoutMs, config.CLINIC_TIME_ZONE),
+      clock,
+    ),
     scheduling.availability.current,
-    () => licenceDay(clock.now()),
+    () => licenceDay(clock.now(), config.CLINIC_TIME_ZONE),
   );
   // An operator's edit reaches every process's copy of the directory through the same signal.
   const directoryChanges = directoryChangesOver(liveSignal, providerDirectory, log);
   const directoryEditor: DirectoryEditorService = createDirectoryEditorService({
     db,
     clock,
+    timeZone: config.CLINIC_TIME_ZONE,
     photoDir: join(config.DATA_DIR, "provider-photos"),
     directoryChanged: directoryChanges.announce,
   });
@@ -461,6 +470,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     productName: config.PRODUCT_NAME,
     siteUrl: site,
     webUrl: web,
+    timeZone: config.CLINIC_TIME_ZONE,
   });
   // Its reports (ADR 066): figures over a period, computed by the database.
   const reports: ReportsService = createReportsService({ db, clock, timeZone: config.CLINIC_TIME_ZONE });

@@ -66,6 +66,8 @@ export type OperationsDeps = {
   /** The web's origin: the set-password link and the billing history's link. */
   siteUrl: string;
   webUrl: string;
+  /** CLINIC_TIME_ZONE: the access log's from and to dates are the clinic's days. */
+  timeZone: string;
 };
 
 export const OPERATOR_ACTIONS_PAGE_SIZE = 50;
@@ -392,7 +394,7 @@ export function createOperationsService(deps: OperationsDeps) {
     /** The access log across patients, a page at a time; the search is logged. */
     async accessLog(actor: OperatorActor, query: AccessLogQuery) {
       const { page, ...criteria } = query;
-      const { rows, total } = await searchAccessLog(db, criteria, {
+      const { rows, total } = await searchAccessLog(db, criteria, deps.timeZone, {
         limit: ACCESS_LOG_PAGE_SIZE,
         offset: (page - 1) * ACCESS_LOG_PAGE_SIZE,
       });
@@ -403,7 +405,7 @@ export function createOperationsService(deps: OperationsDeps) {
     /** The same search as CSV (a header line, then at most ACCESS_LOG_EXPORT_LIMIT rows); logged. */
     async accessLogCsv(actor: OperatorActor, query: AccessLogQuery): Promise<string> {
       const { page: _page, ...criteria } = query;
-      const { rows, total } = await searchAccessLog(db, criteria, {
+      const { rows, total } = await searchAccessLog(db, criteria, deps.timeZone, {
         limit: ACCESS_LOG_EXPORT_LIMIT,
         offset: 0,
       });
