@@ -164,7 +164,7 @@ async function loadSnapshot(
   for (const link of links.licenses) {
     const at = positionOf.get(link.providerId);
     if (at === undefined) continue;
-    if (link.expiresOn !== null) {
+    if (link.expiresOn) {
       if (link.expiresOn < today) continue;
       staleAt = Math.min(staleAt, midnightIn(dayAfter(link.expiresOn), timeZone ?? "UTC").getTime());
     }

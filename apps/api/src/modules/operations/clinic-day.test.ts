@@ -127,7 +127,12 @@ describe("the clinic's day in New York", () => {
     const { db } = ops.t.db;
     await db
       .insert(providerLicenses)
-      .values({ providerId: clinician.providerId, state: "WY", expiresOn: "2031-06-10" });
+      .values({ providerId: clinician.providerId, state: "WY", expiresOn: "2031-06-10" })
+      // The provider (any of the demo's) may hold one there already.
+      .onConflictDoUpdate({
+        target: [providerLicenses.providerId, providerLicenses.state],
+        set: { expiresOn: "2031-06-10" },
+      });
     const [provider] = await db
       .select({ slug: providers.slug, lastName: providers.lastName })
       .from(providers)
