@@ -48,6 +48,7 @@ const POSTGRES_SUITES = [
   "apps/api/src/modules/operations/reports-routes.test.ts",
   "apps/api/src/modules/operations/reports-time-zone.test.ts",
   "apps/api/src/modules/operations/board-routes.test.ts",
+  "apps/api/src/modules/operations/clinic-day.test.ts",
   // Several refunds of one payment at once: the invoice's row lock keeps their sum within what was paid.
   "apps/api/src/modules/operations/operations-routes.test.ts",
   // Live events over LISTEN/NOTIFY.

@@ -176,6 +176,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     productName: config.PRODUCT_NAME,
     siteUrl: site,
     acceptTimeoutMs,
+    timeZone: config.CLINIC_TIME_ZONE,
   });
 
   const stripe: StripePayments | undefined =
@@ -259,6 +260,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
   const board: BoardService = createBoardService({
     db,
     clock,
+    timeZone: config.CLINIC_TIME_ZONE,
     settings: {
       waitingAlertMinutes: config.BOARD_WAITING_ALERT_MINUTES,
       lateAlertMinutes: config.BOARD_LATE_ALERT_MINUTES,
@@ -291,6 +293,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
   const visits: VisitService = createVisitService({
     db,
     clock,
+    timeZone: config.CLINIC_TIME_ZONE,
     entitlements,
     mail: withVisitNotices(
       createVisitMailer({
@@ -329,6 +332,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
   const consultations: ConsultationService = createConsultationService({
     db,
     clock,
+    timeZone: config.CLINIC_TIME_ZONE,
     entitlements,
     mail: visits.mail,
     announceQueueChange: visits.announceQueueChange,
@@ -362,15 +366,19 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
 
   const providerDirectory: ProviderDirectory = createProviderDirectory(createProviderRepository(db), {
     clock,
+    timeZone: config.CLINIC_TIME_ZONE,
     onError: (error) => log.warn({ err: error }, "loading the provider directory failed"),
   });
   const providers: ProviderService = createProviderService(
     createProviderRepository(db),
     providerDirectory,
     // Each on-duty provider's wait is read at most every few seconds, whatever the searches.
-    reusedExpectedWaits((ids) => expectedWaits(db, ids, clock.now(), acceptTimeoutMs), clock),
+    reusedExpectedWaits(
+      (ids) => expectedWaits(db, ids, clock.now(), acceptTimeoutMs, config.CLINIC_TIME_ZONE),
+      clock,
+    ),
     scheduling.availability.current,
-    () => licenceDay(clock.now()),
+    () => licenceDay(clock.now(), config.CLINIC_TIME_ZONE),
   );
   // An operator's edit reaches every process's copy of the directory through the same signal.
   const directoryChanges = directoryChangesOver(liveSignal, providerDirectory, log);
@@ -383,6 +391,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     db,
     clock,
     photos: providerPhotos,
+    timeZone: config.CLINIC_TIME_ZONE,
     directoryChanged: directoryChanges.announce,
   });
   const ratings: RatingService = createRatingService({
@@ -470,6 +479,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     productName: config.PRODUCT_NAME,
     siteUrl: site,
     webUrl: web,
+    timeZone: config.CLINIC_TIME_ZONE,
   });
   // Its reports (ADR 066): figures over a period, computed by the database.
   const reports: ReportsService = createReportsService({ db, clock, timeZone: config.CLINIC_TIME_ZONE });

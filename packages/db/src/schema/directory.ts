@@ -175,8 +175,8 @@ export const providerConditions = pgTable(
 
 /**
  * The US states (USPS codes) where a provider is licensed to practise. A licence with an expiry date
- * counts up to and including that day (UTC); from the next day the provider is no longer offered to
- * that state's patients (ADR 065). Null: no expiry recorded.
+ * counts up to and including that day, the clinic's (CLINIC_TIME_ZONE, licenceDay); from the next
+ * day the provider is no longer offered to that state's patients (ADR 065). Null: no expiry recorded.
  */
 export const providerLicenses = pgTable(
   "provider_licenses",
@@ -194,9 +194,20 @@ export const providerLicenses = pgTable(
   ],
 );
 
-/** The UTC calendar day of `now` (YYYY-MM-DD): the day a licence's expiry is compared with. */
-export function licenceDay(now: Date): string {
-  return now.toISOString().slice(0, 10);
+/**
+ * The calendar day (YYYY-MM-DD) of `now` in the clinic's time zone (CLINIC_TIME_ZONE, UTC by
+ * default): the day a licence's expiry is compared with, so a licence that expires on D counts
+ * until the midnight that ends D there. `undefined`: UTC.
+ */
+export function licenceDay(now: Date, timeZone: string | undefined): string {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone: timeZone ?? "UTC",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).formatToParts(now);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("year").padStart(4, "0")}-${part("month")}-${part("day")}`;
 }
 
 /** A licence row counts on `today` (licenceDay): no expiry, or it expires that day or later. */

@@ -52,6 +52,8 @@ export type CareTeamDeps = {
   siteUrl: string;
   /** VISIT_ACCEPT_TIMEOUT: the longest wait a request can expect. */
   acceptTimeoutMs: number;
+  /** CLINIC_TIME_ZONE: a licence counts through its expiry date there (UTC when unset). */
+  timeZone?: string;
 };
 
 /**
@@ -86,7 +88,7 @@ export function createCareTeamService(deps: CareTeamDeps) {
   async function dutyStatusOf(row: { providerId: string; onDutySince: Date | null } | undefined) {
     if (!row) throw new CareTeamError("Not a clinician");
     const waits = row.onDutySince
-      ? await expectedWaits(db, [row.providerId], clock.now(), deps.acceptTimeoutMs)
+      ? await expectedWaits(db, [row.providerId], clock.now(), deps.acceptTimeoutMs, deps.timeZone)
       : new Map<string, number>();
     return {
       on_duty: row.onDutySince !== null,

@@ -24,6 +24,8 @@ export async function expectedWaits(
   providerIds: readonly string[],
   now: Date,
   acceptTimeoutMs: number,
+  /** CLINIC_TIME_ZONE: a licence counts through its expiry date there (UTC when unset). */
+  timeZone?: string,
 ): Promise<Map<string, number>> {
   if (providerIds.length === 0) return new Map();
   const nowSql = sql`${now.toISOString()}::timestamptz`;
@@ -43,7 +45,7 @@ export async function expectedWaits(
         where c.status = 'requested' and c.created_at > ${notBefore}
           and (c.provider_id is null or c.provider_id = p.id)
           and exists (select 1 from provider_licenses l where l.provider_id = p.id and l.state = c.state
-            and (l.expires_on is null or l.expires_on >= ${licenceDay(now)}::date))
+            and (l.expires_on is null or l.expires_on >= ${licenceDay(now, timeZone)}::date))
           and c.type = any(p.visit_types)) as waiting,
       (select avg(extract(epoch from (r.accepted_at - r.created_at)) / 60)::float8 from (
         select c.accepted_at, c.created_at from consultations c

@@ -123,6 +123,8 @@ export function createConsultationService(deps: {
   bookings?: ConsultationBookings;
   /** Days after completion the chat takes follow-up questions (VISIT_FOLLOW_UP_DAYS); none when unset. */
   followUpDays?: number;
+  /** CLINIC_TIME_ZONE: a licence counts through its expiry date there (UTC when unset). */
+  timeZone?: string;
 }) {
   const announce = deps.announceQueueChange ?? (async () => {});
   const patientOnly = (auth: AuthContext) => {
@@ -195,7 +197,7 @@ export function createConsultationService(deps: {
         }
         providerId = held.providerId;
       } else if (input.provider_slug) {
-        const today = licenceDay(deps.clock.now());
+        const today = licenceDay(deps.clock.now(), deps.timeZone);
         const provider = await repository.providerBySlug(input.provider_slug, intake.state, today);
         if (!provider) throw new AppError("PROVIDER_NOT_FOUND", 422, CONSULTATION_ERRORS.providerNotFound);
         if (!provider.licensedInState) {
@@ -212,7 +214,9 @@ export function createConsultationService(deps: {
           throw new AppError("NOT_TAKING_VISITS", 409, SCHEDULING_ERRORS.notTakingVisits);
         }
         providerId = provider.id;
-      } else if (!(await repository.anyProviderIn(intake.state, type, licenceDay(deps.clock.now())))) {
+      } else if (
+        !(await repository.anyProviderIn(intake.state, type, licenceDay(deps.clock.now(), deps.timeZone)))
+      ) {
         throw new AppError("NO_PROVIDER_IN_STATE", 422, CONSULTATION_ERRORS.noProviderInState);
       }
 

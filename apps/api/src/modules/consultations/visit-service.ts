@@ -140,6 +140,8 @@ export function createVisitService(deps: {
    * clinician canceled or never started: ADR 059); the settlement then only gives the money back.
    */
   mailedByJob?: (consultationId: string) => Promise<boolean>;
+  /** CLINIC_TIME_ZONE: a licence counts through its expiry date there (UTC when unset). */
+  timeZone?: string;
 }) {
   const chosenOnlyUntil = (now: Date) => new Date(now.getTime() - CHOSEN_PROVIDER_MINUTES * 60_000);
 
@@ -160,7 +162,7 @@ export function createVisitService(deps: {
     try {
       const recipients = await createConsultationRepository(deps.db).cliniciansWhoMayTake(
         consultationId,
-        licenceDay(deps.clock.now()),
+        licenceDay(deps.clock.now(), deps.timeZone),
       );
       await deps.publish(recipients, QUEUE_TOPIC, { consultation_id: consultationId, change });
     } catch (error) {
@@ -315,7 +317,7 @@ export function createVisitService(deps: {
         providerId,
         chosenOnlyUntil(now),
         new Date(now.getTime() - deps.acceptTimeoutMs),
-        licenceDay(now),
+        licenceDay(now, deps.timeZone),
       );
       return rows.map((row) => {
         const intake = readStoredIntake(row.intake, row.intakeVersion);
@@ -353,7 +355,7 @@ export function createVisitService(deps: {
             actor: { kind: "clinician", ...actor },
             at: now,
             set: { providerId: actor.providerId },
-            where: providerMayTake(actor.providerId, chosenOnlyUntil(now), licenceDay(now)),
+            where: providerMayTake(actor.providerId, chosenOnlyUntil(now), licenceDay(now, deps.timeZone)),
             refused: TAKEN,
             lost: TAKEN,
             notAllowed: { status: 403, refusal: NOT_IN_QUEUE },
@@ -472,7 +474,7 @@ export function createVisitService(deps: {
             at: now,
             set: { settlementPending: true },
             where: requested
-              ? providerMayTake(actor.providerId, chosenOnlyUntil(now), licenceDay(now))
+              ? providerMayTake(actor.providerId, chosenOnlyUntil(now), licenceDay(now, deps.timeZone))
               : eq(consultations.providerId, actor.providerId),
             notAllowed: { status: 403, refusal: requested ? NOT_IN_QUEUE : OTHER_CLINICIAN },
           },

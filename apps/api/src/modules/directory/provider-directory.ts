@@ -6,9 +6,8 @@ import type {
   ProviderRepository,
   ProviderRow,
 } from "#api/modules/directory/provider-repository.ts";
+import { dayAfter, midnightIn } from "#api/platform/clinic-day.ts";
 import type { Clock } from "#api/platform/clock.ts";
-
-const DAY_MS = 86_400_000;
 
 /** A specialization or condition as a card names it. */
 export type CatalogueItem = Pick<ProviderLink, "slug" | "nameEn" | "translations">;
@@ -34,7 +33,8 @@ type Snapshot = {
   fingerprint: string;
   loadedAt: number;
   /**
-   * When the first licence in this copy expires (the start of the UTC day after its expiry date):
+   * When the first licence in this copy expires (the midnight that ends its expiry date in the
+   * clinic's time zone, CLINIC_TIME_ZONE):
    * from then on the copy offers a provider to a state it no longer may, so it is loaded again.
    */
   staleAt: number;
@@ -100,7 +100,11 @@ function byCodeUnit(a: NameKey, b: NameKey): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
-async function loadSnapshot(repository: ProviderRepository, now: number): Promise<Snapshot> {
+async function loadSnapshot(
+  repository: ProviderRepository,
+  now: number,
+  timeZone: string | undefined,
+): Promise<Snapshot> {
   // The fingerprint first: a change made while loading shows up as a difference at the next check.
   const fingerprint = await repository.fingerprint();
   const [rows, nameIds, links, catalogue] = await Promise.all([
@@ -155,14 +159,14 @@ async function loadSnapshot(repository: ProviderRepository, now: number): Promis
   linkLists(catalogue.specializations, links.specializations, specialization, (e) => e.specializations);
   linkLists(catalogue.conditions, links.conditions, condition, (e) => e.conditions);
   // Only the licences in force now; the copy is stale once the first of them expires.
-  const today = licenceDay(new Date(now));
+  const today = licenceDay(new Date(now), timeZone);
   let staleAt = Number.POSITIVE_INFINITY;
   for (const link of links.licenses) {
     const at = positionOf.get(link.providerId);
     if (at === undefined) continue;
-    if (link.expiresOn !== null) {
+    if (link.expiresOn) {
       if (link.expiresOn < today) continue;
-      staleAt = Math.min(staleAt, Date.parse(`${link.expiresOn}T00:00:00Z`) + DAY_MS);
+      staleAt = Math.min(staleAt, midnightIn(dayAfter(link.expiresOn), timeZone ?? "UTC").getTime());
     }
     entries[at]!.states.push(link.state);
     setBit(bitsFor(state, link.state), at);
@@ -267,7 +271,12 @@ function matchesOf(snapshot: Snapshot, filters: ProviderFilters): Bits | null {
  */
 export function createProviderDirectory(
   repository: ProviderRepository,
-  deps: { clock: Clock; onError?: (error: unknown) => void },
+  deps: {
+    clock: Clock;
+    onError?: (error: unknown) => void;
+    /** CLINIC_TIME_ZONE: a licence counts through its expiry date there (UTC when unset). */
+    timeZone?: string;
+  },
 ) {
   let snapshot: Snapshot | null = null;
   let loading: Promise<void> | null = null;
@@ -281,7 +290,7 @@ export function createProviderDirectory(
       try {
         for (;;) {
           const started = generation;
-          const next = await loadSnapshot(repository, deps.clock.now().getTime());
+          const next = await loadSnapshot(repository, deps.clock.now().getTime(), deps.timeZone);
           if (closed) return;
           if (started === generation) {
             snapshot = next;

@@ -104,7 +104,7 @@ export function createProviderService(
   expectedWaits: ExpectedWaits = async () => new Map(),
   availabilityOf: AvailabilityOf = async () => NO_AVAILABILITY,
   /** The day (licenceDay of the API clock) a licence must be in force on to count. */
-  today: () => string = () => licenceDay(new Date()),
+  today: () => string = () => licenceDay(new Date(), undefined),
 ) {
   /**
    * The waits of the entries shown whose clinician is on duty (nobody else has one): most searches

@@ -17,8 +17,10 @@ const visitColumns = {
 /** A clinician's entries in the access log on a day. */
 type ReadsRow = { actor_user_id: string; email: string; reads: number };
 
-/** A UTC day as instants: its midnight and the next one. */
-export type BoardDay = { start: Date; end: Date };
+/**
+ * The clinic's day (CLINIC_TIME_ZONE): its date, and as instants its midnight and the next one.
+ */
+export type BoardDay = { day: string; start: Date; end: Date; timeZone: string };
 
 /**
  * What today's board reads: visits (ids, type, state, status, times, their clinician's directory
@@ -109,7 +111,8 @@ export function createBoardRepository(db: Executor) {
 
     /**
      * Clinicians whose entries on the day are above `factor` times the median of their daily
-     * entries over the `days` days before (days without any counted as 0) and above `floor`.
+     * entries over the `days` days before (the clinic's days; days without any counted as 0) and
+     * above `floor`.
      */
     async readsAboveUsual(day: BoardDay, rule: { factor: number; floor: number; days: number }) {
       const start = day.start.toISOString();
@@ -121,16 +124,18 @@ export function createBoardRepository(db: Executor) {
             and a.at >= ${start}::timestamptz and a.at < ${day.end.toISOString()}::timestamptz
           group by a.actor_user_id
         ),
+        days as (
+          select (${day.day}::date - g.k)::timestamp at time zone ${day.timeZone} as start,
+            (${day.day}::date - g.k + 1)::timestamp at time zone ${day.timeZone} as "end"
+          from generate_series(1, ${rule.days}::int) as g(k)
+        ),
         history as (
-          select t.actor_user_id, d.day, coalesce((
+          select t.actor_user_id, d.start, coalesce((
             select sum(a.count) from ${auditLog} a
             where a.actor_user_id = t.actor_user_id and a.actor_kind = 'clinician'
-              and a.at >= d.day and a.at < d.day + interval '1 day'), 0) as reads
+              and a.at >= d.start and a.at < d."end"), 0) as reads
           from today t
-          cross join generate_series(
-            ${start}::timestamptz - make_interval(days => ${rule.days}),
-            ${start}::timestamptz - interval '1 day',
-            interval '1 day') as d(day)
+          cross join days d
         ),
         usual as (
           select actor_user_id, percentile_cont(0.5) within group (order by reads)::float8 as median

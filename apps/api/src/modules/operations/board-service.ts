@@ -6,9 +6,8 @@ import type { Database, Executor } from "@ambercare/db/client";
 import { users } from "@ambercare/db/schema";
 import { eq } from "drizzle-orm";
 import { createBoardRepository } from "#api/modules/operations/board-repository.ts";
+import { clinicDayOf } from "#api/platform/clinic-day.ts";
 import type { Clock } from "#api/platform/clock.ts";
-
-const DAY_MS = 86_400_000;
 
 /** The live topics after which an open board reads itself again: requests, visits, bookings. */
 const BOARD_FOLLOWS: readonly string[] = [QUEUE_TOPIC, VISIT_STATUS_TOPIC, AGENDA_TOPIC];
@@ -31,13 +30,15 @@ const iso = (at: Date | null) => at?.toISOString() ?? null;
 
 /**
  * Today's board of the operations console (ADR 067): what waits, what is under way, today's booked
- * visits and who checked in, who is on duty, alerts (a patient waiting too long, a clinician late
+ * visits and who checked in (today: the clinic's day, CLINIC_TIME_ZONE), who is on duty, alerts (a patient waiting too long, a clinician late
  * for a booked visit) and clinicians whose reading of records looks unusual. Read on the API's clock.
  */
 export function createBoardService(deps: {
   db: Database;
   clock: Clock;
   settings: BoardSettings;
+  /** CLINIC_TIME_ZONE: "today" runs from midnight to midnight there. */
+  timeZone: string;
   /** Publishes a live event to accounts (the live service's, without its push notifications). */
   publish: (
     recipients: string[],
@@ -67,8 +68,7 @@ export function createBoardService(deps: {
   return {
     async board(): Promise<Board> {
       const now = clock.now();
-      const start = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
-      const day = { start, end: new Date(start.getTime() + DAY_MS) };
+      const day = { ...clinicDayOf(now, deps.timeZone), timeZone: deps.timeZone };
       const [waiting, inProgress, booked, onDuty, withoutVisit, aboveUsual] = await Promise.all([
         repository.waiting(),
         repository.inProgress(),
@@ -99,7 +99,7 @@ export function createBoardService(deps: {
         }));
       return {
         now: now.toISOString(),
-        day: start.toISOString().slice(0, 10),
+        day: day.day,
         settings: {
           waiting_alert_minutes: settings.waitingAlertMinutes,
           late_alert_minutes: settings.lateAlertMinutes,

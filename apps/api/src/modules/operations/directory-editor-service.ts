@@ -36,6 +36,8 @@ export type DirectoryEditorDeps = {
   photos: ProviderPhotoService;
   /** Every API process drops its copy of the directory (after the change committed). */
   directoryChanged: () => Promise<void>;
+  /** CLINIC_TIME_ZONE: a licence counts through its expiry date there (UTC when unset). */
+  timeZone?: string;
 };
 
 function notFound(): AppError {
@@ -92,7 +94,7 @@ export function createDirectoryEditorService(deps: DirectoryEditorDeps) {
     rows: NonNullable<Awaited<ReturnType<ReturnType<typeof createDirectoryEditorRepository>["byId"]>>>[],
   ): Promise<EditorProvider[]> {
     const links = await createDirectoryEditorRepository(executor).linksOf(rows.map((row) => row.id));
-    const today = licenceDay(clock.now());
+    const today = licenceDay(clock.now(), deps.timeZone);
     return rows.map((row) => ({
       id: row.id,
       slug: row.slug,

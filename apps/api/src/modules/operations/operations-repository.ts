@@ -19,8 +19,9 @@ import {
   visitCallEvents,
   visitCredits,
 } from "@ambercare/db/schema";
-import { and, asc, count, desc, eq, gt, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, isNotNull, isNull, lt, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { dayAfter, midnightIn } from "#api/platform/clinic-day.ts";
 import { escapeLike } from "#api/platform/sql-like.ts";
 
 export type OperatorActionEvent = {
@@ -205,6 +206,23 @@ export function createOperationsRepository(db: Executor) {
         .orderBy(asc(invoices.issuedAt));
     },
 
+    /**
+     * The refunds an operator made of the visit's paid invoices, one row each (invoice_refunds),
+     * oldest first; an automatic refund has none, only the invoice's own refunded_at.
+     */
+    async visitRefunds(consultationId: string) {
+      return db
+        .select(refundColumns)
+        .from(visitCredits)
+        .innerJoin(
+          invoices,
+          and(eq(invoices.checkoutId, visitCredits.checkoutId), eq(invoices.status, "paid")),
+        )
+        .innerJoin(invoiceRefunds, eq(invoiceRefunds.invoiceId, invoices.id))
+        .where(eq(visitCredits.consultationId, consultationId))
+        .orderBy(asc(invoiceRefunds.createdAt), asc(invoiceRefunds.id));
+    },
+
     /** The visit's paid invoice, locked until the transaction ends (one refund at a time). */
     async lockVisitInvoice(consultationId: string, invoiceId: string) {
       const result = await db.execute<{
@@ -295,6 +313,13 @@ const visitColumns = {
   createdAt: consultations.createdAt,
 };
 
+/** One refund as the timeline shows it: its payment, its time and its amount. */
+const refundColumns = {
+  invoiceId: invoiceRefunds.invoiceId,
+  at: invoiceRefunds.createdAt,
+  amountCents: invoiceRefunds.amountCents,
+};
+
 const invoiceColumns = {
   invoiceId: invoices.id,
   amountCents: invoices.amountCents,
@@ -306,10 +331,14 @@ const invoiceColumns = {
 
 export type OperationsRepository = ReturnType<typeof createOperationsRepository>;
 
-/** Rows of the access log across patients, newest first, as the operator's search filters them. */
+/**
+ * Rows of the access log across patients, newest first, as the operator's search filters them: from
+ * the midnight that starts `from` to the one that ends `to`, days of the clinic's `timeZone`.
+ */
 export async function searchAccessLog(
   db: Executor,
   query: Omit<AccessLogQuery, "page">,
+  timeZone: string,
   page: { limit: number; offset: number },
 ) {
   const patient = alias(users, "patient");
@@ -318,8 +347,8 @@ export async function searchAccessLog(
   if (query.patient) where.push(sql`${patient.email} like ${`%${escapeLike(query.patient.toLowerCase())}%`}`);
   if (query.actor) where.push(sql`${actor.email} like ${`%${escapeLike(query.actor.toLowerCase())}%`}`);
   if (query.action) where.push(eq(auditLog.action, query.action));
-  if (query.from) where.push(sql`${auditLog.at} >= ${query.from}::date`);
-  if (query.to) where.push(sql`${auditLog.at} < ${query.to}::date + 1`);
+  if (query.from) where.push(gte(auditLog.at, midnightIn(query.from, timeZone)));
+  if (query.to) where.push(lt(auditLog.at, midnightIn(dayAfter(query.to), timeZone)));
   const condition = where.length > 0 ? and(...where) : undefined;
   const rows = await db
     .select({

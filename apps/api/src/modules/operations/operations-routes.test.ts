@@ -552,6 +552,62 @@ describe("visits and refunds", () => {
   });
 });
 
+describe("a visit's refunds in its timeline", () => {
+  const refundsOf = async (visitId: string) =>
+    operatorVisitDetailResponse
+      .parse((await get(`${OPS}/visits/${visitId}`, operator.token)).json())
+      .data.timeline.filter((event) => event.kind === "refund");
+
+  it("shows each refund of a payment refunded in parts on its own, at its time, with its amount", async () => {
+    const { visitId } = await paidVisit();
+    const payment = operatorVisitDetailResponse.parse(
+      (await get(`${OPS}/visits/${visitId}`, operator.token)).json(),
+    ).data.payments[0]!;
+    const times: string[] = [];
+    for (const [cents, reason] of [
+      [500, "First part back"],
+      [250, "Second part back"],
+      [125, "Third part back"],
+    ] as const) {
+      clock.advance(60 * 60 * 1000);
+      times.push(clock.now().toISOString());
+      const made = await post(`${OPS}/visits/${visitId}/refund`, operator.token, {
+        invoice_id: payment.invoice_id,
+        amount_cents: cents,
+        reason,
+        idempotency_key: randomUUID(),
+      });
+      expect(made.statusCode, made.body).toBe(200);
+    }
+    expect(await refundsOf(visitId)).toEqual([
+      { at: times[0], kind: "refund", detail: "$5.00", actor: "operator" },
+      { at: times[1], kind: "refund", detail: "$2.50", actor: "operator" },
+      { at: times[2], kind: "refund", detail: "$1.25", actor: "operator" },
+    ]);
+  });
+
+  it("shows an automatic refund, which has no row of its own, once from the invoice", async () => {
+    const { visitId } = await paidVisit();
+    const payment = operatorVisitDetailResponse.parse(
+      (await get(`${OPS}/visits/${visitId}`, operator.token)).json(),
+    ).data.payments[0]!;
+    clock.advance(20 * 60 * 1000);
+    // As the expiry writes it: the whole payment back, on the invoice, without a reason.
+    await t.db.db
+      .update(invoices)
+      .set({ refundedAt: clock.now(), refundedAmountCents: payment.amount_cents })
+      .where(eq(invoices.id, payment.invoice_id));
+    expect(await refundsOf(visitId)).toEqual([
+      {
+        at: clock.now().toISOString(),
+        kind: "refund",
+        detail: `$${(payment.amount_cents / 100).toFixed(2)}`,
+        actor: "system",
+      },
+    ]);
+  });
+});
+
 describe("the access log", () => {
   it("finds a patient's entries by patient, actor, action and day, exports them as CSV, and logs both", async () => {
     const { patient, visitId } = await paidVisit();

@@ -66,6 +66,8 @@ export type OperationsDeps = {
   /** The web's origin: the set-password link and the billing history's link. */
   siteUrl: string;
   webUrl: string;
+  /** CLINIC_TIME_ZONE: the access log's from and to dates are the clinic's days. */
+  timeZone: string;
 };
 
 export const OPERATOR_ACTIONS_PAGE_SIZE = 50;
@@ -392,7 +394,7 @@ export function createOperationsService(deps: OperationsDeps) {
     /** The access log across patients, a page at a time; the search is logged. */
     async accessLog(actor: OperatorActor, query: AccessLogQuery) {
       const { page, ...criteria } = query;
-      const { rows, total } = await searchAccessLog(db, criteria, {
+      const { rows, total } = await searchAccessLog(db, criteria, deps.timeZone, {
         limit: ACCESS_LOG_PAGE_SIZE,
         offset: (page - 1) * ACCESS_LOG_PAGE_SIZE,
       });
@@ -403,7 +405,7 @@ export function createOperationsService(deps: OperationsDeps) {
     /** The same search as CSV (a header line, then at most ACCESS_LOG_EXPORT_LIMIT rows); logged. */
     async accessLogCsv(actor: OperatorActor, query: AccessLogQuery): Promise<string> {
       const { page: _page, ...criteria } = query;
-      const { rows, total } = await searchAccessLog(db, criteria, {
+      const { rows, total } = await searchAccessLog(db, criteria, deps.timeZone, {
         limit: ACCESS_LOG_EXPORT_LIMIT,
         offset: 0,
       });
@@ -426,10 +428,11 @@ export function createOperationsService(deps: OperationsDeps) {
     async visit(actor: OperatorActor, id: string) {
       const row = await repository.visit(id);
       if (!row) throw new AppError("CONSULTATION_NOT_FOUND", 404, "Consultation not found");
-      const [history, calls, paid] = await Promise.all([
+      const [history, calls, paid, parts] = await Promise.all([
         repository.statusHistory(id),
         repository.callEvents(id),
         repository.visitInvoices(id),
+        repository.visitRefunds(id),
       ]);
       const timeline = [
         ...history.map((step) => ({
@@ -444,8 +447,20 @@ export function createOperationsService(deps: OperationsDeps) {
           detail: `${call.side}.${call.event}`,
           actor: call.side,
         })),
+        // One entry per refund an operator made (a payment may be refunded in parts); an automatic
+        // refund (the visit expired or was not held) has no row and is the invoice's own, as the
+        // reports count them.
+        ...parts.map((part) => ({
+          at: part.at,
+          kind: "refund" as const,
+          detail: dollars(part.amountCents),
+          actor: "operator" as const,
+        })),
         ...paid
-          .filter((invoice) => invoice.refundedAt !== null)
+          .filter(
+            (invoice) =>
+              invoice.refundedAt !== null && !parts.some((part) => part.invoiceId === invoice.invoiceId),
+          )
           .map((invoice) => ({
             at: invoice.refundedAt as Date,
             kind: "refund" as const,

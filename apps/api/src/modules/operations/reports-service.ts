@@ -6,10 +6,10 @@ import {
 } from "@ambercare/contracts/operations-reports";
 import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import type { Database } from "@ambercare/db/client";
-import { Temporal } from "temporal-polyfill";
 import { createOperationsRepository } from "#api/modules/operations/operations-repository.ts";
 import type { OperatorActor } from "#api/modules/operations/operations-service.ts";
 import { createReportsRepository, type ReportPeriod } from "#api/modules/operations/reports-repository.ts";
+import { dayAfter, dayIn, midnightIn } from "#api/platform/clinic-day.ts";
 import type { Clock } from "#api/platform/clock.ts";
 
 /**
@@ -18,14 +18,10 @@ import type { Clock } from "#api/platform/clock.ts";
  * after the last (a day of a daylight-saving change is 23 or 25 hours long).
  */
 export function reportPeriod(query: ReportsQuery, now: Date, timeZone = "UTC") {
-  const plus = (day: string, days: number) => Temporal.PlainDate.from(day).add({ days }).toString();
+  const plus = dayAfter;
   // The first wall time of a day there: midnight in most zones.
-  const midnight = (day: string) =>
-    new Date(Temporal.PlainDate.from(day).toZonedDateTime({ timeZone }).epochMilliseconds);
-  const today = Temporal.Instant.fromEpochMilliseconds(now.getTime())
-    .toZonedDateTimeISO(timeZone)
-    .toPlainDate()
-    .toString();
+  const midnight = (day: string) => midnightIn(day, timeZone);
+  const today = dayIn(now, timeZone);
   const to = query.to ?? (query.from && query.from > today ? query.from : today);
   const from = query.from ?? plus(to, -(REPORT_DEFAULT_DAYS - 1));
   const days: string[] = [];

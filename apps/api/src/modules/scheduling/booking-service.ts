@@ -108,6 +108,8 @@ export function createBookingService(deps: {
   onChange?: () => void;
   /** Gives back what visits that will not take place cost (the visit service's settlement). */
   settlePending?: () => Promise<unknown>;
+  /** CLINIC_TIME_ZONE: a licence counts through its expiry date there (UTC when unset). */
+  timeZone?: string;
 }) {
   const changed = () => deps.onChange?.();
   const patientOnly = (auth: AuthContext) => {
@@ -243,7 +245,7 @@ export function createBookingService(deps: {
       .from(clinicians)
       .where(and(eq(clinicians.userId, clinicianUserId), eq(clinicians.providerId, providerId)));
     if (!row || row.disabledAt !== null) throw notTakingVisits();
-    const today = licenceDay(deps.clock.now());
+    const today = licenceDay(deps.clock.now(), deps.timeZone);
     if (!(await createScheduleRepository(tx).isLicensed(providerId, state, today))) throw notLicensed();
   }
 
@@ -281,7 +283,11 @@ export function createBookingService(deps: {
       patientOnly(auth);
       const now = deps.clock.now();
       const repository = createScheduleRepository(deps.db);
-      const provider = await repository.providerForBooking(input.provider_slug, input.state, licenceDay(now));
+      const provider = await repository.providerForBooking(
+        input.provider_slug,
+        input.state,
+        licenceDay(now, deps.timeZone),
+      );
       if (!provider) throw new AppError("PROVIDER_NOT_FOUND", 404, CONSULTATION_ERRORS.providerNotFound);
       if (!provider.clinicianUserId || provider.clinicianDisabledAt !== null) throw notTakingVisits();
       if (!provider.licensedInState) {
@@ -601,7 +607,7 @@ export function createBookingService(deps: {
       if (!booking || now.getTime() < booking.startsAt.getTime() - deps.policy.checkInOpensMinutes * MINUTE) {
         throw checkInNotOpen(deps.policy.checkInOpensMinutes);
       }
-      const today = licenceDay(now);
+      const today = licenceDay(now, deps.timeZone);
       if (!(await createScheduleRepository(deps.db).isLicensed(actor.providerId, visit.state ?? "", today))) {
         await deps.db.transaction(async (tx) => {
           await changeVisitStatus(

@@ -90,6 +90,8 @@ export function createScheduleService(deps: {
   defaults: ScheduleDefaults;
   /** Hours changed: the directory's "next available" is stale. */
   onChange?: () => void;
+  /** CLINIC_TIME_ZONE: a licence counts through its expiry date there (UTC when unset). */
+  timeZone?: string;
 }) {
   const changed = () => deps.onChange?.();
 
@@ -272,7 +274,7 @@ export function createScheduleService(deps: {
           and(
             eq(providerLicenses.providerId, providers.id),
             eq(providerLicenses.state, input.state),
-            licenceInForce(licenceDay(now)),
+            licenceInForce(licenceDay(now, deps.timeZone)),
           ),
         )
         .where(
@@ -305,7 +307,11 @@ export function createScheduleService(deps: {
      */
     async slots(slug: string, query: SlotsQuery): Promise<SlotsResponse["data"]> {
       const repository = createScheduleRepository(deps.db);
-      const provider = await repository.providerForBooking(slug, query.state, licenceDay(deps.clock.now()));
+      const provider = await repository.providerForBooking(
+        slug,
+        query.state,
+        licenceDay(deps.clock.now(), deps.timeZone),
+      );
       if (!provider) throw new AppError("PROVIDER_NOT_FOUND", 404, CONSULTATION_ERRORS.providerNotFound);
       if (!provider.clinicianUserId || provider.clinicianDisabledAt !== null) throw notTakingVisits();
       if (!provider.licensedInState) {

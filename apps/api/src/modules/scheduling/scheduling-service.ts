@@ -46,10 +46,17 @@ export function createScheduling(
     onError: (error) => app.log.warn({ err: error }, "computing the providers' availability failed"),
   });
   const changed = () => availability.invalidate();
-  const schedules = createScheduleService({ db: app.db.db, clock: app.clock, defaults, onChange: changed });
+  const schedules = createScheduleService({
+    db: app.db.db,
+    clock: app.clock,
+    defaults,
+    onChange: changed,
+    timeZone: config.CLINIC_TIME_ZONE,
+  });
   const bookings = createBookingService({
     db: app.db.db,
     clock: app.clock,
+    timeZone: config.CLINIC_TIME_ZONE,
     policy: {
       holdMinutes: config.BOOKING_HOLD_MINUTES,
       cancelCutoffMinutes: config.BOOKING_CANCEL_CUTOFF_MINUTES,

@@ -5,26 +5,11 @@ import {
   InvoiceRefundRows,
   useInvoiceStatus,
 } from "#app/features/membership/invoice-status.tsx";
+import { paidInvoice } from "#app/features/membership/invoice-test-support.ts";
 import type { Locale } from "#app/lib/i18n.tsx";
 import { renderInPage } from "#app/lib/render-test-support.tsx";
 
-const paid: Invoice = {
-  id: "0b7e4a52-3c1d-4f7e-9a55-2f0c6d1e8b11",
-  number: "AC-000042",
-  issued_at: "2026-11-20T15:00:00.000Z",
-  paid_at: "2026-11-20T15:00:00.000Z",
-  plan: "ppv_video",
-  description: "Ambercare one-time video visit",
-  amount_cents: 4900,
-  currency: "usd",
-  status: "paid",
-  period_start: null,
-  period_end: null,
-  payment_method: { brand: "visa", last4: "4242" },
-  refunded_at: null,
-  refunded_amount_cents: null,
-  refunds: [],
-};
+const paid = paidInvoice("2026-11-20T15:00:00.000Z");
 
 const inParts: Invoice = {
   ...paid,

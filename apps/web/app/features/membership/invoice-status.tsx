@@ -8,8 +8,8 @@ type RefundedInvoice = Pick<Invoice, "status" | "refunded_at" | "refunded_amount
 /**
  * An invoice's status as the billing history and the receipt show it: a refunded one-time visit
  * (it expired, or the clinician canceled it) says how much came back and when; a payment an
- * operator refunded in several parts says the sum, and the billing history lists each part under it
- * (`InvoiceRefundLines`, `InvoiceRefundRows`).
+ * operator refunded in several parts says the sum, and the billing history and the receipt list each
+ * part under it (`InvoiceRefundLines`, `InvoiceRefundRows`).
  */
 export function useInvoiceStatus(): (invoice: RefundedInvoice) => string {
   const { t } = useTranslation();
@@ -28,7 +28,7 @@ export function useInvoiceStatus(): (invoice: RefundedInvoice) => string {
 /** The refunds listed one by one: only when there are several (one is the status itself). */
 const partsOf = (invoice: Pick<Invoice, "refunds">) => (invoice.refunds.length > 1 ? invoice.refunds : []);
 
-/** An invoice's card (phones): one line per refund, with its day and amount. */
+/** An invoice's card (phones) and its receipt: one line per refund, with its day and amount. */
 export function InvoiceRefundLines({ invoice }: { invoice: Pick<Invoice, "number" | "refunds"> }) {
   const { t } = useTranslation();
   const day = useDateTime("date");

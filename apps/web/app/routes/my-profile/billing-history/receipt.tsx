@@ -2,7 +2,7 @@ import { Link, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { useHydrated } from "#app/components/forms.tsx";
 import { formatAmount, formatCardBrand } from "#app/features/membership/billing-format.ts";
-import { useInvoiceStatus } from "#app/features/membership/invoice-status.tsx";
+import { InvoiceRefundLines, useInvoiceStatus } from "#app/features/membership/invoice-status.tsx";
 import { getInvoice } from "#app/features/membership/membership.server.ts";
 import { useDateTime } from "#app/lib/date-time.ts";
 import { env } from "#app/lib/env.server.ts";
@@ -18,7 +18,8 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: rece
 
 /**
  * A printable receipt for one invoice, with what an HSA/FSA claim asks for: the patient's name, the
- * date, what was bought, the amount, that it was paid, and who provided the service.
+ * date, what was bought, the amount, that it was paid, and who provided the service; a refunded
+ * payment says how much came back and when, each refund on its own line when there were several.
  */
 export async function loader({ request, pattern, params }: Route.LoaderArgs) {
   const { user } = await requireRouteUser(request, pattern);
@@ -106,6 +107,8 @@ export default function ReceiptPage() {
           </Row>
           <Row term={t("billing.receipt.status")}>
             <span className="font-semibold">{status(invoice)}</span>
+            {/* A payment refunded in parts: their sum above, each one under it with its day. */}
+            <InvoiceRefundLines invoice={invoice} />
           </Row>
           {invoice.payment_method ? (
             <Row term={t("billing.receipt.paymentMethod")}>

@@ -1,0 +1,31 @@
+import { Temporal } from "temporal-polyfill";
+
+/**
+ * The clinic's days (CLINIC_TIME_ZONE, UTC by default): a day runs from one midnight there to the
+ * next, 23 or 25 hours on a day of a daylight-saving change. The operations board's "today", the
+ * access log's day filters, the reports and a licence's last day all count these days.
+ */
+
+/** The calendar day (YYYY-MM-DD) of `now` in `timeZone`. */
+export function dayIn(now: Date, timeZone: string): string {
+  return Temporal.Instant.fromEpochMilliseconds(now.getTime())
+    .toZonedDateTimeISO(timeZone)
+    .toPlainDate()
+    .toString();
+}
+
+/** The day after `day` (YYYY-MM-DD), or `days` after it. */
+export function dayAfter(day: string, days = 1): string {
+  return Temporal.PlainDate.from(day).add({ days }).toString();
+}
+
+/** The first instant of `day` (YYYY-MM-DD) in `timeZone`: its midnight, or its first wall time. */
+export function midnightIn(day: string, timeZone: string): Date {
+  return new Date(Temporal.PlainDate.from(day).toZonedDateTime({ timeZone }).epochMilliseconds);
+}
+
+/** The clinic's day of `now`: its date and its instants, from its midnight to the next one. */
+export function clinicDayOf(now: Date, timeZone: string): { day: string; start: Date; end: Date } {
+  const day = dayIn(now, timeZone);
+  return { day, start: midnightIn(day, timeZone), end: midnightIn(dayAfter(day), timeZone) };
+}
