@@ -86,6 +86,7 @@ describe("database", () => {
       "processed_webhook_events",
       "provider_conditions",
       "provider_licenses",
+      "provider_photos",
       "provider_specializations",
       "providers",
       "push_subscriptions",
