@@ -164,6 +164,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
       secondFactorKey: config.SECOND_FACTOR_KEY,
     },
     keyHash,
+    timeZone: config.CLINIC_TIME_ZONE,
     idleTimeoutMs: config.SESSION_IDLE_MINUTES * 60_000,
     sessionCacheMs: config.SESSION_CACHE_MS,
     ...(options.onAuthenticated ? { onAuthenticated: options.onAuthenticated } : {}),
