@@ -201,6 +201,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     webUrl: web,
     log,
     membershipMail: createMembershipMailer({ db, mailer, productName: config.PRODUCT_NAME, webUrl: web }),
+    timeZone: config.CLINIC_TIME_ZONE,
   });
   const entitlements = options.entitlements ?? membershipEntitlements(membership);
 

@@ -31,16 +31,23 @@ export function clinicDayOf(now: Date, timeZone: string): { day: string; start: 
 }
 
 /**
- * A patient's today (YYYY-MM-DD): the day of `now` in their profile's time zone, or in the clinic's
- * when they have none. A date they give (a birth date, when symptoms started) may not be after it,
- * and their age counts to it.
+ * A patient's time zone: their profile's, or the clinic's when they have none (UTC without either).
+ * Their today (patientDayIn) and the dates of their invoices' periods are days there.
+ */
+export function patientZone(profileZone: string | null | undefined, clinicZone: string | undefined): string {
+  return knownZone(profileZone) ?? knownZone(clinicZone) ?? "UTC";
+}
+
+/**
+ * A patient's today (YYYY-MM-DD): the day of `now` in their time zone (patientZone). A date they give
+ * (a birth date, when symptoms started) may not be after it, and their age counts to it.
  */
 export function patientDayIn(
   now: Date,
-  patientZone: string | null | undefined,
+  profileZone: string | null | undefined,
   clinicZone: string | undefined,
 ): string {
-  return dayIn(now, knownZone(patientZone) ?? knownZone(clinicZone) ?? "UTC");
+  return dayIn(now, patientZone(profileZone, clinicZone));
 }
 
 /** `zone` when it is an IANA zone this runtime knows (a stored zone is checked on the way in). */
