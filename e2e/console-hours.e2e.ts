@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clinicianFor, journeyStack } from "./auth-helpers.ts";
-import { expectNoAxeViolations, launchBrowser, openPage, unexpected } from "./browser.ts";
+import { expectNoAxeViolations, launchBrowser, openContext, openPage, unexpected } from "./browser.ts";
 import { clinicianSession } from "./clinician-helpers.ts";
 
 /**
@@ -74,6 +74,37 @@ describe("my hours", () => {
       await page.setViewportSize({ width: 320, height: 800 });
       await expectNoAxeViolations(page);
       expect(unexpected(consoleErrors)).toEqual([]);
+
+      // The zones are sent once, as the field's options: the route data holds the chosen zone only.
+      for (const [query, named] of [
+        ["", "Bulgaria"],
+        ["?lang=bg", "България — Източноевропейско време"],
+      ] as const) {
+        const html = await (await page.request.get(`${baseUrl}/console/hours${query}`)).text();
+        console.info(`/console/hours${query}: ${Buffer.byteLength(html)} bytes of HTML`);
+        expect(html.split("Africa/Abidjan").length - 1, query).toBe(1);
+        expect(html.split(named).length - 1, query).toBe(1);
+      }
+
+      // Without JavaScript, in Bulgarian too: the server's list is the field's, and a plain post saves it.
+      const { context: plain } = await openContext(browser, { javaScriptEnabled: false });
+      try {
+        await plain.addCookies(await context.cookies(baseUrl));
+        const noScript = await plain.newPage();
+        await noScript.goto(`${baseUrl}/console/hours?lang=bg`);
+        const zone = noScript.getByLabel("Часова зона");
+        expect(await zone.inputValue()).toBe("Europe/Sofia");
+        expect(await zone.locator("option:checked").textContent()).toMatch(/^България — /);
+        await zone.selectOption("America/Chicago");
+        await noScript.getByRole("button", { name: "Запазете часовете" }).click();
+        await noScript.getByRole("status").getByText("Часовете Ви са запазени.").waitFor();
+        expect(await noScript.getByLabel("Часова зона").inputValue()).toBe("America/Chicago");
+        // The newly saved zone comes first, after "Изберете…".
+        const options = noScript.getByLabel("Часова зона").locator("option");
+        expect(await options.nth(1).getAttribute("value")).toBe("America/Chicago");
+      } finally {
+        await plain.close();
+      }
     } finally {
       await context.close();
     }

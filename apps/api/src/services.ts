@@ -164,6 +164,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
       secondFactorKey: config.SECOND_FACTOR_KEY,
     },
     keyHash,
+    timeZone: config.CLINIC_TIME_ZONE,
     idleTimeoutMs: config.SESSION_IDLE_MINUTES * 60_000,
     sessionCacheMs: config.SESSION_CACHE_MS,
     ...(options.onAuthenticated ? { onAuthenticated: options.onAuthenticated } : {}),
@@ -200,6 +201,7 @@ export function buildServices(handle: DbHandle, config: ApiConfig, options: Serv
     webUrl: web,
     log,
     membershipMail: createMembershipMailer({ db, mailer, productName: config.PRODUCT_NAME, webUrl: web }),
+    timeZone: config.CLINIC_TIME_ZONE,
   });
   const entitlements = options.entitlements ?? membershipEntitlements(membership);
 

@@ -29,3 +29,34 @@ export function clinicDayOf(now: Date, timeZone: string): { day: string; start: 
   const day = dayIn(now, timeZone);
   return { day, start: midnightIn(day, timeZone), end: midnightIn(dayAfter(day), timeZone) };
 }
+
+/**
+ * A patient's time zone: their profile's, or the clinic's when they have none (UTC without either).
+ * Their today (patientDayIn) and the dates of their invoices' periods are days there.
+ */
+export function patientZone(profileZone: string | null | undefined, clinicZone: string | undefined): string {
+  return knownZone(profileZone) ?? knownZone(clinicZone) ?? "UTC";
+}
+
+/**
+ * A patient's today (YYYY-MM-DD): the day of `now` in their time zone (patientZone). A date they give
+ * (a birth date, when symptoms started) may not be after it, and their age counts to it.
+ */
+export function patientDayIn(
+  now: Date,
+  profileZone: string | null | undefined,
+  clinicZone: string | undefined,
+): string {
+  return dayIn(now, patientZone(profileZone, clinicZone));
+}
+
+/** `zone` when it is an IANA zone this runtime knows (a stored zone is checked on the way in). */
+function knownZone(zone: string | null | undefined): string | undefined {
+  if (!zone) return undefined;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return zone;
+  } catch {
+    return undefined;
+  }
+}

@@ -9,6 +9,7 @@ import {
   StatusMessage,
   TextField,
 } from "#app/components/forms.tsx";
+import { TimeZoneSelect } from "#app/components/time-zone-select.tsx";
 import { formError } from "#app/lib/forms.ts";
 import { createI18n, I18nProvider, type Locale } from "#app/lib/i18n.tsx";
 import bg from "#app/locales/bg.json";
@@ -130,5 +131,43 @@ describe("StatusMessage", () => {
     expect(render(<StatusMessage message={{ key: "profile.saved" }} />, "bg")).toContain(
       "Профилът ви е запазен.",
     );
+  });
+});
+
+const count = (html: string, text: string) => html.split(text).length - 1;
+
+describe("the time zone select", () => {
+  it("lists every zone once on the server, the current one first, under the groups it is given", () => {
+    const html = render(
+      <TimeZoneSelect
+        formId="profile"
+        name="time_zone"
+        label="Time zone"
+        hint="Times are shown in this zone."
+        optional
+        groups={{ likely: "Likely for you", all: "All time zones" }}
+        current="Europe/Sofia"
+        defaultValue="Europe/Sofia"
+        error={undefined}
+      />,
+    );
+    expect(html).toContain('<label for="profile-time-zone"');
+    expect(html).not.toMatch(/<select[^>]*required/);
+    expect(html).toMatch(/<optgroup label="Likely for you"><option value="Europe\/Sofia"/);
+    expect(count(html, "<optgroup")).toBe(2);
+    expect(count(html, 'value="Africa/Abidjan"')).toBe(1);
+    expect(count(html, "<option")).toBeGreaterThan(300);
+  });
+
+  it("is a required field without groups in Bulgarian, with the zones named in Bulgarian", () => {
+    const zone = "America/Chicago";
+    const error = { key: "forms.errors.timeZone.invalid" } as const;
+    const props = { formId: "hours", name: "time_zone", current: zone, defaultValue: zone, error };
+    const html = render(<TimeZoneSelect label="Часова зона" {...props} />, "bg");
+    expect(html).toMatch(/<select[^>]*id="hours-time-zone"[^>]*required/);
+    expect(html).toMatch(/<select[^>]*aria-invalid="true"/);
+    expect(html).not.toContain("<optgroup");
+    expect(html).toMatch(/<option value="">Изберете…<\/option><option value="America\/Chicago"/);
+    expect(html).toContain("България — Източноевропейско време");
   });
 });

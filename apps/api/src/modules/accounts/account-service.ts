@@ -36,6 +36,7 @@ import {
   type UserRow,
 } from "#api/modules/accounts/user-repository.ts";
 import { createAttemptCounterRepository } from "#api/platform/attempt-counter-repository.ts";
+import { patientDayIn } from "#api/platform/clinic-day.ts";
 import type { Clock } from "#api/platform/clock.ts";
 import { AppError } from "#api/platform/errors.ts";
 import type { Mailer } from "#api/platform/mail/mailer.ts";
@@ -71,6 +72,8 @@ export type AccountServiceDeps = {
   passwords: Passwords;
   settings: AccountSettings;
   keyHash: (purpose: string, value: string) => string;
+  /** CLINIC_TIME_ZONE: "today" for a birth date of a patient whose profile has no time zone (UTC when unset). */
+  timeZone?: string;
   loginLimits?: LoginThrottleLimits;
   /** How long a patient's session may go unused before it ends (SESSION_IDLE_MINUTES). */
   idleTimeoutMs?: number;
@@ -204,9 +207,14 @@ export function createAccountService(deps: AccountServiceDeps) {
     deps.mailer.dispatch({ ...rendered, to: user.email, template });
   }
 
-  function checkDateOfBirth(date: string | undefined): void {
-    // ISO dates compare as strings; "today" is the injected clock's UTC day.
-    if (date !== undefined && date > clock.now().toISOString().slice(0, 10)) {
+  /**
+   * A birth date may not be after the patient's today: in the zone this request sets, else their
+   * profile's, else the clinic's (ISO dates compare as strings).
+   */
+  async function checkDateOfBirth(userId: string, date: string | undefined, zone?: string): Promise<void> {
+    if (date === undefined) return;
+    const patientZone = zone ?? (await users.findById(userId))?.timeZone;
+    if (date > patientDayIn(clock.now(), patientZone, deps.timeZone)) {
       throw badRequest("DATE_OF_BIRTH_IN_FUTURE", AUTH_ERRORS.dateOfBirthInFuture);
     }
   }
@@ -461,7 +469,7 @@ export function createAccountService(deps: AccountServiceDeps) {
 
     async updateUser(auth: AuthContext, input: UpdateUserRequest): Promise<User> {
       forbiddenUnlessOwn(auth, input.user_id);
-      checkDateOfBirth(input.date_of_birth);
+      await checkDateOfBirth(input.user_id, input.date_of_birth, input.time_zone);
       const changes = profileChanges(input);
       if (Object.keys(changes).length === 0) return loadUser(input.user_id);
       const now = clock.now();
@@ -477,7 +485,7 @@ export function createAccountService(deps: AccountServiceDeps) {
     /** Sets every required profile field and marks the profile complete (the first time only). */
     async completeProfile(auth: AuthContext, input: CompleteProfileRequest): Promise<User> {
       forbiddenUnlessOwn(auth, input.user_id);
-      checkDateOfBirth(input.date_of_birth);
+      await checkDateOfBirth(input.user_id, input.date_of_birth);
       const now = clock.now();
       const row = await users.updateProfile(input.user_id, profileChanges(input), now, {
         markCompleted: true,

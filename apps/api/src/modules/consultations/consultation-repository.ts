@@ -121,6 +121,12 @@ export function createConsultationRepository(db: Executor) {
       return row;
     },
 
+    /** The time zone of the patient's profile; null when they have not set one. */
+    async timeZoneOf(userId: string): Promise<string | null> {
+      const [row] = await db.select({ timeZone: users.timeZone }).from(users).where(eq(users.id, userId));
+      return row?.timeZone ?? null;
+    },
+
     async findByIdempotencyKey(userId: string, key: string): Promise<ConsultationRow | undefined> {
       const [row] = await selectConsultations().where(
         and(eq(consultations.userId, userId), eq(consultations.idempotencyKey, key)),
@@ -175,6 +181,7 @@ export function createConsultationRepository(db: Executor) {
           intake: consultations.intake,
           intakeVersion: consultations.intakeVersion,
           accountDateOfBirth: users.dateOfBirth,
+          accountTimeZone: users.timeZone,
           chosen: sql<boolean>`coalesce(${consultations.providerId} = ${providerId}, false)`,
         })
         .from(consultations)
@@ -231,6 +238,7 @@ export function createConsultationRepository(db: Executor) {
           firstName: users.firstName,
           lastName: users.lastName,
           accountDateOfBirth: users.dateOfBirth,
+          accountTimeZone: users.timeZone,
         })
         .from(consultations)
         .innerJoin(users, eq(users.id, consultations.userId))

@@ -28,6 +28,7 @@ import {
 import type { VisitMailer } from "#api/modules/consultations/visit-mail.ts";
 import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
 import { createAuditRepository } from "#api/platform/audit-log.ts";
+import { patientDayIn } from "#api/platform/clinic-day.ts";
 import type { Clock } from "#api/platform/clock.ts";
 import { AppError } from "#api/platform/errors.ts";
 
@@ -67,9 +68,6 @@ export type ConsultationBookings = {
 class DuplicateSubmit extends Error {}
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
-
-/** "YYYY-MM-DD" of `now` in UTC; a date in the intake may not be after it. */
-const today = (now: Date) => now.toISOString().slice(0, 10);
 
 export function toConsultation(row: ConsultationRow): Consultation {
   const intake = readStoredIntake(row.intake, row.intakeVersion);
@@ -178,12 +176,17 @@ export function createConsultationService(deps: {
       patientOnly(caller.auth);
       const { intake, type } = input;
       const now = deps.clock.now();
-      if (datesNotAfterToday(intake).some((date) => date > today(now))) {
-        throw new AppError("DATE_IN_FUTURE", 400, CONSULTATION_ERRORS.futureDate);
-      }
       const userId = caller.auth.userId;
-      const key = input.idempotency_key.toLowerCase();
       const repository = createConsultationRepository(deps.db);
+      const dates = datesNotAfterToday(intake);
+      if (dates.length > 0) {
+        // The patient's today: in their profile's time zone, else the clinic's.
+        const today = patientDayIn(now, await repository.timeZoneOf(userId), deps.timeZone);
+        if (dates.some((date) => date > today)) {
+          throw new AppError("DATE_IN_FUTURE", 400, CONSULTATION_ERRORS.futureDate);
+        }
+      }
+      const key = input.idempotency_key.toLowerCase();
       const earlier = await repository.findByIdempotencyKey(userId, key);
       if (earlier) return { created: false, consultation: toConsultation(earlier) };
 

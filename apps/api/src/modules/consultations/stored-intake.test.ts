@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { queueResponse, visitWorkspaceResponse } from "@ambercare/contracts/console";
 import {
   CONSULTATION_ERRORS,
@@ -9,9 +8,10 @@ import {
 import { INTAKE_VERSION } from "@ambercare/contracts/intake";
 import { EXAMPLE_INTAKE } from "@ambercare/contracts/intake-example";
 import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
-import { consultations, providerLicenses, providers } from "@ambercare/db/schema";
+import { consultations, providers } from "@ambercare/db/schema";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { licensedState, requestChat } from "#api/modules/consultations/intake-test-support.ts";
 import { createManualClock } from "#api/platform/clock.ts";
 import {
   bearer,
@@ -47,12 +47,7 @@ beforeAll(async () => {
     .update(providers)
     .set({ visitTypes: [...VISIT_TYPE_IDS] })
     .where(eq(providers.id, clinician.providerId));
-  const [licence] = await t.db.db
-    .select({ state: providerLicenses.state })
-    .from(providerLicenses)
-    .where(eq(providerLicenses.providerId, clinician.providerId))
-    .limit(1);
-  state = licence!.state;
+  state = await licensedState(t.db.db, clinician.providerId);
 });
 
 afterAll(async () => {
@@ -85,18 +80,7 @@ async function storedRow(
 }
 
 /** The patient requests a chat visit in `state` with the example intake changed by `intake`. */
-const create = (intake: Record<string, unknown>) =>
-  t.app.inject({
-    method: "POST",
-    url: "/ambercare/create-consultation",
-    headers: bearer(patient.access_token),
-    payload: {
-      idempotency_key: randomUUID(),
-      type: "chat",
-      intake: { ...EXAMPLE_INTAKE, state, ...intake },
-      consents: { informed_consent: true, audio_video_recording: true, financial_communications: true },
-    },
-  });
+const create = (intake: Record<string, unknown>) => requestChat(t.app, patient.access_token, state, intake);
 
 /** The intake as the patient's own consultation and their records show it. */
 async function patientReads(id: string) {

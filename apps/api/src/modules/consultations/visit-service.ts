@@ -52,6 +52,7 @@ export type { MoneyBack, Rebook, VisitMailer, VisitMailTemplate };
 
 import { createVisitNotesRepository } from "#api/modules/consultations/visit-notes-repository.ts";
 import type { ConsultationEntitlements } from "#api/modules/membership/consultation-entitlements.ts";
+import { patientDayIn } from "#api/platform/clinic-day.ts";
 import type { Clock } from "#api/platform/clock.ts";
 import { AppError } from "#api/platform/errors.ts";
 
@@ -68,31 +69,41 @@ export type Publish = (
   payload: Record<string, unknown>,
 ) => Promise<unknown>;
 
-/** Whole years from a "YYYY-MM-DD" birth date to `now` (UTC); null without a date. */
-export function ageOn(dateOfBirth: string | null | undefined, now: Date): number | null {
+/** Whole years from a "YYYY-MM-DD" birth date to `today` (a "YYYY-MM-DD" day); null without a date. */
+export function ageOn(dateOfBirth: string | null | undefined, today: string): number | null {
   if (!dateOfBirth) return null;
   const [year, month, day] = dateOfBirth.split("-").map(Number) as [number, number, number];
-  const beforeBirthday =
-    now.getUTCMonth() + 1 < month || (now.getUTCMonth() + 1 === month && now.getUTCDate() < day);
-  return Math.max(0, now.getUTCFullYear() - year - (beforeBirthday ? 1 : 0));
+  const [nowYear, nowMonth, nowDay] = today.split("-").map(Number) as [number, number, number];
+  const beforeBirthday = nowMonth < month || (nowMonth === month && nowDay < day);
+  return Math.max(0, nowYear - year - (beforeBirthday ? 1 : 0));
 }
 
-/** The person a visit is for: the dependent of the intake, or the account holder. */
+/**
+ * The person a visit is for: the dependent of the intake, or the account holder; their age counts to
+ * the account holder's today (their profile's time zone, else the clinic's).
+ */
 function patientOf(
   intake: IntakeRecord,
-  account: { firstName?: string | null; lastName?: string | null; accountDateOfBirth: string | null },
+  account: {
+    firstName?: string | null;
+    lastName?: string | null;
+    accountDateOfBirth: string | null;
+    accountTimeZone: string | null;
+  },
   now: Date,
+  clinicZone: string | undefined,
 ) {
+  const today = patientDayIn(now, account.accountTimeZone, clinicZone);
   const dependent = intake.patient === "dependent" ? intake.dependent : null;
   if (dependent) {
     return {
       name: `${dependent.first_name} ${dependent.last_name}`,
-      age: ageOn(dependent.date_of_birth, now),
+      age: ageOn(dependent.date_of_birth, today),
     };
   }
   return {
     name: [account.firstName, account.lastName].filter(Boolean).join(" "),
-    age: ageOn(account.accountDateOfBirth, now),
+    age: ageOn(account.accountDateOfBirth, today),
   };
 }
 
@@ -183,7 +194,12 @@ export function createVisitService(deps: {
   }
 
   function toConsoleVisit(row: NonNullable<Awaited<ReturnType<typeof heldVisit>>>): ConsoleVisit {
-    const patient = patientOf(readStoredIntake(row.intake, row.intakeVersion), row, deps.clock.now());
+    const patient = patientOf(
+      readStoredIntake(row.intake, row.intakeVersion),
+      row,
+      deps.clock.now(),
+      deps.timeZone,
+    );
     return {
       id: row.id,
       type: row.type,
@@ -329,7 +345,7 @@ export function createVisitService(deps: {
           wait_seconds: Math.max(0, Math.floor((now.getTime() - row.createdAt.getTime()) / 1000)),
           symptoms: intake.symptoms ?? [],
           other_symptoms: Boolean(intake.symptoms_other),
-          patient_age: patientOf(intake, row, now).age,
+          patient_age: patientOf(intake, row, now, deps.timeZone).age,
           chosen: row.chosen,
         };
       });

@@ -19,6 +19,7 @@ import {
   invoiceDescription,
   type MembershipDeps,
   ownAccountOnly,
+  patientInvoiceDescription,
 } from "#api/modules/membership/membership-records.ts";
 import {
   type CheckoutRow,
@@ -275,7 +276,10 @@ export function createCheckoutService(deps: MembershipDeps) {
               checkoutId: checkout.id,
               idempotencyKey: `checkout:${checkout.id}`,
               plan,
-              description: invoiceDescription(plan, now, periodEnd),
+              description: await patientInvoiceDescription(repo, deps.timeZone, checkout.userId, plan, {
+                start: now,
+                end: periodEnd,
+              }),
               amountCents: checkout.amountCents,
               status: "open",
               periodStart: now,

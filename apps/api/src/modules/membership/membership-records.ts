@@ -17,6 +17,7 @@ import type {
   RefundRow,
   SubscriptionRow,
 } from "#api/modules/membership/membership-repository.ts";
+import { dayIn, patientZone } from "#api/platform/clinic-day.ts";
 import type { Clock } from "#api/platform/clock.ts";
 import { AppError } from "#api/platform/errors.ts";
 
@@ -34,6 +35,8 @@ export type MembershipDeps = {
   log: FastifyBaseLogger;
   /** The patient's e-mails about their payments and membership, sent after each commit. */
   membershipMail: MembershipMailer;
+  /** CLINIC_TIME_ZONE: the zone of a patient whose profile has none (patientZone; UTC when unset). */
+  timeZone?: string;
 };
 
 /** Refused; with `ownerUserId`, the attempt on that patient's membership is audited. */
@@ -112,17 +115,37 @@ export function toInvoice(row: InvoiceRow, recorded: readonly RefundRow[] = []):
   };
 }
 
-const day = (date: Date) => date.toISOString().slice(0, 10);
+/** invoiceDescription in the zone of the patient the invoice is for (patientZone). */
+export async function patientInvoiceDescription(
+  repo: { findUserTimeZone(userId: string): Promise<string | null> },
+  clinicZone: string | undefined,
+  userId: string,
+  plan: PlanKey,
+  period: { start: Date; end: Date },
+): Promise<string> {
+  const zone = patientZone(await repo.findUserTimeZone(userId), clinicZone);
+  return invoiceDescription(plan, period.start, period.end, zone);
+}
 
 const MEMBERSHIP_NAMES: Readonly<Record<MembershipPlanKey, string>> = {
   subscription_monthly: "monthly",
   subscription_yearly: "yearly",
 };
 
-export function invoiceDescription(plan: PlanKey, periodStart: Date | null, periodEnd: Date | null): string {
+/**
+ * What an invoice says it is for; a membership's period is named by its first and last days in the
+ * patient's time zone (patientZone), as their receipt shows its times.
+ */
+export function invoiceDescription(
+  plan: PlanKey,
+  periodStart: Date | null,
+  periodEnd: Date | null,
+  timeZone = "UTC",
+): string {
   // A one-time visit is named by its kind: "Ambercare one-time chat visit".
   if (isVisitPlanKey(plan)) return `Ambercare one-time ${visitTypeOfPlan(plan)} visit`;
   const name = MEMBERSHIP_NAMES[plan];
-  const period = periodStart && periodEnd ? `, ${day(periodStart)} to ${day(periodEnd)}` : "";
+  const period =
+    periodStart && periodEnd ? `, ${dayIn(periodStart, timeZone)} to ${dayIn(periodEnd, timeZone)}` : "";
   return `Ambercare membership (${name})${period}`;
 }

@@ -166,6 +166,12 @@ export function createMembershipRepository(db: Executor) {
       return row?.email;
     },
 
+    /** The time zone of the patient's profile (their invoices' days are there); null without one. */
+    async findUserTimeZone(userId: string): Promise<string | null> {
+      const [row] = await db.select({ timeZone: users.timeZone }).from(users).where(eq(users.id, userId));
+      return row?.timeZone ?? null;
+    },
+
     async insertFeedback(values: typeof cancelFeedback.$inferInsert): Promise<void> {
       await db.insert(cancelFeedback).values(values);
     },

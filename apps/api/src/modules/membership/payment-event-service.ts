@@ -12,7 +12,11 @@ import {
   paymentReceived,
   sendAfterCommit,
 } from "#api/modules/membership/membership-mail.ts";
-import { invoiceDescription, type MembershipDeps } from "#api/modules/membership/membership-records.ts";
+import {
+  invoiceDescription,
+  type MembershipDeps,
+  patientInvoiceDescription,
+} from "#api/modules/membership/membership-records.ts";
 import {
   createMembershipRepository,
   type MembershipRepository,
@@ -150,7 +154,10 @@ export function createPaymentEventService(deps: MembershipDeps) {
         idempotencyKey: `${payments.name}:${invoiceId}`,
         providerInvoiceId: invoiceId,
         plan: sub.plan,
-        description: invoiceDescription(sub.plan, periodStart, periodEnd),
+        description: await patientInvoiceDescription(repo, deps.timeZone, sub.userId, sub.plan, {
+          start: periodStart,
+          end: periodEnd,
+        }),
         amountCents: amount,
         status: paid ? "paid" : "failed",
         periodStart,

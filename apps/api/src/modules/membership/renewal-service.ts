@@ -11,7 +11,10 @@ import {
   paymentReceived,
   sendAfterCommit,
 } from "#api/modules/membership/membership-mail.ts";
-import { invoiceDescription, type MembershipDeps } from "#api/modules/membership/membership-records.ts";
+import {
+  type MembershipDeps,
+  patientInvoiceDescription,
+} from "#api/modules/membership/membership-records.ts";
 import { createMembershipRepository } from "#api/modules/membership/membership-repository.ts";
 import { addInterval, DAY_MS } from "#api/platform/billing-calendar.ts";
 
@@ -55,7 +58,10 @@ export function createRenewalService(deps: MembershipDeps) {
         subscriptionId: sub.id,
         idempotencyKey: invoiceKey,
         plan,
-        description: invoiceDescription(plan, periodEnd, nextEnd),
+        description: await patientInvoiceDescription(repo, deps.timeZone, sub.userId, plan, {
+          start: periodEnd,
+          end: nextEnd,
+        }),
         amountCents: chargeForInterval(nextInterval),
         status: "open",
         periodStart: periodEnd,

@@ -148,11 +148,14 @@ export function createOperationsRepository(db: Executor) {
         .where(eq(clinicians.userId, userId));
     },
 
-    async searchVisits(query: VisitSearchQuery) {
+    /** Visits by the patient's address, state, status and the clinic's day (`timeZone`) they were asked on. */
+    async searchVisits(query: VisitSearchQuery, timeZone: string) {
       const where: SQL[] = [];
       if (query.email) where.push(sql`${users.email} like ${`%${escapeLike(query.email.toLowerCase())}%`}`);
-      if (query.date)
-        where.push(sql`(${consultations.createdAt} at time zone 'UTC')::date = ${query.date}::date`);
+      if (query.date) {
+        where.push(gte(consultations.createdAt, midnightIn(query.date, timeZone)));
+        where.push(lt(consultations.createdAt, midnightIn(dayAfter(query.date), timeZone)));
+      }
       if (query.state) where.push(eq(consultations.state, query.state));
       if (query.status) where.push(eq(consultations.status, query.status));
       return db

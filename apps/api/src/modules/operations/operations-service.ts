@@ -66,7 +66,7 @@ export type OperationsDeps = {
   /** The web's origin: the set-password link and the billing history's link. */
   siteUrl: string;
   webUrl: string;
-  /** CLINIC_TIME_ZONE: the access log's from and to dates are the clinic's days. */
+  /** CLINIC_TIME_ZONE: the access log's from and to dates and a visit search's date are the clinic's days. */
   timeZone: string;
 };
 
@@ -386,7 +386,7 @@ export function createOperationsService(deps: OperationsDeps) {
     },
 
     async searchVisits(actor: OperatorActor, query: VisitSearchQuery): Promise<OperatorVisit[]> {
-      const rows = await repository.searchVisits(query);
+      const rows = await repository.searchVisits(query, deps.timeZone);
       await record(actor, "visit.search", null, { ...criteriaOf(query), found: rows.length });
       return rows.map(toVisit);
     },

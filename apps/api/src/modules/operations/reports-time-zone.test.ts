@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { visitSearchResponse } from "@ambercare/contracts/operations";
 import { reportsResponse } from "@ambercare/contracts/operations-reports";
 import { consultations, invoices, providers, ratings } from "@ambercare/db/schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -114,6 +115,21 @@ describe("the reports in the clinic's time zone", () => {
     // The five of 1 and 2 May there, the one of 30 April and the rated one of 20 April; not the one
     // at 00:00 on 3 May there (by UTC's today, 3 May, it would count: 8).
     expect(data.visits.total).toBe(7);
+  });
+});
+
+describe("the visit search's date", () => {
+  it("is the clinic's day: from its midnight to the next, not UTC's", async () => {
+    const email = encodeURIComponent(ops.patient.email);
+    const res = await get(`${OPS}/visits?email=${email}&date=2031-05-01`);
+    expect(res.statusCode, res.body).toBe(200);
+    const asked = visitSearchResponse.parse(res.json()).data.map((visit) => visit.created_at);
+    // Not 23:59:59 on 30 April there; 23:59:59 on 1 May there is in (UTC would swap the two).
+    expect(asked.sort()).toEqual([
+      "2031-05-01T04:00:00.000Z",
+      "2031-05-01T23:30:00.000Z",
+      "2031-05-02T03:59:59.000Z",
+    ]);
   });
 });
 

@@ -1,4 +1,3 @@
-import type { Locale } from "@ambercare/contracts/locales";
 import type { AddExceptionRequest, PutScheduleRequest, Schedule } from "@ambercare/contracts/scheduling";
 import { data } from "react-router";
 import {
@@ -30,14 +29,13 @@ function errorResult(values: HoursValues, errors: HoursErrors): FormErrorResult<
   return formError(values, fields, form);
 }
 
-/** What the hours editor shows: the schedule, its form values, and the zones to choose from. */
-export async function loadHoursEditor(api: HoursEditorApi, locale: Locale) {
+/**
+ * What the hours editor shows: the schedule and its form values. The zones to choose from are not
+ * route data: the field lists them itself, in the HTML once (TimeZoneSelect).
+ */
+export async function loadHoursEditor(api: HoursEditorApi) {
   const schedule = await api.schedule();
-  return {
-    schedule,
-    values: scheduleValues(schedule),
-    timeZones: timeZoneOptions(locale, new Date(), schedule.time_zone),
-  };
+  return { schedule, values: scheduleValues(schedule) };
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   TextField,
   translateMessage,
 } from "#app/components/forms.tsx";
+import { TimeZoneSelect } from "#app/components/time-zone-select.tsx";
 import type { HoursAction } from "#app/features/scheduling/hours-editor.server.ts";
 import {
   type HoursErrors,
@@ -23,7 +24,6 @@ import {
 } from "#app/features/scheduling/hours-form.ts";
 import { type FormMessage, fieldId } from "#app/lib/forms.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
-import type { TimeZoneOption } from "#app/lib/time-zone.server.ts";
 
 /**
  * The hours editor (ADR 059): booking settings, the weekly ranges and the exceptions by date, as
@@ -120,7 +120,6 @@ function RangeRow({
 export type HoursEditorProps = {
   schedule: Schedule;
   values: HoursValues;
-  timeZones: TimeZoneOption[];
   actionData: HoursAction | undefined;
   /** Whose hours: the clinician's own (the console, "my hours") or a clinician's (operations). */
   whose?: "own" | "clinician";
@@ -141,13 +140,7 @@ const WORDING = {
 } as const;
 
 /** The booking settings and the whole week, saved as one form (`intent=hours`). */
-export function HoursForm({
-  schedule,
-  values: saved,
-  timeZones,
-  actionData,
-  whose = "own",
-}: HoursEditorProps) {
+export function HoursForm({ schedule, values: saved, actionData, whose = "own" }: HoursEditorProps) {
   const { t } = useTranslation();
   const wording = WORDING[whose];
   const result = actionData?.intent === "hours" ? actionData.result : undefined;
@@ -174,12 +167,14 @@ export function HoursForm({
         <legend className="mb-2">
           <h2 className="font-semibold text-ink text-xl">{t("console.hours.settings")}</h2>
         </legend>
-        <SelectField
+        <TimeZoneSelect
+          // A newly saved zone moves to the top of the list: the list is made afresh with it chosen.
+          key={schedule.time_zone}
           formId={HOURS_FORM}
           name="time_zone"
           label={t("console.hours.timeZone")}
           hint={t(wording.timeZoneHint)}
-          options={timeZones}
+          current={schedule.time_zone}
           defaultValue={values.time_zone ?? ""}
           error={errors.time_zone}
         />

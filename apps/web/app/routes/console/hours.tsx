@@ -3,10 +3,8 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { loadHoursEditor, runHoursAction } from "#app/features/scheduling/hours-editor.server.ts";
 import { HoursEditorPage } from "#app/features/scheduling/hours-editor.tsx";
 import { schedulingApi } from "#app/features/scheduling/scheduling.server.ts";
-import { isSecureRequest } from "#app/lib/env.server.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
-import { chooseLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteClinician } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/hours";
@@ -14,8 +12,7 @@ import type { Route } from "./+types/hours";
 /** /console/hours: the clinician's bookable hours (ADR 059), saved whole, and exceptions by date. */
 export async function loader({ request, pattern, context }: Route.LoaderArgs) {
   const { user } = await requireRouteClinician(request, pattern);
-  const { locale } = chooseLocale(request, { secure: isSecureRequest(request) });
-  return data(await loadHoursEditor(schedulingApi(request, user, context), locale), {
+  return data(await loadHoursEditor(schedulingApi(request, user, context)), {
     headers: { "Cache-Control": "private, no-store" },
   });
 }

@@ -3,10 +3,8 @@ import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { operationsApi } from "#app/features/operations/operations.server.ts";
 import { loadHoursEditor, runHoursAction } from "#app/features/scheduling/hours-editor.server.ts";
 import { HoursEditorPage } from "#app/features/scheduling/hours-editor.tsx";
-import { isSecureRequest } from "#app/lib/env.server.ts";
 import { readFormData } from "#app/lib/form-body.server.ts";
 import { useTranslation } from "#app/lib/i18n.tsx";
-import { chooseLocale } from "#app/lib/locale.server.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteOperator } from "#app/lib/session.server.ts";
 import type { Route } from "./+types/team.hours";
@@ -24,8 +22,7 @@ export async function loader({ request, pattern, params, context }: Route.Loader
   const api = operationsApi(request, user, context);
   const member = (await api.team()).find((one) => one.user_id === params.clinicianId);
   if (!member) throw data(null, { status: 404 });
-  const { locale } = chooseLocale(request, { secure: isSecureRequest(request) });
-  const editor = await loadHoursEditor(api.clinicianHours(member.user_id), locale);
+  const editor = await loadHoursEditor(api.clinicianHours(member.user_id));
   return data(
     { ...editor, member: { email: member.email, provider: member.provider_name } },
     { headers: { "Cache-Control": "private, no-store" } },
