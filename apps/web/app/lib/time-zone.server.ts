@@ -54,3 +54,26 @@ export async function reconcileTimeZone(
 
 // The zone list is built where the page renders, on the server and in the browser alike.
 export { type TimeZoneOption, timeZoneOptions } from "#app/lib/time-zone-options.ts";
+
+/**
+ * The zone whose day begins first (UTC+14): its date is the latest that is "today" anywhere.
+ */
+const FIRST_DAY_ZONE = "Pacific/Kiritimati";
+
+/**
+ * Today as YYYY-MM-DD in `timeZone` (the patient's), the latest date a form may take as "not after
+ * today". With no zone known, the date it is in the zone where the day begins first: the web never
+ * refuses a date that is already today for the patient; the API, which knows their zone, decides
+ * (a date past their today comes back as the field's error). UTC's date refused today's date to a
+ * patient in Sofia for the first two or three hours of every day.
+ */
+export function todayIn(timeZone: string | null | undefined, now: Date = new Date()): string {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone: isTimeZone(timeZone) ? timeZone : FIRST_DAY_ZONE,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).formatToParts(now);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("year")}-${part("month")}-${part("day")}`;
+}

@@ -15,6 +15,7 @@ import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { safeRedirect } from "#app/lib/misc.ts";
 import { requireRouteAccess, requireUser } from "#app/lib/session.server.ts";
+import { readTimeZone, todayIn } from "#app/lib/time-zone.server.ts";
 import type { Route } from "./+types/almost-there";
 
 /**
@@ -24,9 +25,9 @@ import type { Route } from "./+types/almost-there";
 export async function loader({ request, pattern }: Route.LoaderArgs) {
   const { user } = await requireRouteAccess(request, pattern);
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "");
-  const today = new Date().toISOString().slice(0, 10);
-  if (!user) return { account: null, redirectTo, today };
+  if (!user) return { account: null, redirectTo, today: todayIn(readTimeZone(request)) };
   const { account } = await requireUser(request);
+  const today = todayIn(account.time_zone ?? readTimeZone(request));
   if (account.profile_completed) throw redirect(redirectTo || "/my-profile");
   return { account: profileValues(account), redirectTo, today };
 }

@@ -11,6 +11,7 @@ import {
 } from "@ambercare/contracts/auth";
 import { secondFactorCode, totpCode } from "@ambercare/contracts/second-factor";
 import { z } from "zod";
+import { todayIn } from "#app/lib/time-zone.server.ts";
 
 /**
  * The schemas of the account forms, built from the API's own schemas in packages/contracts so the
@@ -52,14 +53,10 @@ export const changePasswordForm = z
   })
   .refine((form) => form.new_password === form.confirm_password, mismatch);
 
-/** Today as YYYY-MM-DD in UTC; a birth date after it is refused (as the API does). */
-function todayIso(): string {
-  return new Date().toISOString().slice(0, 10);
-}
-
 /** Profile completion and update: every field of the API's schema, the birth date in the past. */
 export const profileForm = profileFields.extend({
-  date_of_birth: isoDateSchema.refine((value) => value <= todayIso(), { params: { kind: "future" } }),
+  // Not after the latest date that is today anywhere: the API refuses one after the patient's own today.
+  date_of_birth: isoDateSchema.refine((value) => value <= todayIn(null), { params: { kind: "future" } }),
 });
 
 /** /my-profile: the profile and the time zone ("" when the patient has not chosen one: kept as it is). */

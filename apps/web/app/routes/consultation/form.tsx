@@ -39,6 +39,7 @@ import type { FieldErrors, FormErrorResult, FormMessage } from "#app/lib/forms.t
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { requireRouteUser } from "#app/lib/session.server.ts";
+import { readTimeZone, todayIn } from "#app/lib/time-zone.server.ts";
 import type { Route } from "./+types/form";
 
 const FORM_ID = "intake";
@@ -99,7 +100,7 @@ export async function loader({ request, pattern, context }: Route.LoaderArgs) {
     state,
     profile,
     idempotencyKey: randomUUID(),
-    today: new Date().toISOString().slice(0, 10),
+    today: todayIn(user.account.time_zone ?? readTimeZone(request)),
     hold: heldTime(url.searchParams),
   };
 }

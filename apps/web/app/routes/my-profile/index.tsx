@@ -28,7 +28,7 @@ import { errorsOf, type FormResult, formError, formSuccess, readFields, successO
 import { useTranslation } from "#app/lib/i18n.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { headersWithCookies, requireRouteUser } from "#app/lib/session.server.ts";
-import { readTimeZone, timeZoneCookie } from "#app/lib/time-zone.server.ts";
+import { readTimeZone, timeZoneCookie, todayIn } from "#app/lib/time-zone.server.ts";
 import type { Route } from "./+types/index";
 
 type ChangePasswordField = (typeof CHANGE_PASSWORD_FIELDS)[number];
@@ -46,7 +46,7 @@ export async function loader({ request, pattern }: Route.LoaderArgs) {
     email: account.email,
     profileCompleted: account.profile_completed,
     values: { ...profileValues(account), time_zone: timeZone },
-    today: new Date().toISOString().slice(0, 10),
+    today: todayIn(timeZone),
   };
 }
 
