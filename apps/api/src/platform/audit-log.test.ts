@@ -280,6 +280,45 @@ describe("a patient's own repeated reads, counted in memory (ADR 072)", () => {
     }
   });
 
+  it("hold at most maxRows rows, writing a read synchronously when none can make room", async () => {
+    const ann = await registerPatient(t.app);
+    const counter = createOwnReadCounter(t.db.db, {
+      clock: t.app.clock,
+      log: t.app.log,
+      flushMs: 60_000,
+      maxRows: 1,
+    });
+    const read = (action: "consent.read" | "profile.read") =>
+      counter.record({
+        userId: ann.user_id,
+        actorUserId: ann.user_id,
+        actorKind: "patient",
+        action,
+        resourceType: action === "consent.read" ? "consent" : "profile",
+        resourceId: null,
+        ip: "127.0.0.1",
+        at: t.app.clock.now(),
+      });
+    try {
+      await read("consent.read");
+      await read("consent.read");
+      expect(counter.pending()).toBe(1);
+      // Full of a row with a pending count: the other read is written at once and the count flushed.
+      await read("profile.read");
+      expect(await readsOf(t.db.db, ann.user_id, "profile.read")).toEqual([1]);
+      expect(await counter.flush()).toBe(true);
+      expect(await readsOf(t.db.db, ann.user_id, "consent.read")).toEqual([2]);
+      // Nothing pending now: the older row makes room for the newer.
+      await read("profile.read");
+      await read("profile.read");
+      expect(counter.pending()).toBe(1);
+      expect(await readsOf(t.db.db, ann.user_id, "profile.read")).toEqual([2]);
+    } finally {
+      await counter.close();
+    }
+    expect(await readsOf(t.db.db, ann.user_id, "profile.read")).toEqual([3]);
+  });
+
   it("add up across two API processes on one database", async () => {
     const clock = createManualClock(new Date());
     const first = await createTestApp({ seed: false, clock });
