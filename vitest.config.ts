@@ -44,6 +44,8 @@ const POSTGRES_SUITES = [
   "apps/api/src/modules/scheduling/booking-routes.test.ts",
   // Durable jobs: runners on separate pools racing for due rows (FOR UPDATE SKIP LOCKED, leases).
   "apps/api/src/platform/jobs.test.ts",
+  // A patient's repeated reads counted by two API processes, added to one row (ADR 072).
+  "apps/api/src/platform/audit-log.test.ts",
   // The operations console's figures: percentiles, filtered counts and date series in SQL.
   "apps/api/src/modules/operations/reports-routes.test.ts",
   "apps/api/src/modules/operations/reports-time-zone.test.ts",

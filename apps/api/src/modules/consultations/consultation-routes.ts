@@ -60,6 +60,8 @@ export const careConsultationRoutes: FastifyPluginAsyncZod = async (app) => {
   serve(app, routes.auditLog, patient, async (request) => {
     const auth = authOf(request);
     const { page } = request.query;
+    // The patient's own reads counted in memory are written first, so each count is whole (ADR 072).
+    await app.ownReads.flushPatient(auth.userId);
     const { rows, total } = await createAuditRepository(app.db.db).page(
       auth.userId,
       page,
