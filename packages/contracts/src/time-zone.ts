@@ -39,3 +39,18 @@ export function isTimeZone(value: unknown): value is string {
     return false;
   }
 }
+
+/**
+ * The calendar day (YYYY-MM-DD) of `now` in `timeZone` (a zone the engine knows): the day a person
+ * or the clinic is in at that instant, for "today" and for midnights.
+ */
+export function calendarDayIn(now: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).formatToParts(now);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("year").padStart(4, "0")}-${part("month")}-${part("day")}`;
+}

@@ -1,3 +1,4 @@
+import { calendarDayIn } from "@ambercare/contracts/time-zone";
 import { Temporal } from "temporal-polyfill";
 
 /**
@@ -7,12 +8,7 @@ import { Temporal } from "temporal-polyfill";
  */
 
 /** The calendar day (YYYY-MM-DD) of `now` in `timeZone`. */
-export function dayIn(now: Date, timeZone: string): string {
-  return Temporal.Instant.fromEpochMilliseconds(now.getTime())
-    .toZonedDateTimeISO(timeZone)
-    .toPlainDate()
-    .toString();
-}
+export const dayIn = (now: Date, timeZone: string): string => calendarDayIn(now, timeZone);
 
 /** The day after `day` (YYYY-MM-DD), or `days` after it. */
 export function dayAfter(day: string, days = 1): string {

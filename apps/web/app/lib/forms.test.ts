@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { z } from "zod";
 import {
   CHANGE_PASSWORD_FIELDS,
@@ -187,6 +187,22 @@ describe("zod issues → messages in the visitor's language", () => {
     expect(t("forms.errors.password.tooShort", { min: 8 })).toBe("Паролата трябва да има поне 8 знака.");
     expect(t("auth.errors.throttled", { count: 1 })).toContain("1 минута");
     expect(t("auth.errors.throttled", { count: 5 })).toContain("5 минути");
+  });
+});
+
+describe("the profile form's birth date", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("takes today's date of a patient whose day began before UTC's, and refuses the day after", () => {
+    // 23:30 UTC on 27 November is already 01:30 on the 28th in Sofia.
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-27T23:30:00Z") });
+    // A baby born in Sofia at 00:45 on the 28th, entered at 01:30 there.
+    expect(validate(profileForm, PROFILE_FIELDS, { ...profile, date_of_birth: "2026-11-28" })).toEqual({});
+    expect(validate(profileForm, PROFILE_FIELDS, { ...profile, date_of_birth: "2026-11-29" })).toHaveProperty(
+      "date_of_birth",
+    );
   });
 });
 

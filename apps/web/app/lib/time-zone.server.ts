@@ -1,5 +1,5 @@
 import type { User } from "@ambercare/contracts/auth";
-import { FALLBACK_TIME_ZONE, isTimeZone } from "@ambercare/contracts/time-zone";
+import { calendarDayIn, FALLBACK_TIME_ZONE, isTimeZone } from "@ambercare/contracts/time-zone";
 import { readCookie, setCookieHeader } from "#app/lib/cookies.server.ts";
 import { TIME_ZONE_COOKIE, TIME_ZONE_COOKIE_MAX_AGE_S } from "#app/lib/time-zone.ts";
 
@@ -68,12 +68,5 @@ const FIRST_DAY_ZONE = "Pacific/Kiritimati";
  * patient in Sofia for the first two or three hours of every day.
  */
 export function todayIn(timeZone: string | null | undefined, now: Date = new Date()): string {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: isTimeZone(timeZone) ? timeZone : FIRST_DAY_ZONE,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).formatToParts(now);
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
-  return `${part("year")}-${part("month")}-${part("day")}`;
+  return calendarDayIn(now, isTimeZone(timeZone) ? timeZone : FIRST_DAY_ZONE);
 }

@@ -1,5 +1,6 @@
 // The provider directory: specializations, conditions, providers and their licences (ADR 012, 028).
 
+import { calendarDayIn } from "@ambercare/contracts/time-zone";
 import type { VisitType } from "@ambercare/contracts/visit-types";
 import { sql } from "drizzle-orm";
 import {
@@ -200,14 +201,7 @@ export const providerLicenses = pgTable(
  * until the midnight that ends D there. `undefined`: UTC.
  */
 export function licenceDay(now: Date, timeZone: string | undefined): string {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: timeZone ?? "UTC",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).formatToParts(now);
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
-  return `${part("year").padStart(4, "0")}-${part("month")}-${part("day")}`;
+  return calendarDayIn(now, timeZone ?? "UTC");
 }
 
 /** A licence row counts on `today` (licenceDay): no expiry, or it expires that day or later. */
