@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   createFrameBudget,
+  createFrameGate,
   LIVE_FRAME_BURST,
   LIVE_FRAME_FLOOD,
   LIVE_MAX_SOCKETS_PER_SESSION,
@@ -337,6 +338,23 @@ describe("limits of one session", () => {
     now += 10_000;
     // Never more than the burst after a long pause.
     expect([budget.take(), budget.take(), budget.take(), budget.take()]).toEqual([true, true, true, false]);
+  });
+
+  it("keeps one flood one flood when a token refills in its middle, and starts afresh after a pause", () => {
+    let now = 0;
+    const gate = createFrameGate(3, 20, 10, () => now);
+    expect([gate(), gate(), gate(), gate(), gate()]).toEqual(["handle", "handle", "handle", "warn", "drop"]);
+    // A slow read of the flood: 50 ms pass, one frame gets through, the flood goes on.
+    now += 50;
+    expect([gate(), gate()]).toEqual(["handle", "drop"]);
+    now += 50;
+    expect(gate()).toBe("handle");
+    const rest = Array.from({ length: 8 }, () => gate());
+    expect(rest.filter((verdict) => verdict === "warn")).toEqual([]);
+    expect(rest.at(-1)).toBe("close");
+    // After a pause the socket is within its rate again: a new flood gets its own one warning.
+    now += 1_000;
+    expect([gate(), gate(), gate(), gate()]).toEqual(["handle", "handle", "handle", "warn"]);
   });
 });
 

@@ -25,8 +25,8 @@ const SESSION_CHECK_BATCH = 500;
 /**
  * Frames one socket may send: a burst of LIVE_FRAME_BURST (a call's set-up sends an offer and a few
  * dozen ICE candidates at once), refilled at LIVE_FRAMES_PER_SECOND. Frames past it are dropped with
- * one RATE_LIMITED error per burst; a socket that keeps flooding (LIVE_FRAME_FLOOD dropped in a row)
- * is closed with 4429.
+ * one RATE_LIMITED error per flood; a socket that keeps flooding (LIVE_FRAME_FLOOD dropped without a
+ * pause) is closed with 4429.
  */
 export const LIVE_FRAME_BURST = 60;
 export const LIVE_FRAMES_PER_SECOND = 20;
@@ -49,6 +49,34 @@ export function createFrameBudget(
       tokens -= 1;
       return true;
     },
+    /** Whole frames the socket could still send right now. */
+    spare(): number {
+      return Math.floor(tokens);
+    },
+  };
+}
+
+/** What to do with one frame: handle it, drop it (warning the page on a flood's first), or close. */
+export type FrameVerdict = "handle" | "drop" | "warn" | "close";
+
+/**
+ * One socket's frame policy. A frame let through by a token refilled in the middle of a flood
+ * (one every 50 ms at 20/s, while the server is slow to read a queue of frames) does not end the
+ * flood: the count and its one error start again only once the socket has paused long enough to
+ * hold a spare frame after this one. Without that, a flood read slowly is never closed and the
+ * page gets an error per refill.
+ */
+export function createFrameGate(burst: number, perSecond: number, flood: number, now?: () => number) {
+  const budget = createFrameBudget(burst, perSecond, now);
+  let dropped = 0;
+  return (): FrameVerdict => {
+    if (budget.take()) {
+      if (budget.spare() >= 1) dropped = 0;
+      return "handle";
+    }
+    dropped += 1;
+    if (dropped >= flood) return "close";
+    return dropped === 1 ? "warn" : "drop";
   };
 }
 
@@ -120,8 +148,7 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
     (socket: WebSocket, request) => {
       const { userId, tokenHash } = authOf(request);
       openBySession.set(tokenHash, (openBySession.get(tokenHash) ?? 0) + 1);
-      const budget = createFrameBudget(LIVE_FRAME_BURST, LIVE_FRAMES_PER_SECOND);
-      let droppedInARow = 0;
+      const gate = createFrameGate(LIVE_FRAME_BURST, LIVE_FRAMES_PER_SECOND, LIVE_FRAME_FLOOD);
       const connection = app.live.connect(userId, (frame) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
       });
@@ -129,15 +156,12 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
       // A logout, a password change or the idle timeout ends the session: its socket ends too.
       sessionOf.set(socket, tokenHash);
       socket.on("message", (data, isBinary) => {
-        if (!budget.take()) {
-          droppedInARow += 1;
-          if (droppedInARow === 1 && socket.readyState === socket.OPEN) {
-            socket.send(JSON.stringify({ type: "error", code: LIVE_ERROR_CODES.rateLimited }));
-          }
-          if (droppedInARow >= LIVE_FRAME_FLOOD) socket.close(LIVE_CLOSE_CODES.tooManyFrames);
-          return;
+        const verdict = gate();
+        if (verdict === "warn" && socket.readyState === socket.OPEN) {
+          socket.send(JSON.stringify({ type: "error", code: LIVE_ERROR_CODES.rateLimited }));
         }
-        droppedInARow = 0;
+        if (verdict === "close") socket.close(LIVE_CLOSE_CODES.tooManyFrames);
+        if (verdict !== "handle") return;
         const text = isBinary ? "" : data.toString();
         void connection.receive(text);
       });

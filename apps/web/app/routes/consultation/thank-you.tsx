@@ -48,8 +48,6 @@ export default function ConsultationThankYouPage() {
       >
         {booked ? t("booking.thankYou.received") : t("consultation.thankYou.received")}
       </p>
-      {/* The visit was just requested or booked: the moment to offer notifications (never on page load). */}
-      <PushOptIn settingsPath="/my-profile/notifications" message={t("notifications.offerVisit")} />
       <h2 className="mt-8 font-bold text-2xl text-ink">{t("consultation.thankYou.nextHeading")}</h2>
       <ol className="mt-4 flex max-w-3xl list-decimal flex-col gap-2 pl-6 text-ink">
         {booked
@@ -69,6 +67,10 @@ export default function ConsultationThankYouPage() {
           {t("consultation.thankYou.messages")}
         </Link>
       </p>
+      {/* The visit was just requested or booked: the moment to offer notifications (never on page load).
+          Below the next steps' links: the offer appears once the device's state is known, and above
+          them it would move the visit's button from under a patient's finger. */}
+      <PushOptIn settingsPath="/my-profile/notifications" message={t("notifications.offerVisit")} />
     </div>
   );
 }
