@@ -107,26 +107,57 @@ const UNIT_ROOTS = ["packages/contracts/src", "apps/web/app"];
 const UNIT_FILE = /\.test\.tsx?$/;
 
 /**
- * A unit file that replaces a module, an environment variable or a global for its tests: it runs
- * in a module graph of its own (project unit-isolated), as every file did. The others share one
- * per worker (isolate: false): React, the router, zod and the contracts are loaded once per worker
- * instead of once per file, which cost about as much CPU as their tests.
+ * A unit file that changes state shared by the files of a worker (an environment variable, a
+ * global, a spy) runs with fresh modules (project unit-fresh): test-fresh-modules.ts restores the
+ * environment, globals and spies the worker's previous file left and drops the modules it loaded
+ * (vi.resetModules), so the web's modules read this file's environment when it imports them. Its
+ * dependencies (React, the router, Fastify, PGlite's WebAssembly) stay loaded in the worker: a
+ * process per file, as before, cost these files about 40 % more CPU. A file that replaces a module
+ * (vi.mock) still gets a process of its own (unit-isolated). The other unit files share one module
+ * graph per worker: React, the router, zod and the contracts are loaded once per worker instead of
+ * once per file, which cost about as much CPU as their tests.
  */
 const CHANGES_SHARED_STATE =
   /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn)\(|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|globalThis\.\w+\s*=[^=]/;
-const ISOLATED_UNIT_SUITES = UNIT_ROOTS.flatMap((root) =>
+const REPLACES_A_MODULE = /\bvi\.(mock|doMock)\(/;
+const CHANGING_UNIT_SUITES = UNIT_ROOTS.flatMap((root) =>
   readdirSync(new URL(root, import.meta.url), { recursive: true, encoding: "utf8" })
     .filter((file) => UNIT_FILE.test(file) && !file.includes("node_modules"))
     .map((file) => `${root}/${file}`)
     .filter((file) => CHANGES_SHARED_STATE.test(readFileSync(new URL(file, import.meta.url), "utf8"))),
 );
+const ISOLATED_UNIT_SUITES = CHANGING_UNIT_SUITES.filter((file) =>
+  REPLACES_A_MODULE.test(readFileSync(new URL(file, import.meta.url), "utf8")),
+);
+const FRESH_UNIT_SUITES = CHANGING_UNIT_SUITES.filter((file) => !ISOLATED_UNIT_SUITES.includes(file));
 
-/** A project of the unit suites: pure code beside its source, on the web's Vite plugins. */
-const unitProject = (name: string, include: string[], isolate: boolean, leaveOut: string[] = []) => ({
+/** Migrates and seeds once per run (createTestDb copies the result). */
+const TEST_TEMPLATES = "packages/db/src/test-templates.ts";
+
+/**
+ * A project of the unit suites: pure code beside its source, on the web's Vite plugins. `modules`:
+ * shared by the worker's files, fresh for each file in a shared worker, or a process per file.
+ */
+const unitProject = (
+  name: string,
+  include: string[],
+  modules: "shared" | "fresh" | "isolated",
+  leaveOut: string[] = [],
+) => ({
   // The web's content module (virtual:ambercare/content) and its routes' strings, as its Vite
   // build has them.
   plugins: [ambercareContent(), ambercareRouteStrings(routes)],
-  test: { name, include, exclude: [...exclude, ...leaveOut], environment: "node" as const, isolate },
+  test: {
+    name,
+    include,
+    exclude: [...exclude, ...leaveOut],
+    environment: "node" as const,
+    isolate: modules === "isolated",
+    ...(modules === "fresh" ? { setupFiles: ["apps/web/app/test-fresh-modules.ts"] } : {}),
+    // These suites include the web's modules against a real API (createTestApp): their databases
+    // are copies of the run's templates too, not migrated and seeded file by file.
+    ...(modules === "shared" ? {} : { globalSetup: [TEST_TEMPLATES] }),
+  },
 });
 
 /** A project of database suites: each test file gets a database of its own. */
@@ -139,7 +170,7 @@ const databaseProject = (name: string, include: string[]) => ({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Migrates and seeds once per run; each test file's database is a copy (createTestDb).
-    globalSetup: ["packages/db/src/test-templates.ts"],
+    globalSetup: [TEST_TEMPLATES],
     // A worker runs its files one after another in one module graph: each file still builds its
     // own app on its own database, but the API's modules (Fastify, Drizzle, the contracts, PGlite's
     // WebAssembly) are loaded once per worker instead of once per file, which cost about as much
@@ -151,8 +182,8 @@ const databaseProject = (name: string, include: string[]) => ({
 
 /**
  * One Vitest run for everything but the browser journeys (e2e/ has its own config).
- * - unit: pure code beside its source (unit-isolated: those of its files that replace a module,
- *   an environment variable or a global).
+ * - unit: pure code beside its source (unit-fresh: those of its files that change an environment
+ *   variable, a global or a spy; unit-isolated: those that replace a module).
  * - db: anything that opens a database (packages/db, apps/api through `inject`), on PGlite.
  * - db-postgres, in place of db when TEST_DATABASE_URL names a PostgreSQL server: POSTGRES_SUITES
  *   on it (`scripts/test.mjs` runs it after the PGlite run).
@@ -167,10 +198,14 @@ export default defineConfig({
       unitProject(
         "unit",
         UNIT_ROOTS.map((root) => `${root}/**/*.test.{ts,tsx}`),
-        false,
-        ISOLATED_UNIT_SUITES,
+        "shared",
+        CHANGING_UNIT_SUITES,
       ),
-      unitProject("unit-isolated", ISOLATED_UNIT_SUITES, true),
+      unitProject("unit-fresh", FRESH_UNIT_SUITES, "fresh"),
+      // A project with no file fails the run: this one exists once a file replaces a module.
+      ...(ISOLATED_UNIT_SUITES.length > 0
+        ? [unitProject("unit-isolated", ISOLATED_UNIT_SUITES, "isolated")]
+        : []),
       process.env.TEST_DATABASE_URL
         ? databaseProject("db-postgres", POSTGRES_SUITES)
         : databaseProject("db", ["packages/db/src/**/*.test.ts", "apps/api/src/**/*.test.ts"]),
