@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // `npm run live -w @ambercare/bench -- [--pairs 200] [--seconds 30] [--think-ms 1000] [--calls 20]
-//   [--processes 1,2] [--no-ceiling] [--cpu-prof DIR] [--idle 1000,2000,5000] [--idle-seconds 20]
-//   [--fanout 50x500] [--storm 1000] [--postgres] [--verbose]`
+//   [--processes 1,2] [--no-ceiling] [--together] [--cpu-prof DIR] [--idle 1000,2000,5000]
+//   [--idle-seconds 20] [--fanout 50x500] [--storm 1000] [--postgres] [--verbose]`
 // Message delivery latency of the visit chat: `--pairs` patients each in a chat visit with their own
 // clinician, all at once, on a throwaway PostgreSQL cluster — with each count of `--processes` API
 // processes (with two, the patient's socket and calls on one, the clinician's on the other, so every
 // message crosses processes through LISTEN/NOTIFY). Each side sends a message, pauses (`--think-ms`
 // ± 50 %), and so on; the latency of a message is from the start of its POST to the moment the other
-// side's live socket receives its event. Prints messages sent, delivered, lost, p50/p95/p99, the
+// side's live socket receives its event. Each pair writes its first message at a random moment of
+// the first pause, as people do; `--together` has every pair write it in the same instant (a burst of
+// `--pairs` messages at once, which then decides the p99). Prints messages sent, delivered, lost, p50/p95/p99, the
 // API's CPU per message, and what the API process says of itself (bench/live-probe.mjs: event loop
 // delay, garbage collections, memory). `--cpu-prof DIR` writes the API processes' CPU profiles.
 //
@@ -84,6 +86,7 @@ const { values: options } = parseArgs({
     calls: { type: "string", default: "20" },
     processes: { type: "string", default: "1,2" },
     "no-ceiling": { type: "boolean", default: false },
+    together: { type: "boolean", default: false },
     "cpu-prof": { type: "string" },
     idle: { type: "string", default: "" },
     "idle-seconds": { type: "string", default: "20" },
@@ -420,6 +423,7 @@ async function run(target, instances, pairs) {
     await Promise.all(
       pairs.map(async (pair, i) => {
         let turn = i % 2;
+        if (!options.together) await new Promise((r) => setTimeout(r, Math.random() * THINK_MS));
         while (performance.now() < until) {
           if (turn === 0) {
             await send(target.post(patientServer, pair, "patient"), "How long should I keep taking it?");
@@ -1088,7 +1092,7 @@ const today = new Date().toISOString().slice(0, 10);
 const ratio = (a, b) => (Number.isFinite(a / b) ? `${Math.round((100 * a) / b)} %` : "–");
 if (results.length > 0) {
   console.log(
-    `\nlive ${today}: ${PAIRS} chat pairs for ${SECONDS} s each, pause ${THINK_MS} ms ± 50 %, PostgreSQL; /proc/loadavg at the end: ${readFileSync("/proc/loadavg", "utf8").trim()}`,
+    `\nlive ${today}: ${PAIRS} chat pairs for ${SECONDS} s each, pause ${THINK_MS} ms ± 50 %, ${options.together ? "every first message in the same instant" : "first messages spread over the first pause"}, PostgreSQL; /proc/loadavg at the end: ${readFileSync("/proc/loadavg", "utf8").trim()}`,
   );
   console.log(
     "| server | processes | load avg before → after | sent | failed | delivered | lost | delivered/s | CPU ms/message | p50 | p95 | p99 | max | POST answered p50 / p99 |",
