@@ -1,9 +1,13 @@
 #!/usr/bin/env node
-// `npm run load -w @ambercare/bench -- --users 200 --seconds 60 [--db pg] [--hammer]`
+// `npm run load -w @ambercare/bench -- --users 200 --seconds 60 [--accounts N] [--db pg] [--hammer]`
 // Starts the product as `npm start` does (scripts/lib/stack.mjs: the built web app, several web
 // processes, one API process on PGlite or several on PostgreSQL), then lets `--users` visitors walk a
 // mixed journey for `--seconds`: home, a search, a doctor's profile, log in, my profile, with a
-// pause between steps. Each visitor connects from its own loopback address (127.0.x.y via
+// pause between steps. `--accounts N` patients (default: one per visitor) are written into the
+// database before the run, each with a confirmed e-mail and a password hashed at the API's production
+// cost, and visitor i logs in as patient i % N; `--accounts 1` has every visitor log in as the demo
+// patient, whose logins then queue behind each other (ADR 031: five attempts at a time per account
+// per process). Each visitor connects from its own loopback address (127.0.x.y via
 // `localAddress`), which is how the web server tells visitors apart with no proxy in front.
 // `--cpu-prof DIR` writes a CPU profile of the API process(es) there.
 // `--hammer` adds one visitor asking for /captcha/challenge all along: as fast as it can, or
@@ -18,13 +22,26 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
+import { createDb } from "@ambercare/db/client";
+import { users } from "@ambercare/db/schema";
 import { hash } from "@node-rs/argon2";
+import { createPasswords } from "../apps/api/src/modules/accounts/passwords.ts";
+import { PRODUCTION_ARGON2_PARAMS } from "../apps/api/src/platform/argon2-params.ts";
 import { startThrowawayPostgres } from "../scripts/lib/postgres.mjs";
-import { buildWeb, freePort, startStack, throwawaySecrets, webBuildExists } from "../scripts/lib/stack.mjs";
+import {
+  buildWeb,
+  freePort,
+  startApiInstance,
+  startStack,
+  throwawaySecrets,
+  webBuildExists,
+} from "../scripts/lib/stack.mjs";
 
 const { values: options } = parseArgs({
   options: {
     users: { type: "string", default: "200" },
+    // How many patients the visitors log in as (visitor i as patient i % N); default: one each.
+    accounts: { type: "string" },
     seconds: { type: "string", default: "60" },
     db: { type: "string", default: "pglite" },
     hammer: { type: "boolean", default: false },
@@ -50,8 +67,17 @@ const HAMMER_CONNECTIONS = 8;
 const HAMMER_RATE = Number(options["hammer-rate"]);
 if (!(HAMMER_RATE >= 0))
   throw new Error(`--hammer-rate takes requests a second (0: unbounded), not "${options["hammer-rate"]}"`);
-/** The demo patient every visitor logs in as (seeded on a fresh database). */
-const PATIENT = { email: "demo@ambercare.example", password: "sunny-meadow-visit" };
+const ACCOUNTS = Number(options.accounts ?? options.users);
+if (!Number.isInteger(ACCOUNTS) || ACCOUNTS < 1)
+  throw new Error(`--accounts takes a number of patients (1 or more), not "${options.accounts}"`);
+/** The demo patient (seeded on a fresh database): every visitor's account with `--accounts 1`. */
+const DEMO_PATIENT = { email: "demo@ambercare.example", password: "sunny-meadow-visit" };
+/** The patients written before the run (none with `--accounts 1`): visitor i logs in as i % N. */
+const benchPatient = (k) => ({
+  email: `load-bench-patient-${k}@ambercare.example`,
+  password: `load-bench-meadow-${k}`,
+});
+const patientOf = (i) => (ACCOUNTS === 1 ? DEMO_PATIENT : benchPatient(i % ACCOUNTS));
 
 /** Visitor i's own loopback address: 127.0.x.y, never 127.0.0.1 (the servers' own). */
 const addressOf = (i) => `127.0.${Math.floor((i + 2) / 250)}.${((i + 2) % 250) + 2}`;
@@ -163,7 +189,7 @@ async function visitor(i, port, profilePath, until) {
       await pause();
     }
     if (performance.now() >= until) break;
-    const form = new URLSearchParams({ ...PATIENT, redirectTo: "/my-profile" }).toString();
+    const form = new URLSearchParams({ ...patientOf(i), redirectTo: "/my-profile" }).toString();
     const login = record(
       "login",
       await send(agent, port, "POST", "/login", {
@@ -246,8 +272,38 @@ async function firstProfilePath(port) {
   return match[1];
 }
 
-/** The API's default cost (apps/api/src/platform/argon2-params.ts, PRODUCTION_ARGON2_PARAMS): argon2id. */
-const ARGON2 = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+/** The API's default cost (ARGON2_PARAMS unset: PRODUCTION_ARGON2_PARAMS), argon2id. */
+const ARGON2 = { algorithm: 2, ...PRODUCTION_ARGON2_PARAMS };
+
+/**
+ * Writes the `--accounts` patients straight into the database (as bench/live.mjs writes its
+ * accounts), each with a confirmed e-mail and its own password hashed as the API hashes one (its
+ * hashing, at the production cost), so that each login costs what it costs in production. PGlite's
+ * files are one process's at a time: this runs while no API process does, after a first one has
+ * migrated and seeded the database.
+ */
+async function seedPatients(openDb) {
+  const passwords = createPasswords(PRODUCTION_ARGON2_PARAMS);
+  const now = new Date();
+  const handle = await openDb();
+  try {
+    for (let start = 0; start < ACCOUNTS; start += 50) {
+      const batch = Array.from({ length: Math.min(50, ACCOUNTS - start) }, (_, k) => start + k);
+      const rows = await Promise.all(
+        batch.map(async (k) => ({
+          email: benchPatient(k).email,
+          passwordHash: await passwords.hash(benchPatient(k).password),
+          firstName: "Bench",
+          lastName: `Patient ${k}`,
+          emailConfirmedAt: now,
+        })),
+      );
+      await handle.db.insert(users).values(rows);
+    }
+  } finally {
+    await handle.close();
+  }
+}
 
 /** The median time of one argon2id hash at the API's cost, in ms, one at a time on this machine. */
 async function argon2Ms(rounds = 7) {
@@ -280,6 +336,14 @@ const env = {
   ...(options["web-processes"] ? { WEB_PROCESSES: options["web-processes"] } : {}),
   ...(options["api-processes"] ? { API_PROCESSES: options["api-processes"] } : {}),
 };
+if (ACCOUNTS > 1) {
+  // A first API process migrates (and seeds) the empty database, then stops for the patients' writing.
+  const setup = await startApiInstance({ env, name: "setup", quiet: !options.verbose });
+  await setup.stop();
+  const seedStarted = performance.now();
+  await seedPatients(() => createDb(postgres ? { databaseUrl: postgres.url } : { dataDir }));
+  console.log(`${ACCOUNTS} patients written in ${((performance.now() - seedStarted) / 1_000).toFixed(1)} s`);
+}
 const stack = await startStack({
   env,
   quiet: !options.verbose,
@@ -300,7 +364,7 @@ try {
   const errorCount = Object.values(errors).reduce((a, b) => a + b, 0);
   const ms = (value) => `${Math.round(value)} ms`;
   console.log(
-    `\nload ${new Date().toISOString().slice(0, 10)}: ${USERS} visitors for ${SECONDS} s, ${options.db === "pg" ? "PostgreSQL" : "PGlite"}, ${stack.processes.web} web + ${stack.processes.api} API process(es), pause ${THINK_MS} ms ± 50 %${options.hammer ? `, one visitor hammering /captcha/challenge${HAMMER_RATE > 0 ? ` at ${HAMMER_RATE}/s` : " as fast as it can"}` : ""}`,
+    `\nload ${new Date().toISOString().slice(0, 10)}: ${USERS} visitors for ${SECONDS} s as ${ACCOUNTS === 1 ? "the one demo patient" : `${ACCOUNTS} patients`}, ${options.db === "pg" ? "PostgreSQL" : "PGlite"}, ${stack.processes.web} web + ${stack.processes.api} API process(es), pause ${THINK_MS} ms ± 50 %${options.hammer ? `, one visitor hammering /captcha/challenge${HAMMER_RATE > 0 ? ` at ${HAMMER_RATE}/s` : " as fast as it can"}` : ""}`,
   );
   console.log(`machine: ${loadBefore.toFixed(1)} load average before, ${loadavg()[0].toFixed(1)} after`);
   console.log(
