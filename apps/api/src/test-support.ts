@@ -6,12 +6,12 @@ import { join } from "node:path";
 import type { ConfirmEmailResponse, LoginResponse, RegisterRequest } from "@ambercare/contracts/auth";
 import { type AltchaChallenge, captchaChallengeResponse } from "@ambercare/contracts/communications";
 import type { ConsultationType } from "@ambercare/contracts/provider";
-import { NO_VISIT_CREDITS, VISIT_TYPES } from "@ambercare/contracts/visit-types";
+import { NO_VISIT_CREDITS, VISIT_TYPE_IDS, VISIT_TYPES } from "@ambercare/contracts/visit-types";
 import type { DbHandle } from "@ambercare/db/client";
 import { bookings, clinicians, consultations, providers, users } from "@ambercare/db/schema";
 import { seedDemoData } from "@ambercare/db/seed";
 import { createTestDb, type TestDb } from "@ambercare/db/testing";
-import { eq, isNull, sql } from "drizzle-orm";
+import { eq, inArray, isNull, sql } from "drizzle-orm";
 import { SMTPServer, type SMTPServerAddress } from "smtp-server";
 import { type App, buildApp } from "#api/app.ts";
 import { createPasswords } from "#api/modules/accounts/passwords.ts";
@@ -414,6 +414,17 @@ export async function registerPatient(app: App, overrides: Partial<RegisterReque
   }
   const { main, care } = (confirmed.json() as ConfirmEmailResponse).data;
   return { ...main, care, email: body.email, password: body.password };
+}
+
+/**
+ * The providers take every kind of visit: the seed gives each a random subset, and a provider
+ * without chat (or video) never sees those requests in its queue.
+ */
+export async function offerEveryVisitType(db: TestApp["db"]["db"], ...providerIds: string[]): Promise<void> {
+  await db
+    .update(providers)
+    .set({ visitTypes: [...VISIT_TYPE_IDS] })
+    .where(inArray(providers.id, providerIds));
 }
 
 /**

@@ -5,18 +5,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TEST_CARDS } from "@ambercare/contracts/membership";
-import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import type { BackupManifest } from "@ambercare/db/backup";
 import { createDb, type DbHandle } from "@ambercare/db/client";
 import { providerLicenses, providerPhotos, providers } from "@ambercare/db/schema";
 import { createTestDb } from "@ambercare/db/testing";
-import { eq } from "drizzle-orm";
 import pg from "pg";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   bearer,
   createTestApp,
+  offerEveryVisitType,
   registerClinician,
   registerOperator,
   registerPatient,
@@ -114,10 +113,7 @@ async function patientStory(t: TestApp) {
   expect(paid.statusCode, paid.body).toBe(200);
 
   const clinician = await registerClinician(t, new Date());
-  await t.db.db
-    .update(providers)
-    .set({ visitTypes: [...VISIT_TYPE_IDS] })
-    .where(eq(providers.id, clinician.providerId));
+  await offerEveryVisitType(t.db.db, clinician.providerId);
   await t.db.db
     .insert(providerLicenses)
     .values({ providerId: clinician.providerId, state: STATE })

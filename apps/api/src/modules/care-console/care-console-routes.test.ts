@@ -13,9 +13,8 @@ import {
 import { auditLogResponse, type CreateConsultationRequest } from "@ambercare/contracts/consultation";
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
 import { ROLE_ERRORS } from "@ambercare/contracts/roles";
-import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import { clinicians, liveEvents, providerLicenses, providers, users } from "@ambercare/db/schema";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enableKnownSecondFactor } from "#api/modules/accounts/second-factor-service.ts";
 import { createManualClock } from "#api/platform/clock.ts";
@@ -24,6 +23,7 @@ import {
   consultationBody,
   createTestApp,
   createTestEntitlements,
+  offerEveryVisitType,
   registerPatient,
   type TestApp,
 } from "#api/test-support.ts";
@@ -88,10 +88,7 @@ beforeAll(async () => {
   const licensed = await pick(true);
   const [notLicensed] = await pick(false);
   expect(licensed).toHaveLength(2);
-  await t.db.db
-    .update(providers)
-    .set({ visitTypes: [...VISIT_TYPE_IDS] })
-    .where(inArray(providers.id, [...licensed, notLicensed!]));
+  await offerEveryVisitType(t.db.db, ...licensed, notLicensed!);
   await t.db.db.execute(
     sql`delete from provider_licenses where state = ${STATE} and provider_id not in (${licensed[0]}, ${licensed[1]})`,
   );

@@ -2,8 +2,7 @@ import { AUTH_ERRORS } from "@ambercare/contracts/auth";
 import { queueResponse } from "@ambercare/contracts/console";
 import { CONSULTATION_ERRORS } from "@ambercare/contracts/consultation";
 import { EXAMPLE_INTAKE } from "@ambercare/contracts/intake-example";
-import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
-import { providerLicenses, providers, users } from "@ambercare/db/schema";
+import { providerLicenses, users } from "@ambercare/db/schema";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { licensedState, requestChat } from "#api/modules/consultations/intake-test-support.ts";
@@ -12,6 +11,7 @@ import {
   bearer,
   createTestApp,
   createTestEntitlements,
+  offerEveryVisitType,
   registerClinician,
   registerPatient,
   type TestApp,
@@ -39,10 +39,7 @@ beforeAll(async () => {
   clinician = await registerClinician(t, clock.now());
   // The provider is picked at random: it takes every visit type and its licence is in force on NOW
   // (2031), whatever the seed gave it, or the queue rightly leaves the chat requests out.
-  await t.db.db
-    .update(providers)
-    .set({ visitTypes: [...VISIT_TYPE_IDS] })
-    .where(eq(providers.id, clinician.providerId));
+  await offerEveryVisitType(t.db.db, clinician.providerId);
   state = await licensedState(t.db.db, clinician.providerId);
   await t.db.db
     .update(providerLicenses)

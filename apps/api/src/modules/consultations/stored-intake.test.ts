@@ -7,8 +7,7 @@ import {
 } from "@ambercare/contracts/consultation";
 import { INTAKE_VERSION } from "@ambercare/contracts/intake";
 import { EXAMPLE_INTAKE } from "@ambercare/contracts/intake-example";
-import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
-import { consultations, providers } from "@ambercare/db/schema";
+import { consultations } from "@ambercare/db/schema";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { licensedState, requestChat } from "#api/modules/consultations/intake-test-support.ts";
@@ -17,6 +16,7 @@ import {
   bearer,
   createTestApp,
   createTestEntitlements,
+  offerEveryVisitType,
   registerClinician,
   registerPatient,
   type TestApp,
@@ -43,10 +43,7 @@ beforeAll(async () => {
   patient = await registerPatient(t.app);
   entitlements.grant(patient.user_id, { member: true });
   clinician = await registerClinician(t, clock.now());
-  await t.db.db
-    .update(providers)
-    .set({ visitTypes: [...VISIT_TYPE_IDS] })
-    .where(eq(providers.id, clinician.providerId));
+  await offerEveryVisitType(t.db.db, clinician.providerId);
   state = await licensedState(t.db.db, clinician.providerId);
 });
 

@@ -3,7 +3,6 @@ import type { CreateConsultationRequest } from "@ambercare/contracts/consultatio
 import { CHOSEN_PROVIDER_MINUTES } from "@ambercare/contracts/consultation-limits";
 import { invoicesResponse } from "@ambercare/contracts/membership";
 import type { ConsultationType } from "@ambercare/contracts/provider-limits";
-import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import { clinicians, consultations, invoices, providerLicenses, providers } from "@ambercare/db/schema";
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { createManualClock } from "#api/platform/clock.ts";
 import {
   bearer,
   createTestApp,
+  offerEveryVisitType,
   parseMail,
   registerPatient,
   startSmtpServer,
@@ -74,10 +74,7 @@ beforeAll(async () => {
   expect(licensed).toHaveLength(3);
   expect(notLicensed).toBeDefined();
   const ids = [...licensed.map((p) => p.id), notLicensed!.id];
-  await t.db.db
-    .update(providers)
-    .set({ visitTypes: [...VISIT_TYPE_IDS] })
-    .where(inArray(providers.id, ids));
+  await offerEveryVisitType(t.db.db, ...ids);
   await t.db.db
     .update(providers)
     .set({ visitTypes: ["chat"] })

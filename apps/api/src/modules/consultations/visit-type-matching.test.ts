@@ -1,10 +1,16 @@
 import { VISIT_TYPE_IDS, type VisitType } from "@ambercare/contracts/visit-types";
-import { clinicians, consultations, providerLicenses, providers } from "@ambercare/db/schema";
+import { clinicians, consultations, providerLicenses } from "@ambercare/db/schema";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectedWaits } from "#api/modules/care-console/expected-wait.ts";
 import { createConsultationRepository } from "#api/modules/consultations/consultation-repository.ts";
-import { createTestApp, registerClinician, registerPatient, type TestApp } from "#api/test-support.ts";
+import {
+  createTestApp,
+  offerEveryVisitType,
+  registerClinician,
+  registerPatient,
+  type TestApp,
+} from "#api/test-support.ts";
 
 // A provider takes a visit when the visit's kind is one of the provider's kinds (ADR 056). Before,
 // the SQL read `case type when 'chat' then offers_chat else offers_video end`: any other kind was
@@ -35,10 +41,7 @@ beforeAll(async () => {
   const clinician = await registerClinician(t, new Date());
   providerId = clinician.providerId;
   clinicianUserId = clinician.user_id;
-  await t.db.db
-    .update(providers)
-    .set({ visitTypes: [...VISIT_TYPE_IDS] })
-    .where(eq(providers.id, providerId));
+  await offerEveryVisitType(t.db.db, providerId);
   await t.db.db.insert(providerLicenses).values({ providerId, state: STATE }).onConflictDoNothing();
   await t.db.db
     .update(clinicians)

@@ -1,4 +1,3 @@
-import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import { notificationDeliveries, providerLicenses, providers, pushSubscriptions } from "@ambercare/db/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +8,7 @@ import {
   consultationBody,
   createTestApp,
   createTestEntitlements,
+  offerEveryVisitType,
   registerClinician,
   registerPatient,
   type TestApp,
@@ -41,10 +41,7 @@ beforeAll(async () => {
   });
   clinician = await registerClinician(t, clock.now());
   // The clinician's provider takes every request (licensed where the patient is, both kinds).
-  await t.db.db
-    .update(providers)
-    .set({ visitTypes: [...VISIT_TYPE_IDS] })
-    .where(eq(providers.id, clinician.providerId));
+  await offerEveryVisitType(t.db.db, clinician.providerId);
   await t.db.db
     .insert(providerLicenses)
     .values({ providerId: clinician.providerId, state: "OR" })

@@ -1,12 +1,11 @@
 import { operatorActionsResponse } from "@ambercare/contracts/operations";
 import { type PutScheduleRequest, scheduleResponse, slotsResponse } from "@ambercare/contracts/scheduling";
-import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import { providerLicenses, providers } from "@ambercare/db/schema";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationsTestApp } from "#api/modules/operations/operations-test-support.ts";
 import { createManualClock } from "#api/platform/clock.ts";
-import { bearer, registerClinician } from "#api/test-support.ts";
+import { bearer, offerEveryVisitType, registerClinician } from "#api/test-support.ts";
 
 /**
  * An operator sets or corrects a clinician's hours (ADR 059, 065): only an operator may, each change
@@ -59,10 +58,7 @@ beforeAll(async () => {
   app = await operationsTestApp(clock);
   clinician = await registerClinician(app.t, clock.now());
   const db = app.t.db.db;
-  await db
-    .update(providers)
-    .set({ visitTypes: [...VISIT_TYPE_IDS] })
-    .where(eq(providers.id, clinician.providerId));
+  await offerEveryVisitType(db, clinician.providerId);
   await db
     .insert(providerLicenses)
     .values({ providerId: clinician.providerId, state: STATE })

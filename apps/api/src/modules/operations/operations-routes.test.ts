@@ -14,7 +14,6 @@ import {
 } from "@ambercare/contracts/operations";
 import { ROLE_ERRORS } from "@ambercare/contracts/roles";
 import { pendingLoginResponse, secondFactorSetupResponse } from "@ambercare/contracts/second-factor";
-import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import {
   auditLog,
   clinicians,
@@ -33,6 +32,7 @@ import {
   bearer,
   consultationBody,
   createTestApp,
+  offerEveryVisitType,
   parseMail,
   registerClinician,
   registerPatient,
@@ -119,10 +119,7 @@ beforeAll(async () => {
     .leftJoin(clinicians, eq(clinicians.providerId, providers.id))
     .where(sql`${providerLicenses.state} = ${STATE} and ${isNull(clinicians.userId)}`)
     .limit(1);
-  await t.db.db
-    .update(providers)
-    .set({ visitTypes: [...VISIT_TYPE_IDS] })
-    .where(eq(providers.id, licensed!.id));
+  await offerEveryVisitType(t.db.db, licensed!.id);
   const owner = await registerPatient(t.app);
   await t.db.db.update(users).set({ role: "clinician" }).where(eq(users.id, owner.user_id));
   await t.db.db.insert(clinicians).values({ userId: owner.user_id, providerId: licensed!.id });

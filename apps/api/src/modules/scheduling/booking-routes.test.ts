@@ -11,7 +11,6 @@ import {
   scheduleResponse,
   slotsResponse,
 } from "@ambercare/contracts/scheduling";
-import { VISIT_TYPE_IDS } from "@ambercare/contracts/visit-types";
 import { waitingRoomResponse } from "@ambercare/contracts/waiting-room";
 import {
   bookings,
@@ -41,6 +40,7 @@ import {
   createTestApp,
   createTestEntitlements,
   mailFilesTo,
+  offerEveryVisitType,
   registerPatient,
   type TestApp,
 } from "#api/test-support.ts";
@@ -86,10 +86,7 @@ function request(method: "GET" | "POST" | "PUT" | "DELETE", url: string, token?:
 async function clinicianFor(providerId: string): Promise<Clinician> {
   const account = await registerPatient(t.app);
   await t.db.db.update(users).set({ role: "clinician" }).where(eq(users.id, account.user_id));
-  await t.db.db
-    .update(providers)
-    .set({ visitTypes: [...VISIT_TYPE_IDS] })
-    .where(eq(providers.id, providerId));
+  await offerEveryVisitType(t.db.db, providerId);
   await t.db.db.insert(providerLicenses).values({ providerId, state: STATE }).onConflictDoNothing();
   await t.db.db.insert(clinicians).values({ userId: account.user_id, providerId });
   await enableKnownSecondFactor(t.db.db, {
