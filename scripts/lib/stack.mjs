@@ -1,7 +1,7 @@
 // Starts the API and the web server as child processes and waits until both answer /healthz.
 // Used by `npm start`, the e2e suite and the benchmarks, so all three run the product the same way.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -57,17 +57,53 @@ export function throwawaySecrets(name) {
   };
 }
 
-/** An unused TCP port on the loopback interface. */
-export function freePort() {
-  return new Promise((resolvePromise, reject) => {
+/** The lowest port of the kernel's ephemeral range (Linux's default: 32768). */
+function ephemeralRangeStart() {
+  try {
+    const start = Number.parseInt(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8"), 10);
+    if (Number.isInteger(start) && start > 1024) return start;
+  } catch {
+    // Not Linux: use the default below.
+  }
+  return 32_768;
+}
+
+/** Whether a server can listen on the port of the loopback interface now (0: any free port). */
+function listenOnce(port) {
+  return new Promise((resolvePromise) => {
     const server = createServer();
     server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolvePromise(port));
+    server.once("error", () => resolvePromise(undefined));
+    server.listen(port, "127.0.0.1", () => {
+      const chosen = server.address().port;
+      server.close(() => resolvePromise(chosen));
     });
   });
+}
+
+const LOWEST_CHOSEN_PORT = 20_000;
+
+/**
+ * An unused TCP port on the loopback interface, below the kernel's ephemeral range. Whoever asks
+ * binds it later, sometimes seconds later (an API binds once its database answers); a port of the
+ * ephemeral range can be handed meanwhile to another server's listen(0) or to an outgoing
+ * connection, both constant while the suites run side by side, and the late bind then fails with
+ * EADDRINUSE (or, worse, another server answers on it). Below that range only another caller of
+ * this function could pick the same port, one chance in thousands within the same moment.
+ */
+export async function freePort() {
+  const end = ephemeralRangeStart();
+  if (end - LOWEST_CHOSEN_PORT >= 1_000) {
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      const port = await listenOnce(
+        LOWEST_CHOSEN_PORT + Math.floor(Math.random() * (end - LOWEST_CHOSEN_PORT)),
+      );
+      if (port !== undefined) return port;
+    }
+  }
+  const port = await listenOnce(0);
+  if (port === undefined) throw new Error("no free TCP port on 127.0.0.1");
+  return port;
 }
 
 async function waitForHealth(url, child, name, timeoutMs) {
