@@ -40,6 +40,8 @@ const POSTGRES_SUITES = [
   "apps/api/src/modules/membership/membership-routes.test.ts",
   // Wrong confirmation codes sent at once each counted (attempts under a real pool).
   "apps/api/src/modules/notifications/text-message-routes.test.ts",
+  // A chat message's notification decided in its transaction: one read the driver parses.
+  "apps/api/src/modules/notifications/notification-routes.test.ts",
   // Holds racing for one slot: the exclusion constraint under a real pool.
   "apps/api/src/modules/scheduling/booking-routes.test.ts",
   // Durable jobs: runners on separate pools racing for due rows (FOR UPDATE SKIP LOCKED, leases).

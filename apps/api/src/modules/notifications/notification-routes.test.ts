@@ -1,5 +1,11 @@
-import { notificationDeliveries, providerLicenses, providers, pushSubscriptions } from "@ambercare/db/schema";
-import { eq } from "drizzle-orm";
+import {
+  jobs,
+  notificationDeliveries,
+  providerLicenses,
+  providers,
+  pushSubscriptions,
+} from "@ambercare/db/schema";
+import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPushServiceStandIn, verifyVapid } from "#api/modules/notifications/push-service-stand-in.ts";
 import { createManualClock } from "#api/platform/clock.ts";
@@ -274,6 +280,59 @@ describe("what is pushed", () => {
       ["visit_message", "sent", null],
       ["visit_message", "skipped", "turned_off"],
     ]);
+  });
+
+  it("records a message to someone with no device in the message's own write, with no job", async () => {
+    const someone = await patient();
+    const id = await requestVisit(someone.access_token);
+    expect((await call("POST", `${CONSOLE}/visits/${id}/accept`, clinician.access_token)).statusCode).toBe(
+      200,
+    );
+    await drain();
+    const notifyJobs = async () =>
+      (await t.db.db.select({ key: jobs.dedupeKey }).from(jobs).where(like(jobs.dedupeKey, "notify:%")))
+        .length;
+    const jobsBefore = await notifyJobs();
+    const visitDeliveries = async () =>
+      (
+        await t.db.db
+          .select()
+          .from(notificationDeliveries)
+          .where(eq(notificationDeliveries.consultationId, id))
+      )
+        // Other tests' clinicians on duty are told of the request too: this test's two people only.
+        .filter((row) => row.userId === someone.user_id || row.userId === clinician.user_id)
+        .map((row) => [row.userId, row.event, row.channel, row.outcome, row.reason, row.subscriptionId])
+        .sort();
+
+    const fromClinician = await call("POST", `${CONSOLE}/visits/${id}/messages`, clinician.access_token, {
+      body: "Hello",
+    });
+    expect(fromClinician.statusCode, fromClinician.body).toBe(201);
+    const fromPatient = await call("POST", `/ambercare/consultations/${id}/messages`, someone.access_token, {
+      body: "Hi",
+    });
+    expect(fromPatient.statusCode, fromPatient.body).toBe(201);
+
+    // Nobody has a device: both outcomes are written with the messages, before any job runs, and no
+    // job is queued for them.
+    expect(await notifyJobs()).toBe(jobsBefore);
+    expect(await visitDeliveries()).toEqual(
+      [
+        [clinician.user_id, "queue_request", "push", "skipped", "no_device", null],
+        [someone.user_id, "visit_accepted", "push", "skipped", "no_device", null],
+        [someone.user_id, "visit_message", "push", "skipped", "no_device", null],
+        [clinician.user_id, "patient_message", "push", "skipped", "no_device", null],
+      ].sort(),
+    );
+
+    // With a device, the message waits for its job, which sends.
+    const phone = await subscribe(someone.access_token);
+    await call("POST", `${CONSOLE}/visits/${id}/messages`, clinician.access_token, { body: "Rest well" });
+    expect(await notifyJobs()).toBe(jobsBefore + 1);
+    expect(phone.messages()).toHaveLength(0);
+    await drain();
+    expect(lastMessage(phone).body).toBe("You have a new message about your visit.");
   });
 
   it("rings the patient's device urgently and briefly when the clinician starts the video call", async () => {

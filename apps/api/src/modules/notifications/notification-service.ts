@@ -27,7 +27,7 @@ import {
   pushSubscriptions,
   users,
 } from "@ambercare/db/schema";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import {
   EXCERPT_LENGTH,
@@ -109,6 +109,20 @@ function delivery(
   return { ttlSeconds: 24 * 60 * 60, urgency: "normal" };
 }
 
+/**
+ * Which event a new chat message is for one recipient: the writer's own pages hear of it live, and
+ * system notices are not worth a notification.
+ */
+function messageEvent(
+  message: { author: string; authorUserId: string | null },
+  recipientUserId: string,
+  isPatient: boolean,
+): NotificationEvent | null {
+  if (message.authorUserId === recipientUserId || message.author === "system") return null;
+  if (isPatient) return message.author === "provider" ? "visit_message" : null;
+  return message.author === "patient" ? "patient_message" : null;
+}
+
 /** The page a click opens. */
 function pageOf(event: NotificationEvent, consultationId: string | null): string {
   if (event === "queue_request") return "/console";
@@ -139,11 +153,12 @@ export function createNotificationService(deps: {
     return row;
   }
 
-  async function record(
-    entry: Omit<typeof notificationDeliveries.$inferInsert, "at" | "channel"> & { channel?: string },
-  ): Promise<void> {
-    // Never the text: which event, to whom, on which device, and what came of it.
-    await db.insert(notificationDeliveries).values({ channel: "push", ...entry, at: clock.now() });
+  type DeliveryEntry = Omit<typeof notificationDeliveries.$inferInsert, "at" | "channel"> & {
+    channel?: string;
+  };
+
+  // Never the text: which event, to whom, on which device, and what came of it.
+  function logDelivery(entry: DeliveryEntry): void {
     log.info(
       {
         notification: entry.event,
@@ -154,6 +169,11 @@ export function createNotificationService(deps: {
       },
       "notification",
     );
+  }
+
+  async function record(entry: DeliveryEntry): Promise<void> {
+    await db.insert(notificationDeliveries).values({ channel: "push", ...entry, at: clock.now() });
+    logDelivery(entry);
   }
 
   /** Which event, if any, a queued signal is for this recipient. */
@@ -181,10 +201,7 @@ export function createNotificationService(deps: {
           .select({ author: consultationMessages.author, authorUserId: consultationMessages.authorUserId })
           .from(consultationMessages)
           .where(eq(consultationMessages.id, payload.messageId));
-        // The writer's own pages hear of it live; system notices are not worth a notification.
-        if (!message || message.authorUserId === payload.userId || message.author === "system") return null;
-        if (isPatient) return message.author === "provider" ? "visit_message" : null;
-        return message.author === "patient" ? "patient_message" : null;
+        return message ? messageEvent(message, payload.userId, isPatient) : null;
       }
       default:
         return null;
@@ -391,6 +408,80 @@ export function createNotificationService(deps: {
     }
   }
 
+  /**
+   * A new chat message (ADR 064, amended): decided in its own transaction, where the decision needs
+   * one read and no job. The message, its visit's patient and which recipients have a device come
+   * in one statement; a recipient the message is for who has no device gets its `no_device` row
+   * there; only one with a device gets a job, which decides again when it runs (the page showing
+   * the visit, the events the device turned off) and sends. A chat writes a message a second per
+   * side, and most recipients have no device: the job's claim, reads and completion were most of a
+   * message's cost. In a savepoint, like `queue`: a failure here is logged and the message stays.
+   */
+  async function fromMessage(
+    executor: Executor,
+    userIds: readonly string[],
+    consultationId: string | null,
+    messageId: string,
+  ): Promise<void> {
+    if (userIds.length === 0) return;
+    const now = clock.now();
+    let skipped: DeliveryEntry[] = [];
+    try {
+      await executor.transaction(async (inner) => {
+        const [message] = await inner
+          .select({
+            author: consultationMessages.author,
+            authorUserId: consultationMessages.authorUserId,
+            patientUserId: consultations.userId,
+            // Text, not an array: both drivers read it alike.
+            withDevice: sql<
+              string | null
+            >`(select string_agg(distinct ${pushSubscriptions.userId}::text, ',') from ${pushSubscriptions} where ${inArray(pushSubscriptions.userId, [...userIds])})`,
+          })
+          .from(consultationMessages)
+          .innerJoin(consultations, eq(consultations.id, consultationMessages.consultationId))
+          .where(eq(consultationMessages.id, messageId));
+        if (!message) return;
+        const withDevice = new Set(message.withDevice?.split(",") ?? []);
+        const jobsDue: NotifyPayload[] = [];
+        skipped = [];
+        for (const userId of userIds) {
+          const event = messageEvent(message, userId, userId === message.patientUserId);
+          if (!event) continue;
+          if (withDevice.has(userId)) {
+            jobsDue.push({
+              userId,
+              consultationId,
+              topic: VISIT_MESSAGE_TOPIC,
+              change: "created",
+              messageId,
+            });
+          } else {
+            skipped.push({ userId, event, consultationId, outcome: "skipped", reason: "no_device" });
+          }
+        }
+        if (skipped.length > 0) {
+          await inner
+            .insert(notificationDeliveries)
+            .values(skipped.map((entry) => ({ channel: "push", ...entry, at: now })));
+        }
+        await enqueueAll(
+          inner,
+          jobsDue.map((payload) => ({
+            kind: NOTIFY_JOB,
+            key: `${NOTIFY_JOB}:${payload.userId}:${randomUUID()}`,
+            runAt: now,
+            payload,
+          })),
+        );
+      });
+    } catch (error) {
+      log.warn({ err: error }, "queueing a notification failed");
+      return;
+    }
+    for (const entry of skipped) logDelivery(entry);
+  }
+
   return {
     publicKey: deps.publicKey,
     /** The patient's mobile number for reminder texts, its consent, and the inbound webhook. */
@@ -437,6 +528,11 @@ export function createNotificationService(deps: {
         return;
       if (topic === VISIT_MESSAGE_TOPIC && payload.change !== "created") return;
       const consultationId = typeof payload.consultation_id === "string" ? payload.consultation_id : null;
+      if (topic === VISIT_MESSAGE_TOPIC && typeof payload.message_id === "string") {
+        const others = [...new Set(recipients)].filter((userId) => userId !== author);
+        await fromMessage(tx ?? db, others, consultationId, payload.message_id);
+        return;
+      }
       await queue(
         tx ?? db,
         [...new Set(recipients)]
