@@ -1,6 +1,8 @@
 // Loaded into an API process by bench/live (`node --import ./live-probe.mjs`): what the process
 // itself can say about a run, written as JSON to LIVE_PROBE_FILE on SIGUSR2 (and the counters reset):
-// the event loop's delay (perf_hooks.monitorEventLoopDelay, 10 ms resolution), its garbage
+// the event loop's delay (perf_hooks.monitorEventLoopDelay, 10 ms resolution or
+// LIVE_PROBE_RESOLUTION_MS: each sample is a timer of its own, so at 10 ms the probe alone costs
+// about 0.7 % of a core, which the idle sockets' figures must not count), its garbage
 // collections (count, total and longest pause, by kind) and its memory. Nothing of the product's
 // code changes; the signal is the benchmark's only way in.
 import { writeFileSync } from "node:fs";
@@ -8,7 +10,8 @@ import { constants, monitorEventLoopDelay, PerformanceObserver } from "node:perf
 
 const file = process.env.LIVE_PROBE_FILE;
 if (file) {
-  const delay = monitorEventLoopDelay({ resolution: 10 });
+  const resolution = Number(process.env.LIVE_PROBE_RESOLUTION_MS ?? "10");
+  const delay = monitorEventLoopDelay({ resolution });
   delay.enable();
   const kinds = {
     [constants.NODE_PERFORMANCE_GC_MAJOR]: "major",

@@ -292,11 +292,13 @@ async function probe(server) {
 }
 
 const PROBE = fileURLToPath(new URL("./live-probe.mjs", import.meta.url));
+/** The probe's event loop sampling in the idle runs (ms). */
+const IDLE_PROBE_RESOLUTION_MS = 200;
 const CEILING = fileURLToPath(new URL("./live-ceiling.mjs", import.meta.url));
 let profileCount = 0;
 
 /** An API process of the run, with the probe loaded (and `--cpu-prof` when asked). */
-async function startApi(name, env = apiEnv, fixedPort = undefined) {
+async function startApi(name, env = apiEnv, fixedPort = undefined, probeEnv = {}) {
   const port = fixedPort ?? (await freePort());
   const probeFile = join(tmpdir(), `ambercare-live-probe-${process.pid}-${port}.json`);
   const nodeFlags = ["--import", PROBE];
@@ -306,7 +308,7 @@ async function startApi(name, env = apiEnv, fixedPort = undefined) {
     nodeFlags.push("--cpu-prof", `--cpu-prof-dir=${options["cpu-prof"]}/${name}-${profileCount}`);
   }
   const api = await startApiInstance({
-    env: { ...env(port), LIVE_PROBE_FILE: probeFile },
+    env: { ...env(port), LIVE_PROBE_FILE: probeFile, ...probeEnv },
     name,
     quiet: !options.verbose,
     nodeFlags,
@@ -714,10 +716,23 @@ async function idleRuns(stack, counts) {
   const handle = await stack.openDb();
   const accounts = await seedAccounts(handle.db, Math.max(...counts), "live-bench-idle");
   await handle.close();
-  const api = await startApi("idle", stack.env);
+  // The probe samples the event loop every 200 ms here, not every 10 ms: at rest its own timer
+  // would be most of what the process does. Its cost at that resolution is measured beside the
+  // API's first window, in a node process that loads the probe and nothing else.
+  const probeEnv = { LIVE_PROBE_RESOLUTION_MS: String(IDLE_PROBE_RESOLUTION_MS) };
+  const api = await startApi("idle", stack.env, undefined, probeEnv);
   const windowMs = Number(options["idle-seconds"]) * 1000;
   const rows = [];
   const sockets = [];
+  const probeAlone = spawn(process.execPath, ["--import", PROBE, "-e", "setInterval(() => {}, 1e9)"], {
+    env: {
+      ...process.env,
+      ...probeEnv,
+      LIVE_PROBE_FILE: join(tmpdir(), `ambercare-probe-alone-${process.pid}.json`),
+    },
+    stdio: "ignore",
+  });
+  let probeOnlyMs = Number.NaN;
   try {
     const measure = async (n) => {
       await sleep(2_000);
@@ -739,7 +754,13 @@ async function idleRuns(stack, counts) {
         loop: after?.loopDelay,
       };
     };
+    // The API's first minute is not rest: its start-up's garbage is collected (RSS drops by ~70 MiB)
+    // and the compiler finishes. One window at rest is measured and left out first.
+    await measure(0);
+    const probeCpu0 = cpuMsOf(probeAlone.pid);
     const base = await measure(0);
+    probeOnlyMs = cpuMsOf(probeAlone.pid) - probeCpu0;
+    probeAlone.kill();
     rows.push(base);
     for (const n of [...counts].sort((a, b) => a - b)) {
       const opened = performance.now();
@@ -752,8 +773,9 @@ async function idleRuns(stack, counts) {
       const openS = (performance.now() - opened) / 1000;
       rows.push({ ...(await measure(n)), openS });
     }
-    return { windowMs, rows, base };
+    return { windowMs, rows, base, probeOnlyMs };
   } finally {
+    probeAlone.kill();
     for (const socket of sockets) socket.terminate();
     await api.stop();
   }
@@ -1140,7 +1162,7 @@ if (calls) {
   }
 }
 if (scale?.idle) {
-  const { rows, base, windowMs } = scale.idle;
+  const { rows, base, windowMs, probeOnlyMs } = scale.idle;
   const rounds = windowMs / 1000 / 20;
   console.log(
     `\nlive ${today}: idle live sockets on one API process, ${scale.db}; CPU over ${windowMs / 1000} s at rest (heartbeat every 20 s: ${rounds.toFixed(1)} rounds); /proc/loadavg ${readFileSync("/proc/loadavg", "utf8").trim()}`,
@@ -1158,6 +1180,9 @@ if (scale?.idle) {
       `| ${r.n} | ${r.open} | ${r.openS ? `${r.openS.toFixed(1)} s` : "–"} | ${(r.rss / 2 ** 20).toFixed(0)} MiB | ${perSocket(r.rss, base.rss)} | ${perSocket(r.heap, base.heap)} | ${cpuShare.toFixed(2)} % | ${perRound} | ${r.loop ? `${r.loop.p99.toFixed(0)} / ${r.loop.max.toFixed(0)} ms` : "–"} | ${r.load.toFixed(1)} |`,
     );
   }
+  console.log(
+    `The probe alone (event loop sampled every ${IDLE_PROBE_RESOLUTION_MS} ms), in a node process of its own over the same window: ${((100 * probeOnlyMs) / windowMs).toFixed(2)} % of a core.`,
+  );
   const over = rows.find((r) => r.n > 0 && (100 * r.cpuMs) / windowMs > 1);
   console.log(
     over
