@@ -41,16 +41,31 @@ export function isTimeZone(value: unknown): value is string {
 }
 
 /**
+ * The day formatters built so far, one per zone: building one costs tens of microseconds, and every
+ * logged-in page asks for today. Only zones the engine accepted get here, a few hundred at most.
+ */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+function dayFormatOf(timeZone: string): Intl.DateTimeFormat {
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+    });
+    dayFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+/**
  * The calendar day (YYYY-MM-DD) of `now` in `timeZone` (a zone the engine knows): the day a person
  * or the clinic is in at that instant, for "today" and for midnights.
  */
 export function calendarDayIn(now: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).formatToParts(now);
+  const parts = dayFormatOf(timeZone).formatToParts(now);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
   return `${part("year").padStart(4, "0")}-${part("month")}-${part("day")}`;
 }
