@@ -46,6 +46,72 @@ export type AvailabilityOf = () => Promise<Availability>;
 
 const NO_AVAILABILITY: Availability = { byProvider: new Map(), freeToday: new Set() };
 
+/** What a card shows that only the entry and the language decide, before the live fields. */
+type CardHead = Omit<
+  ProviderCard,
+  "available_today" | "expected_wait_minutes" | "next_available" | "taking_visits" | "rating"
+>;
+
+/** What a provider's page adds to the card, which only the entry and the language decide. */
+type PageTail = Pick<Provider, "bio" | "conditions" | "languages">;
+
+/**
+ * The parts of an answer that only an entry and a language decide, built once per entry (the
+ * directory's copy keeps its entries until it reloads, which makes new ones): translating names and
+ * sorting the conditions in the language's collation were most of a provider page's own work.
+ * Shared between answers, so never changed once built.
+ */
+const cardHeads = new WeakMap<DirectoryEntry, Partial<Record<Locale, CardHead>>>();
+const pageTails = new WeakMap<DirectoryEntry, Partial<Record<Locale, PageTail>>>();
+
+function cardHeadOf(entry: DirectoryEntry, lang: Locale): CardHead {
+  let byLang = cardHeads.get(entry);
+  if (!byLang) {
+    byLang = {};
+    cardHeads.set(entry, byLang);
+  }
+  let head = byLang[lang];
+  if (!head) {
+    const { row } = entry;
+    const { name } = LANGUAGES[lang];
+    head = {
+      id: row.id,
+      slug: row.slug,
+      name: `${row.firstName} ${row.lastName}`,
+      first_name: row.firstName,
+      last_name: row.lastName,
+      // The check constraint providers_credentials_known guarantees the value.
+      credentials: row.credentials as Credentials,
+      photo: row.photoPath,
+      specializations: entry.specializations.map(name),
+      states: entry.states,
+      ...offersOf(row.visitTypes),
+    };
+    byLang[lang] = head;
+  }
+  return head;
+}
+
+function pageTailOf(entry: DirectoryEntry, lang: Locale): PageTail {
+  let byLang = pageTails.get(entry);
+  if (!byLang) {
+    byLang = {};
+    pageTails.set(entry, byLang);
+  }
+  let tail = byLang[lang];
+  if (!tail) {
+    const { row } = entry;
+    const { collator, name } = LANGUAGES[lang];
+    tail = {
+      bio: translated(row.translations, "bio", row.bioEn, lang),
+      conditions: entry.conditions.map(name).sort((a, b) => collator.compare(a.name, b.name)),
+      languages: row.languages,
+    };
+    byLang[lang] = tail;
+  }
+  return tail;
+}
+
 /** A search result: what its card shows. */
 function toCard(
   entry: DirectoryEntry,
@@ -54,20 +120,9 @@ function toCard(
   availability: Availability,
 ): ProviderCard {
   const { row } = entry;
-  const { name } = LANGUAGES[lang];
   const booking = availability.byProvider.get(row.id);
   return {
-    id: row.id,
-    slug: row.slug,
-    name: `${row.firstName} ${row.lastName}`,
-    first_name: row.firstName,
-    last_name: row.lastName,
-    // The check constraint providers_credentials_known guarantees the value.
-    credentials: row.credentials as Credentials,
-    photo: row.photoPath,
-    specializations: entry.specializations.map(name),
-    states: entry.states,
-    ...offersOf(row.visitTypes),
+    ...cardHeadOf(entry, lang),
     // Only real clinicians: on duty now, or with a free slot left today.
     available_today: row.clinicianOnDuty || availability.freeToday.has(row.id),
     expected_wait_minutes: row.clinicianOnDuty ? (waits.get(row.id) ?? null) : null,
@@ -84,14 +139,7 @@ function toProvider(
   waits: Map<string, number>,
   availability: Availability,
 ): Provider {
-  const { row } = entry;
-  const { collator, name } = LANGUAGES[lang];
-  return {
-    ...toCard(entry, lang, waits, availability),
-    bio: translated(row.translations, "bio", row.bioEn, lang),
-    conditions: entry.conditions.map(name).sort((a, b) => collator.compare(a.name, b.name)),
-    languages: row.languages,
-  };
+  return { ...toCard(entry, lang, waits, availability), ...pageTailOf(entry, lang) };
 }
 
 /**
