@@ -64,17 +64,31 @@ type PageTail = Pick<Provider, "bio" | "conditions" | "languages">;
 const cardHeads = new WeakMap<DirectoryEntry, Partial<Record<Locale, CardHead>>>();
 const pageTails = new WeakMap<DirectoryEntry, Partial<Record<Locale, PageTail>>>();
 
-function cardHeadOf(entry: DirectoryEntry, lang: Locale): CardHead {
-  let byLang = cardHeads.get(entry);
+/** `parts`'s value for the entry and language, built by `build` the first time. */
+function partOf<T>(
+  parts: WeakMap<DirectoryEntry, Partial<Record<Locale, T>>>,
+  entry: DirectoryEntry,
+  lang: Locale,
+  build: () => T,
+): T {
+  let byLang = parts.get(entry);
   if (!byLang) {
     byLang = {};
-    cardHeads.set(entry, byLang);
+    parts.set(entry, byLang);
   }
-  let head = byLang[lang];
-  if (!head) {
+  let part = byLang[lang];
+  if (part === undefined) {
+    part = build();
+    byLang[lang] = part;
+  }
+  return part;
+}
+
+const cardHeadOf = (entry: DirectoryEntry, lang: Locale): CardHead =>
+  partOf(cardHeads, entry, lang, () => {
     const { row } = entry;
     const { name } = LANGUAGES[lang];
-    head = {
+    return {
       id: row.id,
       slug: row.slug,
       name: `${row.firstName} ${row.lastName}`,
@@ -87,30 +101,18 @@ function cardHeadOf(entry: DirectoryEntry, lang: Locale): CardHead {
       states: entry.states,
       ...offersOf(row.visitTypes),
     };
-    byLang[lang] = head;
-  }
-  return head;
-}
+  });
 
-function pageTailOf(entry: DirectoryEntry, lang: Locale): PageTail {
-  let byLang = pageTails.get(entry);
-  if (!byLang) {
-    byLang = {};
-    pageTails.set(entry, byLang);
-  }
-  let tail = byLang[lang];
-  if (!tail) {
+const pageTailOf = (entry: DirectoryEntry, lang: Locale): PageTail =>
+  partOf(pageTails, entry, lang, () => {
     const { row } = entry;
     const { collator, name } = LANGUAGES[lang];
-    tail = {
+    return {
       bio: translated(row.translations, "bio", row.bioEn, lang),
       conditions: entry.conditions.map(name).sort((a, b) => collator.compare(a.name, b.name)),
       languages: row.languages,
     };
-    byLang[lang] = tail;
-  }
-  return tail;
-}
+  });
 
 /** A search result: what its card shows. */
 function toCard(
