@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { inject } from "vitest";
 import { createDb, type DbHandle, MEMORY_URL, PGLITE_OPTIONS, pgliteHandle } from "./client.ts";
 import { MIGRATIONS_FOLDER } from "./migrate.ts";
@@ -52,7 +52,11 @@ export async function createTestDb(
       return { ...handle, cleanup: () => handle.close() };
     }
     if (snapshot) {
-      const client = await PGlite.create({ ...PGLITE_OPTIONS, loadDataDir: snapshotBlob(snapshot) });
+      const client = await PGlite.create({
+        ...PGLITE_OPTIONS,
+        ...TEST_PGLITE_OPTIONS,
+        loadDataDir: snapshotBlob(snapshot),
+      });
       const handle = pgliteHandle(client);
       return { ...handle, cleanup: () => handle.close() };
     }
@@ -93,13 +97,31 @@ function providedTemplates(): TestTemplates | undefined {
   }
 }
 
-/** Read once per test file (a test file is one module graph): a snapshot is a few tens of MB. */
+/**
+ * A test database's PostgreSQL settings: shared buffers of 32 MB, not the default 128 MB, which
+ * PostgreSQL allocates and initialises at every start (a test database starts from a snapshot,
+ * some 30 MB, so its pages still all fit). A test database started about a fifth sooner in CPU.
+ */
+const TEST_PGLITE_OPTIONS = {
+  startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"],
+} satisfies PGliteOptions;
+
+/**
+ * Read once per worker (the DB suites share a module graph per worker): a snapshot is some 30 MB.
+ * PGlite reads the Blob into an ArrayBuffer at every load, in 64 kB chunks joined one by one; this
+ * one hands it a copy of the bytes read from the file instead, in one piece.
+ */
 const snapshots = new Map<string, Blob>();
 
 function snapshotBlob(path: string): Blob {
   let blob = snapshots.get(path);
   if (!blob) {
-    blob = new Blob([readFileSync(path)]);
+    const bytes = readFileSync(path);
+    const snapshot = new Blob([bytes]);
+    // PGlite unpacks the bytes into its own files; each load gets a copy all the same.
+    snapshot.arrayBuffer = async () =>
+      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    blob = snapshot;
     snapshots.set(path, blob);
   }
   return blob;
