@@ -56,6 +56,19 @@ describe("the translation runtime", () => {
     expect(lookup({ a: { b: "c" } }, "a")).toBeUndefined();
   });
 
+  it("looks a nested key up part by part", () => {
+    const strings = { a: { b: { c: "deep" }, "": "empty part" }, top: "top", "": { x: "under empty" } };
+    expect(lookup(strings, "a.b.c")).toBe("deep");
+    expect(lookup(strings, "top")).toBe("top");
+    expect(lookup(strings, "a.")).toBe("empty part");
+    expect(lookup(strings, ".x")).toBe("under empty");
+    expect(lookup(strings, "a.b")).toBeUndefined();
+    expect(lookup(strings, "a.b.c.d")).toBeUndefined();
+    expect(lookup(strings, "top.x")).toBeUndefined();
+    expect(lookup(strings, "missing.b")).toBeUndefined();
+    expect(lookup(null, "a")).toBeUndefined();
+  });
+
   it("provides the translator to components", () => {
     const html = renderToString(
       <I18nProvider i18n={createI18n("bg", { nav: { findADoctor: "Намерете лекар" } })}>

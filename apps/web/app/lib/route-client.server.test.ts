@@ -1,5 +1,6 @@
 import { userResponse } from "@ambercare/contracts/auth";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { createApiClient, isApiError } from "#app/lib/api-client.server.ts";
 import { createRouteClient, dropUnknownKeys } from "#app/lib/route-client.server.ts";
 import { JANE_ACCOUNT } from "#app/lib/test-support.ts";
@@ -44,6 +45,60 @@ describe("the typed client", () => {
     const answer = await api.accounts.getUserDetails({ params: { userId: USER.id } });
     expect(answer).toEqual({ data: USER });
     expect(dropUnknownKeys(userResponse, { data: [1] })).toEqual({ data: [1] });
+  });
+
+  it("drops unknown keys through every kind of schema an answer is made of", () => {
+    const item = z.strictObject({ id: z.string() });
+    const lazyItem: z.ZodType = z.lazy(() => item);
+    const schema = z.strictObject({
+      list: z.array(item),
+      byKey: z.record(z.string(), item),
+      maybe: item.optional(),
+      nothing: item.nullable(),
+      fallback: item.default({ id: "d" }),
+      frozen: item.readonly(),
+      piped: item.pipe(z.object({ id: z.string() })),
+      lazy: lazyItem,
+      either: z.union([z.strictObject({ a: z.number() }), z.strictObject({ b: z.string() })]),
+      tagged: z.discriminatedUnion("kind", [
+        z.strictObject({ kind: z.literal("x"), x: z.number() }),
+        z.strictObject({ kind: z.literal("y"), y: z.number() }),
+      ]),
+      text: z.string(),
+    });
+    const one = { id: "1", extra: true };
+    const answer = {
+      list: [one, { id: "2" }],
+      byKey: { k: one },
+      maybe: one,
+      nothing: null,
+      fallback: one,
+      frozen: one,
+      piped: one,
+      lazy: one,
+      either: { b: "b", extra: 1 },
+      tagged: { kind: "y", y: 2, extra: 3 },
+      text: "t",
+      later: { anything: 1 },
+    };
+    const dropped = dropUnknownKeys(schema, answer);
+    expect(dropped).toEqual({
+      list: [{ id: "1" }, { id: "2" }],
+      byKey: { k: { id: "1" } },
+      maybe: { id: "1" },
+      nothing: null,
+      fallback: { id: "1" },
+      frozen: { id: "1" },
+      piped: { id: "1" },
+      lazy: { id: "1" },
+      either: { b: "b" },
+      tagged: { kind: "y", y: 2 },
+      text: "t",
+    });
+    expect(schema.safeParse(dropped).success).toBe(true);
+    expect(schema.safeParse(answer).success).toBe(false);
+    expect(dropUnknownKeys(schema, "not an object")).toBe("not an object");
+    expect(dropUnknownKeys(z.array(item), { not: "a list" })).toEqual({ not: "a list" });
   });
 
   it("throws a 502 ApiError for an answer outside the contract, never a silent undefined", async () => {

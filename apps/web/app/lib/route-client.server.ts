@@ -5,7 +5,7 @@ import {
   fillPath,
   type RouteSpec,
 } from "@ambercare/contracts/api-routes";
-import { z } from "zod";
+import type { z } from "zod";
 import { type ApiClient, ApiError, type RequestOptions } from "#app/lib/api-client.server.ts";
 
 /**
@@ -66,44 +66,57 @@ const RAW_TIMEOUT_MS = 30_000;
  * to judge. A union keeps the keys of the first of its options that then accepts the value.
  */
 export function dropUnknownKeys(schema: z.ZodType, value: unknown): unknown {
-  if (schema instanceof z.ZodObject) {
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
-    const shape = schema.shape as Record<string, z.ZodType>;
-    const known = Object.entries(value).filter(([key]) => Object.hasOwn(shape, key));
-    return Object.fromEntries(known.map(([key, item]) => [key, dropUnknownKeys(shape[key]!, item)]));
-  }
-  if (schema instanceof z.ZodArray) {
-    return Array.isArray(value)
-      ? value.map((item) => dropUnknownKeys(schema.element as z.ZodType, item))
-      : value;
-  }
-  if (schema instanceof z.ZodRecord) {
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
-    const item = schema.valueType as z.ZodType;
-    return Object.fromEntries(
-      Object.entries(value).map(([key, entry]) => [key, dropUnknownKeys(item, entry)]),
-    );
-  }
-  if (
-    schema instanceof z.ZodOptional ||
-    schema instanceof z.ZodNullable ||
-    schema instanceof z.ZodDefault ||
-    schema instanceof z.ZodReadonly
-  ) {
-    return value === null || value === undefined
-      ? value
-      : dropUnknownKeys(schema.unwrap() as z.ZodType, value);
-  }
-  if (schema instanceof z.ZodPipe) return dropUnknownKeys(schema.in as z.ZodType, value);
-  if (schema instanceof z.ZodLazy) return dropUnknownKeys(schema.unwrap() as z.ZodType, value);
-  if (schema instanceof z.ZodUnion) {
-    for (const option of schema.options as readonly z.ZodType[]) {
-      const dropped = dropUnknownKeys(option, value);
-      if (option.safeParse(dropped).success) return dropped;
+  // The schema's kind is read from its definition, not with `instanceof`: zod's `instanceof` runs
+  // a trait lookup of its own, which was most of this function's cost on every API answer a page
+  // reads (a profile of the logged-in pages).
+  const def = (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
+  switch (def.type) {
+    case "object": {
+      if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+      const shape = def.shape as Record<string, z.ZodType>;
+      const kept: Record<string, unknown> = {};
+      for (const key of Object.keys(value)) {
+        if (Object.hasOwn(shape, key))
+          kept[key] = dropUnknownKeys(shape[key]!, (value as Record<string, unknown>)[key]);
+      }
+      return kept;
     }
+    case "array":
+      return Array.isArray(value)
+        ? value.map((item) => dropUnknownKeys(def.element as z.ZodType, item))
+        : value;
+    case "record": {
+      if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+      const item = def.valueType as z.ZodType;
+      // Any key may come here (`__proto__` too): fromEntries makes each an own property.
+      return Object.fromEntries(
+        Object.entries(value).map(([key, entry]) => [key, dropUnknownKeys(item, entry)]),
+      );
+    }
+    case "optional":
+    case "nullable":
+    case "default":
+    case "readonly":
+      return value === null || value === undefined
+        ? value
+        : dropUnknownKeys(def.innerType as z.ZodType, value);
+    case "pipe":
+      return dropUnknownKeys(def.in as z.ZodType, value);
+    case "lazy":
+      return dropUnknownKeys((def.getter as () => z.ZodType)(), value);
+    case "union":
+      for (const option of def.options as readonly z.ZodType[]) {
+        const dropped = dropUnknownKeys(option, value);
+        if (option.safeParse(dropped).success) return dropped;
+      }
+      return value;
+    default:
+      return value;
   }
-  return value;
 }
+
+/** The parts of a zod schema's definition dropUnknownKeys reads. */
+type SchemaDef = { type: string } & Record<string, unknown>;
 
 /** The answer as the route's schema reads it: unknown keys dropped, the rest checked (see above). */
 function readAnswer(schema: z.ZodType, body: unknown): unknown {
