@@ -386,23 +386,22 @@ export function createNotificationService(deps: {
   }
 
   /** One `notify` job per payload, in one statement. */
+  /** One `notify` job per payload, due at `runAt`. */
+  const notifyJobs = (payloads: readonly NotifyPayload[], runAt: Date) =>
+    payloads.map((payload) => ({
+      kind: NOTIFY_JOB,
+      key: `${NOTIFY_JOB}:${payload.userId}:${randomUUID()}`,
+      runAt,
+      payload,
+    }));
+
   async function queue(executor: Executor, payloads: NotifyPayload | NotifyPayload[]): Promise<void> {
     const all = Array.isArray(payloads) ? payloads : [payloads];
     if (all.length === 0) return;
     const runAt = clock.now();
     // In a savepoint: a failed enqueue is logged, and the change that caused it still commits.
     try {
-      await executor.transaction(async (inner) => {
-        await enqueueAll(
-          inner,
-          all.map((payload) => ({
-            kind: NOTIFY_JOB,
-            key: `${NOTIFY_JOB}:${payload.userId}:${randomUUID()}`,
-            runAt,
-            payload,
-          })),
-        );
-      });
+      await executor.transaction((inner) => enqueueAll(inner, notifyJobs(all, runAt)));
     } catch (error) {
       log.warn({ err: error }, "queueing a notification failed");
     }
@@ -425,9 +424,9 @@ export function createNotificationService(deps: {
   ): Promise<void> {
     if (userIds.length === 0) return;
     const now = clock.now();
-    let skipped: DeliveryEntry[] = [];
+    let skipped: DeliveryEntry[];
     try {
-      await executor.transaction(async (inner) => {
+      skipped = await executor.transaction(async (inner) => {
         const [message] = await inner
           .select({
             author: consultationMessages.author,
@@ -441,10 +440,10 @@ export function createNotificationService(deps: {
           .from(consultationMessages)
           .innerJoin(consultations, eq(consultations.id, consultationMessages.consultationId))
           .where(eq(consultationMessages.id, messageId));
-        if (!message) return;
+        if (!message) return [];
         const withDevice = new Set(message.withDevice?.split(",") ?? []);
         const jobsDue: NotifyPayload[] = [];
-        skipped = [];
+        const noDevice: DeliveryEntry[] = [];
         for (const userId of userIds) {
           const event = messageEvent(message, userId, userId === message.patientUserId);
           if (!event) continue;
@@ -457,23 +456,16 @@ export function createNotificationService(deps: {
               messageId,
             });
           } else {
-            skipped.push({ userId, event, consultationId, outcome: "skipped", reason: "no_device" });
+            noDevice.push({ userId, event, consultationId, outcome: "skipped", reason: "no_device" });
           }
         }
-        if (skipped.length > 0) {
+        if (noDevice.length > 0) {
           await inner
             .insert(notificationDeliveries)
-            .values(skipped.map((entry) => ({ channel: "push", ...entry, at: now })));
+            .values(noDevice.map((entry) => ({ channel: "push", ...entry, at: now })));
         }
-        await enqueueAll(
-          inner,
-          jobsDue.map((payload) => ({
-            kind: NOTIFY_JOB,
-            key: `${NOTIFY_JOB}:${payload.userId}:${randomUUID()}`,
-            runAt: now,
-            payload,
-          })),
-        );
+        await enqueueAll(inner, notifyJobs(jobsDue, now));
+        return noDevice;
       });
     } catch (error) {
       log.warn({ err: error }, "queueing a notification failed");

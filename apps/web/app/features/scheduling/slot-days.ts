@@ -1,23 +1,12 @@
 import type { Slot } from "@ambercare/contracts/scheduling";
+import { calendarDayIn } from "@ambercare/contracts/time-zone";
 
 /** One day of free times, the day being the viewer's (in their zone), in time order. */
 export type SlotDay = { day: string; slots: Slot[] };
 
-const dayKeys = new Map<string, Intl.DateTimeFormat>();
-
 /** "2026-12-01": the date of an instant in a zone. */
 export function localDate(instant: string, timeZone: string): string {
-  let format = dayKeys.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-    });
-    dayKeys.set(timeZone, format);
-  }
-  return format.format(new Date(instant));
+  return calendarDayIn(new Date(instant), timeZone);
 }
 
 /**
