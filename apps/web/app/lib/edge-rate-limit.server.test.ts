@@ -61,6 +61,19 @@ describe("the web server's limit per visitor", () => {
     expect(call(limiter, { ip: "198.51.100.1" }).passed).toBe(true);
   });
 
+  it("lets React Router's route discovery through uncounted, also past the limit", () => {
+    const limiter = createEdgeLimiter({ max: 2, now: () => 1_000_000 });
+    const manifest = { ip: "198.51.100.1", path: "/__manifest", headers: { accept: "*/*" } };
+    for (let i = 0; i < 5; i += 1) expect(call(limiter, manifest).passed).toBe(true);
+    // The five discoveries counted nothing: the visitor's two page views still pass.
+    expect(call(limiter, { ip: "198.51.100.1" }).passed).toBe(true);
+    expect(call(limiter, { ip: "198.51.100.1" }).passed).toBe(true);
+    expect(call(limiter, { ip: "198.51.100.1" }).status).toBe(429);
+    expect(call(limiter, manifest).passed).toBe(true);
+    // Only that path: a page whose name starts the same is a page.
+    expect(call(limiter, { ...manifest, path: "/__manifest.data" }).status).toBe(429);
+  });
+
   it("shows the page in English or Bulgarian, by the lang cookie, else Accept-Language", () => {
     const limiter = createEdgeLimiter({ max: 1, now: () => 0 });
     call(limiter, { ip: "203.0.113.1" });

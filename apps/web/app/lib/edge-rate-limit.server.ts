@@ -62,6 +62,10 @@ export function createEdgeLimiter(options: EdgeLimiterOptions) {
   }
 
   function handler(req: EdgeRequest, res: EdgeResponse, next: () => void): void {
+    if (isRouteManifestRequest(req.path)) {
+      next();
+      return;
+    }
     const person = options.personOf?.(req);
     const visitor = person === undefined ? (req.ip ?? "unknown") : `person:${person}`;
     const waitS = isLiveVisitRequest(req.path)
@@ -97,6 +101,16 @@ export function createEdgeLimiter(options: EdgeLimiterOptions) {
  */
 export function isLiveVisitRequest(path: string): boolean {
   return LIVE_VISIT_PATHS.some((pattern) => pattern.test(path));
+}
+
+/**
+ * React Router's route discovery (`/__manifest?paths=…`): the routes of the links a page shows,
+ * answered from the build in this process's memory like a static file, never reaching the API. Not
+ * counted: refused, the browser logs an error and the next link falls back to a full page load, and
+ * a visitor waiting out a 429 would come back to pages whose links no longer navigate in place.
+ */
+export function isRouteManifestRequest(path: string): boolean {
+  return path === "/__manifest";
 }
 
 const LIVE_VISIT_PATHS = [
