@@ -1,10 +1,10 @@
 import { StrictMode, startTransition } from "react";
+import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
 import { GeneralErrorBoundary } from "#app/components/error-boundary.tsx";
 import { HydrationProvider } from "#app/components/hydrated.ts";
 import { navigationInstrumentation } from "#app/lib/build-update.ts";
 import { guardRouteModules, reloadAfterChunkError } from "#app/lib/chunk-reload.ts";
-import { hydrateRoot } from "#app/lib/react-dom-client.ts";
 
 // React Router's default client entry, plus the web platform's two guards:
 // - a route module or lazy chunk that fails to load reloads the page, at most once per 10 s for

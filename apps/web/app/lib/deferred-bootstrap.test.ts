@@ -1,10 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  deferModuleBootstrap,
-  evaluationOrder,
-  PAINT_WAIT_FALLBACK_MS,
-  PRELOADS_PER_TASK,
-} from "#app/lib/deferred-bootstrap.ts";
+import { deferModuleBootstrap, PAINT_WAIT_FALLBACK_MS } from "#app/lib/deferred-bootstrap.ts";
 
 // React Router 7.18's inline module script for a page of three routes (lazy route discovery), as
 // `<Scripts>` writes it.
@@ -35,10 +30,7 @@ type Observer = { callback: () => void; options: { type: string; buffered: boole
  * Runs a rewritten script with stand-ins for the browser: `import()` records the URL, the
  * PerformanceObserver is fired by the test, links are collected from `document.head.append`.
  */
-function run(
-  script: string,
-  { hidden = false, entryTypes = ["paint", "largest-contentful-paint"], failingOnce = [] as string[] } = {},
-) {
+function run(script: string, { hidden = false, entryTypes = ["paint", "largest-contentful-paint"] } = {}) {
   const imported: string[] = [];
   const preloaded: { rel: string; href: string }[] = [];
   const observers: Observer[] = [];
@@ -61,11 +53,9 @@ function run(
       observers.push({ callback: () => this.callback({}, { disconnect: () => {} }), options });
     }
   }
-  const failures = new Set(failingOnce);
   const load = (url: string) => {
     imported.push(url);
     events.push(`import ${url}`);
-    if (failures.delete(url)) return Promise.reject(new TypeError(`Failed to fetch ${url}`));
     return Promise.resolve({ url });
   };
   const wait = (callback: () => void, ms: number) => {
@@ -123,10 +113,7 @@ describe("deferModuleBootstrap", () => {
       { rel: "modulepreload", href: "/assets/root-A1.js" },
     ]);
     expect(page.imported).toEqual([
-      // each preloaded module but the entry, one at a time…
-      "/assets/chunk-R.js",
-      "/assets/root-A1.js",
-      // …then React Router's imports, the entry last
+      // React Router's imports in its order, the entry last
       "/assets/root-A1.js",
       "/assets/main-B2.js",
       "/assets/home-C3.js",
@@ -144,78 +131,6 @@ describe("deferModuleBootstrap", () => {
     expect(page.window.__reactRouterManifest).toMatchObject({ version: "1" });
   });
 
-  it(`adds the preloads ${PRELOADS_PER_TASK} per task, before the first import`, async () => {
-    const many = Array.from({ length: 2 * PRELOADS_PER_TASK + 1 }, (_, i) => `/assets/chunk-${i}.js`);
-    const page = run(deferModuleBootstrap(ROUTER_SCRIPT, many) ?? "");
-    page.observers[0]?.callback();
-    await vi.runAllTimersAsync();
-    await page.done;
-    const afterPaint = page.events.slice(page.events.indexOf(`preload ${many[0]}`));
-    const tasks = afterPaint
-      .slice(
-        0,
-        afterPaint.findIndex((e) => e.startsWith("import")),
-      )
-      .join(",")
-      .split(",timer 0,")
-      .map((task) => task.split(",").length);
-    expect(tasks).toEqual([PRELOADS_PER_TASK, PRELOADS_PER_TASK, 1]);
-    expect(page.preloaded.map((link) => link.href)).toEqual(many);
-    expect(afterPaint.filter((e) => e.startsWith("preload"))).toHaveLength(many.length);
-    expect(page.imported).toHaveLength(many.length + 4);
-  });
-
-  it("leaves a module that fails to run early to React Router's own import of it", async () => {
-    const page = run(deferModuleBootstrap(ROUTER_SCRIPT, PRELOADS) ?? "", {
-      hidden: true,
-      failingOnce: ["/assets/root-A1.js"],
-    });
-    await vi.runAllTimersAsync();
-    await page.done;
-    expect(page.imported.filter((url) => url === "/assets/root-A1.js")).toHaveLength(2);
-    expect(page.imported.at(-1)).toBe("/assets/entry.client-E0.js");
-    expect(page.window.__reactRouterRouteModules).toMatchObject({ root: { url: "/assets/root-A1.js" } });
-  });
-
-  it("runs the entry's imports in order and each route's modules backwards, its module last", () => {
-    const hrefs = [
-      "/entry.js",
-      "/react.js",
-      "/router.js",
-      "/root-data.js",
-      "/root.js",
-      "/theme.js",
-      "/main.js",
-      "/footer.js",
-      "/newsletter-form.js",
-      "/page.js",
-      "/plans.js",
-      "/format.js",
-    ];
-    expect(evaluationOrder(hrefs, "/entry.js", ["/root.js", "/main.js", "/page.js"])).toEqual([
-      "/react.js",
-      "/router.js",
-      "/root-data.js",
-      "/theme.js",
-      "/root.js",
-      "/newsletter-form.js",
-      "/footer.js",
-      "/main.js",
-      "/format.js",
-      "/plans.js",
-      "/page.js",
-    ]);
-  });
-
-  it("adds every preload in one go in a hidden tab, whose timers the browser slows down", async () => {
-    const many = Array.from({ length: 3 * PRELOADS_PER_TASK }, (_, i) => `/assets/chunk-${i}.js`);
-    const page = run(deferModuleBootstrap(ROUTER_SCRIPT, many) ?? "", { hidden: true });
-    await vi.runAllTimersAsync();
-    await page.done;
-    expect(page.preloaded).toHaveLength(many.length);
-    expect(page.events.filter((e) => e.startsWith("timer"))).toEqual([]);
-  });
-
   it("waits for the first paint where largest-contentful-paint is unknown", async () => {
     const page = run(deferModuleBootstrap(ROUTER_SCRIPT, PRELOADS) ?? "", { entryTypes: ["paint"] });
     expect(page.observers.map((o) => o.options.type)).toEqual(["paint"]);
@@ -224,7 +139,7 @@ describe("deferModuleBootstrap", () => {
     page.observers[0]?.callback();
     await vi.advanceTimersByTimeAsync(0);
     await page.done;
-    expect(page.imported).toHaveLength(6);
+    expect(page.imported).toHaveLength(4);
   });
 
   it("loads at once in a hidden tab, which does not paint", async () => {
@@ -232,7 +147,7 @@ describe("deferModuleBootstrap", () => {
     await vi.advanceTimersByTimeAsync(0);
     await page.done;
     expect(page.observers).toEqual([]);
-    expect(page.imported).toHaveLength(6);
+    expect(page.imported).toHaveLength(4);
   });
 
   it(`loads anyway after ${PAINT_WAIT_FALLBACK_MS} ms when no paint is reported`, async () => {
@@ -241,10 +156,10 @@ describe("deferModuleBootstrap", () => {
     expect(page.imported).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     await page.done;
-    expect(page.imported).toHaveLength(6);
+    expect(page.imported).toHaveLength(4);
   });
 
-  it("runs no module early where the script does more than import routes (the dev preamble)", async () => {
+  it("keeps the dev server's preamble before any route module", async () => {
     // The dev server's script runs its HMR client and React refresh preamble before any route.
     const dev = `import "/@vite/client";
 window.__vite_plugin_react_preamble_installed__ = true;
