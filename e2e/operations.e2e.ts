@@ -324,7 +324,9 @@ describe("the operations console", () => {
     } finally {
       await patientSide.context.close();
     }
-  });
+    // A long journey (two-step login, an invitation followed through, a refund, the log): on a
+    // busy two-core machine it took up to a minute.
+  }, 120_000);
 
   it("refuses a patient with the 403 page", async () => {
     const { context, page } = await openPage(browser);

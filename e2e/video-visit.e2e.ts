@@ -113,7 +113,14 @@ describe("a video visit, both sides", () => {
       expect(unexpected(takeLoggedErrors()).filter((error) => !/status of 503/.test(error))).toEqual([]);
 
       // The patient's call page closes without hanging up (a closed tab): the clinician is told at
-      // once, not "Connecting…", and the patient comes back to the call.
+      // once, not "Connecting…", and the patient comes back to the call. The page tells it over its
+      // live link, which must be back from the offline moment above first: the page says so by no
+      // longer showing that it is offline or reconnecting.
+      await expect
+        .poll(() =>
+          patient.getByText(/^(You are offline: this page updates|Reconnecting to get live updates)/).count(),
+        )
+        .toBe(0);
       const visitPage = patient.url();
       await patient.goto("about:blank");
       await doctor
