@@ -455,20 +455,15 @@ async function run(target, instances, pairs) {
     const probes = [];
     for (const server of servers) probes.push(await probe(server));
     for (const socket of sockets) socket.terminate();
-    const delivered_ = [...messages.values()].filter((m) => m.deliveredAt !== undefined);
-    const latencyOf = (m) => m.deliveredAt - m.sentAt;
-    const latencies = delivered_.map(latencyOf).sort((a, b) => a - b);
+    const arrived = [...messages.values()].filter((m) => m.deliveredAt !== undefined);
+    /** The delivery latencies of `list`, in ascending order. */
+    const sortedLatencies = (list) => list.map((m) => m.deliveredAt - m.sentAt).sort((a, b) => a - b);
+    const latencies = sortedLatencies(arrived);
     // The first seconds are the API's start: 400 sessions read for the first time, connections
     // opened, code compiled. Reported on their own; the percentiles are of the steady state after.
     const warmUpEnd = started + WARM_UP_S * 1000;
-    const steady = delivered_
-      .filter((m) => m.sentAt >= warmUpEnd)
-      .map(latencyOf)
-      .sort((a, b) => a - b);
-    const warmUp = delivered_
-      .filter((m) => m.sentAt < warmUpEnd)
-      .map(latencyOf)
-      .sort((a, b) => a - b);
+    const steady = sortedLatencies(arrived.filter((m) => m.sentAt >= warmUpEnd));
+    const warmUp = sortedLatencies(arrived.filter((m) => m.sentAt < warmUpEnd));
     const at = (q) => quantile(steady, q);
     const answers = [...messages.values()].map((m) => m.answeredAt - m.sentAt).sort((a, b) => a - b);
     if (options.verbose) {

@@ -22,13 +22,14 @@ const ADDRESS = /^[0-9A-Fa-f:.]{2,45}$/;
  * compute again from what it already holds in memory (the secret, the address).
  */
 const SIGNATURES_KEPT = 1024;
+/** One secret per process in practice (PUBLIC_API_TOKEN); tests may use a few. */
+const SECRETS_KEPT = 8;
 const signatures = new Map<string, Map<string, string>>();
 
 export function signVisitor(secret: string, address: string): string {
   let bySecret = signatures.get(secret);
   if (!bySecret) {
-    // One secret per process in practice (PUBLIC_API_TOKEN); tests may use a few.
-    if (signatures.size >= 8) signatures.clear();
+    if (signatures.size >= SECRETS_KEPT) signatures.clear();
     bySecret = new Map();
     signatures.set(secret, bySecret);
   }

@@ -67,25 +67,29 @@ async function buildTemplates(): Promise<{ templates: TestTemplates; teardown: (
       },
     };
   }
-  const cached = cachedSnapshots();
+  const key = process.env.TEST_TEMPLATE_CACHE === "0" ? null : snapshotKey();
+  const cached = key === null ? null : cachedSnapshots(key);
   if (cached) return { templates: { pglite: cached }, teardown: async () => undefined };
   const directory = mkdtempSync(join(tmpdir(), "ambercare-test-templates-"));
   const pglite = await pgliteSnapshots(directory);
-  keepSnapshots(pglite);
+  if (key !== null) keepSnapshots(key, pglite);
   return {
     templates: { pglite },
     teardown: async () => rmSync(directory, { recursive: true, force: true }),
   };
 }
 
+/** The two PGlite snapshot files a run's test databases are loaded from. */
+type PgliteSnapshots = NonNullable<TestTemplates["pglite"]>;
+
 /**
  * PGlite snapshots outlive the run in node_modules/.cache (as other tools' caches do), under a key
  * that changes with anything that shapes them: every file of this package (migrations, schema, seed)
  * and of the contracts (the seed's constants), the PGlite and drizzle versions installed, and the
- * day (the seed stamps the demo accounts with the time it ran). A run
- * on an unchanged tree starts its database suites ~5 s sooner (initdb, every migration and the
- * demo catalogue, measured 4.7 s on two cores); a fresh clone or a changed file builds them anew.
- * TEST_TEMPLATE_CACHE=0 always builds them.
+ * day (the seed stamps the demo accounts with the time it ran). A run on an unchanged tree starts
+ * its database suites ~5 s sooner (initdb, every migration and the demo catalogue, measured 4.7 s
+ * on two cores); a fresh clone or a changed file builds them anew. TEST_TEMPLATE_CACHE=0 always
+ * builds them.
  */
 const SNAPSHOT_CACHE = fileURLToPath(
   new URL("../../../node_modules/.cache/ambercare-test-templates", import.meta.url),
@@ -111,20 +115,17 @@ function snapshotKey(): string {
   return hash.digest("hex").slice(0, 16);
 }
 
-function cachedSnapshots(): { migrated: string; seeded: string } | null {
-  if (process.env.TEST_TEMPLATE_CACHE === "0") return null;
-  const directory = join(SNAPSHOT_CACHE, snapshotKey());
+function cachedSnapshots(key: string): PgliteSnapshots | null {
+  const directory = join(SNAPSHOT_CACHE, key);
   const snapshots = { migrated: join(directory, "migrated.tar"), seeded: join(directory, "seeded.tar") };
   return existsSync(snapshots.migrated) && existsSync(snapshots.seeded) ? snapshots : null;
 }
 
 /** Keeps this run's snapshots for the next run, in place of any older ones. */
-function keepSnapshots(snapshots: { migrated: string; seeded: string }): void {
-  if (process.env.TEST_TEMPLATE_CACHE === "0") return;
-  const key = snapshotKey();
+function keepSnapshots(key: string, snapshots: PgliteSnapshots): void {
+  const staging = `${SNAPSHOT_CACHE}-${process.pid}`;
   try {
     rmSync(SNAPSHOT_CACHE, { recursive: true, force: true });
-    const staging = `${SNAPSHOT_CACHE}-${process.pid}`;
     mkdirSync(staging, { recursive: true });
     copyFileSync(snapshots.migrated, join(staging, "migrated.tar"));
     copyFileSync(snapshots.seeded, join(staging, "seeded.tar"));
@@ -133,10 +134,11 @@ function keepSnapshots(snapshots: { migrated: string; seeded: string }): void {
     renameSync(staging, join(SNAPSHOT_CACHE, key));
   } catch {
     // A read-only or full disk: the next run builds them again, as without the cache.
+    rmSync(staging, { recursive: true, force: true });
   }
 }
 
-async function pgliteSnapshots(directory: string): Promise<{ migrated: string; seeded: string }> {
+async function pgliteSnapshots(directory: string): Promise<PgliteSnapshots> {
   const handle = await createDb({ databaseUrl: MEMORY_URL });
   if (handle.driver.kind !== "pglite") throw new Error("memory:// opens PGlite");
   const { client } = handle.driver;

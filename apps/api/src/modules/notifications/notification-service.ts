@@ -385,7 +385,6 @@ export function createNotificationService(deps: {
     }
   }
 
-  /** One `notify` job per payload, in one statement. */
   /** One `notify` job per payload, due at `runAt`. */
   const notifyJobs = (payloads: readonly NotifyPayload[], runAt: Date) =>
     payloads.map((payload) => ({
@@ -395,6 +394,7 @@ export function createNotificationService(deps: {
       payload,
     }));
 
+  /** One `notify` job per payload, in one statement. */
   async function queue(executor: Executor, payloads: NotifyPayload | NotifyPayload[]): Promise<void> {
     const all = Array.isArray(payloads) ? payloads : [payloads];
     if (all.length === 0) return;
