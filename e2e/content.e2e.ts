@@ -322,8 +322,12 @@ describe("careers", () => {
         await expect.poll(() => page.title()).toBe(`${title} | Ambercare`);
         expect(((await page.getByRole("heading", { level: 1 }).textContent()) ?? "").trim()).toBe(title);
         expect(await page.getByRole("main").locator("h2").count()).toBeGreaterThanOrEqual(3);
+        // Back is a client navigation whose data request still names the language (`?lang=`): it
+        // must have been answered before the test goes on, or a slow answer's cookie for this
+        // language could land after the next test's own choice of language.
         await page.goBack();
         await page.waitForURL((url) => url.pathname === "/careers");
+        await list.waitFor();
       }
       expect(tab.takeConsoleErrors()).toEqual([]);
     }
