@@ -39,7 +39,18 @@ export const callSetup = z
 export type CallSetup = z.infer<typeof callSetup>;
 export const callSetupResponse = dataEnvelope(callSetup);
 
-export const callEventRequest = z.object({ event: z.enum(CALL_EVENTS) }).strict();
+/**
+ * One side joined, left or rejoined. `away` goes with a leave only: the page is closing without
+ * hanging up and could not say so on its live link (it was reconnecting), so the API tells the other
+ * side for it, as the page's own `away` signal would have.
+ */
+export const callEventRequest = z
+  .object({ event: z.enum(CALL_EVENTS), away: z.boolean().optional() })
+  .strict()
+  .refine((body) => !body.away || body.event === "leave", {
+    message: "away goes with a leave only",
+    path: ["away"],
+  });
 export const callEventRecord = z
   .object({
     consultation_id: z.uuid(),

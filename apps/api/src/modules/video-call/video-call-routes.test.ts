@@ -66,12 +66,12 @@ const PATIENT_BASE = "/ambercare/consultations";
 const CONSOLE_BASE = "/api/v1/api/care-team/visits";
 const getSetup = (token: string, id: string, base = PATIENT_BASE) =>
   t.app.inject({ method: "GET", url: `${base}/${id}/call`, headers: bearer(token) });
-const callEvent = (token: string, id: string, event: string, base = PATIENT_BASE) =>
+const callEvent = (token: string, id: string, event: string, base = PATIENT_BASE, extra: object = {}) =>
   t.app.inject({
     method: "POST",
     url: `${base}/${id}/call/events`,
     headers: bearer(token),
-    payload: { event },
+    payload: { event, ...extra },
   });
 const refusals = async (ownerUserId: string, actorUserId: string) =>
   t.db.db
@@ -437,6 +437,65 @@ describe("the call's history", () => {
     expect(page.statusCode).toBe(200);
     const [provider] = await t.db.db.select().from(providers).where(eq(providers.id, doctor.providerId));
     expect(JSON.stringify(page.json())).toContain(provider!.lastName);
+  });
+});
+
+describe("a page that went away while its live link was down", () => {
+  it("has its going away told to the other side by the API, while the call is open", async () => {
+    const patient = await registerPatient(t.app);
+    const doctor = await registerClinician(t, clock.now());
+    const id = await videoVisit(patient, doctor);
+    const [patientPage, doctorPage] = await Promise.all([
+      openPage(patient.access_token),
+      openPage(doctor.access_token),
+    ]);
+    try {
+      // A plain leave (the page told the other side itself, or hung up) is relayed to nobody.
+      expect((await callEvent(patient.access_token, id, "leave")).statusCode).toBe(200);
+      expect(await doctorPage.quietFor(300)).toEqual([]);
+
+      // A leave with `away`: the clinician's pages hear it as the patient page's own signal.
+      const patientAway = await callEvent(patient.access_token, id, "leave", PATIENT_BASE, { away: true });
+      expect(patientAway.statusCode).toBe(200);
+      expect(patientAway.json().data).toMatchObject({ side: "patient", event: "leave" });
+      expect(await doctorPage.next()).toMatchObject({
+        topic: "visit.call.signal",
+        payload: { consultation_id: id, from: "patient", kind: "away" },
+      });
+      // The clinician's side, the other way round; the sender hears nothing of its own.
+      expect(
+        (await callEvent(doctor.access_token, id, "leave", CONSOLE_BASE, { away: true })).statusCode,
+      ).toBe(200);
+      expect(await patientPage.next()).toMatchObject({
+        topic: "visit.call.signal",
+        payload: { consultation_id: id, from: "clinician", kind: "away" },
+      });
+      expect(await doctorPage.quietFor(300)).toEqual([]);
+
+      // `away` goes with a leave only.
+      const joinAway = await callEvent(patient.access_token, id, "join", PATIENT_BASE, { away: true });
+      expect(joinAway.statusCode).toBe(400);
+      expect(joinAway.json()).toHaveProperty("error");
+
+      // Once the visit is over there is no call to come back to: the leave is written, nothing told.
+      await t.db.db
+        .update(consultations)
+        .set({ status: "completed", completedAt: clock.now() })
+        .where(eq(consultations.id, id));
+      expect(
+        (await callEvent(patient.access_token, id, "leave", PATIENT_BASE, { away: true })).statusCode,
+      ).toBe(200);
+      expect(await doctorPage.quietFor(300)).toEqual([]);
+      const history = await t.app.videoCalls.history(id);
+      expect(history.map((row) => [row.side, row.event])).toEqual([
+        ["patient", "leave"],
+        ["patient", "leave"],
+        ["clinician", "leave"],
+        ["patient", "leave"],
+      ]);
+    } finally {
+      await Promise.all([patientPage.close(), doctorPage.close()]);
+    }
   });
 });
 

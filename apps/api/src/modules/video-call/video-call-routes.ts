@@ -67,7 +67,9 @@ function registerCallRoutes(
   }));
 
   serve(app, side.routes.callEvent, { onRequest: side.guard }, async (request) => ({
-    data: await calls.record(side.viewer(request), request.params.id, request.body.event),
+    data: await calls.record(side.viewer(request), request.params.id, request.body.event, {
+      away: request.body.away === true,
+    }),
   }));
 }
 

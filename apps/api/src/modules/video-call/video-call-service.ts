@@ -122,6 +122,13 @@ export function createVideoCallService(deps: {
     return visit;
   }
 
+  /** Whoever gets `side`'s signals: the clinicians of the visit's provider, or its patient. */
+  async function recipientsOf(visit: Visit, side: CallSide): Promise<string[]> {
+    return side === "patient"
+      ? createVisitChatRepository(deps.db).clinicianUserIds(visit.providerId!)
+      : [visit.userId];
+  }
+
   function assertOpen(visit: Visit): void {
     if (!CALL_OPEN.includes(visit.status)) {
       throw new AppError("CALL_NOT_OPEN", 409, VIDEO_CALL_ERRORS.notOpen);
@@ -177,7 +184,12 @@ export function createVideoCallService(deps: {
      * Writes a join, leave or rejoin to the visit's call history and the patient's access log, in
      * one transaction. Joining needs an open call; leaving is recorded whenever it happens.
      */
-    async record(viewer: CallViewer, id: string, event: CallEvent) {
+    /**
+     * Writes one side's join, leave or rejoin. With `away` (a leave only: the page closed without
+     * hanging up while its live link was down), the other side is told the page went away, as its
+     * own `away` signal would have told it, while the call is open.
+     */
+    async record(viewer: CallViewer, id: string, event: CallEvent, { away = false } = {}) {
       const visit = await participant(viewer, id);
       if (event !== "leave") assertOpen(visit);
       const at = deps.clock.now();
@@ -192,6 +204,13 @@ export function createVideoCallService(deps: {
         await viewer.audit({ patientUserId: visit.userId, event, consultationId: visit.id }, tx);
         return stored;
       });
+      if (away && event === "leave" && CALL_OPEN.includes(visit.status)) {
+        await deps.live.relay(await recipientsOf(visit, viewer.side), VISIT_CALL_SIGNAL, {
+          consultation_id: visit.id,
+          from: viewer.side,
+          kind: "away",
+        });
+      }
       return { consultation_id: visit.id, side: row.side, event: row.event, at: row.at.toISOString() };
     },
 
@@ -235,7 +254,7 @@ export function createVideoCallService(deps: {
       }
       if (!visitTypeRow(visit.type).videoCall) return { refused: { status: 409, code: "VISIT_NOT_VIDEO" } };
       if (!CALL_OPEN.includes(visit.status)) return { refused: { status: 409, code: "CALL_NOT_OPEN" } };
-      const recipients = side === "patient" ? await chat.clinicianUserIds(visit.providerId!) : [visit.userId];
+      const recipients = await recipientsOf(visit, side);
       const head = { consultation_id: visit.id, from: side };
       if (signal.kind === "description") {
         const parts = splitForRelay(signal.description.sdp);

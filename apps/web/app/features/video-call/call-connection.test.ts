@@ -116,6 +116,8 @@ function setup(polite: boolean) {
   const remote: unknown[] = [];
   const presence: string[] = [];
   const clock = manualClock();
+  /** The page's live link: while it is down (reconnecting), a signal cannot be sent. */
+  const link = { up: true };
   const connection = createCallConnection({
     polite,
     iceServers: [{ urls: ["turn:127.0.0.1:3479"], username: "u", credential: "c" }],
@@ -126,6 +128,7 @@ function setup(polite: boolean) {
       return peer;
     },
     send: (signal) => {
+      if (!link.up) return false;
       sent.push(signal);
       return true;
     },
@@ -161,7 +164,20 @@ function setup(polite: boolean) {
       });
     }
   };
-  return { connection, peers, peer, sent, phases, history, remote, presence, clock, receive, description };
+  return {
+    connection,
+    peers,
+    peer,
+    sent,
+    phases,
+    history,
+    remote,
+    presence,
+    clock,
+    link,
+    receive,
+    description,
+  };
 }
 
 const kinds = (signals: CallSignal[]) => signals.map((signal) => signal.kind);
@@ -472,10 +488,15 @@ describe("the call's connection", () => {
     const call = setup(true);
     call.connection.join();
     call.peer().become("connected");
-    call.connection.away();
+    expect(call.connection.away()).toBe(true);
     expect(call.sent.at(-1)).toEqual({ kind: "away" });
     // Going away is no hang-up: the connection stays until the page is gone.
     expect(call.connection.phase).toBe("connected");
+    // After a hang-up the other side had its bye: nothing is left to tell.
+    call.connection.leave();
+    const sentAfterBye = call.sent.length;
+    expect(call.connection.away()).toBe(true);
+    expect(call.sent.length).toBe(sentAfterBye);
 
     const other = setup(false);
     other.connection.join();
@@ -489,6 +510,15 @@ describe("the call's connection", () => {
     await other.receive({ kind: "hello" });
     expect(other.presence.at(-1)).toBe("present");
     expect(other.sent.at(-1)).toEqual({ kind: "welcome" });
+  });
+
+  it("says when its live link could not carry the going away, so the page asks the API to tell it", () => {
+    const call = setup(true);
+    call.connection.join();
+    call.peer().become("connected");
+    call.link.up = false;
+    expect(call.connection.away()).toBe(false);
+    expect(call.sent.map((signal) => signal.kind)).not.toContain("away");
   });
 
   it("says the connection dropped as soon as the browser reports it, before restarting ICE", () => {

@@ -154,9 +154,10 @@ export type CallConnection = {
   leave(): void;
   /**
    * This page is going away (closed or reloading) without hanging up: the other side is told at
-   * once (`away`) and keeps its side ready for this page's hello.
+   * once (`away`) and keeps its side ready for this page's hello. False when the live link could not
+   * carry it (reconnecting): the page then asks the API to tell the other side.
    */
-  away(): void;
+  away(): boolean;
   /**
    * New ICE servers (fresh TURN credentials): used by the current connection's next ICE restart and
    * by every later connection. A long call would otherwise restart with expired credentials.
@@ -493,8 +494,9 @@ export function createCallConnection(options: CallConnectionOptions): CallConnec
       await sender?.replaceTrack(track);
     },
     away() {
-      if (phase === "ended") return;
-      options.send({ kind: "away" });
+      // Hung up already: the other side had its bye, there is nothing to tell.
+      if (phase === "ended") return true;
+      return options.send({ kind: "away" });
     },
     leave() {
       if (phase === "ended") return;

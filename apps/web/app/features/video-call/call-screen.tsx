@@ -63,10 +63,20 @@ async function fetchCallSetup(consultationId: string, side: string): Promise<Cal
   return answer.outcome === "data" ? answer.data.setup : null;
 }
 
-function recordHistory(consultationId: string, side: CallSide, event: "join" | "leave" | "reconnect") {
+/**
+ * Writes a join, leave or rejoin to the call's history. `away`: a leave whose page could not tell
+ * the other side over its live link, so the API tells it.
+ */
+function recordHistory(
+  consultationId: string,
+  side: CallSide,
+  event: "join" | "leave" | "reconnect",
+  { away = false } = {},
+) {
   const body = new FormData();
   body.set("side", side);
   body.set("event", event);
+  if (away) body.set("away", "1");
   const url = `/visit-call/${consultationId}/events`;
   if (event === "leave" && typeof navigator.sendBeacon === "function" && navigator.sendBeacon(url, body))
     return;
@@ -211,10 +221,11 @@ export function CallScreen({
       const stopState = live.onState(onState);
       onState(live.state);
       // A reload or a closed tab is no hang-up: the other side is told the page went away and waits
-      // for its hello instead of ending the call; the history records a leave.
+      // for its hello instead of ending the call; the history records a leave. When the live link is
+      // down (reconnecting), the leave's beacon asks the API to tell the other side instead.
       const onPageHide = () => {
-        connection.away();
-        recordHistory(consultationId, side, "leave");
+        const told = connection.away();
+        recordHistory(consultationId, side, "leave", { away: !told });
       };
       window.addEventListener("pagehide", onPageHide);
       stopLive = () => {

@@ -14,8 +14,9 @@ export function videoCallApi(request: Request, user: SessionUser, context: Conte
   const calls = side === "clinician" ? api.careTeam : api.consultations;
   const options = { headers: visitorHeaders(context) };
   return {
-    async record(id: string, event: CallEvent): Promise<void> {
-      await calls.callEvent({ params: { id }, body: { event } }, options);
+    /** `away`: a leave of a page that could not tell the other side itself (callEventRequest). */
+    async record(id: string, event: CallEvent, { away = false } = {}): Promise<void> {
+      await calls.callEvent({ params: { id }, body: away ? { event, away } : { event } }, options);
     },
   };
 }
