@@ -133,6 +133,37 @@ describe("a video visit, both sides", () => {
       await expectMediaFlowing(patient);
       await expectMediaFlowing(doctor);
 
+      // The same while the page's live link is down (a network blip, its reconnects refused): the
+      // page cannot say it is going, so its leave's beacon asks the API to tell the clinician.
+      await doctor.getByTestId("call-status").filter({ hasText: "Connected." }).waitFor();
+      let refuseLiveLink = true;
+      await patient.routeWebSocket(
+        (url) => url.pathname === "/live",
+        (socket) => {
+          if (refuseLiveLink) socket.close();
+          else socket.connectToServer();
+        },
+      );
+      await patient.context().setOffline(true);
+      await patient
+        .getByText("You are offline: this page updates again when the connection returns.")
+        .waitFor();
+      await patient.context().setOffline(false);
+      await patient.getByText("Reconnecting to get live updates…").first().waitFor();
+      await patient.goto("about:blank");
+      await doctor
+        .getByTestId("call-status")
+        .filter({ hasText: "The patient's call page closed. Waiting for them to come back…" })
+        .waitFor({ timeout: 5_000 });
+      refuseLiveLink = false;
+      await patient.goto(visitPage);
+      await waitForHydration(patient);
+      await patient.getByRole("button", { name: "Rejoin the call" }).click();
+      await expectMediaFlowing(patient);
+      await expectMediaFlowing(doctor);
+      // The refused links are the browser's failed WebSockets; nothing else may have been logged.
+      expect(unexpected(takeLoggedErrors()).filter((error) => !/WebSocket/.test(error))).toEqual([]);
+
       // The patient leaves: the clinician is told within seconds and calls again; the call-ended
       // page hears it and leads the patient back into the call.
       const leftAt = Date.now();
