@@ -182,12 +182,10 @@ export function createVideoCallService(deps: {
 
     /**
      * Writes a join, leave or rejoin to the visit's call history and the patient's access log, in
-     * one transaction. Joining needs an open call; leaving is recorded whenever it happens.
-     */
-    /**
-     * Writes one side's join, leave or rejoin. With `away` (a leave only: the page closed without
-     * hanging up while its live link was down), the other side is told the page went away, as its
-     * own `away` signal would have told it, while the call is open.
+     * one transaction. Joining needs an open call; leaving is recorded whenever it happens. With
+     * `away` (a leave only: the page closed without hanging up while its live link was down), the
+     * other side is then told the page went away, as its own `away` signal would have told it, while
+     * the call is open.
      */
     async record(viewer: CallViewer, id: string, event: CallEvent, { away = false } = {}) {
       const visit = await participant(viewer, id);

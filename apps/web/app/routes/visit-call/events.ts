@@ -11,8 +11,8 @@ const headers = { "Cache-Control": "private, no-store" };
  * `POST /visit-call/:id/events` (`side`: patient or clinician, `event`: join, leave or reconnect):
  * the call's history and the patient's access log, from the call screen's scripts; a leave may come
  * from `navigator.sendBeacon` as the page closes, with `away=1` when the page could not tell the
- * other side over its live link (the API then tells it). The web server calls the API with the account's
- * token, which never reaches the browser; the API decides who may.
+ * other side over its live link (the API then tells it). The web server calls the API with the
+ * account's token, which never reaches the browser; the API decides who may.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = scriptSession(request, params.id);
