@@ -62,6 +62,14 @@ async function videoVisit(
   return row!.id;
 }
 
+/** The visit is over (completed now): its call is no longer open. */
+async function completeVisit(id: string) {
+  await t.db.db
+    .update(consultations)
+    .set({ status: "completed", completedAt: clock.now() })
+    .where(eq(consultations.id, id));
+}
+
 const PATIENT_BASE = "/ambercare/consultations";
 const CONSOLE_BASE = "/api/v1/api/care-team/visits";
 const getSetup = (token: string, id: string, base = PATIENT_BASE) =>
@@ -399,10 +407,7 @@ describe("the call's history", () => {
     expect((await callEvent(outsider.access_token, id, "join")).statusCode).toBe(403);
     expect((await callEvent(patient.access_token, id, "dance")).statusCode).toBe(400);
 
-    await t.db.db
-      .update(consultations)
-      .set({ status: "completed", completedAt: clock.now() })
-      .where(eq(consultations.id, id));
+    await completeVisit(id);
     const lateJoin = await callEvent(patient.access_token, id, "join");
     expect(lateJoin.statusCode).toBe(409);
     expect(lateJoin.json()).toMatchObject({ code: "CALL_NOT_OPEN" });
@@ -478,10 +483,7 @@ describe("a page that went away while its live link was down", () => {
       expect(joinAway.json()).toHaveProperty("error");
 
       // Once the visit is over there is no call to come back to: the leave is written, nothing told.
-      await t.db.db
-        .update(consultations)
-        .set({ status: "completed", completedAt: clock.now() })
-        .where(eq(consultations.id, id));
+      await completeVisit(id);
       expect(
         (await callEvent(patient.access_token, id, "leave", PATIENT_BASE, { away: true })).statusCode,
       ).toBe(200);
