@@ -5,7 +5,7 @@ import {
   chromium,
   type Page,
 } from "playwright-core";
-import { CHROMIUM_FLAGS, ensureChromium } from "../scripts/lib/chromium.mjs";
+import { CHROMIUM_FLAGS, journeyBrowserPath } from "../scripts/lib/chromium.mjs";
 
 /**
  * Chromium and its contexts as the journeys open them, free of the test runner so that a benchmark
@@ -21,8 +21,18 @@ export const FAKE_MEDIA_FLAGS = Object.freeze([
   "--use-fake-ui-for-media-stream",
 ]);
 
-export async function launchBrowser(extraFlags: readonly string[] = []): Promise<Browser> {
-  return chromium.launch({ executablePath: ensureChromium(), args: [...CHROMIUM_FLAGS, ...extraFlags] });
+/**
+ * The journeys' browser: Chromium's headless shell where installed, full Chromium for a journey that
+ * needs `systemNotifications` (the pages' "turn on notifications" offers; journeyBrowserPath, ADR 073).
+ */
+export async function launchBrowser(
+  extraFlags: readonly string[] = [],
+  { systemNotifications = false }: { systemNotifications?: boolean } = {},
+): Promise<Browser> {
+  return chromium.launch({
+    executablePath: journeyBrowserPath({ systemNotifications }),
+    args: [...CHROMIUM_FLAGS, ...extraFlags],
+  });
 }
 
 /**

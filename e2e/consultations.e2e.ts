@@ -32,7 +32,9 @@ const { baseUrl, apiUrl } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  // Full Chromium: the waiting room offers "Notify me when a clinician accepts" only where the
+  // browser can show a notification, which the headless shell cannot (ADR 073).
+  browser = await launchBrowser([], { systemNotifications: true });
 });
 afterAll(async () => {
   await browser?.close();

@@ -31,7 +31,9 @@ async function textedCode(phone: string): Promise<string> {
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  // Full Chromium: this journey turns the browser's notifications on and shows one, which the
+  // headless shell cannot (ADR 073).
+  browser = await launchBrowser([], { systemNotifications: true });
 });
 afterAll(async () => {
   await browser?.close();

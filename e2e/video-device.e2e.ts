@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_FLAGS, ensureChromium } from "../scripts/lib/chromium.mjs";
+import { CHROMIUM_FLAGS, journeyBrowserPath } from "../scripts/lib/chromium.mjs";
 import { clinicianFor, journeyStack, logInContext, newPatient, waitForHydration } from "./auth-helpers.ts";
 import { expectNoAxeViolations, openPage, unexpected } from "./browser.ts";
 import { dismissPopupBeforehand } from "./checkout-helpers.ts";
@@ -22,7 +22,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   browser = await chromium.launch({
-    executablePath: ensureChromium(),
+    executablePath: journeyBrowserPath(),
     args: [...CHROMIUM_FLAGS, "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"],
   });
 });

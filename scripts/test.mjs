@@ -17,7 +17,7 @@ import { spawn } from "node:child_process";
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureChromium } from "./lib/chromium.mjs";
+import { ensureChromium, findHeadlessShell } from "./lib/chromium.mjs";
 import { startThrowawayCoturn } from "./lib/coturn.mjs";
 import { startThrowawayPostgres } from "./lib/postgres.mjs";
 import { buildWeb, ROOT } from "./lib/stack.mjs";
@@ -142,7 +142,15 @@ try {
   try {
     if (wants("e2e")) {
       const chromium = ensureChromium();
-      console.log(`\n=== building the web app for the browser journeys (Chromium: ${chromium}) ===`);
+      // The journeys drive the headless shell where it is installed (ADR 073), full Chromium else.
+      const shell = findHeadlessShell();
+      const browsers = shell ? `${shell}, and ${chromium} for notifications` : chromium;
+      console.log(`\n=== building the web app for the browser journeys (Chromium: ${browsers}) ===`);
+      if (!shell) {
+        console.log(
+          "Chromium's headless shell is not installed: the journeys use full Chromium, which costs them about 2.6 times the CPU per page (ADR 073; apt-get install -y chromium-headless-shell).",
+        );
+      }
       await buildWeb();
       await vitest("browser journeys in Chromium", ["--config", "e2e/vitest.config.ts"], {
         CHROME_PATH: chromium,
