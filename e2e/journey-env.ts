@@ -14,6 +14,10 @@ export const JOURNEY_API_ENV = {
   NODE_ENV: "test",
   // Cheap password hashing (production refuses it): journeys sign up and log in many times.
   ARGON2_PARAMS: "m=64,t=1,p=1",
+  // A small captcha proof of work (a few hundred hashes instead of about 50 000): every fixture
+  // patient solves one in Node and every sign-up form one in its page, each the same steps whatever
+  // the size; the size a clinic runs with is the API's own tests' business.
+  ALTCHA_MAX_NUMBER: "1000",
 } as const;
 
 /**

@@ -5,16 +5,17 @@
 //      PostgreSQL: TEST_DATABASE_URL, or a throwaway cluster on a loopback port when the server
 //      binaries are installed
 //   3. browser journeys in Chromium against the built app (e2e/)
-// Stages 2 and 3 run side by side when both are asked for: a journey spends about half its time
-// waiting on the browser, the servers and the network, and the PostgreSQL pass fills that time
-// (its output is printed whole when it ends, not interleaved with the journeys').
+// The web build for stage 3 runs beside stage 1 (startBuild). Stages 2 and 3 run side by side when
+// both are asked for: a journey spends about half its time waiting on the browser, the servers and
+// the network, and the PostgreSQL pass fills that time (its output is printed whole when it ends,
+// not interleaved with the journeys').
 // `npm test -- --only unit|pg|e2e` runs one stage. A run that could not test everything it was asked
 // to (no PostgreSQL, no coturn) fails, unless `--partial` accepts that; its summary then says so.
 // `--fast` leaves the slowest suites out of stage 1 (SLOW_SUITES in vitest.config.ts).
 // `npm run test:fast` is `--only unit --partial --fast`. TEST_REPORT_DIR=<dir> keeps each stage's Vitest JSON
 // report (per-file durations) there.
 import { spawn } from "node:child_process";
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, createWriteStream, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureChromium, findHeadlessShell } from "./lib/chromium.mjs";
@@ -107,7 +108,52 @@ async function postgresStage(log) {
   }
 }
 
+/**
+ * The web build the journeys run against. Started beside stage 1 when both run: Vitest leaves a core
+ * idle while it starts and while its slowest files wait on timers and processes, and the build
+ * needs neither. Its output is kept in a file and printed when the journeys begin.
+ */
+function startBuild(beside) {
+  let chromium;
+  try {
+    chromium = ensureChromium();
+  } catch (error) {
+    // Said when the journeys would start, after stage 1 has run.
+    const done = Promise.reject(error);
+    done.catch(() => undefined);
+    return { chromium: null, done, print: async () => {} };
+  }
+  // The journeys drive the headless shell where it is installed (ADR 073), full Chromium else.
+  const shell = findHeadlessShell();
+  const browsers = shell ? `${shell}, and ${chromium} for notifications` : chromium;
+  const heading = `\n=== building the web app for the browser journeys (Chromium: ${browsers}) ===`;
+  const notes = shell
+    ? []
+    : [
+        "Chromium's headless shell is not installed: the journeys use full Chromium, which costs them about 2.6 times the CPU per page (ADR 073; apt-get install -y chromium-headless-shell).",
+      ];
+  if (!beside) {
+    for (const line of [heading, ...notes]) console.log(line);
+    return { chromium, done: buildWeb(), print: async () => {} };
+  }
+  const path = join(reportDir, "build.log");
+  const fd = openSync(path, "w");
+  const done = buildWeb({ stdio: ["ignore", fd, fd] }).finally(() => closeSync(fd));
+  // Its failure is reported when the journeys wait for it.
+  done.catch(() => undefined);
+  return {
+    chromium,
+    done,
+    print: async () => {
+      await done.catch(() => undefined);
+      for (const line of [heading, ...notes]) console.log(line);
+      process.stdout.write(readFileSync(path, "utf8"));
+    },
+  };
+}
+
 try {
+  const build = wants("e2e") ? startBuild(wants("unit")) : null;
   if (wants("unit")) {
     // TURN_TEST_URL given (.ci/run starts a coturn), or a coturn of our own when it is installed.
     let coturn = null;
@@ -140,20 +186,11 @@ try {
   pg.catch((error) => failures.push(error instanceof Error ? error.message : String(error)));
 
   try {
-    if (wants("e2e")) {
-      const chromium = ensureChromium();
-      // The journeys drive the headless shell where it is installed (ADR 073), full Chromium else.
-      const shell = findHeadlessShell();
-      const browsers = shell ? `${shell}, and ${chromium} for notifications` : chromium;
-      console.log(`\n=== building the web app for the browser journeys (Chromium: ${browsers}) ===`);
-      if (!shell) {
-        console.log(
-          "Chromium's headless shell is not installed: the journeys use full Chromium, which costs them about 2.6 times the CPU per page (ADR 073; apt-get install -y chromium-headless-shell).",
-        );
-      }
-      await buildWeb();
+    if (build) {
+      await build.print();
+      await build.done;
       await vitest("browser journeys in Chromium", ["--config", "e2e/vitest.config.ts"], {
-        CHROME_PATH: chromium,
+        CHROME_PATH: build.chromium,
       });
     }
   } finally {

@@ -32,9 +32,11 @@ export function run(command, args, options = {}) {
   });
 }
 
-export async function buildWeb() {
+/** Builds the web app; `stdio` sends its output elsewhere than this terminal (a log file's fd). */
+export async function buildWeb({ stdio = "inherit" } = {}) {
   await run("npm", ["run", "build", "-w", "@ambercare/web"], {
     env: { ...process.env, NODE_ENV: "production" },
+    stdio,
   });
 }
 
