@@ -12,6 +12,8 @@
 // `npm test -- --only unit|pg|e2e` runs one stage. A run that could not test everything it was asked
 // to (no PostgreSQL, no coturn) fails, unless `--partial` accepts that; its summary then says so.
 // `--fast` leaves the slowest suites out of stage 1 (SLOW_SUITES in vitest.config.ts).
+// `--hosts` also runs the several-hosts test (scripts/multi-host-test.mjs: root, nginx, iproute2)
+// beside the journeys once the build is there, as .ci/run does: it mostly waits on its hosts' stops.
 // `npm run test:fast` is `--only unit --partial --fast`. TEST_REPORT_DIR=<dir> keeps each stage's Vitest JSON
 // report (per-file durations) there.
 import { spawn } from "node:child_process";
@@ -27,6 +29,7 @@ const argv = process.argv.slice(2);
 const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1] : null;
 const partial = argv.includes("--partial");
 const fast = argv.includes("--fast");
+const withHosts = argv.includes("--hosts");
 const wants = (stage) => only === null || only === stage;
 
 const reportDir = process.env.TEST_REPORT_DIR ?? mkdtempSync(join(tmpdir(), "ambercare-test-"));
@@ -68,8 +71,8 @@ async function vitest(label, args, env = {}, log = null) {
 }
 
 /** A stage's output kept in a file while it runs beside another, printed when both have ended. */
-function stageLog() {
-  const path = join(reportDir, `stage-${Date.now()}.log`);
+function stageLog(name) {
+  const path = join(reportDir, `stage-${name}.log`);
   const stream = createWriteStream(path);
   return {
     stream,
@@ -78,6 +81,25 @@ function stageLog() {
       process.stdout.write(readFileSync(path, "utf8"));
     },
   };
+}
+
+/** The several-hosts test (`--hosts`), its output to `log`; counted as one passed or failed test. */
+async function hostsStage(log) {
+  log.write("\n=== several hosts ===\n");
+  const started = Date.now();
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/multi-host-test.mjs"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout.pipe(log, { end: false });
+  child.stderr.pipe(log, { end: false });
+  const status = await new Promise((resolve) => child.on("close", (code) => resolve(code)));
+  if (status === 0) totals.passed += 1;
+  else {
+    totals.failed += 1;
+    failures.push(`several hosts: exit ${status}`);
+  }
+  log.write(`=== several hosts: ${((Date.now() - started) / 1000).toFixed(0)} s ===\n`);
 }
 
 /** The PostgreSQL pass (stage 2), its output to `log` when given. */
@@ -179,8 +201,11 @@ try {
     }
   }
 
+  // Beside the journeys, once the build is there (--hosts); its output follows theirs.
+  let hosts = Promise.resolve();
+  let hostsLog = null;
   // Stage 2 beside stage 3 when both run (see above); its output follows the journeys'.
-  const pgLog = wants("pg") && wants("e2e") ? stageLog() : null;
+  const pgLog = wants("pg") && wants("e2e") ? stageLog("postgres") : null;
   const pg = wants("pg") ? postgresStage(pgLog?.stream ?? null) : Promise.resolve();
   // Its failure is counted by the stage itself; the journeys go on meanwhile.
   pg.catch((error) => failures.push(error instanceof Error ? error.message : String(error)));
@@ -189,6 +214,10 @@ try {
     if (build) {
       await build.print();
       await build.done;
+      if (withHosts) {
+        hostsLog = stageLog("hosts");
+        hosts = hostsStage(hostsLog.stream);
+      }
       await vitest("browser journeys in Chromium", ["--config", "e2e/vitest.config.ts"], {
         CHROME_PATH: build.chromium,
       });
@@ -196,6 +225,8 @@ try {
   } finally {
     await pg.catch(() => undefined);
     await pgLog?.print();
+    await hosts;
+    await hostsLog?.print();
   }
 } catch (error) {
   failures.push(error instanceof Error ? error.message : String(error));
