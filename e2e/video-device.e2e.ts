@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_FLAGS, journeyBrowserPath } from "../scripts/lib/chromium.mjs";
 import { clinicianFor, journeyStack, logInContext, newPatient, waitForHydration } from "./auth-helpers.ts";
-import { expectNoAxeViolations, openPage, unexpected } from "./browser.ts";
+import { expectNoAxeViolations, FAKE_MEDIA_FLAGS, launchBrowser, openPage, unexpected } from "./browser.ts";
 import { dismissPopupBeforehand } from "./checkout-helpers.ts";
 import { clinicianApi, requestVisit } from "./clinician-helpers.ts";
 import { startTrialSession } from "./session-fixtures.ts";
@@ -21,10 +20,7 @@ const { baseUrl, apiUrl } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: journeyBrowserPath(),
-    args: [...CHROMIUM_FLAGS, "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"],
-  });
+  browser = await launchBrowser(FAKE_MEDIA_FLAGS);
 });
 afterAll(async () => {
   await browser?.close();

@@ -39,35 +39,55 @@ const failures = [];
 const missing = [];
 
 /**
- * Runs one Vitest stage and adds its report to the totals. With `log`, its output goes to that file
- * and is printed whole when it ends (a stage run beside another); else straight to this terminal.
+ * Runs one stage's command under its heading and answers its exit status, failures counted. With
+ * `log`, its output goes to that file and is printed whole when it ends (a stage run beside
+ * another); else straight to this terminal. `counted(status)` adds the stage's tests to the totals.
  */
-async function vitest(label, args, env = {}, log = null) {
+async function runStage(label, command, args, { env = {}, log = null, counted }) {
   const say = (line) => (log ? log.write(`${line}\n`) : console.log(line));
   say(`\n=== ${label} ===`);
   const started = Date.now();
-  const report = join(reportDir, `${label.replace(/\W+/g, "-")}.json`);
-  const child = spawn(
-    "npx",
-    ["vitest", "run", ...args, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
-    { cwd: ROOT, stdio: log ? ["ignore", "pipe", "pipe"] : "inherit", env: { ...process.env, ...env } },
-  );
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    stdio: log ? ["ignore", "pipe", "pipe"] : "inherit",
+    env: { ...process.env, ...env },
+  });
   if (log) {
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
   }
   const status = await new Promise((resolve) => child.on("close", (code) => resolve(code)));
-  try {
-    const json = JSON.parse(readFileSync(report, "utf8"));
-    totals.passed += json.numPassedTests;
-    totals.failed += json.numFailedTests;
-    totals.skipped += json.numPendingTests + json.numTodoTests;
-    if (json.numTotalTests === 0) failures.push(`${label}: no test ran`);
-  } catch {
-    failures.push(`${label}: no report (the run crashed)`);
-  }
+  counted(status);
   if (status !== 0) failures.push(`${label}: exit ${status}`);
   say(`=== ${label}: ${((Date.now() - started) / 1000).toFixed(0)} s ===`);
+}
+
+/** Runs one Vitest stage (runStage) and adds its report to the totals. */
+async function vitest(label, args, env = {}, log = null) {
+  const report = join(reportDir, `${label.replace(/\W+/g, "-")}.json`);
+  const vitestArgs = [
+    "vitest",
+    "run",
+    ...args,
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${report}`,
+  ];
+  await runStage(label, "npx", vitestArgs, {
+    env,
+    log,
+    counted: () => {
+      try {
+        const json = JSON.parse(readFileSync(report, "utf8"));
+        totals.passed += json.numPassedTests;
+        totals.failed += json.numFailedTests;
+        totals.skipped += json.numPendingTests + json.numTodoTests;
+        if (json.numTotalTests === 0) failures.push(`${label}: no test ran`);
+      } catch {
+        failures.push(`${label}: no report (the run crashed)`);
+      }
+    },
+  });
 }
 
 /** A stage's output kept in a file while it runs beside another, printed when both have ended. */
@@ -83,23 +103,15 @@ function stageLog(name) {
   };
 }
 
-/** The several-hosts test (`--hosts`), its output to `log`; counted as one passed or failed test. */
+/** The several-hosts test (`--hosts`), its output to `log`; counted as one test, passed or failed. */
 async function hostsStage(log) {
-  log.write("\n=== several hosts ===\n");
-  const started = Date.now();
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/multi-host-test.mjs"], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
+  await runStage("several hosts", process.execPath, ["--import", "tsx", "scripts/multi-host-test.mjs"], {
+    log,
+    counted: (status) => {
+      if (status === 0) totals.passed += 1;
+      else totals.failed += 1;
+    },
   });
-  child.stdout.pipe(log, { end: false });
-  child.stderr.pipe(log, { end: false });
-  const status = await new Promise((resolve) => child.on("close", (code) => resolve(code)));
-  if (status === 0) totals.passed += 1;
-  else {
-    totals.failed += 1;
-    failures.push(`several hosts: exit ${status}`);
-  }
-  log.write(`=== several hosts: ${((Date.now() - started) / 1000).toFixed(0)} s ===\n`);
 }
 
 /** The PostgreSQL pass (stage 2), its output to `log` when given. */
@@ -131,51 +143,26 @@ async function postgresStage(log) {
 }
 
 /**
- * The web build the journeys run against. Started beside stage 1 when both run: Vitest leaves a core
- * idle while it starts and while its slowest files wait on timers and processes, and the build
- * needs neither. Its output is kept in a file and printed when the journeys begin.
+ * The web build the journeys run against, started beside stage 1: Vitest leaves a core idle while it
+ * starts and while its slowest files wait on timers and processes, and the build needs neither. Its
+ * output is kept in a file and printed when the journeys begin; its failure is said then.
  */
-function startBuild(beside) {
-  let chromium;
-  try {
-    chromium = ensureChromium();
-  } catch (error) {
-    // Said when the journeys would start, after stage 1 has run.
-    const done = Promise.reject(error);
-    done.catch(() => undefined);
-    return { chromium: null, done, print: async () => {} };
-  }
-  // The journeys drive the headless shell where it is installed (ADR 073), full Chromium else.
-  const shell = findHeadlessShell();
-  const browsers = shell ? `${shell}, and ${chromium} for notifications` : chromium;
-  const heading = `\n=== building the web app for the browser journeys (Chromium: ${browsers}) ===`;
-  const notes = shell
-    ? []
-    : [
-        "Chromium's headless shell is not installed: the journeys use full Chromium, which costs them about 2.6 times the CPU per page (ADR 073; apt-get install -y chromium-headless-shell).",
-      ];
-  if (!beside) {
-    for (const line of [heading, ...notes]) console.log(line);
-    return { chromium, done: buildWeb(), print: async () => {} };
-  }
+function startBuild() {
   const path = join(reportDir, "build.log");
   const fd = openSync(path, "w");
   const done = buildWeb({ stdio: ["ignore", fd, fd] }).finally(() => closeSync(fd));
-  // Its failure is reported when the journeys wait for it.
   done.catch(() => undefined);
   return {
-    chromium,
     done,
-    print: async () => {
+    async printLog() {
       await done.catch(() => undefined);
-      for (const line of [heading, ...notes]) console.log(line);
       process.stdout.write(readFileSync(path, "utf8"));
     },
   };
 }
 
 try {
-  const build = wants("e2e") ? startBuild(wants("unit")) : null;
+  const build = wants("e2e") ? startBuild() : null;
   if (wants("unit")) {
     // TURN_TEST_URL given (.ci/run starts a coturn), or a coturn of our own when it is installed.
     let coturn = null;
@@ -212,14 +199,24 @@ try {
 
   try {
     if (build) {
-      await build.print();
+      const chromium = ensureChromium();
+      // The journeys drive the headless shell where it is installed (ADR 073), full Chromium else.
+      const shell = findHeadlessShell();
+      const browsers = shell ? `${shell}, and ${chromium} for notifications` : chromium;
+      console.log(`\n=== the web build for the browser journeys (Chromium: ${browsers}) ===`);
+      if (!shell) {
+        console.log(
+          "Chromium's headless shell is not installed: the journeys use full Chromium, which costs them about 2.6 times the CPU per page (ADR 073; apt-get install -y chromium-headless-shell).",
+        );
+      }
+      await build.printLog();
       await build.done;
       if (withHosts) {
         hostsLog = stageLog("hosts");
         hosts = hostsStage(hostsLog.stream);
       }
       await vitest("browser journeys in Chromium", ["--config", "e2e/vitest.config.ts"], {
-        CHROME_PATH: build.chromium,
+        CHROME_PATH: chromium,
       });
     }
   } finally {

@@ -70,6 +70,11 @@ async function completeVisit(id: string) {
     .where(eq(consultations.id, id));
 }
 
+/** The call's history as [side, event] pairs, oldest first. */
+async function callHistory(id: string) {
+  return (await t.app.videoCalls.history(id)).map((row) => [row.side, row.event]);
+}
+
 const PATIENT_BASE = "/ambercare/consultations";
 const CONSOLE_BASE = "/api/v1/api/care-team/visits";
 const getSetup = (token: string, id: string, base = PATIENT_BASE) =>
@@ -414,8 +419,7 @@ describe("the call's history", () => {
     clock.advance(1_000);
     expect((await callEvent(doctor.access_token, id, "leave", CONSOLE_BASE)).statusCode).toBe(200);
 
-    const history = await t.app.videoCalls.history(id);
-    expect(history.map((row) => [row.side, row.event])).toEqual([
+    expect(await callHistory(id)).toEqual([
       ["patient", "join"],
       ["clinician", "join"],
       ["patient", "reconnect"],
@@ -488,8 +492,7 @@ describe("a page that went away while its live link was down", () => {
         (await callEvent(patient.access_token, id, "leave", PATIENT_BASE, { away: true })).statusCode,
       ).toBe(200);
       expect(await doctorPage.quietFor(300)).toEqual([]);
-      const history = await t.app.videoCalls.history(id);
-      expect(history.map((row) => [row.side, row.event])).toEqual([
+      expect(await callHistory(id)).toEqual([
         ["patient", "leave"],
         ["patient", "leave"],
         ["clinician", "leave"],
