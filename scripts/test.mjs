@@ -12,8 +12,6 @@
 // `npm test -- --only unit|pg|e2e` runs one stage. A run that could not test everything it was asked
 // to (no PostgreSQL, no coturn) fails, unless `--partial` accepts that; its summary then says so.
 // `--fast` leaves the slowest suites out of stage 1 (SLOW_SUITES in vitest.config.ts).
-// `--hosts` also runs the several-hosts test (scripts/multi-host-test.mjs: root, nginx, iproute2)
-// beside the journeys once the build is there, as .ci/run does: it mostly waits on its hosts' stops.
 // `npm run test:fast` is `--only unit --partial --fast`. TEST_REPORT_DIR=<dir> keeps each stage's Vitest JSON
 // report (per-file durations) there.
 import { spawn } from "node:child_process";
@@ -29,7 +27,6 @@ const argv = process.argv.slice(2);
 const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1] : null;
 const partial = argv.includes("--partial");
 const fast = argv.includes("--fast");
-const withHosts = argv.includes("--hosts");
 const wants = (stage) => only === null || only === stage;
 
 const reportDir = process.env.TEST_REPORT_DIR ?? mkdtempSync(join(tmpdir(), "ambercare-test-"));
@@ -39,55 +36,35 @@ const failures = [];
 const missing = [];
 
 /**
- * Runs one stage's command under its heading and answers its exit status, failures counted. With
- * `log`, its output goes to that file and is printed whole when it ends (a stage run beside
- * another); else straight to this terminal. `counted(status)` adds the stage's tests to the totals.
+ * Runs one Vitest stage and adds its report to the totals. With `log`, its output goes to that file
+ * and is printed whole when it ends (a stage run beside another); else straight to this terminal.
  */
-async function runStage(label, command, args, { env = {}, log = null, counted }) {
+async function vitest(label, args, env = {}, log = null) {
   const say = (line) => (log ? log.write(`${line}\n`) : console.log(line));
   say(`\n=== ${label} ===`);
   const started = Date.now();
-  const child = spawn(command, args, {
-    cwd: ROOT,
-    stdio: log ? ["ignore", "pipe", "pipe"] : "inherit",
-    env: { ...process.env, ...env },
-  });
+  const report = join(reportDir, `${label.replace(/\W+/g, "-")}.json`);
+  const child = spawn(
+    "npx",
+    ["vitest", "run", ...args, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+    { cwd: ROOT, stdio: log ? ["ignore", "pipe", "pipe"] : "inherit", env: { ...process.env, ...env } },
+  );
   if (log) {
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
   }
   const status = await new Promise((resolve) => child.on("close", (code) => resolve(code)));
-  counted(status);
+  try {
+    const json = JSON.parse(readFileSync(report, "utf8"));
+    totals.passed += json.numPassedTests;
+    totals.failed += json.numFailedTests;
+    totals.skipped += json.numPendingTests + json.numTodoTests;
+    if (json.numTotalTests === 0) failures.push(`${label}: no test ran`);
+  } catch {
+    failures.push(`${label}: no report (the run crashed)`);
+  }
   if (status !== 0) failures.push(`${label}: exit ${status}`);
   say(`=== ${label}: ${((Date.now() - started) / 1000).toFixed(0)} s ===`);
-}
-
-/** Runs one Vitest stage (runStage) and adds its report to the totals. */
-async function vitest(label, args, env = {}, log = null) {
-  const report = join(reportDir, `${label.replace(/\W+/g, "-")}.json`);
-  const vitestArgs = [
-    "vitest",
-    "run",
-    ...args,
-    "--reporter=default",
-    "--reporter=json",
-    `--outputFile.json=${report}`,
-  ];
-  await runStage(label, "npx", vitestArgs, {
-    env,
-    log,
-    counted: () => {
-      try {
-        const json = JSON.parse(readFileSync(report, "utf8"));
-        totals.passed += json.numPassedTests;
-        totals.failed += json.numFailedTests;
-        totals.skipped += json.numPendingTests + json.numTodoTests;
-        if (json.numTotalTests === 0) failures.push(`${label}: no test ran`);
-      } catch {
-        failures.push(`${label}: no report (the run crashed)`);
-      }
-    },
-  });
 }
 
 /** A stage's output kept in a file while it runs beside another, printed when both have ended. */
@@ -101,17 +78,6 @@ function stageLog(name) {
       process.stdout.write(readFileSync(path, "utf8"));
     },
   };
-}
-
-/** The several-hosts test (`--hosts`), its output to `log`; counted as one test, passed or failed. */
-async function hostsStage(log) {
-  await runStage("several hosts", process.execPath, ["--import", "tsx", "scripts/multi-host-test.mjs"], {
-    log,
-    counted: (status) => {
-      if (status === 0) totals.passed += 1;
-      else totals.failed += 1;
-    },
-  });
 }
 
 /** The PostgreSQL pass (stage 2), its output to `log` when given. */
@@ -188,9 +154,6 @@ try {
     }
   }
 
-  // Beside the journeys, once the build is there (--hosts); its output follows theirs.
-  let hosts = Promise.resolve();
-  let hostsLog = null;
   // Stage 2 beside stage 3 when both run (see above); its output follows the journeys'.
   const pgLog = wants("pg") && wants("e2e") ? stageLog("postgres") : null;
   const pg = wants("pg") ? postgresStage(pgLog?.stream ?? null) : Promise.resolve();
@@ -211,10 +174,6 @@ try {
       }
       await build.printLog();
       await build.done;
-      if (withHosts) {
-        hostsLog = stageLog("hosts");
-        hosts = hostsStage(hostsLog.stream);
-      }
       await vitest("browser journeys in Chromium", ["--config", "e2e/vitest.config.ts"], {
         CHROME_PATH: chromium,
       });
@@ -222,8 +181,6 @@ try {
   } finally {
     await pg.catch(() => undefined);
     await pgLog?.print();
-    await hosts;
-    await hostsLog?.print();
   }
 } catch (error) {
   failures.push(error instanceof Error ? error.message : String(error));
