@@ -79,6 +79,18 @@ export type ContractHandler<R extends RouteSpec> = RouteHandlerMethod<
   FastifyBaseLogger
 >;
 
+/** JSON text of an answer of type T that a service serialised itself. */
+export type JsonOf<T> = string & { readonly __jsonOf?: T };
+
+/**
+ * `reply.send`'s payload for an answer a service serialised itself, with a JSON content type set:
+ * Fastify then sends the string as it is, neither serialised nor checked against the schema again.
+ * Typed as the answer, so a route can only send the text of its own answer's type.
+ */
+export function serialized<T>(json: JsonOf<T>): T {
+  return json as unknown as T;
+}
+
 /** The row's path as served, from the server's root: base, product slug, `:params` kept. */
 export function servedPath(spec: Pick<RouteSpec, "api" | "path">, productSlug: string): string {
   return API_BASES[spec.api] + spec.path.replaceAll("{product}", productSlug);

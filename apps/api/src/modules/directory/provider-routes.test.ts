@@ -50,7 +50,18 @@ async function search(query: Record<string, string | number | boolean> = {}) {
   const params = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
   const res = await t.app.inject({ method: "GET", url: `${URL}?${params}` });
   expect(res.statusCode, res.body).toBe(200);
-  return providerListResponse.parse(res.json());
+  expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+  return exactly(providerListResponse, res.json());
+}
+
+/**
+ * `body` parsed by the contract's `schema`, which must keep all of it: the service writes these
+ * answers' JSON itself, and a key the contract does not have would otherwise pass unseen.
+ */
+function exactly<T>(schema: { parse(value: unknown): T }, body: unknown): T {
+  const parsed = schema.parse(body);
+  expect(parsed).toStrictEqual(body);
+  return parsed;
 }
 
 /** Every page of a search, concatenated (per_page 50). */
@@ -381,14 +392,16 @@ describe("GET /api/v1/api/provider/{slug}", () => {
     const listed = data[0]!;
     const res = await t.app.inject({ method: "GET", url: `${URL}/${listed.slug}` });
     expect(res.statusCode).toBe(200);
-    const provider = providerResponse.parse(res.json()).data;
+    expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+    const provider = exactly(providerResponse, res.json()).data;
     const { bio, conditions, languages, ...card } = provider;
     expect(card).toEqual(listed);
     const source = demo.find((p) => p.slug === listed.slug)!;
     expect({ bio, languages }).toEqual({ bio: source.bioEn, languages: source.languages });
     expect(conditions.map((c) => c.slug).sort()).toEqual([...source.conditionSlugs].sort());
 
-    const bg = providerResponse.parse(
+    const bg = exactly(
+      providerResponse,
       (await t.app.inject({ method: "GET", url: `${URL}/${listed.slug}?lang=bg` })).json(),
     ).data;
     expect(bg.bio).toMatch(/[\u0400-\u04FF]/);
@@ -412,9 +425,11 @@ describe("GET /api/v1/api/provider/{slug}", () => {
 describe("the in-memory directory (ADR 019)", () => {
   /** The same search answered by the database alone (provider repository → SQL). */
   const fromDatabase = (query: Record<string, string | number | boolean>) =>
-    createProviderService(createProviderRepository(t.db.db)).search(
-      providerListQuery.parse(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]))),
-    );
+    createProviderService(createProviderRepository(t.db.db))
+      .searchAnswer(
+        providerListQuery.parse(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]))),
+      )
+      .then((answer) => providerListResponse.parse(JSON.parse(answer)));
 
   const someone = demo[7]!;
   const queries: Record<string, string | number | boolean>[] = [
