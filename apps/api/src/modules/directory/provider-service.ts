@@ -221,12 +221,17 @@ export function createProviderService(
         type: query.type,
         availableToday: query.available_today,
         freeToday: availability.freeToday,
-        today: today(),
       };
       const offset = (query.page - 1) * query.per_page;
       let found = directory?.search(filters, query.sort, query.per_page, offset) ?? null;
       if (!found) {
-        const { rows, total } = await repository.search(filters, query.sort, query.per_page, offset);
+        // The licences in force today: the copy holds only those already, so only the database asks.
+        const { rows, total } = await repository.search(
+          { ...filters, today: today() },
+          query.sort,
+          query.per_page,
+          offset,
+        );
         found = { entries: await withLinks(rows), total };
       }
       const waits = await waitsOf(found.entries);
