@@ -57,64 +57,35 @@ type CardHead = Omit<
 /** What a provider's page adds to the card, which only the entry and the language decide. */
 type PageTail = Pick<Provider, "bio" | "conditions" | "languages">;
 
-/**
- * The parts of an answer that only an entry and a language decide, built once per entry (the
- * directory's copy keeps its entries until it reloads, which makes new ones): translating names and
- * sorting the conditions in the language's collation were most of a provider page's own work.
- * Shared between answers, so never changed once built.
- */
-const cardHeads = new WeakMap<DirectoryEntry, Partial<Record<Locale, CardHead>>>();
-const pageTails = new WeakMap<DirectoryEntry, Partial<Record<Locale, PageTail>>>();
-
-/** `parts`'s value for the entry and language, built by `build` the first time. */
-function partOf<T>(
-  parts: WeakMap<DirectoryEntry, Partial<Record<Locale, T>>>,
-  entry: DirectoryEntry,
-  lang: Locale,
-  build: () => T,
-): T {
-  let byLang = parts.get(entry);
-  if (!byLang) {
-    byLang = {};
-    parts.set(entry, byLang);
-  }
-  let part = byLang[lang];
-  if (part === undefined) {
-    part = build();
-    byLang[lang] = part;
-  }
-  return part;
+/** What a card shows that only the entry and the language decide (jsonPartsOf keeps its JSON). */
+function cardHeadOf(entry: DirectoryEntry, lang: Locale): CardHead {
+  const { row } = entry;
+  const { name } = LANGUAGES[lang];
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: `${row.firstName} ${row.lastName}`,
+    first_name: row.firstName,
+    last_name: row.lastName,
+    // The check constraint providers_credentials_known guarantees the value.
+    credentials: row.credentials as Credentials,
+    photo: row.photoPath,
+    specializations: entry.specializations.map(name),
+    states: entry.states,
+    ...offersOf(row.visitTypes),
+  };
 }
 
-const cardHeadOf = (entry: DirectoryEntry, lang: Locale): CardHead =>
-  partOf(cardHeads, entry, lang, () => {
-    const { row } = entry;
-    const { name } = LANGUAGES[lang];
-    return {
-      id: row.id,
-      slug: row.slug,
-      name: `${row.firstName} ${row.lastName}`,
-      first_name: row.firstName,
-      last_name: row.lastName,
-      // The check constraint providers_credentials_known guarantees the value.
-      credentials: row.credentials as Credentials,
-      photo: row.photoPath,
-      specializations: entry.specializations.map(name),
-      states: entry.states,
-      ...offersOf(row.visitTypes),
-    };
-  });
-
-const pageTailOf = (entry: DirectoryEntry, lang: Locale): PageTail =>
-  partOf(pageTails, entry, lang, () => {
-    const { row } = entry;
-    const { collator, name } = LANGUAGES[lang];
-    return {
-      bio: translated(row.translations, "bio", row.bioEn, lang),
-      conditions: entry.conditions.map(name).sort((a, b) => collator.compare(a.name, b.name)),
-      languages: row.languages,
-    };
-  });
+/** What a provider's page adds to the card (jsonPartsOf keeps its JSON). */
+function pageTailOf(entry: DirectoryEntry, lang: Locale): PageTail {
+  const { row } = entry;
+  const { collator, name } = LANGUAGES[lang];
+  return {
+    bio: translated(row.translations, "bio", row.bioEn, lang),
+    conditions: entry.conditions.map(name).sort((a, b) => collator.compare(a.name, b.name)),
+    languages: row.languages,
+  };
+}
 
 /** A card's fields that change between answers: duty, waits and free slots, as of this answer. */
 type LiveFields = Pick<
@@ -139,32 +110,45 @@ function liveFieldsOf(
 }
 
 /**
- * An entry's JSON in a language around its live fields, in the contract's order: `open` is the card
- * up to them (`{"id":…` without its closing brace), `cardClose` the card's rating after them, and
- * `pageClose` the rating and the page's bio, conditions and languages. Serialised once per entry and
- * language, as the parts they are made of: building each answer's object and serialising it whole
- * was about a tenth of a provider page's CPU in the API (bench/http, profiled).
+ * An entry's JSON in a language around its live fields, its keys in the order the answers have always
+ * had: `open` is the card up to them (`{"id":…` without its closing brace), `cardClose` the card's
+ * rating after them, and `pageClose` the rating and the page's bio, conditions and languages.
+ *
+ * Built once per entry and language, and shared between answers: the directory's copy keeps its
+ * entries until it reloads, which makes new ones. Translating names and sorting the conditions in
+ * the language's collation were most of a provider page's own work, and building each answer's
+ * object and serialising it whole was then about a tenth of its CPU in the API (bench/http,
+ * profiled).
  */
 type JsonParts = { open: string; cardClose: string; pageClose: string };
 const jsonParts = new WeakMap<DirectoryEntry, Partial<Record<Locale, JsonParts>>>();
 
-const jsonPartsOf = (entry: DirectoryEntry, lang: Locale): JsonParts =>
-  partOf(jsonParts, entry, lang, () => {
-    const { row } = entry;
-    const rating: Pick<ProviderCard, "rating"> = {
-      rating: { average: Number(row.ratingAverage), count: row.ratingCount },
-    };
-    const tail: Pick<Provider, "rating" | "bio" | "conditions" | "languages"> = {
-      ...rating,
-      ...pageTailOf(entry, lang),
-    };
-    // Each a non-empty object: `{…}` whose braces are cut where the live fields go.
-    return {
-      open: JSON.stringify(cardHeadOf(entry, lang)).slice(0, -1),
-      cardClose: `,${JSON.stringify(rating).slice(1)}`,
-      pageClose: `,${JSON.stringify(tail).slice(1)}`,
-    };
-  });
+function jsonPartsOf(entry: DirectoryEntry, lang: Locale): JsonParts {
+  let byLang = jsonParts.get(entry);
+  if (!byLang) {
+    byLang = {};
+    jsonParts.set(entry, byLang);
+  }
+  byLang[lang] ??= buildJsonParts(entry, lang);
+  return byLang[lang];
+}
+
+function buildJsonParts(entry: DirectoryEntry, lang: Locale): JsonParts {
+  const { row } = entry;
+  const rating: Pick<ProviderCard, "rating"> = {
+    rating: { average: Number(row.ratingAverage), count: row.ratingCount },
+  };
+  const tail: Pick<Provider, "rating" | "bio" | "conditions" | "languages"> = {
+    ...rating,
+    ...pageTailOf(entry, lang),
+  };
+  // Each a non-empty object: `{…}` whose braces are cut where the live fields go.
+  return {
+    open: JSON.stringify(cardHeadOf(entry, lang)).slice(0, -1),
+    cardClose: `,${JSON.stringify(rating).slice(1)}`,
+    pageClose: `,${JSON.stringify(tail).slice(1)}`,
+  };
+}
 
 /** A card or a provider's page as JSON: its cached parts around this answer's live fields. */
 function entryJson(entry: DirectoryEntry, lang: Locale, live: LiveFields, kind: "card" | "page"): string {
