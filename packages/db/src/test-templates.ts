@@ -18,6 +18,7 @@ import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { createDb, type DbHandle, MEMORY_URL } from "./client.ts";
 import { MIGRATIONS_FOLDER, runMigrations } from "./migrate.ts";
+import { compactSnapshot } from "./pglite-snapshot.ts";
 import { seedDemoData } from "./seed.ts";
 
 /** Where each kind of test database is copied from; see createTestDb. */
@@ -144,9 +145,10 @@ async function pgliteSnapshots(directory: string): Promise<PgliteSnapshots> {
   const { client } = handle.driver;
   try {
     const save = async (name: string) => {
-      // Uncompressed: gzip makes the file 8 times smaller but every load slower.
+      // Uncompressed (gzip makes the file smaller but every load slower), after a checkpoint and
+      // with only the WAL a start reads (compactSnapshot).
       const path = join(directory, `${name}.tar`);
-      writeFileSync(path, Buffer.from(await (await client.dumpDataDir("none")).arrayBuffer()));
+      writeFileSync(path, await compactSnapshot(client));
       return path;
     };
     // The template databases are for `create database`, which no PGlite test runs: without them a

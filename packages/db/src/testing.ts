@@ -107,7 +107,7 @@ const TEST_PGLITE_OPTIONS = {
 } satisfies PGliteOptions;
 
 /**
- * Read once per worker (the DB suites share a module graph per worker): a snapshot is some 30 MB.
+ * Read once per worker (the DB suites share a module graph per worker): a snapshot is some 13 MB.
  * PGlite reads the Blob into an ArrayBuffer at every load, in 64 kB chunks joined one by one; this
  * one hands it a copy of the bytes read from the file instead, in one piece.
  */
