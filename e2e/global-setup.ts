@@ -14,6 +14,12 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** One stack per worker: a test file runs against `stacks[VITEST_POOL_ID - 1]` (journey-stack.ts). */
     stacks: JourneyStack[];
+    /**
+     * The stacks' files as they were before any of them started (their database migrated, seeded,
+     * its clinicians invited), for a journey that starts a stack of its own (ownDataDir); null for
+     * E2E_BASE_URL.
+     */
+    preparedDataDir: string | null;
   }
 }
 
@@ -88,6 +94,7 @@ export default async function setup(project: TestProject) {
       clinicians: null,
     };
     project.provide("stacks", [external]);
+    project.provide("preparedDataDir", null);
     return;
   }
   if (!webBuildExists())
@@ -95,8 +102,9 @@ export default async function setup(project: TestProject) {
   const dataDirs = Array.from({ length: project.config.maxWorkers }, () =>
     mkdtempSync(join(tmpdir(), "ambercare-e2e-")),
   );
+  const preparedDataDir = mkdtempSync(join(tmpdir(), "ambercare-e2e-prepared-"));
   const removeDataDirs = () => {
-    for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true });
+    for (const dataDir of [...dataDirs, preparedDataDir]) rmSync(dataDir, { recursive: true, force: true });
   };
   const ports: Array<{ port: number; apiPort: number }> = [];
   for (const _ of dataDirs) ports.push({ port: await freePort(), apiPort: await freePort() });
@@ -105,7 +113,7 @@ export default async function setup(project: TestProject) {
     // One database prepared and its clinicians invited, then copied: every stack starts from the same
     // files (PGlite's, the invitations' e-mails, the generated secrets), as if each had done it.
     invited = await inviteClinicians(journeyStackEnv(ports[0]!.port, ports[0]!.apiPort, dataDirs[0]!));
-    for (const dataDir of dataDirs.slice(1)) {
+    for (const dataDir of [...dataDirs.slice(1), preparedDataDir]) {
       // The lock is a socket of the process that had the files open, which has ended.
       cpSync(dataDirs[0]!, dataDir, { recursive: true, filter: (path) => basename(path) !== "pglite.lock" });
     }
@@ -126,6 +134,7 @@ export default async function setup(project: TestProject) {
     await stopAll();
     throw failed.reason;
   }
+  project.provide("preparedDataDir", preparedDataDir);
   project.provide(
     "stacks",
     started.flatMap((result) => (result.status === "fulfilled" ? [result.value.stack] : [])),

@@ -1,3 +1,6 @@
+import { cpSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { inject } from "vitest";
 import type { ClinicianPool, ReadyClinician } from "./clinician-pool.ts";
 import type { Stack } from "./session-fixtures.ts";
@@ -19,4 +22,17 @@ export function journeyStack(): JourneyStack {
   const stack = stacks[worker - 1];
   if (!stack) throw new Error(`no journey stack for worker ${worker} of ${stacks.length}`);
   return stack;
+}
+
+/**
+ * A data directory for a stack a journey starts for itself (its own limits or TURN server): a copy
+ * of the files every journey stack started from (global-setup.ts), so its API opens a database
+ * already migrated and seeded instead of building one (about 5 s and 7 s of CPU fewer per stack);
+ * empty against E2E_BASE_URL, where the API builds it as on a first start.
+ */
+export function ownDataDir(prefix: string): string {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  const prepared = inject("preparedDataDir");
+  if (prepared) cpSync(prepared, dataDir, { recursive: true });
+  return dataDir;
 }

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import type { APIRequestContext, Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startStack } from "../scripts/lib/stack.mjs";
@@ -8,6 +6,7 @@ import { waitForHydration, waitForPath } from "./auth-helpers.ts";
 import { launchBrowser, openPage, takeLoggedErrors, unexpected } from "./browser.ts";
 import { requestVisit } from "./clinician-helpers.ts";
 import { JOURNEY_API_ENV, journeyStackEnv } from "./journey-env.ts";
+import { ownDataDir } from "./journey-stack.ts";
 import { signedInSides } from "./video-call-steps.ts";
 
 /**
@@ -36,7 +35,7 @@ let dataDir: string;
 let stopStack: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "ambercare-rate-limit-"));
+  dataDir = ownDataDir("ambercare-rate-limit-");
   const [port, apiPort] = [await freePort(), await freePort()];
   const [stack, launched] = await Promise.all([
     startStack({

@@ -9,6 +9,7 @@ import { freePort, startStack } from "../scripts/lib/stack.mjs";
 import { clinicianFor, journeyStack, waitForHydration, waitForPath } from "./auth-helpers.ts";
 import { expectNoAxeViolations, launchBrowser, takeLoggedErrors, unexpected } from "./browser.ts";
 import { journeyStackEnv } from "./journey-env.ts";
+import { ownDataDir } from "./journey-stack.ts";
 import {
   bothSides,
   type Flow,
@@ -239,7 +240,7 @@ describe("a video visit through the relay", () => {
         await exited;
       };
       let turn = startTurn();
-      const dataDir = mkdtempSync(join(tmpdir(), "ambercare-relay-"));
+      const dataDir = ownDataDir("ambercare-relay-");
       const [port, apiPort] = [await freePort(), await freePort()];
       const stack = await startStack({
         quiet: !process.env.E2E_VERBOSE,
