@@ -1,21 +1,13 @@
 import { PGlite } from "@electric-sql/pglite";
 import { describe, expect, it } from "vitest";
-import { compactSnapshot, keepWalSegment } from "./pglite-snapshot.ts";
+import { compactSnapshot, keepWalSegment, tarEntries, WAL_SEGMENT } from "./pglite-snapshot.ts";
 import { createTestDb } from "./testing.ts";
 
-/** The names and sizes of a tar's WAL segments (ustar headers, as PGlite writes them). */
+/** The names and sizes of a tar's WAL segments. */
 function walSegments(tar: Uint8Array): { name: string; size: number }[] {
-  const found: { name: string; size: number }[] = [];
-  const decode = (start: number, length: number) =>
-    new TextDecoder().decode(tar.subarray(start, start + length)).replace(/\0.*$/s, "");
-  for (let offset = 0; offset + 512 <= tar.length; ) {
-    const name = decode(offset, 100);
-    if (name === "") break;
-    const size = Number.parseInt(decode(offset + 124, 12), 8);
-    if (/pg_wal\/[0-9A-F]{24}$/.test(name)) found.push({ name: name.split("/").at(-1) ?? name, size });
-    offset += 512 + Math.ceil(size / 512) * 512;
-  }
-  return found;
+  return [...tarEntries(tar)]
+    .filter(({ name }) => WAL_SEGMENT.test(name))
+    .map(({ name, data }) => ({ name: name.split("/").at(-1) ?? name, size: data.length }));
 }
 
 describe("a compact PGlite snapshot", () => {

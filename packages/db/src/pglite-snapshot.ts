@@ -36,28 +36,39 @@ export async function compactSnapshot(client: PGlite): Promise<Uint8Array> {
 const BLOCK = 512;
 /** PostgreSQL's WAL page (XLOG_BLCKSZ), as PGlite builds it. */
 const WAL_PAGE = 8192;
-const WAL_SEGMENT = /(^|\/)pg_wal\/[0-9A-F]{24}$/;
+/** A WAL segment's path in a data directory. */
+export const WAL_SEGMENT = /(^|\/)pg_wal\/[0-9A-F]{24}$/;
+
+/** One entry of a ustar archive: its path, its 512-byte header, its bytes, and where the next begins. */
+type TarEntry = { name: string; header: Uint8Array; data: Uint8Array; next: number };
+
+/** The entries of a ustar archive, as PGlite writes it (512-byte headers, data padded to 512). */
+export function* tarEntries(tar: Uint8Array): Generator<TarEntry> {
+  let offset = 0;
+  while (offset + BLOCK <= tar.length) {
+    const header = tar.subarray(offset, offset + BLOCK);
+    if (header.every((byte) => byte === 0)) return;
+    const size = Number.parseInt(text(header, 124, 12).trim() || "0", 8);
+    const dataEnd = offset + BLOCK + size;
+    if (dataEnd > tar.length) throw new Error("The PGlite dump ends inside an entry");
+    const next = offset + BLOCK + Math.ceil(size / BLOCK) * BLOCK;
+    yield { name: entryName(header), header, data: tar.subarray(offset + BLOCK, dataEnd), next };
+    offset = next;
+  }
+}
 
 /**
  * The tar with `segment` as the only WAL segment, cut to its first `length` bytes; every other entry
- * as it was. The tar is ustar, as PGlite writes it (512-byte headers).
+ * as it was.
  */
 export function keepWalSegment(tar: Uint8Array, segment: string, length: number): Uint8Array {
   const parts: Uint8Array[] = [];
   let kept = false;
-  let offset = 0;
-  while (offset + BLOCK <= tar.length) {
-    const header = tar.subarray(offset, offset + BLOCK);
-    if (header.every((byte) => byte === 0)) break;
-    const size = Number.parseInt(text(header, 124, 12).trim() || "0", 8);
-    const dataEnd = offset + BLOCK + size;
-    const next = offset + BLOCK + Math.ceil(size / BLOCK) * BLOCK;
-    if (dataEnd > tar.length) throw new Error("The PGlite dump ends inside an entry");
-    const name = entryName(header);
+  let start = 0;
+  for (const { name, header, data, next } of tarEntries(tar)) {
     if (!WAL_SEGMENT.test(name)) {
-      parts.push(tar.subarray(offset, next));
+      parts.push(tar.subarray(start, next));
     } else if (name.endsWith(`/${segment}`)) {
-      const data = tar.subarray(offset + BLOCK, dataEnd);
       const cut = Math.min(data.length, length);
       parts.push(
         withSize(header, cut),
@@ -66,23 +77,20 @@ export function keepWalSegment(tar: Uint8Array, segment: string, length: number)
       );
       kept = true;
     }
-    offset = next;
+    start = next;
   }
   if (!kept) throw new Error(`The PGlite dump has no WAL segment ${segment}`);
-  parts.push(new Uint8Array(2 * BLOCK));
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  // The archive's end: two empty blocks.
+  return Buffer.concat([...parts, new Uint8Array(2 * BLOCK)]);
 }
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 function text(block: Uint8Array, start: number, length: number): string {
   const field = block.subarray(start, start + length);
   const end = field.indexOf(0);
-  return new TextDecoder().decode(end === -1 ? field : field.subarray(0, end));
+  return decoder.decode(end === -1 ? field : field.subarray(0, end));
 }
 
 /** ustar keeps a long path's directories in `prefix` (offset 345). */
@@ -95,9 +103,9 @@ function entryName(header: Uint8Array): string {
 /** A copy of `header` that says `size`, with its checksum worked out again. */
 function withSize(header: Uint8Array, size: number): Uint8Array {
   const copy = header.slice();
-  copy.set(new TextEncoder().encode(`${size.toString(8).padStart(11, "0")}\0`), 124);
+  copy.set(encoder.encode(`${size.toString(8).padStart(11, "0")}\0`), 124);
   copy.fill(0x20, 148, 156);
   const sum = copy.reduce((total, byte) => total + byte, 0);
-  copy.set(new TextEncoder().encode(`${sum.toString(8).padStart(6, "0")}\0 `), 148);
+  copy.set(encoder.encode(`${sum.toString(8).padStart(6, "0")}\0 `), 148);
   return copy;
 }
