@@ -31,6 +31,7 @@ import { enableKnownSecondFactor } from "#api/modules/accounts/second-factor-ser
 import { startPushServiceStandIn } from "#api/modules/notifications/push-service-stand-in.ts";
 import { bookedVisitMailKey, registerBookedVisitMails } from "#api/modules/scheduling/booked-visit-mails.ts";
 import { registerBookingReminders, registerNoShowCheck } from "#api/modules/scheduling/booking-reminders.ts";
+import { HOLD_LOCK_SPACE } from "#api/modules/scheduling/booking-service.ts";
 import { createManualClock } from "#api/platform/clock.ts";
 import { createJobRunner } from "#api/platform/jobs.ts";
 import { visitTime } from "#api/platform/mail/mail-copy.ts";
@@ -262,6 +263,18 @@ describe("the clinician's hours", () => {
 describe("holding a slot", () => {
   it("gives one slot to exactly one of 20 patients holding it at once", async () => {
     const patients = await Promise.all(Array.from({ length: 20 }, () => member()));
+    // Concurrent inserts of overlapping rows can deadlock in the exclusion constraint's check (a
+    // 500 after a second's wait on PostgreSQL): the race is run four more times first, each round
+    // on a slot of its own, so that holds not taking turns per clinician are more likely seen failing.
+    for (const time of ["20:00", "20:20", "20:40", "21:00"]) {
+      const other = `2027-06-09T${time}:00.000Z`;
+      const round = await Promise.all(patients.map((patient) => hold(patient, other)));
+      const codes = round.map((res) => res.statusCode).sort();
+      expect(codes, round.map((res) => `${res.statusCode} ${res.body.slice(0, 120)}`).join("\n")).toEqual([
+        201,
+        ...Array(19).fill(409),
+      ]);
+    }
     const start = "2027-06-07T18:00:00.000Z";
     const answers = await Promise.all(patients.map((patient) => hold(patient, start)));
     const codes = answers.map((res) => res.statusCode).sort();
@@ -285,6 +298,29 @@ describe("holding a slot", () => {
     expect(n).toBe(1);
     expect(await slots()).not.toContain(start);
   });
+
+  // PGlite runs one statement at a time on one connection, so only PostgreSQL can show the wait.
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "takes the clinician's lock before inserting, so one clinician's holds take turns",
+    async () => {
+      const patient = await member();
+      const start = "2027-06-09T21:20:00.000Z";
+      let answered = false;
+      const pending = await t.db.db.transaction(async (tx) => {
+        await tx.execute(
+          sql`select pg_advisory_xact_lock(${sql.raw(String(HOLD_LOCK_SPACE))}, hashtext(${doctor.userId}))`,
+        );
+        const answer = hold(patient, start).finally(() => {
+          answered = true;
+        });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(answered, "a hold answered while its clinician's lock was held").toBe(false);
+        return { answer };
+      });
+      const res = await pending.answer;
+      expect(res.statusCode, res.body).toBe(201);
+    },
+  );
 
   it("frees the slot when the hold expires", async () => {
     const [first, second] = [await member(), await member()];

