@@ -75,6 +75,7 @@ function setup(options: { online?: () => boolean; random?: () => number } = {}) 
   const sockets: FakeSocket[] = [];
   const timers = manualTimers();
   let onlineListener: (() => void) | undefined;
+  let offlineListener: (() => void) | undefined;
   const client = createLiveClient({
     url: "wss://site.test/live",
     openSocket: () => {
@@ -87,6 +88,12 @@ function setup(options: { online?: () => boolean; random?: () => number } = {}) 
       onlineListener = listener;
       return () => undefined;
     },
+    onOffline: (listener) => {
+      offlineListener = listener;
+      return () => {
+        offlineListener = undefined;
+      };
+    },
     random: options.random ?? (() => 0.5),
     setTimer: timers.setTimer,
     clearTimer: timers.clearTimer,
@@ -95,7 +102,15 @@ function setup(options: { online?: () => boolean; random?: () => number } = {}) 
   });
   const states: LiveState[] = [];
   client.onState((state) => states.push(state));
-  return { client, sockets, timers, states, comeOnline: () => onlineListener?.() };
+  return {
+    client,
+    sockets,
+    timers,
+    states,
+    comeOnline: () => onlineListener?.(),
+    goOffline: () => offlineListener?.(),
+    listensForOffline: () => offlineListener !== undefined,
+  };
 }
 
 const event = (id: number, topic = "visit.status") => ({ id, topic, payload: { visit_id: "v" } });
@@ -186,6 +201,42 @@ describe("the live client", () => {
     sockets[0]?.open();
     sockets[0]?.resumed();
     expect(states).toEqual(["offline", "connected"]);
+  });
+
+  it("says offline as soon as the browser goes offline, and resumes after the last event when it is back", () => {
+    let online = true;
+    const { client, sockets, timers, states, comeOnline, goOffline } = setup({ online: () => online });
+    const seen: Array<number | null> = [];
+    client.subscribe([], (e) => seen.push(e.id));
+    sockets[0]?.open();
+    sockets[0]?.resumed();
+    sockets[0]?.receive(event(4));
+    // No heartbeat has failed yet: the browser's word is enough, and the dead socket is let go.
+    online = false;
+    goOffline();
+    expect(states.at(-1)).toBe("offline");
+    expect(sockets[0]?.closedByClient).toBe(true);
+    expect(client.send({ type: "visit.typing" })).toBe(false);
+    // No reconnect while offline, whatever the timers do.
+    timers.advance(60_000);
+    expect(sockets).toHaveLength(1);
+    online = true;
+    comeOnline();
+    expect(sockets).toHaveLength(2);
+    sockets[1]?.open();
+    expect(sockets[1]?.sent[0]).toEqual({ type: "resume", after: 4 });
+    sockets[1]?.resumed(4);
+    sockets[1]?.receive(event(5));
+    expect(seen).toEqual([4, 5]);
+    expect(states.slice(-2)).toEqual(["offline", "connected"]);
+  });
+
+  it("stops listening for the browser going offline when closed", () => {
+    const { client, listensForOffline } = setup();
+    client.subscribe([], () => undefined);
+    expect(listensForOffline()).toBe(true);
+    client.close();
+    expect(listensForOffline()).toBe(false);
   });
 
   it("passes relayed frames on without an id, keeps the resume point, and sends only while connected", () => {

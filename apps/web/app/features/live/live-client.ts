@@ -34,6 +34,8 @@ export type LiveClientOptions = {
   isOnline?(): boolean;
   /** Calls `listener` when the browser comes back online; returns the unsubscribe. */
   onOnline?(listener: () => void): () => void;
+  /** Calls `listener` when the browser goes offline; returns the unsubscribe. */
+  onOffline?(listener: () => void): () => void;
   random?(): number;
   setTimer?(run: () => void, ms: number): unknown;
   clearTimer?(timer: unknown): void;
@@ -97,6 +99,18 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
       retryTimer = null;
       connect();
     }
+  });
+
+  // The browser knows its network is gone: the open socket is dead, though nothing tells it so
+  // until the heartbeat's ping goes unanswered (up to pingIntervalMs + pongTimeoutMs, 25 s). Say
+  // "offline" now and connect again when the browser is back online; the resume point is kept,
+  // so nothing sent meanwhile is missed.
+  const stopOffline = options.onOffline?.(() => {
+    if (closed) return;
+    if (retryTimer !== null) clearTimer(retryTimer);
+    retryTimer = null;
+    dropSocket();
+    setState("offline");
   });
 
   const setState = (next: LiveState) => {
@@ -258,6 +272,7 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
       if (retryTimer !== null) clearTimer(retryTimer);
       retryTimer = null;
       stopOnline?.();
+      stopOffline?.();
       dropSocket();
       setState("offline");
     },
@@ -275,6 +290,10 @@ export function liveClientOfTab(): LiveClient {
     onOnline(listener) {
       window.addEventListener("online", listener);
       return () => window.removeEventListener("online", listener);
+    },
+    onOffline(listener) {
+      window.addEventListener("offline", listener);
+      return () => window.removeEventListener("offline", listener);
     },
   });
   return tabClient;
