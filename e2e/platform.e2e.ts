@@ -30,20 +30,19 @@ function open(options: ContextOptions = {}) {
   return openPage(browser, { serviceWorkers: "allow", reducedMotion: "no-preference", ...options });
 }
 
-/** Waits until the page is hydrated and React Router knows the route of `path` (lazy discovery). */
-async function hydratedWithRoute(page: Page, routeId: string) {
+/**
+ * Waits until the page is hydrated (the root layout marks <html>) and its router initialized, so a
+ * click on a link is a client-side navigation. Whether the link's route is known yet is React
+ * Router's business: it looks up the routes of a page's links after hydration, a fetch that can
+ * come late on a busy machine (a wait for it timed out at 15 s in a full run), or else on the
+ * click, which then loads the route's module all the same.
+ */
+async function hydrated(page: Page) {
   await page.waitForFunction(
-    (id) => {
-      const w = window as unknown as {
-        __reactRouterDataRouter?: { state: { initialized: boolean } };
-        __reactRouterManifest?: { routes: Record<string, unknown> };
-      };
-      return (
-        w.__reactRouterDataRouter?.state.initialized === true && id in (w.__reactRouterManifest?.routes ?? {})
-      );
-    },
-    routeId,
-    { timeout: 15_000 },
+    () =>
+      document.documentElement.hasAttribute("data-hydrated") &&
+      (window as unknown as { __reactRouterDataRouter?: { state: { initialized: boolean } } })
+        .__reactRouterDataRouter?.state.initialized === true,
   );
 }
 
@@ -274,7 +273,7 @@ describe("latest build", () => {
     const { context, page } = await open({ serviceWorkers: "block" });
     try {
       await page.goto(`${baseUrl}/`);
-      await hydratedWithRoute(page, "root");
+      await hydrated(page);
       const pageBuild = await page.evaluate(
         () =>
           (
@@ -299,7 +298,7 @@ describe("latest build", () => {
     const { context, page } = await open({ serviceWorkers: "block" });
     try {
       await page.goto(`${server.url}/`);
-      await hydratedWithRoute(page, "routes/membership");
+      await hydrated(page);
       // The poller starts after load, from its own chunk.
       await page.waitForFunction(
         () =>
@@ -330,7 +329,7 @@ describe("latest build", () => {
       await loaded;
       expect(new URL(page.url()).pathname).toBe("/pricing-options");
       expect(await marker(page)).toBe(false);
-      await hydratedWithRoute(page, "root");
+      await hydrated(page);
       expect(
         await page.evaluate(
           () =>
@@ -350,12 +349,20 @@ describe("latest build", () => {
 });
 
 describe("chunk-load failure", () => {
+  /**
+   * The membership route's module, from the route manifest the server sends React Router (what its
+   * discovery fetches), blocked with a 404 for this context.
+   */
   async function blockMembershipChunk(context: BrowserContext, page: Page): Promise<string> {
-    const module = await page.evaluate(
-      () =>
-        (window as unknown as { __reactRouterManifest: { routes: Record<string, { module: string }> } })
-          .__reactRouterManifest.routes["routes/membership"]?.module ?? "",
-    );
+    const module = await page.evaluate(async () => {
+      const { version } = (window as unknown as { __reactRouterManifest: { version: string } })
+        .__reactRouterManifest;
+      const response = await fetch(
+        `/__manifest?paths=${encodeURIComponent("/,/membership")}&version=${version}`,
+      );
+      const routes = (await response.json()) as Record<string, { module?: string }>;
+      return routes["routes/membership"]?.module ?? `no membership route (${response.status})`;
+    });
     expect(module).toMatch(/^\/assets\/membership-[\w-]+\.js$/);
     await context.route(
       (url) => url.pathname === module,
@@ -368,7 +375,7 @@ describe("chunk-load failure", () => {
     const { context, page } = await open({ serviceWorkers: "block" });
     try {
       await page.goto(`${baseUrl}/`);
-      await hydratedWithRoute(page, "routes/membership");
+      await hydrated(page);
       await blockMembershipChunk(context, page);
       const nav = page.getByRole("navigation", { name: "Main", exact: true });
 
@@ -385,7 +392,7 @@ describe("chunk-load failure", () => {
 
       // Second failure on the same path within 10 s: no reload loop, the error boundary instead.
       await page.goto(`${baseUrl}/`);
-      await hydratedWithRoute(page, "routes/membership");
+      await hydrated(page);
       await setMarker(page);
       await nav.getByRole("link", { name: "Membership" }).click();
       await expect
@@ -467,7 +474,7 @@ describe("home hero and performance helper", () => {
     page.on("request", (request) => requested.push(new URL(request.url()).pathname));
     try {
       await page.goto(`${baseUrl}/`);
-      await hydratedWithRoute(page, "root");
+      await hydrated(page);
       await page.waitForTimeout(1_500);
       expect(requested.filter((path) => /^\/(?:_img|media|images)\//.test(path))).toEqual([]);
       expect(requested.filter((path) => path.includes("performance-mode.client"))).toEqual([]);
@@ -499,7 +506,7 @@ describe("script loading after the first paint (ADR 013)", () => {
       });
       try {
         await page.goto(`${baseUrl}${path}`);
-        await hydratedWithRoute(page, "root");
+        await hydrated(page);
         const timing = await page.evaluate(async () => {
           const lcp = await new Promise<number>((resolve) => {
             new PerformanceObserver((list) => resolve(list.getEntries()[0]?.startTime ?? Number.NaN)).observe(
