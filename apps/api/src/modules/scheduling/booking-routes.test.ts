@@ -301,24 +301,36 @@ describe("holding a slot", () => {
 
   // PGlite runs one statement at a time on one connection, so only PostgreSQL can show the wait.
   it.skipIf(!process.env.TEST_DATABASE_URL)(
-    "takes the clinician's lock before inserting, so one clinician's holds take turns",
+    "takes the clinician's lock before holding or booking, so one clinician's bookings take turns",
     async () => {
-      const patient = await member();
-      const start = "2027-06-09T21:20:00.000Z";
-      let answered = false;
-      const pending = await t.db.db.transaction(async (tx) => {
-        await tx.execute(
-          sql`select pg_advisory_xact_lock(${sql.raw(String(HOLD_LOCK_SPACE))}, hashtext(${doctor.userId}))`,
-        );
-        const answer = hold(patient, start).finally(() => {
-          answered = true;
+      /** Sends `call` while this test holds the clinician's lock: it must wait for the lock. */
+      async function waitsForTheLock(what: string, call: () => ReturnType<typeof request>) {
+        let answered = false;
+        const pending = await t.db.db.transaction(async (tx) => {
+          await tx.execute(
+            sql`select pg_advisory_xact_lock(${sql.raw(String(HOLD_LOCK_SPACE))}, hashtext(${doctor.userId}))`,
+          );
+          const answer = call().finally(() => {
+            answered = true;
+          });
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          expect(answered, `${what} answered while its clinician's lock was held`).toBe(false);
+          return { answer };
         });
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        expect(answered, "a hold answered while its clinician's lock was held").toBe(false);
-        return { answer };
-      });
-      const res = await pending.answer;
-      expect(res.statusCode, res.body).toBe(201);
+        const res = await pending.answer;
+        expect(res.statusCode, res.body).toBe(201);
+        return res;
+      }
+      const patient = await member();
+      const held = await waitsForTheLock("a hold", () => hold(patient, "2027-06-09T21:20:00.000Z"));
+      await waitsForTheLock("booking a hold", () =>
+        request(
+          "POST",
+          "/ambercare/create-consultation",
+          patient.access_token,
+          consultationRequest("video", holdResponse.parse(held.json()).data.id),
+        ),
+      );
     },
   );
 

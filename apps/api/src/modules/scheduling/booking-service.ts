@@ -58,6 +58,18 @@ function isOverlap(error: unknown): boolean {
   return false;
 }
 
+/**
+ * Takes the clinician's booking lock (HOLD_LOCK_SPACE) until `tx` ends. Every statement that puts a
+ * row into the no-overlap constraint's index (a new hold, a hold becoming a booking) comes after it
+ * and before any row lock on bookings, so two of them for one clinician take turns instead of
+ * waiting on each other's uncommitted row in the constraint's check (a deadlock: ADR 059).
+ */
+async function lockClinicianBookings(tx: Executor, clinicianUserId: string): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${sql.raw(String(HOLD_LOCK_SPACE))}, hashtext(${clinicianUserId}))`,
+  );
+}
+
 const holdExpired = () => new AppError("HOLD_EXPIRED", 409, SCHEDULING_ERRORS.holdExpired);
 const holdNotFound = () => new AppError("HOLD_NOT_FOUND", 404, SCHEDULING_ERRORS.holdNotFound);
 const notFound = () => new AppError("CONSULTATION_NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
@@ -208,7 +220,7 @@ export function createBookingService(deps: {
    * Holds or books a row: inserts it after releasing, in the same transaction, the clinician's holds
    * that expired and the patient's own other holds (one hold at a time per patient). An overlap is
    * 409 SLOT_HELD when the time is held by someone, else SLOT_TAKEN.
-   * The clinician's advisory lock is taken first and held until the transaction ends: two
+   * The clinician's booking lock (lockClinicianBookings) is taken first, until the transaction ends: two
    * transactions inserting overlapping rows at once each wait on the other's uncommitted row in
    * the exclusion constraint's check, and PostgreSQL breaks that cycle with a deadlock error after a
    * second (measured on PostgreSQL 15: 9 of 300 inserts, 10 at a time, that a lock taken first
@@ -218,9 +230,7 @@ export function createBookingService(deps: {
   async function insertHold(values: typeof bookings.$inferInsert, now: Date): Promise<BookingRow> {
     try {
       return await deps.db.transaction(async (tx) => {
-        await tx.execute(
-          sql`select pg_advisory_xact_lock(${sql.raw(String(HOLD_LOCK_SPACE))}, hashtext(${values.clinicianUserId}))`,
-        );
+        await lockClinicianBookings(tx, values.clinicianUserId);
         await tx
           .update(bookings)
           .set({ status: "released", updatedAt: now })
@@ -400,6 +410,12 @@ export function createBookingService(deps: {
      * when it expired or was released meanwhile; the licence and the clinician are checked again.
      */
     async book(tx: Executor, input: { holdId: string; consultationId: string; userId: string; at: Date }) {
+      // A hold's clinician never changes: read without a lock, to take theirs before the update.
+      const [hold] = await tx
+        .select({ clinicianUserId: bookings.clinicianUserId })
+        .from(bookings)
+        .where(eq(bookings.id, input.holdId.toLowerCase()));
+      if (hold) await lockClinicianBookings(tx, hold.clinicianUserId);
       const [row] = await tx
         .update(bookings)
         .set({ status: "booked", consultationId: input.consultationId, updatedAt: input.at })
@@ -460,6 +476,13 @@ export function createBookingService(deps: {
         if (now.getTime() > old.startsAt.getTime() - deps.policy.cancelCutoffMinutes * MINUTE) {
           throw new AppError("TOO_LATE_TO_CANCEL", 409, SCHEDULING_ERRORS.tooLateToCancel);
         }
+        // The held row's clinician first (it never changes), to take their booking lock before the
+        // row lock below, in the order insertHold takes them.
+        const [heldBy] = await tx
+          .select({ clinicianUserId: bookings.clinicianUserId })
+          .from(bookings)
+          .where(and(eq(bookings.id, holdId.toLowerCase()), eq(bookings.patientUserId, auth.userId)));
+        if (heldBy) await lockClinicianBookings(tx, heldBy.clinicianUserId);
         const [held] = await tx
           .select()
           .from(bookings)
