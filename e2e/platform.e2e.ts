@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, WEB_DIR } from "../scripts/lib/stack.mjs";
+import { waitForHydration } from "./auth-helpers.ts";
 import { type ContextOptions, expectLoggedErrors, launchBrowser, openPage } from "./browser.ts";
 import { JOURNEY_WEB_ENV } from "./journey-env.ts";
 import { journeyStack } from "./journey-stack.ts";
@@ -28,22 +29,6 @@ afterAll(async () => {
 /** A fresh browser context (its own service workers and caches), service workers allowed by default. */
 function open(options: ContextOptions = {}) {
   return openPage(browser, { serviceWorkers: "allow", reducedMotion: "no-preference", ...options });
-}
-
-/**
- * Waits until the page is hydrated (the root layout marks <html>) and its router initialized, so a
- * click on a link is a client-side navigation. Whether the link's route is known yet is React
- * Router's business: it looks up the routes of a page's links after hydration, a fetch that can
- * come late on a busy machine (a wait for it timed out at 15 s in a full run), or else on the
- * click, which then loads the route's module all the same.
- */
-async function hydrated(page: Page) {
-  await page.waitForFunction(
-    () =>
-      document.documentElement.hasAttribute("data-hydrated") &&
-      (window as unknown as { __reactRouterDataRouter?: { state: { initialized: boolean } } })
-        .__reactRouterDataRouter?.state.initialized === true,
-  );
 }
 
 /** Waits until the service worker controls the page (it claims clients on activation). */
@@ -273,7 +258,7 @@ describe("latest build", () => {
     const { context, page } = await open({ serviceWorkers: "block" });
     try {
       await page.goto(`${baseUrl}/`);
-      await hydrated(page);
+      await waitForHydration(page);
       const pageBuild = await page.evaluate(
         () =>
           (
@@ -298,7 +283,7 @@ describe("latest build", () => {
     const { context, page } = await open({ serviceWorkers: "block" });
     try {
       await page.goto(`${server.url}/`);
-      await hydrated(page);
+      await waitForHydration(page);
       // The poller starts after load, from its own chunk.
       await page.waitForFunction(
         () =>
@@ -329,7 +314,7 @@ describe("latest build", () => {
       await loaded;
       expect(new URL(page.url()).pathname).toBe("/pricing-options");
       expect(await marker(page)).toBe(false);
-      await hydrated(page);
+      await waitForHydration(page);
       expect(
         await page.evaluate(
           () =>
@@ -351,7 +336,10 @@ describe("latest build", () => {
 describe("chunk-load failure", () => {
   /**
    * The membership route's module, from the route manifest the server sends React Router (what its
-   * discovery fetches), blocked with a 404 for this context.
+   * discovery fetches), blocked with a 404 for this context. The page's own discovery of its links'
+   * routes is not waited for: it comes after hydration with a fetch that can be late on a busy
+   * machine (a wait for it once timed out at 15 s in a full run), and a click on a link whose route
+   * is not known yet discovers it and loads the module all the same.
    */
   async function blockMembershipChunk(context: BrowserContext, page: Page): Promise<string> {
     const module = await page.evaluate(async () => {
@@ -377,7 +365,7 @@ describe("chunk-load failure", () => {
     const { context, page } = await open({ serviceWorkers: "block" });
     try {
       await page.goto(`${baseUrl}/`);
-      await hydrated(page);
+      await waitForHydration(page);
       await blockMembershipChunk(context, page);
       const nav = page.getByRole("navigation", { name: "Main", exact: true });
 
@@ -394,7 +382,7 @@ describe("chunk-load failure", () => {
 
       // Second failure on the same path within 10 s: no reload loop, the error boundary instead.
       await page.goto(`${baseUrl}/`);
-      await hydrated(page);
+      await waitForHydration(page);
       await setMarker(page);
       await nav.getByRole("link", { name: "Membership" }).click();
       await expect
@@ -476,7 +464,7 @@ describe("home hero and performance helper", () => {
     page.on("request", (request) => requested.push(new URL(request.url()).pathname));
     try {
       await page.goto(`${baseUrl}/`);
-      await hydrated(page);
+      await waitForHydration(page);
       await page.waitForTimeout(1_500);
       expect(requested.filter((path) => /^\/(?:_img|media|images)\//.test(path))).toEqual([]);
       expect(requested.filter((path) => path.includes("performance-mode.client"))).toEqual([]);
@@ -508,7 +496,7 @@ describe("script loading after the first paint (ADR 013)", () => {
       });
       try {
         await page.goto(`${baseUrl}${path}`);
-        await hydrated(page);
+        await waitForHydration(page);
         const timing = await page.evaluate(async () => {
           const lcp = await new Promise<number>((resolve) => {
             new PerformanceObserver((list) => resolve(list.getEntries()[0]?.startTime ?? Number.NaN)).observe(

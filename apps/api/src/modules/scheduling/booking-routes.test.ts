@@ -31,7 +31,7 @@ import { enableKnownSecondFactor } from "#api/modules/accounts/second-factor-ser
 import { startPushServiceStandIn } from "#api/modules/notifications/push-service-stand-in.ts";
 import { bookedVisitMailKey, registerBookedVisitMails } from "#api/modules/scheduling/booked-visit-mails.ts";
 import { registerBookingReminders, registerNoShowCheck } from "#api/modules/scheduling/booking-reminders.ts";
-import { HOLD_LOCK_SPACE } from "#api/modules/scheduling/booking-service.ts";
+import { lockClinicianBookings } from "#api/modules/scheduling/booking-service.ts";
 import { createManualClock } from "#api/platform/clock.ts";
 import { createJobRunner } from "#api/platform/jobs.ts";
 import { visitTime } from "#api/platform/mail/mail-copy.ts";
@@ -307,9 +307,7 @@ describe("holding a slot", () => {
       async function waitsForTheLock(what: string, call: () => ReturnType<typeof request>) {
         let answered = false;
         const pending = await t.db.db.transaction(async (tx) => {
-          await tx.execute(
-            sql`select pg_advisory_xact_lock(${sql.raw(String(HOLD_LOCK_SPACE))}, hashtext(${doctor.userId}))`,
-          );
+          await lockClinicianBookings(tx, doctor.userId);
           const answer = call().finally(() => {
             answered = true;
           });

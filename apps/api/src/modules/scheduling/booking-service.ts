@@ -44,10 +44,10 @@ export const REBOOK_OFFERS = 3;
 export const NEVER_STARTED_REASON = "The clinician did not start the visit in time";
 
 /**
- * A key space of its own for the per-clinician advisory lock of insertHold, so it never meets
- * another module's (the first key of the two-key form).
+ * A key space of its own for the clinician's booking lock, so it never meets another module's
+ * advisory locks (the first key of the two-key form).
  */
-export const HOLD_LOCK_SPACE = 0x484f4c44; // "HOLD"
+const BOOKING_LOCK_SPACE = 0x484f4c44; // "HOLD"
 
 /** PostgreSQL's exclusion_violation: the time overlaps a held or booked one of the clinician. */
 function isOverlap(error: unknown): boolean {
@@ -59,14 +59,15 @@ function isOverlap(error: unknown): boolean {
 }
 
 /**
- * Takes the clinician's booking lock (HOLD_LOCK_SPACE) until `tx` ends. Every statement that puts a
- * row into the no-overlap constraint's index (a new hold, a hold becoming a booking) comes after it
- * and before any row lock on bookings, so two of them for one clinician take turns instead of
- * waiting on each other's uncommitted row in the constraint's check (a deadlock: ADR 059).
+ * Takes the clinician's booking lock until `tx` ends. Every statement that puts a row into the
+ * no-overlap constraint's index (a new hold, a hold becoming a booking) comes after it and before
+ * any row lock on bookings, so two of them for one clinician take turns instead of waiting on each
+ * other's uncommitted row in the constraint's check, which PostgreSQL ends with a deadlock error
+ * after a second (9 of 300 racing inserts in a probe on PostgreSQL 15, 0 with the lock: ADR 059).
  */
-async function lockClinicianBookings(tx: Executor, clinicianUserId: string): Promise<void> {
+export async function lockClinicianBookings(tx: Executor, clinicianUserId: string): Promise<void> {
   await tx.execute(
-    sql`select pg_advisory_xact_lock(${sql.raw(String(HOLD_LOCK_SPACE))}, hashtext(${clinicianUserId}))`,
+    sql`select pg_advisory_xact_lock(${sql.raw(String(BOOKING_LOCK_SPACE))}, hashtext(${clinicianUserId}))`,
   );
 }
 
@@ -219,13 +220,9 @@ export function createBookingService(deps: {
   /**
    * Holds or books a row: inserts it after releasing, in the same transaction, the clinician's holds
    * that expired and the patient's own other holds (one hold at a time per patient). An overlap is
-   * 409 SLOT_HELD when the time is held by someone, else SLOT_TAKEN.
-   * The clinician's booking lock (lockClinicianBookings) is taken first, until the transaction ends: two
-   * transactions inserting overlapping rows at once each wait on the other's uncommitted row in
-   * the exclusion constraint's check, and PostgreSQL breaks that cycle with a deadlock error after a
-   * second (measured on PostgreSQL 15: 9 of 300 inserts, 10 at a time, that a lock taken first
-   * turned into 0). One clinician's holds now take turns, and a patient who loses the race is told
-   * SLOT_HELD at once instead of an error after a wait.
+   * 409 SLOT_HELD when the time is held by someone, else SLOT_TAKEN. The clinician's booking lock
+   * comes first, so a patient who loses a race for the time is told SLOT_HELD at once, not a
+   * deadlock's error after a wait.
    */
   async function insertHold(values: typeof bookings.$inferInsert, now: Date): Promise<BookingRow> {
     try {
