@@ -82,6 +82,8 @@ const POSTGRES_SUITES = [
 const SLOW_SUITES = [
   // Four processes of the backup and restore commands, each opening its own database.
   "apps/api/src/cli/backup-restore.test.ts",
+  // Two processes of the care-team command, each loading the API's modules.
+  "apps/api/src/cli/care-team-process.test.ts",
   // Every route: fuzzed, and with the database gone.
   "apps/api/src/api-fuzz.test.ts",
   "apps/api/src/platform/database-outage.test.ts",
