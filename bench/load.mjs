@@ -15,7 +15,9 @@
 // Prints requests, errors by kind and by step with one example of each kind, p50/p99 and req/s, and
 // the login step's p99 beside its floor: every visitor's login is one argon2id check (ADR 037), so
 // when all of them queue at once the last waits for (visitors × one check's time ÷ cores); one
-// check's time is measured here, with the API's own library and cost, just before the run.
+// check's time is measured here, with the API's own library and cost, before the servers start (the
+// median of 15); then the logins by 5-second window of the run, to say whether the slow ones queued
+// in a burst or met a stall.
 import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -98,6 +100,7 @@ function send(agent, port, method, path, { headers = {}, body, localAddress } = 
             status: res.statusCode ?? 0,
             headers: res.headers,
             body,
+            startedAt: started,
             ms: performance.now() - started,
           }),
         );
@@ -110,6 +113,7 @@ function send(agent, port, method, path, { headers = {}, body, localAddress } = 
         kind: error.message === "timeout" ? "timeout" : "network",
         detail: error.message === "timeout" ? "timeout" : (error.code ?? error.message),
         reused: req.reusedSocket,
+        startedAt: started,
         ms: performance.now() - started,
       }),
     );
@@ -119,6 +123,8 @@ function send(agent, port, method, path, { headers = {}, body, localAddress } = 
 }
 
 const BODY_SAMPLE_CHARS = 4_000;
+/** The login's timeline is printed in windows of this many seconds. */
+const TIMELINE_WINDOW_S = 5;
 const STEPS = ["home", "search", "profile", "login", "my-profile"];
 const KINDS = ["5xx", "429", "timeout", "network", "unexpected"];
 const results = [];
@@ -138,7 +144,7 @@ function kindOf(answer, expected) {
 }
 
 function record(step, answer, expected) {
-  results.push({ step, ms: answer.ms });
+  results.push({ step, ms: answer.ms, startedAt: answer.startedAt });
   const kind = kindOf(answer, expected);
   if (!kind) return answer;
   errors[kind] += 1;
@@ -304,7 +310,7 @@ async function seedPatients(openDb) {
 }
 
 /** The median time of one argon2id hash at the API's cost, in ms, one at a time on this machine. */
-async function argon2Ms(rounds = 7) {
+async function argon2Ms(rounds = 15) {
   const times = [];
   for (let i = 0; i < rounds; i++) {
     const started = performance.now();
@@ -342,6 +348,10 @@ if (ACCOUNTS > 1) {
   await seedPatients(() => createDb(postgres ? { databaseUrl: postgres.url } : { dataDir }));
   console.log(`${ACCOUNTS} patients written in ${((performance.now() - seedStarted) / 1_000).toFixed(1)} s`);
 }
+// One check's time, measured before the servers start: measured beside them (they start, warm up and
+// render the first doctor's profile for the run) it came out at 10 to 75 ms from one run to the
+// next, and the floor with it.
+const hashMs = await argon2Ms();
 const stack = await startStack({
   env,
   quiet: !options.verbose,
@@ -349,7 +359,6 @@ const stack = await startStack({
 });
 try {
   const profilePath = await firstProfilePath(port);
-  const hashMs = await argon2Ms();
   const loadBefore = loadavg()[0];
   const started = performance.now();
   const until = started + SECONDS * 1_000;
@@ -405,6 +414,20 @@ try {
   console.log(
     `login floor: ${USERS} logins × ${Math.round(hashMs)} ms (one argon2id check, m=${passwords.params.memoryCost},t=${passwords.params.timeCost},p=${passwords.params.parallelism}) ÷ ${cores} cores = ${ms(loginFloorMs)}; login p99 ${ms(percentile(loginTimes, 99))} = ${(percentile(loginTimes, 99) / loginFloorMs).toFixed(2)}× the floor (target ≤ 1.5×); slowest other step p99 ${ms(slowestOther)} (target ≤ 1 000 ms)`,
   );
+  // When the slow logins happened: a queue of hashes grows and drains, a stall stops everything.
+  console.log(
+    `login by ${TIMELINE_WINDOW_S} s window of the run (when sent): logins, p50, max; other steps' max`,
+  );
+  for (let from = 0; from < wallS; from += TIMELINE_WINDOW_S) {
+    const inWindow = (r) =>
+      r.startedAt - started >= from * 1_000 && r.startedAt - started < (from + TIMELINE_WINDOW_S) * 1_000;
+    const logins = results.filter((r) => r.step === "login" && inWindow(r)).map((r) => r.ms);
+    const others = results.filter((r) => r.step !== "login" && inWindow(r)).map((r) => r.ms);
+    logins.sort((a, b) => a - b);
+    console.log(
+      `  ${String(from).padStart(3)}–${from + TIMELINE_WINDOW_S} s  ${String(logins.length).padStart(4)}  p50 ${ms(percentile(logins, 50))}  max ${ms(Math.max(0, ...logins))};  others ${others.length}, max ${ms(Math.max(0, ...others))}`,
+    );
+  }
   // Every kind of error seen, with one example each: a count alone does not say what to fix.
   for (const [key, example] of examples)
     console.log(`  × ${example.count} ${key}: ${describeExample(example)}`);
