@@ -301,10 +301,10 @@ describe("holding a slot", () => {
 
   // PGlite runs one statement at a time on one connection, so only PostgreSQL can show the wait.
   it.skipIf(!process.env.TEST_DATABASE_URL)(
-    "takes the clinician's lock before holding or booking, so one clinician's bookings take turns",
+    "takes the clinician's lock before holding, booking or moving a visit, so one clinician's bookings take turns",
     async () => {
       /** Sends `call` while this test holds the clinician's lock: it must wait for the lock. */
-      async function waitsForTheLock(what: string, call: () => ReturnType<typeof request>) {
+      async function waitsForTheLock(what: string, call: () => ReturnType<typeof request>, status = 201) {
         let answered = false;
         const pending = await t.db.db.transaction(async (tx) => {
           await lockClinicianBookings(tx, doctor.userId);
@@ -316,12 +316,12 @@ describe("holding a slot", () => {
           return { answer };
         });
         const res = await pending.answer;
-        expect(res.statusCode, res.body).toBe(201);
+        expect(res.statusCode, res.body).toBe(status);
         return res;
       }
       const patient = await member();
       const held = await waitsForTheLock("a hold", () => hold(patient, "2027-06-09T21:20:00.000Z"));
-      await waitsForTheLock("booking a hold", () =>
+      const created = await waitsForTheLock("booking a hold", () =>
         request(
           "POST",
           "/ambercare/create-consultation",
@@ -329,6 +329,18 @@ describe("holding a slot", () => {
           consultationRequest("video", holdResponse.parse(held.json()).data.id),
         ),
       );
+      const id = consultationResponse.parse(created.json()).data.id;
+      const later = await hold(patient, "2027-06-09T21:40:00.000Z");
+      expect(later.statusCode, later.body).toBe(201);
+      const moved = await waitsForTheLock(
+        "moving a visit to a held time",
+        () =>
+          request("POST", `/ambercare/consultations/${id}/reschedule`, patient.access_token, {
+            hold_id: holdResponse.parse(later.json()).data.id,
+          }),
+        200,
+      );
+      expect(bookingResponse.parse(moved.json()).data).toMatchObject({ start: "2027-06-09T21:40:00.000Z" });
     },
   );
 
