@@ -348,8 +348,8 @@ if (ACCOUNTS > 1) {
   await seedPatients(() => createDb(postgres ? { databaseUrl: postgres.url } : { dataDir }));
   console.log(`${ACCOUNTS} patients written in ${((performance.now() - seedStarted) / 1_000).toFixed(1)} s`);
 }
-// One check's time, measured before the servers start: measured beside them (they start, warm up and
-// render the first doctor's profile for the run) it came out at 10 to 75 ms from one run to the
+// One check's time, measured before the servers start: measured right after they had started and
+// answered their first page (still warming up), it came out at 10 to 75 ms from one run to the
 // next, and the floor with it.
 const hashMs = await argon2Ms();
 const stack = await startStack({
@@ -418,14 +418,21 @@ try {
   console.log(
     `login by ${TIMELINE_WINDOW_S} s window of the run (when sent): logins, p50, max; other steps' max`,
   );
+  // A visitor's step after its last pause may be sent after --seconds: those windows are shown too.
   for (let from = 0; from < wallS; from += TIMELINE_WINDOW_S) {
     const inWindow = (r) =>
       r.startedAt - started >= from * 1_000 && r.startedAt - started < (from + TIMELINE_WINDOW_S) * 1_000;
     const logins = results.filter((r) => r.step === "login" && inWindow(r)).map((r) => r.ms);
     const others = results.filter((r) => r.step !== "login" && inWindow(r)).map((r) => r.ms);
     logins.sort((a, b) => a - b);
+    const loginFigures =
+      logins.length === 0
+        ? "   0  —"
+        : `${String(logins.length).padStart(4)}  p50 ${ms(percentile(logins, 50))}  max ${ms(logins.at(-1))}`;
+    const otherFigures =
+      others.length === 0 ? "others 0" : `others ${others.length}, max ${ms(Math.max(...others))}`;
     console.log(
-      `  ${String(from).padStart(3)}–${from + TIMELINE_WINDOW_S} s  ${String(logins.length).padStart(4)}  p50 ${ms(percentile(logins, 50))}  max ${ms(Math.max(0, ...logins))};  others ${others.length}, max ${ms(Math.max(0, ...others))}`,
+      `  ${String(from).padStart(3)}–${from + TIMELINE_WINDOW_S} s  ${loginFigures};  ${otherFigures}`,
     );
   }
   // Every kind of error seen, with one example each: a count alone does not say what to fix.

@@ -3,7 +3,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 // The command as `npm run care-team` starts it: a process of its own, loading the API's modules
-// (about 2 s of CPU each). What the commands do is tested in care-team.test.ts, in process.
+// (about 2 s of CPU each). What the commands do is tested in process, in
+// apps/api/src/modules/care-console/care-team.test.ts.
 describe("npm run care-team", () => {
   it("runs as a process: usage and exit code 2 without a command, the demo code with demo-code", async () => {
     const script = fileURLToPath(new URL("./care-team.ts", import.meta.url));
