@@ -71,6 +71,24 @@ export async function lockClinicianBookings(tx: Executor, clinicianUserId: strin
   );
 }
 
+/**
+ * Takes the booking lock of the clinician whose hold `holdId` is (of `patientUserId` when given),
+ * when there is such a hold. A hold's clinician never changes, so it is read without a row lock:
+ * the booking lock comes before any row lock on bookings, in the order insertHold takes them.
+ */
+async function lockClinicianOfHold(tx: Executor, holdId: string, patientUserId?: string): Promise<void> {
+  const [hold] = await tx
+    .select({ clinicianUserId: bookings.clinicianUserId })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.id, holdId.toLowerCase()),
+        patientUserId === undefined ? undefined : eq(bookings.patientUserId, patientUserId),
+      ),
+    );
+  if (hold) await lockClinicianBookings(tx, hold.clinicianUserId);
+}
+
 const holdExpired = () => new AppError("HOLD_EXPIRED", 409, SCHEDULING_ERRORS.holdExpired);
 const holdNotFound = () => new AppError("HOLD_NOT_FOUND", 404, SCHEDULING_ERRORS.holdNotFound);
 const notFound = () => new AppError("CONSULTATION_NOT_FOUND", 404, CONSULTATION_ERRORS.notFound);
@@ -407,12 +425,7 @@ export function createBookingService(deps: {
      * when it expired or was released meanwhile; the licence and the clinician are checked again.
      */
     async book(tx: Executor, input: { holdId: string; consultationId: string; userId: string; at: Date }) {
-      // A hold's clinician never changes: read without a lock, to take theirs before the update.
-      const [hold] = await tx
-        .select({ clinicianUserId: bookings.clinicianUserId })
-        .from(bookings)
-        .where(eq(bookings.id, input.holdId.toLowerCase()));
-      if (hold) await lockClinicianBookings(tx, hold.clinicianUserId);
+      await lockClinicianOfHold(tx, input.holdId);
       const [row] = await tx
         .update(bookings)
         .set({ status: "booked", consultationId: input.consultationId, updatedAt: input.at })
@@ -473,13 +486,7 @@ export function createBookingService(deps: {
         if (now.getTime() > old.startsAt.getTime() - deps.policy.cancelCutoffMinutes * MINUTE) {
           throw new AppError("TOO_LATE_TO_CANCEL", 409, SCHEDULING_ERRORS.tooLateToCancel);
         }
-        // The held row's clinician first (it never changes), to take their booking lock before the
-        // row lock below, in the order insertHold takes them.
-        const [heldBy] = await tx
-          .select({ clinicianUserId: bookings.clinicianUserId })
-          .from(bookings)
-          .where(and(eq(bookings.id, holdId.toLowerCase()), eq(bookings.patientUserId, auth.userId)));
-        if (heldBy) await lockClinicianBookings(tx, heldBy.clinicianUserId);
+        await lockClinicianOfHold(tx, holdId, auth.userId);
         const [held] = await tx
           .select()
           .from(bookings)

@@ -95,8 +95,7 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
   let closed = false;
   const stopOnline = options.onOnline?.(() => {
     if (state === "offline" && !closed) {
-      if (retryTimer !== null) clearTimer(retryTimer);
-      retryTimer = null;
+      cancelRetry();
       connect();
     }
   });
@@ -106,17 +105,25 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
   // "offline" now and connect again when the browser is back online; the resume point is kept,
   // so nothing sent meanwhile is missed.
   const stopOffline = options.onOffline?.(() => {
-    if (closed) return;
-    if (retryTimer !== null) clearTimer(retryTimer);
-    retryTimer = null;
-    dropSocket();
-    setState("offline");
+    if (!closed) goOffline();
   });
 
   const setState = (next: LiveState) => {
     if (next === state) return;
     state = next;
     for (const listener of stateListeners) listener(next);
+  };
+
+  const cancelRetry = () => {
+    if (retryTimer !== null) clearTimer(retryTimer);
+    retryTimer = null;
+  };
+
+  /** Lets the socket go with any pending reconnect, and says "offline". */
+  const goOffline = () => {
+    cancelRetry();
+    dropSocket();
+    setState("offline");
   };
 
   const stopHeartbeat = () => {
@@ -269,12 +276,9 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     },
     close() {
       closed = true;
-      if (retryTimer !== null) clearTimer(retryTimer);
-      retryTimer = null;
       stopOnline?.();
       stopOffline?.();
-      dropSocket();
-      setState("offline");
+      goOffline();
     },
   };
 }
