@@ -97,6 +97,17 @@ describe("notifications", () => {
       cdp.on("ServiceWorker.workerRegistrationUpdated", (event) =>
         registrations.push(...event.registrations),
       );
+      // What the worker went through, told with a failure below (seen once in a full run: no
+      // notification within the poll's 15 s, not reproduced since).
+      const workerLog: string[] = [];
+      cdp.on("ServiceWorker.workerVersionUpdated", (event) =>
+        workerLog.push(
+          ...event.versions.map((v) => `version ${v.versionId}: ${v.status}, ${v.runningStatus}`),
+        ),
+      );
+      cdp.on("ServiceWorker.workerErrorReported", (event) =>
+        workerLog.push(`error: ${event.errorMessage.errorMessage}`),
+      );
       await page.evaluate(async () => navigator.serviceWorker.ready);
       await cdp.send("ServiceWorker.enable");
       await expect.poll(() => registrations.length).toBeGreaterThan(0);
@@ -120,11 +131,16 @@ describe("notifications", () => {
             data: n.data,
           })),
         );
-      await expect
-        .poll(shown)
-        .toEqual([
-          { title: "Ambercare", body: "You have an update about your visit.", data: { url: visit } },
-        ]);
+      try {
+        await expect
+          .poll(shown)
+          .toEqual([
+            { title: "Ambercare", body: "You have an update about your visit.", data: { url: visit } },
+          ]);
+      } catch (error) {
+        const seen = `registrations ${JSON.stringify(registrations)}; ${workerLog.join("; ") || "no worker event"}`;
+        throw new Error(`No pushed notification shown (${seen})`, { cause: error });
+      }
 
       await page.getByRole("button", { name: /Stop notifications on/ }).click();
       await page.getByRole("status").getByText("That device will get no more notifications.").waitFor();
