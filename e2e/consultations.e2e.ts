@@ -32,9 +32,7 @@ const { baseUrl, apiUrl } = journeyStack();
 let browser: Browser;
 
 beforeAll(async () => {
-  // Full Chromium: the waiting room offers "Notify me when a clinician accepts" only where the
-  // browser can show a notification, which the headless shell cannot (ADR 073).
-  browser = await launchBrowser([], { systemNotifications: true });
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
@@ -231,7 +229,11 @@ describe("consultations", () => {
 
   it("a member waits for a chat visit in the waiting room, which follows the clinician live to the summary and the rating", async () => {
     const clinician = clinicianFor("consultations-waiting-room");
-    const { context, page, consoleErrors } = await openPage(browser);
+    // Full Chromium for this journey only: the waiting room offers "Notify me when a clinician
+    // accepts" only where the browser can show a notification, which the headless shell cannot, and
+    // the full browser costs about 2.6 times the CPU per page (ADR 073).
+    const withNotifications = await launchBrowser([], { systemNotifications: true });
+    const { context, page, consoleErrors } = await openPage(withNotifications);
     try {
       await dismissPopupBeforehand(context);
       await newPatient(context);
@@ -311,6 +313,7 @@ describe("consultations", () => {
       expect(unexpected(consoleErrors)).toEqual([]);
     } finally {
       await context.close();
+      await withNotifications.close();
     }
   });
 
