@@ -233,8 +233,8 @@ describe("consultations", () => {
     // accepts" only where the browser can show a notification, which the headless shell cannot, and
     // the full browser costs about 2.6 times the CPU per page (ADR 073).
     const withNotifications = await launchBrowser([], { systemNotifications: true });
-    const { context, page, consoleErrors } = await openPage(withNotifications);
     try {
+      const { context, page, consoleErrors } = await openPage(withNotifications);
       await dismissPopupBeforehand(context);
       await newPatient(context);
       await startTrialSession(context, baseUrl);
@@ -312,7 +312,7 @@ describe("consultations", () => {
       await page.getByText("You rated this visit. Thank you.").waitFor();
       expect(unexpected(consoleErrors)).toEqual([]);
     } finally {
-      await context.close();
+      // Its contexts close with it.
       await withNotifications.close();
     }
   });
